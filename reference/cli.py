@@ -1,0 +1,217 @@
+"""`python -m reference`: run the exact algorithms from the command line.
+
+Bad input ends the program with exit status 2 and one line on stderr."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from fractions import Fraction
+
+from . import adversary as adversaries
+from .demo import DELTA, N, SEEDS, TAU, run_demo
+from .exact import as_fraction, as_int
+from .instance import Instance
+from .instances import BUILTIN
+from .params import Params
+from .passive import passive
+from .robust_cal import robust_cal
+from .serialization import to_jsonable
+from .tape import Tape, sample_tape
+from .trace import trace_to_json
+
+ALGORITHMS = ("passive", "robust_cal", "robust_cal_vanilla")
+ADVERSARIES = ("clean", "counterexample", "burst", "misspecification")
+
+
+class UsageError(Exception):
+    """Bad command-line input: reported on one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse would print the usage block too
+        raise UsageError(message)
+
+
+def _read_json(path: str, what: str):
+    try:
+        with open(path) as handle:
+            return json.load(handle)
+    except OSError as error:
+        raise UsageError(f"cannot read {what} file {path!r}: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise UsageError(f"{what} file {path!r} is not valid JSON: {error.msg} at line {error.lineno}") from None
+
+
+def _instance(spec: str) -> Instance:
+    if spec in BUILTIN:
+        return BUILTIN[spec]()
+    if spec.endswith(".json"):
+        return Instance.from_json(_read_json(spec, "instance"))
+    raise UsageError(f"--instance must be one of {sorted(BUILTIN)} or a .json file, got {spec!r}")
+
+
+def _vector(text: str | None, field: str):
+    if text is None:
+        raise UsageError(f"{field} is required for this adversary")
+    return [None if part.strip() in ("", "-") else as_fraction(part, f"{field}[{i}]") for i, part in enumerate(text.split(","))]
+
+
+def _adversary(args, instance: Instance):
+    spec = args.adversary
+    if spec.endswith(".json"):
+        adversary = adversaries.Adversary.from_json(_read_json(spec, "adversary"))
+    elif spec not in ADVERSARIES:
+        raise UsageError(f"--adversary must be one of {list(ADVERSARIES)} or a .json file, got {spec!r}")
+    else:
+        n = as_int(args.n, "--n", minimum=1)
+        if spec == "clean":
+            adversary = adversaries.clean(n)
+        elif spec == "counterexample":
+            adversary = adversaries.counterexample(_tau(args, n), n)
+        elif spec == "burst":
+            adversary = adversaries.early_burst(_vector(args.eta, "--eta"), _tau(args, n), n)
+        else:
+            if args.gamma is None:
+                raise UsageError("--gamma is required for the misspecification adversary")
+            adversary = adversaries.misspecification(as_fraction(args.gamma, "--gamma"), _vector(args.eta, "--eta"), n)
+    adversary.bind(instance)  # checks the adversary fits the instance's points
+    return adversary
+
+
+def _tau(args, n: int) -> int:
+    return as_int(args.tau if args.tau is not None else n // 8, "--tau", minimum=0, maximum=n)
+
+
+def _params(args, n: int, num_hypotheses: int) -> Params:
+    delta = as_fraction(args.delta, "--delta")
+    if args.params == "paper":
+        return Params.paper(n, num_hypotheses, delta)
+    return Params.scaled(n, num_hypotheses, delta)
+
+
+def _show_fraction(value: Fraction) -> str:
+    return f"{value} (~{float(value):.6g})"
+
+
+def _cmd_run(args) -> int:
+    instance = _instance(args.instance)
+    if args.tape:
+        tape = Tape.from_json(_read_json(args.tape, "tape"))
+        adversary = None
+    else:
+        adversary = _adversary(args, instance)
+        tape = sample_tape(instance, adversary, as_int(args.seed, "--seed", minimum=0))
+    params = _params(args, tape.n, instance.num_hypotheses)
+    if args.algorithm == "passive":
+        trace = passive(instance.hypotheses, tape, params)
+    else:
+        trace = robust_cal(instance.hypotheses, tape, params, vanilla=args.algorithm == "robust_cal_vanilla")
+    if args.json:
+        print(json.dumps(trace_to_json(trace)))
+        return 0
+    out = trace.output
+    print(f"algorithm        {trace.algorithm} ({params.regime} constants, delta = {params.delta})")
+    print(f"instance         {args.instance}: {instance.num_points} points, {instance.num_hypotheses} hypotheses")
+    if adversary is not None:
+        c_total = adversary.total(instance, 1, tape.n)
+        print(f"adversary        {args.adversary}, C_total = {_show_fraction(c_total)}")
+        print(f"tape             n = {tape.n}, seed = {tape.seed}")
+    else:
+        print(f"tape             {args.tape}, n = {tape.n}")
+    print(f"labels requested {trace.labels_requested} of {tape.n}")
+    if getattr(trace, "checkpoints", None):
+        shrink = [f"t={c.t}: {len(c.version_space)}->{len(c.next_version_space)}" for c in trace.checkpoints
+                  if len(c.next_version_space) < len(c.version_space)]
+        print(f"eliminations     {', '.join(shrink) if shrink else 'none'}")
+    print(f"output           h{out} = {''.join(map(str, instance.hypotheses[out]))}; h* = h{instance.best}")
+    print(f"R*(output)       {_show_fraction(instance.risk(out))}")
+    print(f"excess risk      Delta_out = {_show_fraction(instance.gap(out))}")
+    return 0
+
+
+def _cmd_demo(args) -> int:
+    seeds = tuple(range(as_int(args.seeds, "--seeds", minimum=1)))
+    result = run_demo(seeds=seeds, n=as_int(args.n, "--n", minimum=2), tau=as_int(args.tau, "--tau", minimum=0, maximum=args.n))
+    if args.json:
+        print(json.dumps(to_jsonable(result)))
+        return 0
+    best = result.best
+    print("Appendix counter-example: xi1 = 1/2, xi2 = 1/128, eta^{x1} = 15/32 for t <= tau, then clean")
+    print(f"n = {result.n}, tau = {result.tau}, delta = {result.delta}; h* = h{best} (index {best})")
+    print(f"{'seed':>4}  {'vanilla out':>11}  {'h* lost at':>10}  {'modified out':>12}  {'passive out':>11}  {'labels van/mod':>15}")
+    for row in result.rows:
+        lost = "-" if row.vanilla_eliminated_best_at is None else str(row.vanilla_eliminated_best_at)
+        print(f"{row.seed:>4}  {'h%d' % row.vanilla_output:>11}  {lost:>10}  {'h%d' % row.modified_output:>12}  "
+              f"{'h%d' % row.passive_output:>11}  {row.vanilla_labels:>7}/{row.modified_labels:<7}")
+    wrong = sum(row.vanilla_output != best for row in result.rows)
+    print(f"vanilla wrong on {wrong}/{len(result.rows)} seeds; "
+          f"modified right on {sum(r.modified_output == best for r in result.rows)}/{len(result.rows)}; "
+          f"passive right on {sum(r.passive_output == best for r in result.rows)}/{len(result.rows)}")
+    return 0
+
+
+def _cmd_tape(args) -> int:
+    instance = _instance(args.instance)
+    adversary = _adversary(args, instance)
+    tape = sample_tape(instance, adversary, as_int(args.seed, "--seed", minimum=0))
+    print(json.dumps(tape.to_json()))
+    return 0
+
+
+def _cmd_show(args) -> int:
+    """The instance as JSON or, with --adversary, that adversary (bound to the instance)."""
+    instance = _instance(args.instance)
+    data = _adversary(args, instance).to_json() if args.adversary else instance.to_json()
+    print(json.dumps(data, indent=1))
+    return 0
+
+
+def _add_source_options(parser):
+    parser.add_argument("--instance", default="counterexample", help=f"{' | '.join(sorted(BUILTIN))} | FILE.json")
+    parser.add_argument("--adversary", default="clean", help=f"{' | '.join(ADVERSARIES)} | FILE.json")
+    parser.add_argument("--n", type=int, default=4096, help="rounds (default 4096)")
+    parser.add_argument("--tau", type=int, help="last corrupted round for counterexample/burst (default n // 8)")
+    parser.add_argument("--gamma", help="mixing weight of the misspecification adversary, e.g. 1/8")
+    parser.add_argument("--eta", help="comma-separated eta vector (burst target or eta~), '-' keeps a point clean")
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m reference", description="Exact reference for Corruption Robust Active Learning")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    run = sub.add_parser("run", help="run one algorithm and print a summary (or the trace with --json)")
+    run.add_argument("algorithm", choices=ALGORITHMS)
+    _add_source_options(run)
+    run.add_argument("--tape", help="a tape JSON file (replaces --adversary/--n/--seed)")
+    run.add_argument("--params", choices=("paper", "scaled"), default="paper")
+    run.add_argument("--delta", default="1/20", help="confidence (a rational, default 1/20)")
+    run.add_argument("--json", action="store_true", help="print the full trace as JSON")
+    run.set_defaults(handler=_cmd_run)
+
+    demo = sub.add_parser("demo", help="the appendix counter-example: vanilla vs modified RobustCAL vs passive")
+    demo.add_argument("--seeds", type=int, default=len(SEEDS), help="run seeds 0..K-1 (default 10)")
+    demo.add_argument("--n", type=int, default=N)
+    demo.add_argument("--tau", type=int, default=TAU)
+    demo.add_argument("--json", action="store_true")
+    demo.set_defaults(handler=_cmd_demo)
+
+    tape = sub.add_parser("tape", help="print the tape JSON for an instance, adversary and seed")
+    _add_source_options(tape)
+    tape.set_defaults(handler=_cmd_tape)
+
+    show = sub.add_parser("show", help="print an instance, or with --adversary that adversary, as JSON")
+    _add_source_options(show)
+    show.set_defaults(handler=_cmd_show, adversary=None)
+    return parser
+
+
+def main(argv=None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.handler(args)
+    except (UsageError, ValueError) as error:
+        message = " ".join(str(error).split())
+        print(f"error: {message}", file=sys.stderr)
+        return 2

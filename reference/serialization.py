@@ -1,0 +1,84 @@
+"""Lossless JSON for the plain-data records of the project (traces, params).
+
+Fractions are written "p/q"; tuples become lists; dataclasses become objects with
+one key per field. Decoding is driven by the dataclass type hints and refuses
+anything that does not fit, naming the path of the offending field."""
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from fractions import Fraction
+
+from .exact import as_fraction, fraction_text
+
+
+def to_jsonable(value):
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, Fraction):
+        return fraction_text(value)
+    if isinstance(value, (tuple, list)):
+        return [to_jsonable(v) for v in value]
+    if dataclasses.is_dataclass(value):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+def from_jsonable(tp, data, path: str):
+    origin = typing.get_origin(tp)
+    if tp is type(None):
+        if data is not None:
+            raise ValueError(f"{path} must be null, got {data!r}")
+        return None
+    if origin in (typing.Union, types.UnionType):
+        options = typing.get_args(tp)
+        if data is None and type(None) in options:
+            return None
+        errors = []
+        for option in options:
+            if option is type(None):
+                continue
+            try:
+                return from_jsonable(option, data, path)
+            except ValueError as error:
+                errors.append(str(error))
+        raise ValueError(errors[0] if len(errors) == 1 else f"{path} fits none of {options}: {data!r}")
+    if tp is bool:
+        if not isinstance(data, bool):
+            raise ValueError(f"{path} must be true or false, got {data!r}")
+        return data
+    if tp is int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            raise ValueError(f"{path} must be an integer, got {data!r}")
+        return data
+    if tp is str:
+        if not isinstance(data, str):
+            raise ValueError(f"{path} must be a string, got {data!r}")
+        return data
+    if tp is Fraction:
+        if not isinstance(data, str):
+            raise ValueError(f"{path} must be a rational written 'p/q', got {data!r}")
+        return as_fraction(data, path)
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if not isinstance(data, list):
+            raise ValueError(f"{path} must be a list, got {type(data).__name__}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(from_jsonable(args[0], v, f"{path}[{i}]") for i, v in enumerate(data))
+        if len(data) != len(args):
+            raise ValueError(f"{path} must have {len(args)} entries, got {len(data)}")
+        return tuple(from_jsonable(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, data)))
+    if dataclasses.is_dataclass(tp):
+        if not isinstance(data, dict):
+            raise ValueError(f"{path} must be an object, got {type(data).__name__}")
+        hints = typing.get_type_hints(tp)
+        names = [f.name for f in dataclasses.fields(tp)]
+        unknown = set(data) - set(names)
+        if unknown:
+            raise ValueError(f"{path} has unknown field {sorted(unknown)[0]!r}")
+        missing = [name for name in names if name not in data]
+        if missing:
+            raise ValueError(f"{path} is missing field {missing[0]!r}")
+        return tp(**{name: from_jsonable(hints[name], data[name], f"{path}.{name}") for name in names})
+    raise TypeError(f"no JSON decoding for {tp!r} at {path}")

@@ -1,0 +1,217 @@
+"""Tapes: all the randomness of a run as data (x_t, y_t, u_t), sampled exactly.
+
+Generator "cral-tape-v1" (version-stable; changing any of this is a new version):
+
+* Each round t = 1..n owns three 64-bit words: word 0 for x_t, word 1 for y_t,
+  word 2 for u_t. Rounds are grouped in blocks of 1024; block b (rounds 1024 b + 1 ..
+  1024 b + 1024) is SHAKE-256(b"cral-tape-v1/block" + seed + b) read as 3 * 1024
+  little-endian uint64 words, round after round (seed and b as 8-byte little-endian).
+* A word w is the first 64 binary digits of a uniform real U in [0, 1). Whenever a
+  comparison of U with a rational is not settled by the digits read so far, further
+  digits come 64 at a time from SHAKE-256(b"cral-tape-v1/ext" + seed + t + j), j the
+  word index; this happens with probability about 2^-63 per comparison.
+* x_t = min{i : U_x < nu_0 + ... + nu_i}  (inverse CDF: P(x_t = i) = nu_i exactly);
+  y_t = 1 iff U_y < eta_t^{x_t}            (P(y_t = 1) = eta_t^{x_t} exactly);
+  u_t = w_u / 2^64                        (the query coin: Q_t = 1 iff u_t < q_t).
+  Every comparison is between integers; no float is involved.
+
+Consequences a user can rely on: the tape for n rounds is the prefix of the tape for
+more rounds; x_t does not depend on the adversary; and for two adversaries, y_t is
+monotone in eta_t^{x_t} (a coupling: more label-1 mass never turns a 1 into a 0).
+"""
+from __future__ import annotations
+
+import hashlib
+import sys
+from array import array
+from bisect import bisect_right
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterator, Sequence
+
+from .adversary import Adversary
+from .exact import as_fraction, as_int, as_label, fraction_text
+from .instance import Instance
+
+GENERATOR = "cral-tape-v1"
+BLOCK_ROUNDS = 1024
+WORDS_PER_ROUND = 3
+WORD_BITS = 64
+_SCALE = 1 << WORD_BITS
+SEED_LIMIT = 1 << 64
+
+
+@dataclass(frozen=True)
+class Tape:
+    """x[t-1], y[t-1], u[t-1] are x_t, y_t, u_t. `seed`/`generator` record provenance
+    (None for a tape written by hand or by another tool)."""
+
+    x: tuple[int, ...]
+    y: tuple[int, ...]
+    u: tuple[Fraction, ...]
+    seed: int | None = None
+    generator: str | None = None
+
+    def __init__(self, x, y, u, seed=None, generator=None):
+        for name, seq in (("x", x), ("y", y), ("u", u)):
+            if isinstance(seq, (str, bytes)) or not isinstance(seq, Sequence):
+                raise ValueError(f"tape.{name} must be a sequence, got {type(seq).__name__}")
+        if len(x) == 0:
+            raise ValueError("tape.x must not be empty (n >= 1)")
+        if not len(x) == len(y) == len(u):
+            raise ValueError(f"tape fields differ in length: x {len(x)}, y {len(y)}, u {len(u)}")
+        xs = tuple(as_int(v, f"tape.x[{i}]", minimum=0) for i, v in enumerate(x))
+        ys = tuple(as_label(v, f"tape.y[{i}]") for i, v in enumerate(y))
+        us = tuple(as_fraction(v, f"tape.u[{i}]") for i, v in enumerate(u))
+        for i, v in enumerate(us):
+            if not 0 <= v < 1:
+                raise ValueError(f"tape.u[{i}] must lie in [0, 1), got {v}")
+        if seed is not None:
+            seed = as_int(seed, "tape.seed", minimum=0, maximum=SEED_LIMIT - 1)
+        if generator is not None and not isinstance(generator, str):
+            raise ValueError(f"tape.generator must be a string, got {generator!r}")
+        self._set(xs, ys, us, seed, generator)
+
+    def _set(self, x, y, u, seed, generator):
+        object.__setattr__(self, "x", x)
+        object.__setattr__(self, "y", y)
+        object.__setattr__(self, "u", u)
+        object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "generator", generator)
+
+    @classmethod
+    def _trusted(cls, x, y, u, seed, generator) -> "Tape":
+        """For the sampler, whose output is valid by construction."""
+        tape = object.__new__(cls)
+        tape._set(x, y, u, seed, generator)
+        return tape
+
+    @property
+    def n(self) -> int:
+        return len(self.x)
+
+    def to_json(self) -> dict:
+        return {
+            "format": "cral-tape",
+            "version": 1,
+            "generator": self.generator,
+            "seed": self.seed,
+            "x": list(self.x),
+            "y": list(self.y),
+            "u": [fraction_text(v) for v in self.u],
+        }
+
+    @classmethod
+    def from_json(cls, data) -> "Tape":
+        if not isinstance(data, dict):
+            raise ValueError(f"tape must be a JSON object, got {type(data).__name__}")
+        if data.get("format") != "cral-tape":
+            raise ValueError(f"tape.format must be 'cral-tape', got {data.get('format')!r}")
+        if data.get("version") != 1:
+            raise ValueError(f"tape.version must be 1, got {data.get('version')!r}")
+        for key in ("x", "y", "u"):
+            if key not in data:
+                raise ValueError(f"tape is missing field {key!r}")
+        return cls(data["x"], data["y"], data["u"], data.get("seed"), data.get("generator"))
+
+
+# -- the generator ------------------------------------------------------------------------
+def _block_words(seed: int, block: int) -> array:
+    digest = hashlib.shake_256(
+        b"cral-tape-v1/block" + seed.to_bytes(8, "little") + block.to_bytes(8, "little")
+    ).digest(BLOCK_ROUNDS * WORDS_PER_ROUND * 8)
+    words = array("Q")
+    words.frombytes(digest)
+    if sys.byteorder == "big":
+        words.byteswap()
+    return words
+
+
+def _extension_words(seed: int, t: int, j: int) -> Iterator[int]:
+    """Binary digits 65, 66, ... of U for word j of round t, 64 at a time."""
+    chunk = 8
+    produced = 0
+    while True:
+        chunk *= 2
+        digest = hashlib.shake_256(
+            b"cral-tape-v1/ext" + seed.to_bytes(8, "little") + t.to_bytes(8, "little") + bytes([j])
+        ).digest(chunk * 8)
+        for k in range(produced, chunk):
+            yield int.from_bytes(digest[8 * k : 8 * k + 8], "little")
+        produced = chunk
+
+
+def _lazy_inverse_cdf(word: int, cdf: Sequence[Fraction], seed: int, t: int, j: int) -> int:
+    """min{i : U < cdf[i]} for U = 0.word ext1 ext2 ... (binary), reading digits until
+    the answer is settled. cdf is non-decreasing and ends with a value > U for sure."""
+    prefix, bits = word, WORD_BITS
+    extension = _extension_words(seed, t, j)
+    while True:
+        lo, hi = Fraction(prefix, 1 << bits), Fraction(prefix + 1, 1 << bits)
+        # U in [lo, hi): index i is settled once cdf[i-1] <= lo and hi <= cdf[i].
+        i = bisect_right(cdf, lo)  # every cdf[k] <= lo is certainly <= U
+        if i < len(cdf) and hi <= cdf[i]:
+            return i
+        prefix = (prefix << WORD_BITS) | next(extension)
+        bits += WORD_BITS
+
+
+class _Comparator:
+    """Decides U < p for a fixed rational p from the first 64 digits of U (integers
+    only), deferring to exact refinement in the rare unsettled case."""
+
+    __slots__ = ("p", "certainly_below", "certainly_not_below")
+
+    def __init__(self, p: Fraction):
+        self.p = p
+        scaled = p * _SCALE
+        # U < p for sure iff (w + 1) / 2^64 <= p iff w < floor(p 2^64);
+        # U >= p for sure iff w / 2^64 >= p iff w >= ceil(p 2^64).
+        self.certainly_below = scaled.numerator // scaled.denominator
+        self.certainly_not_below = -((-scaled.numerator) // scaled.denominator)
+
+
+def _cdf_table(nu: Sequence[Fraction]):
+    cdf, acc = [], Fraction(0)
+    for p in nu:
+        acc += p
+        cdf.append(acc)
+    ceil_scaled = [-((-(c * _SCALE).numerator) // (c * _SCALE).denominator) for c in cdf]
+    floor_scaled = [(c * _SCALE).numerator // (c * _SCALE).denominator for c in cdf]
+    return cdf, ceil_scaled, floor_scaled
+
+
+def sample_tape(instance: Instance, adversary: Adversary, seed) -> Tape:
+    """The tape of n = adversary.n rounds: x_t ~ nu*, y_t ~ Ber(eta_t^{x_t}), u_t ~ U[0,1)."""
+    if not isinstance(instance, Instance):
+        raise ValueError(f"instance must be a reference.Instance, got {type(instance).__name__}")
+    if not isinstance(adversary, Adversary):
+        raise ValueError(f"adversary must be a reference.adversary.Adversary, got {type(adversary).__name__}")
+    seed = as_int(seed, "seed", minimum=0, maximum=SEED_LIMIT - 1)
+    n = adversary.n
+    cdf, cdf_ceil, cdf_floor = _cdf_table(instance.nu)
+    xs, ys, us = [], [], []
+    words, block = None, -1
+    for start, end, eta_t, _ in adversary.bind(instance):
+        label_rule = [_Comparator(e) for e in eta_t]
+        for t in range(start, end + 1):
+            b, r = divmod(t - 1, BLOCK_ROUNDS)
+            if b != block:
+                words, block = _block_words(seed, b), b
+            base = WORDS_PER_ROUND * r
+            wx, wy, wu = words[base], words[base + 1], words[base + 2]
+            x = bisect_right(cdf_ceil, wx)
+            if not wx < cdf_floor[x]:
+                x = _lazy_inverse_cdf(wx, cdf, seed, t, 0)
+            rule = label_rule[x]
+            if wy < rule.certainly_below:
+                y = 1
+            elif wy >= rule.certainly_not_below:
+                y = 0
+            else:
+                y = 1 if _lazy_inverse_cdf(wy, (rule.p, Fraction(2)), seed, t, 1) == 0 else 0
+            xs.append(x)
+            ys.append(y)
+            us.append(Fraction(wu, _SCALE))
+    assert len(xs) == n
+    return Tape._trusted(tuple(xs), tuple(ys), tuple(us), seed, GENERATOR)

@@ -1,0 +1,24 @@
+"""The appendix's counter-example, pinned down on a fixed seed set (reference/demo.py
+explains the choice n = 2^19, tau = 2^16)."""
+from fractions import Fraction as F
+
+from reference.demo import N, SEEDS, TAU, run_demo
+
+
+def test_vanilla_loses_h_star_modified_and_passive_recover():
+    result = run_demo(seeds=SEEDS)
+    best = result.best
+    assert best == 0 and (result.n, result.tau) == (N, TAU) == (2**19, 2**16)
+    assert SEEDS == tuple(range(10))
+    wrong = [r.seed for r in result.rows if r.vanilla_output != best]
+    assert len(wrong) > len(SEEDS) // 2, f"vanilla wrong only on seeds {wrong}: {result.rows}"
+    for row in result.rows:
+        if row.vanilla_output != best:
+            # the wrong output is caused by eliminating h* during the burst
+            assert row.vanilla_eliminated_best_at is not None and row.vanilla_eliminated_best_at <= TAU
+        assert row.modified_output == best, row
+        assert row.modified_keeps_best, row
+        assert row.passive_output == best, row
+        # the modified rule pays for robustness in labels: it keeps querying x1, x2
+        assert row.modified_labels > row.vanilla_labels, row
+    assert result.delta == F(1, 20)
