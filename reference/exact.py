@@ -62,6 +62,14 @@ def as_label(value, field: str) -> int:
     return int(value)
 
 
+def shown(value, limit: int = 60) -> str:
+    """The type and repr of a bad value for an error message, cut to one short line."""
+    text = repr(value)
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return f"{type(value).__name__} {text}"
+
+
 def fraction_text(value: Fraction) -> str:
     """The lossless text form used in every JSON file of the project: always "p/q"."""
     value = Fraction(value)

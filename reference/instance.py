@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from .exact import as_fraction, as_int, as_label, as_probability, fraction_text
+from .exact import as_fraction, as_int, as_label, as_probability, fraction_text, shown
 
 Hypothesis = tuple[int, ...]
 
@@ -13,7 +13,7 @@ Hypothesis = tuple[int, ...]
 def validate_hypotheses(hypotheses, num_points: int | None = None, field: str = "hypotheses") -> tuple[Hypothesis, ...]:
     """H as a tuple of 0/1 label tuples of one common length (that of X when given)."""
     if isinstance(hypotheses, (str, bytes)) or not isinstance(hypotheses, Sequence):
-        raise ValueError(f"{field} must be a sequence of label sequences, got {type(hypotheses).__name__}")
+        raise ValueError(f"{field} must be a sequence of label sequences, got {shown(hypotheses)}")
     if len(hypotheses) == 0:
         raise ValueError(f"{field} must not be empty")
     result = []
@@ -55,7 +55,7 @@ class Instance:
     def __init__(self, nu, eta, hypotheses):
         for name, seq in (("nu", nu), ("eta", eta)):
             if isinstance(seq, (str, bytes)) or not isinstance(seq, Sequence):
-                raise ValueError(f"{name} must be a sequence of rationals, got {type(seq).__name__}")
+                raise ValueError(f"{name} must be a sequence of rationals, got {shown(seq)}")
         if len(nu) == 0:
             raise ValueError("nu must not be empty")
         nu_ = tuple(as_probability(v, f"nu[{x}]") for x, v in enumerate(nu))

@@ -30,7 +30,7 @@ from fractions import Fraction
 from typing import Iterator, Sequence
 
 from .adversary import Adversary
-from .exact import as_fraction, as_int, as_label, fraction_text
+from .exact import as_fraction, as_int, as_label, fraction_text, shown
 from .instance import Instance
 
 GENERATOR = "cral-tape-v1"
@@ -55,7 +55,7 @@ class Tape:
     def __init__(self, x, y, u, seed=None, generator=None):
         for name, seq in (("x", x), ("y", y), ("u", u)):
             if isinstance(seq, (str, bytes)) or not isinstance(seq, Sequence):
-                raise ValueError(f"tape.{name} must be a sequence, got {type(seq).__name__}")
+                raise ValueError(f"tape.{name} must be a sequence, got {shown(seq)}")
         if len(x) == 0:
             raise ValueError("tape.x must not be empty (n >= 1)")
         if not len(x) == len(y) == len(u):
