@@ -63,6 +63,11 @@ class Enclosure:
     def __contains__(self, value) -> bool:
         return self.lo <= value <= self.hi
 
+    def __iter__(self):
+        """So that `lo, hi = enclosure` works (DESIGN.md's "(lo, hi)" form)."""
+        yield self.lo
+        yield self.hi
+
 
 # -- elementary enclosures -------------------------------------------------------------
 def _floor_div(a: int, b: int) -> int:
