@@ -158,6 +158,16 @@ class ScaledLog:
     coefficient: Fraction
     argument: Fraction
 
+    def __post_init__(self):
+        coefficient = as_fraction(self.coefficient, "coefficient")
+        argument = as_fraction(self.argument, "argument")
+        if coefficient < 0:
+            raise ValueError(f"coefficient must be >= 0, got {coefficient}")
+        if argument < 1:
+            raise ValueError(f"argument must be >= 1 (a non-negative log), got {argument}")
+        object.__setattr__(self, "coefficient", coefficient)
+        object.__setattr__(self, "argument", argument)
+
     def enclosure(self, bits: int = START_BITS) -> Enclosure:
         return ln_enclosure(self.argument, bits).scale(self.coefficient)
 
@@ -170,6 +180,9 @@ class Rational:
     """An exactly known constant (scaled parameter sets may fix constants this way)."""
 
     value: Fraction
+
+    def __post_init__(self):
+        object.__setattr__(self, "value", as_fraction(self.value, "value"))
 
     def enclosure(self, bits: int = START_BITS) -> Enclosure:
         return Enclosure.point(self.value)

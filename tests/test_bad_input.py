@@ -9,6 +9,7 @@ fails if either the field or the value is dropped from the message.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from fractions import Fraction as F
@@ -294,11 +295,11 @@ def test_sample_tape_rejects_non_instance():
         pytest.param(lambda: reference.Params.paper(0, 2, F(1, 20)), "params.n", "0", (), id="n-0"),
         pytest.param(lambda: reference.Params.paper(8, 0, F(1, 20)), "params.num_hypotheses", "0", (),
                      id="num-hypotheses-0"),
-        pytest.param(lambda: reference.Params("weird", 8, 2, F(1, 20)), "params.regime", "'weird'", (),
+        pytest.param(lambda: reference.Params("weird", 8, 2, F(1, 20), 1, 16, F(5, 32), 2), "params.regime", "'weird'", (),
                      id="unknown-regime"),
         pytest.param(lambda: reference.Params.scaled(8, 2, beta_scale=0), "params.beta_scale", "0", (),
                      id="scaled-beta-scale-0"),
-        pytest.param(lambda: reference.Params("paper", 8, 2, F(1, 20), F(1, 2)), "params.beta_scale", "1/2",
+        pytest.param(lambda: dataclasses.replace(reference.Params.paper(8, 2, F(1, 20)), beta_scale=F(1, 2)), "params.beta_scale", "1/2",
                      ("paper",), id="paper-regime-beta-scale-1/2"),
     ],
 )
