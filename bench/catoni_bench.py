@@ -1,0 +1,105 @@
+"""Cost of one certified Catoni root (reference.catoni.catoni_root, width 2^-64) against
+the number of distinct values k and the total count N.
+
+    python bench/catoni_bench.py [--cases 50] [--seed 0] [--json PATH]
+
+Data as in CALruption's line 8: importance-weighted loss differences 0 and +-1/q for
+query probabilities q in [1/100, 1] (denominators <= 1000), the counts a random
+composition of N into k positive parts, and alpha = catoni_alpha(beta3, min q, N, rho^)
+with the paper's beta3 = 2 ln(3/2 log2(N) |H|^2 / delta) (|H| = 8, delta = 1/20).
+Prints one row per (k, N): median, 90th percentile and maximum wall-clock ms per root
+over `cases` random cases, and writes the figures as JSON (default
+bench/results/catoni.json). The ln table is built once per process (a cold start,
+timed separately) before the timed cases."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from reference.catoni import catoni_alpha, catoni_root  # noqa: E402
+from reference.certified import ScaledLog  # noqa: E402
+from reference.params import calruption_log_argument  # noqa: E402
+
+DISTINCT = (2, 4, 8)
+TOTALS = (10**3, 10**6, 10**9)
+
+
+def random_case(rng: random.Random, k: int, total: int):
+    values = {Fraction(0)}
+    qs = {}
+    while len(values) < k:
+        q = Fraction(rng.randint(10, 1000), 1000)
+        v = rng.choice((-1, 1)) / q
+        if v not in values:
+            values.add(v)
+            qs[v] = q
+    values = sorted(values)
+    cuts = sorted(rng.sample(range(1, total), k - 1))
+    counts = [b - a for a, b in zip([0] + cuts, cuts + [total])]
+    beta3 = ScaledLog(Fraction(2), calruption_log_argument(total, 8, Fraction(1, 20)))
+    rho_hat = Fraction(rng.randint(1, 1000), 1000)
+    alpha = catoni_alpha(beta3, min(qs.values()), total, rho_hat)
+    return values, counts, alpha
+
+
+def timed(fn):
+    start = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, result
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", default=str(Path(__file__).parent / "results" / "catoni.json"))
+    args = parser.parse_args(argv)
+
+    rng = random.Random(args.seed)
+    cold_s, _ = timed(lambda: catoni_root(*random_case(rng, 2, 1000)))
+    print(f"cold start (first call, builds the ln table): {cold_s * 1e3:.1f} ms")
+    rows = []
+    print(f"{'k':>3} {'N':>12} {'median ms':>10} {'p90 ms':>8} {'max ms':>8} {'exact':>6}")
+    for k in DISTINCT:
+        for total in TOTALS:
+            times, exact = [], 0
+            for _ in range(args.cases):
+                values, counts, alpha = random_case(rng, k, total)
+                seconds, enclosure = timed(lambda: catoni_root(values, counts, alpha))
+                assert enclosure.width <= Fraction(1, 2**64)
+                times.append(seconds * 1e3)
+                exact += enclosure.exact
+            times.sort()
+            row = {"k": k, "N": total, "cases": args.cases, "median_ms": statistics.median(times),
+                   "p90_ms": times[int(0.9 * (len(times) - 1))], "max_ms": times[-1], "exact_points": exact}
+            rows.append(row)
+            print(f"{k:>3} {total:>12} {row['median_ms']:>10.3f} {row['p90_ms']:>8.3f} {row['max_ms']:>8.3f} {exact:>6}")
+    report = {
+        "benchmark": "catoni_root",
+        "width": "2^-64",
+        "data": "0 and +-1/q, q in [1/100, 1] with denominator <= 1000; counts a random composition of N",
+        "alpha": "catoni_alpha(2 ln(3/2 log2(N) 8^2 / (1/20)), min q, N, rho^ ~ U{1/1000..1})",
+        "timing": "wall clock per call, after a warm-up call (the ln table is built once per process)",
+        "cold_start_ms": cold_s * 1e3,
+        "seed": args.seed,
+        "machine": {"platform": platform.platform(), "python": platform.python_version(),
+                    "processor": platform.processor() or platform.machine(), "cpus": os.cpu_count()},
+        "rows": rows,
+    }
+    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.json).write_text(json.dumps(report, indent=1))
+    print(f"wrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()
