@@ -2,15 +2,20 @@
 Jamieson, NeurIPS 2021). Rationals throughout; see DESIGN.md for the contracts."""
 from . import adversary, instances
 from .adversary import Adversary, Segment
+from .calruption import calruption
+from .catoni import catoni_root
 from .certified import Enclosure
 from .instance import Instance
 from .params import Params
 from .passive import passive
 from .robust_cal import robust_cal
 from .tape import Tape, sample_tape
-from .trace import PassiveTrace, RobustCALCheckpoint, RobustCALTrace, trace_from_json, trace_to_json
+from .trace import (
+    CALruptionEpoch, CALruptionTrace, PassiveTrace, RobustCALCheckpoint, RobustCALTrace, trace_from_json, trace_to_json,
+)
 
 __all__ = [
+    "CALruptionEpoch", "CALruptionTrace", "calruption", "catoni_root",
     "Adversary", "Enclosure", "Instance", "Params", "PassiveTrace", "RobustCALCheckpoint",
     "RobustCALTrace", "Segment", "Tape", "adversary", "instances", "passive", "robust_cal",
     "sample_tape", "trace_from_json", "trace_to_json",

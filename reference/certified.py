@@ -205,3 +205,33 @@ def decide_le(value: Fraction, bound: Callable[[int], Enclosure]) -> tuple[bool,
     raise ArithmeticError(
         f"could not separate {value} from a bound enclosed in {bound(MAX_BITS)} at {MAX_BITS} bits"
     )
+
+
+def sqrt_lower(a, rel_bits: int = 64) -> Fraction:
+    """A rational w with sqrt(a) (1 - 2^-rel_bits) <= w <= sqrt(a), exact when sqrt(a) is
+    rational; a > 0. Used where an irrational weight must become a rational input."""
+    a = as_fraction(a, "a")
+    if a <= 0:
+        raise ValueError(f"sqrt_lower needs a > 0, got {a}")
+    # sqrt(a) >= 2^-(e+1) where 2^-e ~ a^(1/2); take that many extra bits so the
+    # absolute error 2^-bits is a relative error <= 2^-rel_bits.
+    extra = max(0, (a.denominator.bit_length() - a.numerator.bit_length()) // 2 + 2)
+    return sqrt_enclosure(Enclosure.point(a), rel_bits + extra + 1).lo
+
+
+def certified_ceil(constant, factor: int) -> int:
+    """ceil(factor * c) for a certified constant c (ScaledLog or Rational) and an integer
+    factor >= 1. A transcendental c * factor is never an integer, so refining its
+    enclosure until both ends share a floor always ends."""
+    bits = START_BITS
+    while bits <= MAX_BITS:
+        enclosure = constant.enclosure(bits).scale(Fraction(factor))
+        if enclosure.exact:
+            value = enclosure.lo
+            return -((-value.numerator) // value.denominator)
+        lo_floor = enclosure.lo.numerator // enclosure.lo.denominator
+        hi_floor = enclosure.hi.numerator // enclosure.hi.denominator
+        if lo_floor == hi_floor and enclosure.lo != lo_floor:
+            return lo_floor + 1
+        bits *= 2
+    raise ArithmeticError(f"could not decide the ceiling of {factor} * {constant.describe()}")

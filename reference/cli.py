@@ -9,6 +9,7 @@ import sys
 from fractions import Fraction
 
 from . import adversary as adversaries
+from .calruption import calruption
 from .demo import DELTA, N, SEEDS, TAU, run_demo
 from .exact import as_fraction, as_int
 from .instance import Instance
@@ -20,7 +21,7 @@ from .serialization import to_jsonable
 from .tape import Tape, sample_tape
 from .trace import trace_to_json
 
-ALGORITHMS = ("passive", "robust_cal", "robust_cal_vanilla")
+ALGORITHMS = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
 ADVERSARIES = ("clean", "counterexample", "burst", "misspecification")
 
 
@@ -105,6 +106,8 @@ def _cmd_run(args) -> int:
     params = _params(args, tape.n, instance.num_hypotheses)
     if args.algorithm == "passive":
         trace = passive(instance.hypotheses, tape, params)
+    elif args.algorithm == "calruption":
+        trace = calruption(instance.hypotheses, tape, params)
     else:
         trace = robust_cal(instance.hypotheses, tape, params, vanilla=args.algorithm == "robust_cal_vanilla")
     if args.json:
@@ -124,6 +127,12 @@ def _cmd_run(args) -> int:
         shrink = [f"t={c.t}: {len(c.version_space)}->{len(c.next_version_space)}" for c in trace.checkpoints
                   if len(c.next_version_space) < len(c.version_space)]
         print(f"eliminations     {', '.join(shrink) if shrink else 'none'}")
+    if getattr(trace, "epochs", None) is not None:
+        print(f"epochs           {len(trace.epochs)} completed, epoch {trace.final_epoch} cut after "
+              f"{trace.unfinished_rounds} rounds")
+        for e in trace.epochs:
+            print(f"  epoch {e.l}: rounds {e.tau}..{e.tau + e.length - 1}, labels {e.labels_requested}, "
+                  f"h*_hat = h{e.h_star_hat}, |V^{e.l}| = {len(e.layers[-1])}, LP objective ~{float(e.lp_objective):.3g}")
     print(f"output           h{out} = {''.join(map(str, instance.hypotheses[out]))}; h* = h{instance.best}")
     print(f"R*(output)       {_show_fraction(instance.risk(out))}")
     print(f"excess risk      Delta_out = {_show_fraction(instance.gap(out))}")
@@ -138,16 +147,23 @@ def _cmd_demo(args) -> int:
         return 0
     best = result.best
     print("Appendix counter-example: xi1 = 1/2, xi2 = 1/128, eta^{x1} = 15/32 for t <= tau, then clean")
+    print("outputs per seed (RobustCAL vanilla / modified and passive at the paper's constants)")
     print(f"n = {result.n}, tau = {result.tau}, delta = {result.delta}; h* = h{best} (index {best})")
-    print(f"{'seed':>4}  {'vanilla out':>11}  {'h* lost at':>10}  {'modified out':>12}  {'passive out':>11}  {'labels van/mod':>15}")
+    print(f"{'seed':>4}  {'vanilla':>7}  {'h* lost at':>10}  {'modified':>8}  {'passive':>7}  {'CALruption':>10}  "
+          f"{'h* queried':>10}  {'labels vanilla/modified/CALruption':>34}")
     for row in result.rows:
         lost = "-" if row.vanilla_eliminated_best_at is None else str(row.vanilla_eliminated_best_at)
-        print(f"{row.seed:>4}  {'h%d' % row.vanilla_output:>11}  {lost:>10}  {'h%d' % row.modified_output:>12}  "
-              f"{'h%d' % row.passive_output:>11}  {row.vanilla_labels:>7}/{row.modified_labels:<7}")
-    wrong = sum(row.vanilla_output != best for row in result.rows)
-    print(f"vanilla wrong on {wrong}/{len(result.rows)} seeds; "
-          f"modified right on {sum(r.modified_output == best for r in result.rows)}/{len(result.rows)}; "
-          f"passive right on {sum(r.passive_output == best for r in result.rows)}/{len(result.rows)}")
+        labels = f"{row.vanilla_labels}/{row.modified_labels}/{row.calruption_labels}"
+        print(f"{row.seed:>4}  {'h%d' % row.vanilla_output:>7}  {lost:>10}  {'h%d' % row.modified_output:>8}  "
+              f"{'h%d' % row.passive_output:>7}  {'h%d' % row.calruption_output:>10}  "
+              f"{'yes' if row.calruption_keeps_best_queried else 'NO':>10}  {labels:>34}")
+    rows = result.rows
+    print(f"vanilla wrong on {sum(r.vanilla_output != best for r in rows)}/{len(rows)} seeds; right: "
+          f"modified {sum(r.modified_output == best for r in rows)}/{len(rows)}, "
+          f"passive {sum(r.passive_output == best for r in rows)}/{len(rows)}, "
+          f"CALruption {sum(r.calruption_output == best for r in rows)}/{len(rows)} "
+          f"(scaled constants, beta1 = 16; it kept querying where h* disagrees on "
+          f"{sum(r.calruption_keeps_best_queried for r in rows)}/{len(rows)})")
     return 0
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import adversary as adversaries
+from .calruption import calruption
 from .instances import counterexample
 from .params import Params
 from .passive import passive
@@ -45,6 +46,10 @@ class DemoRow:
     passive_output: int
     vanilla_labels: int
     modified_labels: int
+    calruption_output: int
+    calruption_epochs: int
+    calruption_keeps_best_queried: bool  # q > 0 on Dis(h1, h2) after every epoch
+    calruption_labels: int
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,10 @@ def run_demo(seeds=SEEDS, n=N, tau=TAU, delta=DELTA, xi1=XI1, xi2=XI2) -> DemoRe
     instance = counterexample(xi1, xi2)
     adversary = adversaries.counterexample(tau, n)
     params = Params.paper(n, instance.num_hypotheses, delta)
+    # CALruption's paper constants make the first epoch longer than any stream a demo
+    # can afford (N_1 = 4 beta1 ~ 10^6 here): it runs with scaled constants (beta1 = 16).
+    scaled = Params.scaled(n, instance.num_hypotheses, delta)
+    dis = [x for x in range(instance.num_points) if instance.hypotheses[0][x] != instance.hypotheses[1][x]]
     best = instance.best
     rows = []
     for seed in seeds:
@@ -67,6 +76,7 @@ def run_demo(seeds=SEEDS, n=N, tau=TAU, delta=DELTA, xi1=XI1, xi2=XI2) -> DemoRe
         vanilla = robust_cal(instance.hypotheses, tape, params, vanilla=True)
         modified = robust_cal(instance.hypotheses, tape, params)
         erm = passive(instance.hypotheses, tape, params)
+        soft = calruption(instance.hypotheses, tape, scaled)
         lost = [c.t for c in vanilla.checkpoints if best in c.version_space and best not in c.next_version_space]
         rows.append(
             DemoRow(
@@ -78,6 +88,10 @@ def run_demo(seeds=SEEDS, n=N, tau=TAU, delta=DELTA, xi1=XI1, xi2=XI2) -> DemoRe
                 passive_output=erm.output,
                 vanilla_labels=vanilla.labels_requested,
                 modified_labels=modified.labels_requested,
+                calruption_output=soft.output,
+                calruption_epochs=len(soft.epochs),
+                calruption_keeps_best_queried=all(e.next_q[x] > 0 for e in soft.epochs for x in dis),
+                calruption_labels=soft.labels_requested,
             )
         )
     return DemoResult(n=n, tau=tau, delta=Fraction(delta), best=best, rows=tuple(rows))

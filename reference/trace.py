@@ -56,7 +56,50 @@ class RobustCALTrace:
     output: int
 
 
+@dataclass(frozen=True)
+class CALruptionEpoch:
+    """One completed epoch l of Algorithm 2 (lines 4-14). Matrices are indexed
+    [h][h']; None marks a quantity that is undefined for that pair (see
+    reference/calruption.py): min_q and alpha where rho^ = 0, alpha/weight/W where
+    min q = 0."""
+
+    l: int
+    tau: int  # tau_l, first round of the epoch
+    length: int  # |I_l| = ceil(N_l)
+    N: Enclosure  # N_l = beta1 4^l
+    q: tuple[Fraction, ...]  # q_l^x, the query probabilities used during the epoch
+    labels_requested: int  # queries during the epoch
+    support: tuple[int, ...]  # S_l, the points seen in the epoch
+    empirical_x: tuple[Fraction, ...]  # the x-marginal of D^_l (seen[x] / |I_l|)
+    rho: tuple[tuple[Fraction, ...], ...]  # rho^_l(h, h') (line 7)
+    min_q: tuple[tuple[Fraction | None, ...], ...]  # min_{x in Dis(h,h') on S_l} q_l^x
+    alpha: tuple[tuple[Fraction | None, ...], ...]  # Catoni's alpha for the pair
+    W: tuple[tuple[Enclosure | None, ...], ...]  # W_l^{h,h'} (line 8)
+    weight: tuple[tuple[Fraction | None, ...], ...]  # rational weight ~ sqrt(min q / rho^) (line 9)
+    eta_hat: tuple[Fraction | None, ...]  # D^_l: eta^ on S_l, None elsewhere (line 9)
+    lp_objective: Fraction
+    lp_method: str  # how the LP optimum was certified
+    risk_hat: tuple[Fraction, ...]  # R_{D^_l}(h)
+    h_star_hat: int  # h^*_l (line 10)
+    gap_hat: tuple[Fraction, ...]  # Delta^^l_h (line 11)
+    layers: tuple[tuple[int, ...], ...]  # V_{l+1}^i, i = 0..l (line 12)
+    next_q: tuple[Fraction, ...]  # q_{l+1}^x (line 13)
+
+
+@dataclass(frozen=True)
+class CALruptionTrace:
+    algorithm: str  # "calruption"
+    params: Params
+    n: int
+    epochs: tuple[CALruptionEpoch, ...]  # completed epochs
+    final_epoch: int  # the epoch l running when the stream ended (unfinished)
+    unfinished_rounds: int  # rounds of that epoch seen before the end
+    labels_requested: int
+    output: int
+
+
 TRACE_TYPES = {
+    "calruption": CALruptionTrace,
     "passive": PassiveTrace,
     "robust_cal": RobustCALTrace,
     "robust_cal_vanilla": RobustCALTrace,

@@ -21,4 +21,6 @@ def test_vanilla_loses_h_star_modified_and_passive_recover():
         assert row.passive_output == best, row
         # the modified rule pays for robustness in labels: it keeps querying x1, x2
         assert row.modified_labels > row.vanilla_labels, row
+        # CALruption never hard-eliminates: q > 0 where h* and h2 disagree, every epoch
+        assert row.calruption_keeps_best_queried and row.calruption_epochs == 7, row
     assert result.delta == F(1, 20)

@@ -1,0 +1,237 @@
+"""CALruption (Algorithm 2): soft elimination through query probabilities.
+
+The stream enters only through per-epoch counts (how often each point was seen and,
+among queried rounds, with which label), so one epoch's update is a pure function
+`calruption_epoch(hypotheses, state, counts, params) -> (record, next state)` and
+`calruption` is the loop that cuts the tape into epochs around it.
+
+Readings of the pseudo-code (FINDINGS.md R8-R14 give the reasons):
+* epoch l has |I_l| = ceil(N_l) rounds, N_l = beta1 4^l (eps_l = 2^-l); averages over the
+  epoch (rho^_l, the empirical x-distribution) divide by |I_l|;
+* in line 13, beta1 / N_{l+1} = eps_{l+1}^2 exactly (the definition of N_l), so
+  q_{l+1}^x = max_{(h,h') in Z(x)} rho^_l(h,h') 4^(k - l - 1): rational, <= 1/4;
+  q is 0 where no pair of H disagrees (nothing to learn there);
+* Q_t = 1 iff u_t < q_l^{x_t}; l^_t(h) = 1{h(x_t) != y_t} Q_t / q_l^{x_t}, read as 0 when
+  Q_t = 0 (also when q = 0, where the paper's formula is 0/0 * 0);
+* min_{x in Dis(h,h')} q_l^x runs over the epoch's support S_l (the remark after
+  Algorithm 2: D^ lives on S_l, and only x in S_l enter the estimator's variance);
+* a pair with rho^_l = 0 agrees on all of S_l: its risk difference under any D^ on S_l is
+  0 and so is its Catoni estimate; it gives no row of the LP (its weight would be 0/0).
+  A pair with min q = 0 has weight 0: condition (1) says nothing about it and it gives
+  no row either; its W is not computed;
+* W^{h',h} = -W^{h,h'} exactly (psi is odd), so each unordered pair is estimated once;
+* the LP of line 9 uses rational stand-ins for the irrational W (the midpoint of its
+  enclosure, width <= 2^-64) and weights sqrt(min q / rho^) (a lower bound within
+  relative 2^-64): D^ is exactly optimal for those, see `fit_distribution`;
+* with no row at all every D^ is optimal; we take eta^ = 1/2 on S_l;
+* ties in lines 10 and the output go to the lowest index; the output is h^*_{L} of the
+  last completed epoch L (it lies in V_{L+1}^L, whose members all have
+  Delta^ <= eps_L), and hypothesis 0 if no epoch completed (V_1^0 = H).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .catoni import catoni_alpha, catoni_root
+from .certified import Enclosure, certified_ceil, sqrt_lower
+from .empirical import check_run_inputs
+from .lp import solve_lp
+from .trace import CALruptionEpoch, CALruptionTrace
+
+
+@dataclass(frozen=True)
+class EpochState:
+    """What epoch l needs from the past: tau_l, |I_l|, q_l and Delta^^{l-1}."""
+
+    l: int
+    tau: int
+    length: int
+    q: tuple[Fraction, ...]
+    gap_hat: tuple[Fraction, ...]
+
+
+@dataclass(frozen=True)
+class EpochCounts:
+    """The epoch's stream, aggregated: seen[x] rounds with x_t = x; queried[x][y] rounds
+    with x_t = x, Q_t = 1 and y_t = y."""
+
+    seen: tuple[int, ...]
+    queried: tuple[tuple[int, int], ...]
+
+
+def epsilon(i: int) -> Fraction:
+    return Fraction(1, 2**i)
+
+
+def epoch_length(params, l: int) -> int:
+    """|I_l| = ceil(N_l), N_l = beta1 * eps_l^-2 (Algorithm 2, line 1)."""
+    return certified_ceil(params.beta1, 4**l)
+
+
+def initial_state(num_points: int, num_hypotheses: int, params) -> EpochState:
+    """Line 1: tau_1 = 1, q_1 = 1, Delta^^0 = 0 (V_1^0 = all of H)."""
+    return EpochState(
+        l=1, tau=1, length=epoch_length(params, 1),
+        q=(Fraction(1),) * num_points, gap_hat=(Fraction(0),) * num_hypotheses,
+    )
+
+
+def loss_difference_samples(H, h, h2, q, counts: EpochCounts, length: int):
+    """The values of l^_t(h) - l^_t(h') over the epoch, grouped: (values, counts).
+
+    A queried round at x in Dis(h,h') contributes +-1/q^x (sign: which of h, h' errs);
+    every other round contributes 0."""
+    grouped: dict[Fraction, int] = {}
+    nonzero = 0
+    for x, (a, b) in enumerate(zip(H[h], H[h2])):
+        if a == b or q[x] == 0:
+            continue
+        for y in (0, 1):
+            c = counts.queried[x][y]
+            if c:
+                value = Fraction(int(a != y) - int(b != y)) / q[x]
+                grouped[value] = grouped.get(value, 0) + c
+                nonzero += c
+    if length > nonzero:
+        grouped[Fraction(0)] = grouped.get(Fraction(0), 0) + length - nonzero
+    values = sorted(grouped)
+    return tuple(values), tuple(grouped[v] for v in values)
+
+
+def fit_distribution(H, support, p_hat, rows):
+    """Line 9 as an LP over eta^_x (x in S_l) and s: minimise s subject to, for each
+    ordered pair with weight w and estimate W,
+        w * (R_D(h) - R_D(h') - W) <= s,   0 <= eta^_x <= 1,
+    where R_D(h) - R_D(h') = sum_{x in S, h(x) != h'(x)} p^_x sgn_x (1 - 2 eta^_x), sgn_x = +1 if
+    h(x) = 1. Returns (eta^ by support position, objective, method)."""
+    k = len(support)
+    if not rows:
+        return (Fraction(1, 2),) * k, Fraction(0), "no-rows"
+    c = [Fraction(0)] * k + [Fraction(1)]
+    A, b = [], []
+    for h, h2, w, W in rows:
+        coefficients = [Fraction(0)] * k + [Fraction(-1)]
+        constant = Fraction(0)
+        for j, x in enumerate(support):
+            if H[h][x] != H[h2][x]:
+                sgn = 1 if H[h][x] == 1 else -1
+                coefficients[j] = -2 * w * p_hat[x] * sgn
+                constant += w * p_hat[x] * sgn
+        A.append(coefficients)
+        b.append(w * W - constant)
+    solution = solve_lp(c, A, b, [Fraction(0)] * k + [None], [Fraction(1)] * k + [None])
+    return tuple(solution.x[:k]), solution.objective, solution.method
+
+
+def calruption_epoch(H, state: EpochState, counts: EpochCounts, params):
+    """Lines 7-14 at the end of epoch l = state.l. Returns (CALruptionEpoch, next state)."""
+    l, length, q = state.l, state.length, state.q
+    m, num_h = len(H[0]), len(H)
+    support = tuple(x for x in range(m) if counts.seen[x] > 0)
+    p_hat = tuple(Fraction(s, length) for s in counts.seen)
+
+    # line 7: rho^_l(h, h')
+    rho = tuple(
+        tuple(Fraction(sum(s for s, a, b in zip(counts.seen, H[h], H[h2]) if a != b), length) for h2 in range(num_h))
+        for h in range(num_h)
+    )
+    # line 8: W_l^{h,h'} by Catoni's estimator; min q over Dis(h,h') on S_l; LP weights
+    min_q = [[None] * num_h for _ in range(num_h)]
+    alpha = [[None] * num_h for _ in range(num_h)]
+    W = [[None] * num_h for _ in range(num_h)]
+    weight = [[None] * num_h for _ in range(num_h)]
+    rows = []
+    for h in range(num_h):
+        for h2 in range(h + 1, num_h):
+            r = rho[h][h2]
+            if r == 0:
+                W[h][h2] = W[h2][h] = Enclosure.point(0)
+                continue
+            mq = min(q[x] for x in support if H[h][x] != H[h2][x])
+            min_q[h][h2] = min_q[h2][h] = mq
+            if mq == 0:
+                continue
+            a = catoni_alpha(params.beta3, mq, length, r)
+            alpha[h][h2] = alpha[h2][h] = a
+            values, multiplicities = loss_difference_samples(H, h, h2, q, counts, length)
+            enclosure = catoni_root(values, multiplicities, a)
+            W[h][h2] = enclosure
+            W[h2][h] = Enclosure(-enclosure.hi, -enclosure.lo)
+            w = sqrt_lower(mq / r)
+            weight[h][h2] = weight[h2][h] = w
+            mid = (enclosure.lo + enclosure.hi) / 2
+            rows.append((h, h2, w, mid))
+            rows.append((h2, h, w, -mid))
+    rows.sort()
+    # line 9: D^_l on the support
+    eta_on_support, objective, method = fit_distribution(H, support, p_hat, rows)
+    eta_hat = [None] * m
+    for x, e in zip(support, eta_on_support):
+        eta_hat[x] = e
+    risk_hat = tuple(
+        sum((p_hat[x] * (1 - eta_hat[x] if H[h][x] == 1 else eta_hat[x]) for x in support), Fraction(0))
+        for h in range(num_h)
+    )
+    # line 10: h^*_l = argmin R_D^(h) + beta2 Delta^^{l-1}_h, ties -> lowest index
+    penalised = [risk_hat[h] + params.beta2 * state.gap_hat[h] for h in range(num_h)]
+    h_star = penalised.index(min(penalised))
+    # line 11
+    gap_hat = tuple(max(epsilon(l), risk_hat[h] - penalised[h_star]) for h in range(num_h))
+    # line 12: V_{l+1}^i = {h : Delta^^l_h <= eps_i}, i = 0..l (nested)
+    layers = tuple(tuple(h for h in range(num_h) if gap_hat[h] <= epsilon(i)) for i in range(l + 1))
+    level = [max(i for i in range(l + 1) if gap_hat[h] <= epsilon(i)) for h in range(num_h)]
+    # line 13: q_{l+1}^x = max_{Z(x)} rho^_l(h,h') 4^(k(h,h',l+1) - (l+1))
+    next_q = []
+    for x in range(m):
+        best = Fraction(0)
+        for h in range(num_h):
+            for h2 in range(h + 1, num_h):
+                if H[h][x] != H[h2][x]:
+                    k = min(level[h], level[h2])
+                    best = max(best, rho[h][h2] * Fraction(4**k, 4 ** (l + 1)))
+        next_q.append(best)
+    record = CALruptionEpoch(
+        l=l, tau=state.tau, length=length, N=params.beta1.enclosure().scale(Fraction(4**l)),
+        q=q, support=support, empirical_x=p_hat, rho=rho,
+        min_q=tuple(map(tuple, min_q)), alpha=tuple(map(tuple, alpha)), W=tuple(map(tuple, W)),
+        weight=tuple(map(tuple, weight)), eta_hat=tuple(eta_hat), lp_objective=objective, lp_method=method,
+        risk_hat=risk_hat, h_star_hat=h_star, gap_hat=gap_hat, layers=layers, next_q=tuple(next_q),
+        labels_requested=sum(a + b for a, b in counts.queried),
+    )
+    # line 14
+    next_state = EpochState(
+        l=l + 1, tau=state.tau + length, length=epoch_length(params, l + 1), q=tuple(next_q), gap_hat=gap_hat
+    )
+    return record, next_state
+
+
+def calruption(hypotheses, tape, params) -> CALruptionTrace:
+    H = check_run_inputs(hypotheses, tape, params)
+    m = len(H[0])
+    state = initial_state(m, len(H), params)
+    records = []
+    seen, queried = [0] * m, [[0, 0] for _ in range(m)]
+    labels = 0
+    epoch_end = state.tau + state.length - 1
+    for t, (x, y, u) in enumerate(zip(tape.x, tape.y, tape.u), start=1):
+        seen[x] += 1
+        if u < state.q[x]:  # line 4: Q_t ~ Ber(q_l^x) through the tape's coin
+            queried[x][y] += 1
+            labels += 1
+        if t == epoch_end:  # line 6
+            counts = EpochCounts(tuple(seen), tuple(map(tuple, queried)))
+            record, state = calruption_epoch(H, state, counts, params)
+            records.append(record)
+            seen, queried = [0] * m, [[0, 0] for _ in range(m)]
+            epoch_end = state.tau + state.length - 1
+    return CALruptionTrace(
+        algorithm="calruption",
+        params=params,
+        n=tape.n,
+        epochs=tuple(records),
+        final_epoch=state.l,
+        unfinished_rounds=tape.n - state.tau + 1,
+        labels_requested=labels,
+        output=records[-1].h_star_hat if records else 0,
+    )
