@@ -62,6 +62,17 @@ def test_run_robust_cal_summary():
     assert any(line.startswith("excess risk") and f"= {inst.gap(trace.output)} " in line for line in lines), out
 
 
+def test_run_calruption_summary_and_json_match_in_process():
+    args = ("run", "calruption", "--instance", "thresholds", "--n", 64 + 256 + 100, "--params", "scaled")
+    out = ok(*args)
+    assert "epochs           2 completed, epoch 3 cut after 100 rounds" in out, out
+    inst = instances.thresholds()
+    tape = reference.sample_tape(inst, adversaries.clean(420), 0)
+    trace = reference.calruption(inst.hypotheses, tape, reference.Params.scaled(420, inst.num_hypotheses, DELTA))
+    assert f"labels requested {trace.labels_requested} of 420" in out
+    assert reference.trace_from_json(json.loads(ok(*args, "--json"))) == trace
+
+
 def test_run_passive_json_matches_in_process():
     data = json.loads(ok("run", "passive", "--json"))
     trace = reference.trace_from_json(data)
