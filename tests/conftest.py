@@ -1,20 +1,22 @@
-"""Hypothesis profiles, registered in this one place.
+"""pytest wiring: the Hypothesis profile (registered in properties/profiles.py) and the
+implementation under test (--impl or $CRAL_IMPL, default `reference`), both shown in
+the pytest header."""
+import pytest
 
-dev: quick local runs; ci: derandomised, no deadline (Hypothesis would otherwise
-auto-load its own `ci` profile when CI is set); fuzz: long runs, use with -m slow or
-HYPOTHESIS_PROFILE=fuzz. Choose with HYPOTHESIS_PROFILE; default ci under CI, else dev."""
-import os
+from properties import profiles
+from properties.impl import ENV_VAR, impl_path, load_impl
 
-from hypothesis import HealthCheck, settings
+PROFILE = profiles.load()
 
-settings.register_profile("dev", max_examples=30, deadline=None)
-settings.register_profile(
-    "ci", max_examples=30, derandomize=True, deadline=None, database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.register_profile("fuzz", max_examples=5000, deadline=None)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+def pytest_addoption(parser):
+    parser.addoption("--impl", default=None, help=f"import path of the implementation under test (default ${ENV_VAR} or 'reference')")
 
 
 def pytest_report_header(config):
-    return f"hypothesis profile: {settings.get_current_profile_name()}"
+    return [f"implementation under test: {impl_path(config.getoption('--impl'))}", f"hypothesis profile: {PROFILE}"]
+
+
+@pytest.fixture(scope="session")
+def impl(request):
+    return load_impl(request.config.getoption("--impl"))

@@ -1,0 +1,134 @@
+"""Deterministic checks of passive ERM (Theorem 3.1) and RobustCAL (Algorithm 1):
+what every trace must satisfy, whatever the data and the parameters. Each check
+recomputes from the tape what the trace claims."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from reference.instance import disagreement_region
+
+from .registry import trace_check
+from .strategies import cases
+from .violation import Violation
+
+
+def check_passive_output_is_erm(case, trace):
+    """Theorem 3.1: h_out = argmin_h R^_[1,n](h), every label requested; ties -> lowest index."""
+    tape, H = case.tape, case.instance.hypotheses
+    risks = [Fraction(sum(h[x] != y for x, y in zip(tape.x, tape.y)), tape.n) for h in H]
+    found = []
+    if trace.output != risks.index(min(risks)):
+        found.append(Violation.of("check_passive_output_is_erm", "the output is not the (lowest-index) ERM",
+                                  output=trace.output, erm=risks.index(min(risks)), risks=[str(r) for r in risks]))
+    if trace.labels_requested != tape.n:
+        found.append(Violation.of("check_passive_output_is_erm", "passive learning must request every label",
+                                  labels=trace.labels_requested, n=tape.n))
+    return found
+
+
+def check_robust_cal_checkpoints_at_powers_of_two(case, trace):
+    """Algorithm 1, line 7: updates exactly at t = 2^k <= n, k >= 1 (FINDINGS R3)."""
+    expected = [2**k for k in range(1, case.tape.n.bit_length()) if 2**k <= case.tape.n]
+    got = [c.t for c in trace.checkpoints]
+    if got != expected:
+        return [Violation.of("check_robust_cal_checkpoints_at_powers_of_two", "checkpoints are not 2, 4, 8, ... <= n",
+                             got=got, expected=expected)]
+    return []
+
+
+def check_robust_cal_version_space_only_shrinks(case, trace):
+    """Algorithm 1, line 10: V_{t+1} is a subset of V_t, V_1 = H, and the next checkpoint
+    starts from V_{t+1}; h^_t is kept."""
+    name = "check_robust_cal_version_space_only_shrinks"
+    found = []
+    V = tuple(range(case.instance.num_hypotheses))
+    for c in trace.checkpoints:
+        if c.version_space != V:
+            found.append(Violation.of(name, "V_t is not the previous V_{t+1}", t=c.t, V_t=c.version_space, expected=V))
+        if not set(c.next_version_space) <= set(c.version_space):
+            found.append(Violation.of(name, "V_{t+1} is not a subset of V_t", t=c.t, V_t=c.version_space,
+                                      V_next=c.next_version_space))
+        if c.h_hat not in c.next_version_space:
+            found.append(Violation.of(name, "h^_t was eliminated", t=c.t, h_hat=c.h_hat))
+        V = c.next_version_space
+    if trace.final_version_space != V:
+        found.append(Violation.of(name, "the final version space is not the last V_{t+1}",
+                                  final=trace.final_version_space, last=V))
+    return found
+
+
+def check_robust_cal_queries_iff_in_disagreement_region(case, trace):
+    """Algorithm 1, line 4: y_t is queried exactly when x_t is in Dis(V_t); the label
+    counts of the trace must be those of that rule replayed on the tape."""
+    name = "check_robust_cal_queries_iff_in_disagreement_region"
+    H, tape = case.instance.hypotheses, case.tape
+    V = tuple(range(len(H)))
+    labels, start = 0, 1
+    for c in trace.checkpoints:
+        dis = disagreement_region(H, V)
+        labels += sum(1 for t in range(start, c.t + 1) if tape.x[t - 1] in dis)
+        if c.labels_requested != labels:
+            return [Violation.of(name, "labels requested by round t differ from the Dis(V_t) rule",
+                                 t=c.t, trace=c.labels_requested, expected=labels)]
+        V, start = c.next_version_space, c.t + 1
+    dis = disagreement_region(H, V)
+    labels += sum(1 for t in range(start, tape.n + 1) if tape.x[t - 1] in dis)
+    if trace.labels_requested != labels:
+        return [Violation.of(name, "total labels differ from the Dis(V_t) rule", trace=trace.labels_requested,
+                             expected=labels)]
+    return []
+
+
+def _queried_losses(case, trace):
+    """Per checkpoint: L^_t(h) for h in V_t, recomputed from the tape and the query rule."""
+    H, tape = case.instance.hypotheses, case.tape
+    mistakes = [0] * len(H)
+    V = tuple(range(len(H)))
+    dis = disagreement_region(H, V)
+    checkpoints = iter(trace.checkpoints)
+    current = next(checkpoints, None)
+    result = {}
+    for t, (x, y) in enumerate(zip(tape.x, tape.y), start=1):
+        if x in dis:
+            for h, labels in enumerate(H):
+                mistakes[h] += labels[x] != y
+        if current is not None and t == current.t:
+            result[t] = {h: Fraction(mistakes[h], t) for h in current.version_space}
+            dis = disagreement_region(H, current.next_version_space)
+            current = next(checkpoints, None)
+    result["final"] = {h: Fraction(mistakes[h], tape.n) for h in trace.final_version_space}
+    return result
+
+
+def check_robust_cal_empirical_risks_and_output(case, trace):
+    """Algorithm 1, line 8 and Output: L^_t recomputed from the queried labels, h^_t its
+    lowest-index argmin over V_t; the output is the argmin of L^_n over the final V."""
+    name = "check_robust_cal_empirical_risks_and_output"
+    losses = _queried_losses(case, trace)
+    for c in trace.checkpoints:
+        expected = losses[c.t]
+        got = {h: c.empirical_risk[h] for h in c.version_space}
+        if got != expected:
+            return [Violation.of(name, "L^_t differs from the queried labels", t=c.t, trace=got, expected=expected)]
+        best = min(sorted(expected), key=lambda h: expected[h])
+        if c.h_hat != best:
+            return [Violation.of(name, "h^_t is not the lowest-index argmin of L^_t", t=c.t, h_hat=c.h_hat, argmin=best)]
+    final = losses["final"]
+    best = min(sorted(final), key=lambda h: final[h])
+    if trace.output != best:
+        return [Violation.of(name, "the output is not the argmin of L^_n over the final V", output=trace.output,
+                             argmin=best)]
+    return []
+
+
+CHECKS = (
+    trace_check(check_passive_output_is_erm, "Theorem 3.1", "deterministic", "passive", cases()),
+    trace_check(check_robust_cal_checkpoints_at_powers_of_two, "Algorithm 1, line 7", "deterministic", "robust_cal",
+                cases()),
+    trace_check(check_robust_cal_version_space_only_shrinks, "Algorithm 1, line 10", "deterministic", "robust_cal",
+                cases()),
+    trace_check(check_robust_cal_queries_iff_in_disagreement_region, "Algorithm 1, line 4", "deterministic",
+                "robust_cal", cases()),
+    trace_check(check_robust_cal_empirical_risks_and_output, "Algorithm 1, line 8 and Output", "deterministic",
+                "robust_cal", cases()),
+)

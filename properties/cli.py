@@ -1,0 +1,83 @@
+"""`python -m properties check`: run every registered check against an implementation.
+
+Exit status: 0 when every check passed or failed as expected, 1 on any unexpected
+failure or unexpected pass, 2 on bad command-line input (one line on stderr)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from . import profiles
+from .impl import ENV_VAR, impl_path, load_impl
+from .registry import all_checks
+from .runner import FAILED, XPASS, run_check
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def _cmd_check(args) -> int:
+    profile = profiles.load(args.profile)
+    impl = load_impl(args.impl)
+    checks = all_checks()
+    if args.only:
+        unknown = [name for name in args.only if name not in checks]
+        if unknown:
+            raise UsageError(f"--only names unknown checks: {', '.join(unknown)}")
+        checks = {name: checks[name] for name in args.only}
+    results = []
+    started = time.perf_counter()
+    for i, check in enumerate(checks.values(), start=1):
+        print(f"[{i}/{len(checks)}] {check.name} ...", end="", file=sys.stderr, flush=True)
+        result = run_check(check, impl)
+        results.append(result)
+        print(f" {result.status} ({result.examples} examples)", file=sys.stderr, flush=True)
+    elapsed = time.perf_counter() - started
+    bad = [r for r in results if r.status in (FAILED, XPASS)]
+    if args.json:
+        print(json.dumps({"impl": impl_path(args.impl), "profile": profile, "seconds": round(elapsed, 2),
+                          "checks": [r.to_json() for r in results]}))
+    else:
+        width = max(len(r.name) for r in results)
+        print(f"implementation {impl_path(args.impl)}, profile {profile}, {elapsed:.1f} s")
+        print(f"{'check':<{width}}  {'status':<19}  {'examples':>8}  cites")
+        for r in results:
+            print(f"{r.name:<{width}}  {r.status:<19}  {r.examples:>8}  {r.cites}")
+        for r in results:
+            if r.counterexample:
+                print(f"\n{r.name} ({r.status}{': ' + r.reason if r.reason else ''})")
+                for v in r.violations[:3]:
+                    print(f"  {v}")
+                print(f"  reproduce: {r.counterexample}")
+        counts = {s: sum(r.status == s for r in results) for s in sorted({r.status for r in results})}
+        print("\n" + ", ".join(f"{n} {s}" for s, n in counts.items()))
+    return 1 if bad else 0
+
+
+def build_parser():
+    parser = _Parser(prog="python -m properties", description="The property suite of Corruption Robust Active Learning")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    check = sub.add_parser("check", help="run the checks against an implementation")
+    check.add_argument("--impl", help=f"import path of the implementation (default ${ENV_VAR} or 'reference')")
+    check.add_argument("--profile", choices=profiles.PROFILES, help="Hypothesis profile (default ci under CI, else dev)")
+    check.add_argument("--only", nargs="+", metavar="CHECK", help="run only these checks")
+    check.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    check.set_defaults(handler=_cmd_check)
+    return parser
+
+
+def main(argv=None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.handler(args)
+    except (UsageError, ValueError) as error:
+        print(f"error: {' '.join(str(error).split())}", file=sys.stderr)
+        return 2

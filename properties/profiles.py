@@ -1,0 +1,33 @@
+"""Hypothesis profiles, registered in one place.
+
+dev: quick local runs; ci: derandomised, no deadline, no database (Hypothesis would
+otherwise auto-load its own `ci` profile when CI is set); fuzz: long runs that keep the
+example database, for `HYPOTHESIS_PROFILE=fuzz` or `python -m properties check
+--profile fuzz`."""
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+PROFILES = ("dev", "ci", "fuzz")
+_SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
+
+settings.register_profile("dev", max_examples=25, deadline=None, suppress_health_check=_SLOW_OK)
+settings.register_profile(
+    "ci", max_examples=25, derandomize=True, deadline=None, database=None, print_blob=True,
+    suppress_health_check=_SLOW_OK,
+)
+settings.register_profile("fuzz", max_examples=2000, deadline=None, suppress_health_check=_SLOW_OK)
+
+
+def default_profile() -> str:
+    return os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev")
+
+
+def load(name: str | None = None) -> str:
+    name = name or default_profile()
+    if name not in PROFILES:
+        raise ValueError(f"profile must be one of {PROFILES}, got {name!r}")
+    settings.load_profile(name)
+    return name

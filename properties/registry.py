@@ -1,0 +1,74 @@
+"""Every check of the suite, registered in this one place, with its expected failures.
+
+A `Check` pairs a plain check function with the strategy that generates its examples
+and the way it runs the implementation. The check modules each list their checks in
+a `CHECKS` tuple; this module collects them. Expected failures (statements of the
+paper that are false, see FINDINGS.md) are listed in `EXPECTED_FAILURES` with their
+reason, never silenced inside a check."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from hypothesis.strategies import SearchStrategy
+
+from .impl import run_algorithm
+from .violation import Violation
+
+KINDS = ("deterministic", "lemma", "conditional", "statistical", "counterexample")
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str  # check_<what>
+    cites: str  # where in the paper
+    kind: str  # one of KINDS
+    strategy: SearchStrategy  # examples
+    execute: Callable  # (impl, example) -> list[Violation]
+    description: str = ""
+
+
+def trace_check(function, cites: str, kind: str, algorithm: str, strategy) -> Check:
+    """A check of one algorithm's trace on a generated Case: run, then inspect."""
+
+    def execute(impl, case):
+        return function(case, run_algorithm(function.__name__, impl, algorithm, case))
+
+    return Check(function.__name__, cites, kind, strategy, execute, (function.__doc__ or "").strip())
+
+
+def case_check(function, cites: str, kind: str, strategy) -> Check:
+    """A check of the instance and adversary themselves (no implementation involved)."""
+    return Check(function.__name__, cites, kind, strategy, lambda impl, case: function(case),
+                 (function.__doc__ or "").strip())
+
+
+def custom_check(function, cites: str, kind: str, strategy) -> Check:
+    """function(impl, example) -> list[Violation], for checks that call the
+    implementation in their own way (one epoch, Catoni, several algorithms)."""
+    return Check(function.__name__, cites, kind, strategy, function, (function.__doc__ or "").strip())
+
+
+# check name -> reason (a FINDINGS.md entry): the check fails on the reference because the
+# paper's statement is false, not because of a bug.
+EXPECTED_FAILURES: dict[str, str] = {}
+
+
+def all_checks() -> dict[str, Check]:
+    from . import check_modules
+
+    checks: dict[str, Check] = {}
+    for module in check_modules():
+        for check in module.CHECKS:
+            if check.name in checks:
+                raise ValueError(f"check {check.name!r} is registered twice")
+            if check.kind not in KINDS:
+                raise ValueError(f"check {check.name!r} has kind {check.kind!r}, not one of {KINDS}")
+            checks[check.name] = check
+    unknown = set(EXPECTED_FAILURES) - set(checks)
+    if unknown:
+        raise ValueError(f"expected failures name unknown checks: {sorted(unknown)}")
+    return checks
+
+
+__all__ = ["Check", "EXPECTED_FAILURES", "Violation", "all_checks", "case_check", "custom_check", "trace_check"]

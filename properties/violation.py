@@ -1,0 +1,29 @@
+"""What a check returns: a list of Violation records (empty = the property holds)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+
+def _text(value) -> str:
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    return repr(value) if not isinstance(value, str) else value
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One failure of one check: the check's name, a sentence, and the values that
+    show it (as strings, so a report can be printed or written as JSON)."""
+
+    check: str
+    message: str
+    values: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, check: str, message: str, **values) -> "Violation":
+        return cls(check, message, {k: _text(v) for k, v in values.items()})
+
+    def __str__(self) -> str:
+        shown = ", ".join(f"{k} = {v}" for k, v in self.values.items())
+        return f"{self.check}: {self.message}" + (f" ({shown})" if shown else "")
