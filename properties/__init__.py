@@ -10,6 +10,7 @@ CHECK_MODULES = (
     "properties.checks_calruption",
     "properties.checks_lemmas",
     "properties.checks_conditional",
+    "properties.checks_calruption_events",
 )
 
 
