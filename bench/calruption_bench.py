@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
-import os
-import platform
 import sys
 import time
 from fractions import Fraction
@@ -19,6 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import _report  # noqa: E402
 import reference as R  # noqa: E402
 # the package exports the function `calruption`, which hides the module of that name
 C = importlib.import_module("reference.calruption")
@@ -65,13 +63,10 @@ def main(argv=None):
     report = {
         "benchmark": "calruption_4_epochs_16x16",
         "rounds": n,
-        "machine": {"platform": platform.platform(), "python": platform.python_version(),
-                    "processor": platform.processor() or platform.machine(), "cpus": os.cpu_count()},
         "runs": runs,
         "max_total_s": max(r["total_s"] for r in runs),
     }
-    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.json).write_text(json.dumps(report, indent=1))
+    _report.write(report, args.json)
     print(f"max total {report['max_total_s']:.2f} s; wrote {args.json}")
 
 

@@ -14,9 +14,6 @@ timed separately) before the timed cases."""
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
 import random
 import statistics
 import sys
@@ -26,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import _report  # noqa: E402
 from reference.catoni import catoni_alpha, catoni_root  # noqa: E402
 from reference.certified import ScaledLog  # noqa: E402
 from reference.params import calruption_log_argument  # noqa: E402
@@ -92,12 +90,9 @@ def main(argv=None):
         "timing": "wall clock per call, after a warm-up call (the ln table is built once per process)",
         "cold_start_ms": cold_s * 1e3,
         "seed": args.seed,
-        "machine": {"platform": platform.platform(), "python": platform.python_version(),
-                    "processor": platform.processor() or platform.machine(), "cpus": os.cpu_count()},
         "rows": rows,
     }
-    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.json).write_text(json.dumps(report, indent=1))
+    _report.write(report, args.json)
     print(f"wrote {args.json}")
 
 

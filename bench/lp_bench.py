@@ -21,9 +21,6 @@ bench/results/lp.json)."""
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
 import random
 import statistics
 import sys
@@ -33,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import _report  # noqa: E402
 from reference import lp  # noqa: E402
 
 
@@ -163,12 +161,9 @@ def main(argv=None):
         "benchmark": "lp",
         "what": "reference.lp.solve_lp on CALruption line-9 fit instances (bench/lp_bench.py fit_instance)",
         "timing": "median over instances, wall clock; exact = total − one HiGHS solve",
-        "machine": {"platform": platform.platform(), "python": platform.python_version(),
-                    "processor": platform.processor() or platform.machine(), "cpus": os.cpu_count()},
         "rows": rows_out,
     }
-    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.json).write_text(json.dumps(report, indent=1))
+    _report.write(report, args.json)
     print(f"wrote {args.json}")
 
 

@@ -8,9 +8,6 @@ and writes the figures as JSON (default bench/results/robust_cal_scaling.json)."
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
 import sys
 import time
 from fractions import Fraction
@@ -18,6 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import _report  # noqa: E402
 import reference as R  # noqa: E402
 
 
@@ -58,12 +56,9 @@ def main(argv=None):
         "instance": "counterexample(1/2, 1/128)",
         "adversary": "counterexample(tau = n/8, n)",
         "timing": f"best of {args.repeats}, wall clock",
-        "machine": {"platform": platform.platform(), "python": platform.python_version(),
-                    "processor": platform.processor() or platform.machine(), "cpus": os.cpu_count()},
         "rows": rows,
     }
-    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.json).write_text(json.dumps(report, indent=1))
+    _report.write(report, args.json)
     print(f"wrote {args.json}")
 
 
