@@ -57,6 +57,8 @@ def _segment(raw, i: int) -> Segment:
         target = tuple(
             None if v is None else as_probability(v, f"{field}.target[{x}]") for x, v in enumerate(target)
         )
+    if target is None and gamma != 0:
+        raise ValueError(f"{field}.gamma is {gamma} but the segment has no target to mix in")
     return Segment(start, end, gamma, target)
 
 
@@ -140,6 +142,9 @@ class Adversary:
     def from_json(cls, data) -> "Adversary":
         if not isinstance(data, dict):
             raise ValueError(f"adversary must be a JSON object, got {type(data).__name__}")
+        unknown = set(data) - {"n", "segments"}
+        if unknown:
+            raise ValueError(f"adversary has unknown field {sorted(unknown)[0]!r}")
         for key in ("n", "segments"):
             if key not in data:
                 raise ValueError(f"adversary is missing field {key!r}")

@@ -36,6 +36,8 @@ from fractions import Fraction
 from .catoni import catoni_alpha, catoni_root
 from .certified import Enclosure, certified_ceil, sqrt_lower
 from .empirical import check_run_inputs
+from .exact import as_fraction, as_int, as_probability
+from .instance import validate_hypotheses
 from .lp import solve_lp
 from .trace import CALruptionEpoch, CALruptionTrace
 
@@ -124,8 +126,41 @@ def fit_distribution(H, support, p_hat, rows):
     return tuple(solution.x[:k]), solution.objective, solution.method
 
 
+def check_epoch_inputs(H, state: EpochState, counts: EpochCounts, params) -> None:
+    """What an epoch update may assume; a ValueError naming the field otherwise."""
+    m, num_h = len(H[0]), len(H)
+    l = as_int(state.l, "state.l", minimum=1)
+    if state.length != epoch_length(params, l):
+        raise ValueError(f"state.length is {state.length}, but epoch {l} has ceil(beta1 4^l) = {epoch_length(params, l)} rounds")
+    as_int(state.tau, "state.tau", minimum=1)
+    if len(state.q) != m:
+        raise ValueError(f"state.q has {len(state.q)} entries, expected {m}")
+    for x, q in enumerate(state.q):
+        as_probability(q, f"state.q[{x}]")
+    if len(state.gap_hat) != num_h:
+        raise ValueError(f"state.gap_hat has {len(state.gap_hat)} entries, expected {num_h}")
+    for h, g in enumerate(state.gap_hat):
+        if as_fraction(g, f"state.gap_hat[{h}]") < 0:
+            raise ValueError(f"state.gap_hat[{h}] must be >= 0, got {g}")
+    if len(counts.seen) != m or len(counts.queried) != m:
+        raise ValueError(f"counts.seen and counts.queried must have {m} entries, got {len(counts.seen)} and {len(counts.queried)}")
+    for x, (s, pair) in enumerate(zip(counts.seen, counts.queried)):
+        as_int(s, f"counts.seen[{x}]", minimum=0)
+        if len(pair) != 2:
+            raise ValueError(f"counts.queried[{x}] must be a pair (label 0, label 1), got {pair!r}")
+        a, b = (as_int(v, f"counts.queried[{x}][{y}]", minimum=0) for y, v in enumerate(pair))
+        if a + b > s:
+            raise ValueError(f"counts.queried[{x}] = {pair!r} exceeds counts.seen[{x}] = {s}")
+        if state.q[x] == 0 and a + b:
+            raise ValueError(f"counts.queried[{x}] = {pair!r} but state.q[{x}] = 0: nothing can be queried there")
+    if sum(counts.seen) != state.length:
+        raise ValueError(f"counts.seen sums to {sum(counts.seen)}, but the epoch has state.length = {state.length} rounds")
+
+
 def calruption_epoch(H, state: EpochState, counts: EpochCounts, params):
     """Lines 7-14 at the end of epoch l = state.l. Returns (CALruptionEpoch, next state)."""
+    H = validate_hypotheses(H)
+    check_epoch_inputs(H, state, counts, params)
     l, length, q = state.l, state.length, state.q
     m, num_h = len(H[0]), len(H)
     support = tuple(x for x in range(m) if counts.seen[x] > 0)

@@ -223,6 +223,8 @@ def certified_ceil(constant, factor: int) -> int:
     """ceil(factor * c) for a certified constant c (ScaledLog or Rational) and an integer
     factor >= 1. A transcendental c * factor is never an integer, so refining its
     enclosure until both ends share a floor always ends."""
+    if isinstance(factor, bool) or not isinstance(factor, int) or factor < 1:
+        raise ValueError(f"factor must be an integer >= 1, got {factor!r}")
     bits = START_BITS
     while bits <= MAX_BITS:
         enclosure = constant.enclosure(bits).scale(Fraction(factor))

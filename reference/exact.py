@@ -10,7 +10,7 @@ import numbers
 import re
 from fractions import Fraction
 
-_RATIONAL_TEXT = re.compile(r"-?\d+(/\d+)?")
+_RATIONAL_TEXT = re.compile(r"-?[0-9]+(/[0-9]+)?")
 
 
 def as_fraction(value, field: str) -> Fraction:

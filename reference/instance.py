@@ -145,6 +145,9 @@ class Instance:
     def from_json(cls, data) -> "Instance":
         if not isinstance(data, dict):
             raise ValueError(f"instance must be a JSON object, got {type(data).__name__}")
+        unknown = set(data) - {"nu", "eta", "hypotheses"}
+        if unknown:
+            raise ValueError(f"instance has unknown field {sorted(unknown)[0]!r}")
         missing = {"nu", "eta", "hypotheses"} - set(data)
         if missing:
             raise ValueError(f"instance is missing field {sorted(missing)[0]!r}")

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Sequence
 
-from .exact import as_fraction, as_int, as_probability
+from .exact import as_fraction, as_int, as_probability, shown
 from .instance import Instance
 
 
@@ -41,6 +42,8 @@ def _eta_or_default(eta, m: int, field: str = "eta") -> tuple[Fraction, ...]:
     if eta is None:
         # A noisy threshold at the middle: label 1 is likely on the right half.
         return tuple(Fraction(1, 10) if x < m // 2 else Fraction(9, 10) for x in range(m))
+    if isinstance(eta, (str, bytes)) or not isinstance(eta, Sequence):
+        raise ValueError(f"{field} must be a sequence of probabilities, got {shown(eta)}")
     if len(eta) != m:
         raise ValueError(f"{field} has {len(eta)} entries, expected {m}")
     return tuple(as_probability(v, f"{field}[{x}]") for x, v in enumerate(eta))

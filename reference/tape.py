@@ -4,12 +4,16 @@ Generator "cral-tape-v1" (version-stable; changing any of this is a new version)
 
 * Each round t = 1..n owns three 64-bit words: word 0 for x_t, word 1 for y_t,
   word 2 for u_t. Rounds are grouped in blocks of 1024; block b (rounds 1024 b + 1 ..
-  1024 b + 1024) is SHAKE-256(b"cral-tape-v1/block" + seed + b) read as 3 * 1024
-  little-endian uint64 words, round after round (seed and b as 8-byte little-endian).
-* A word w is the first 64 binary digits of a uniform real U in [0, 1). Whenever a
-  comparison of U with a rational is not settled by the digits read so far, further
-  digits come 64 at a time from SHAKE-256(b"cral-tape-v1/ext" + seed + t + j), j the
-  word index; this happens with probability about 2^-63 per comparison.
+  1024 b + 1024) is the first 3 * 1024 * 8 bytes of
+  SHAKE-256(b"cral-tape-v1/block" + seed.to_bytes(8, "little") + b.to_bytes(8, "little")),
+  read as little-endian uint64 words, round after round, words 0, 1, 2 of each round.
+* A word w is the first 64 binary digits of a uniform real U in [0, 1) (U = w / 2^64 +
+  later digits). Whenever a comparison of U with a rational is not settled by the digits
+  read so far, digits 65, 66, ... come from the stream
+  SHAKE-256(b"cral-tape-v1/ext" + seed.to_bytes(8, "little") + t.to_bytes(8, "little")
+  + bytes([j])), j the word index, read as little-endian uint64 words, each the next 64
+  digits (most significant first); this happens with probability about 2^-63 per
+  comparison.
 * x_t = min{i : U_x < nu_0 + ... + nu_i}  (inverse CDF: P(x_t = i) = nu_i exactly);
   y_t = 1 iff U_y < eta_t^{x_t}            (P(y_t = 1) = eta_t^{x_t} exactly);
   u_t = w_u / 2^64                        (the query coin: Q_t = 1 iff u_t < q_t).
@@ -109,6 +113,9 @@ class Tape:
             raise ValueError(f"tape.format must be 'cral-tape', got {data.get('format')!r}")
         if data.get("version") != 1:
             raise ValueError(f"tape.version must be 1, got {data.get('version')!r}")
+        unknown = set(data) - {"format", "version", "generator", "seed", "x", "y", "u"}
+        if unknown:
+            raise ValueError(f"tape has unknown field {sorted(unknown)[0]!r}")
         for key in ("x", "y", "u"):
             if key not in data:
                 raise ValueError(f"tape is missing field {key!r}")

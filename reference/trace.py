@@ -121,4 +121,7 @@ def trace_from_json(data):
     if algorithm not in TRACE_TYPES:
         raise ValueError(f"trace.algorithm must be one of {sorted(TRACE_TYPES)}, got {algorithm!r}")
     body = {k: v for k, v in data.items() if k not in ("format", "version")}
-    return from_jsonable(TRACE_TYPES[algorithm], body, "trace")
+    trace = from_jsonable(TRACE_TYPES[algorithm], body, "trace")
+    if isinstance(trace, RobustCALTrace) and trace.vanilla != (algorithm == "robust_cal_vanilla"):
+        raise ValueError(f"trace.vanilla is {trace.vanilla} but trace.algorithm is {algorithm!r}")
+    return trace

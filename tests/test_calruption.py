@@ -188,3 +188,19 @@ def test_epoch_function_is_pure():
     assert first == second
     record, nxt = first
     assert nxt.l == 2 and nxt.tau == 65 and nxt.length == 256 and nxt.q == record.next_q
+
+
+@pytest.mark.parametrize(
+    "state, counts, message",
+    [
+        (EpochState(1, 1, 64, (F(3), F(1, 2)), (F(0),) * 2), EpochCounts((40, 24), ((7, 9), (0, 0))), r"state.q\[0\].*3"),
+        (EpochState(1, 1, 64, (F(1), F(1)), (F(0),) * 2), EpochCounts((10, 5), ((7, 9), (0, 0))), r"counts.queried\[0\].*exceeds"),
+        (EpochState(1, 1, 64, (F(1), F(1)), (F(0),) * 2), EpochCounts((10, 5), ((1, 1), (0, 0))), r"counts.seen sums to 15"),
+        (EpochState(1, 1, 63, (F(1), F(1)), (F(0),) * 2), EpochCounts((40, 23), ((1, 1), (0, 0))), r"state.length is 63"),
+        (EpochState(2, 65, 256, (F(1, 4), F(0)), (F(1),) * 2), EpochCounts((200, 56), ((1, 1), (1, 0))), r"state.q\[1\] = 0"),
+        (EpochState(1, 1, 64, (F(1), F(1)), (F(0), F(-1))), EpochCounts((40, 24), ((1, 1), (0, 0))), r"state.gap_hat\[1\].*-1"),
+    ],
+)
+def test_epoch_update_rejects_inconsistent_inputs(state, counts, message):
+    with pytest.raises(ValueError, match=message):
+        calruption_epoch(((0, 0), (1, 1)), state, counts, R.Params.scaled(64, 2))
