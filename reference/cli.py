@@ -58,8 +58,27 @@ def _vector(text: str | None, field: str):
     return [None if part.strip() in ("", "-") else as_fraction(part, f"{field}[{i}]") for i, part in enumerate(text.split(","))]
 
 
+# which of --n/--tau/--gamma/--eta each adversary takes; giving another is an error,
+# not something to ignore silently
+_ADVERSARY_OPTIONS = {
+    "clean": {"n"}, "counterexample": {"n", "tau"}, "burst": {"n", "tau", "eta"},
+    "misspecification": {"n", "gamma", "eta"}, "file": set(),
+}
+
+
+def _refuse_unused(args, allowed: set, what: str):
+    for option in ("n", "tau", "gamma", "eta", "seed", "adversary"):
+        if option not in allowed and getattr(args, option, None) is not None:
+            raise UsageError(f"--{option} does not apply to {what}")
+
+
 def _adversary(args, instance: Instance):
-    spec = args.adversary
+    spec = args.adversary or "clean"
+    kind = "file" if spec.endswith(".json") else spec
+    if kind in _ADVERSARY_OPTIONS:
+        _refuse_unused(args, _ADVERSARY_OPTIONS[kind] | {"seed", "adversary"}, f"--adversary {spec}")
+    if args.n is None:
+        args.n = 4096
     if spec.endswith(".json"):
         adversary = adversaries.Adversary.from_json(_read_json(spec, "adversary"))
     elif spec not in ADVERSARIES:
@@ -80,6 +99,10 @@ def _adversary(args, instance: Instance):
     return adversary
 
 
+def _seed(args) -> int:
+    return 0 if args.seed is None else as_int(args.seed, "--seed", minimum=0)
+
+
 def _tau(args, n: int) -> int:
     return as_int(args.tau if args.tau is not None else n // 8, "--tau", minimum=0, maximum=n)
 
@@ -98,11 +121,12 @@ def _show_fraction(value: Fraction) -> str:
 def _cmd_run(args) -> int:
     instance = _instance(args.instance)
     if args.tape:
+        _refuse_unused(args, set(), "--tape (the tape fixes the rounds)")
         tape = Tape.from_json(_read_json(args.tape, "tape"))
         adversary = None
     else:
         adversary = _adversary(args, instance)
-        tape = sample_tape(instance, adversary, as_int(args.seed, "--seed", minimum=0))
+        tape = sample_tape(instance, adversary, _seed(args))
     params = _params(args, tape.n, instance.num_hypotheses)
     if args.algorithm == "passive":
         trace = passive(instance.hypotheses, tape, params)
@@ -170,7 +194,7 @@ def _cmd_demo(args) -> int:
 def _cmd_tape(args) -> int:
     instance = _instance(args.instance)
     adversary = _adversary(args, instance)
-    tape = sample_tape(instance, adversary, as_int(args.seed, "--seed", minimum=0))
+    tape = sample_tape(instance, adversary, _seed(args))
     print(json.dumps(tape.to_json()))
     return 0
 
@@ -185,12 +209,12 @@ def _cmd_show(args) -> int:
 
 def _add_source_options(parser):
     parser.add_argument("--instance", default="counterexample", help=f"{' | '.join(sorted(BUILTIN))} | FILE.json")
-    parser.add_argument("--adversary", default="clean", help=f"{' | '.join(ADVERSARIES)} | FILE.json")
-    parser.add_argument("--n", type=int, default=4096, help="rounds (default 4096)")
+    parser.add_argument("--adversary", help=f"{' | '.join(ADVERSARIES)} | FILE.json (default clean)")
+    parser.add_argument("--n", type=int, help="rounds (default 4096)")
     parser.add_argument("--tau", type=int, help="last corrupted round for counterexample/burst (default n // 8)")
     parser.add_argument("--gamma", help="mixing weight of the misspecification adversary, e.g. 1/8")
     parser.add_argument("--eta", help="comma-separated eta vector (burst target or eta~), '-' keeps a point clean")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, help="tape seed (default 0)")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -199,3 +199,25 @@ def test_bad_input_exits_2_with_one_error_line(args, patterns, files):
     assert line.startswith("error:"), report
     for pattern in patterns:
         assert re.search(pattern, line), f"{pattern!r} not in the error line\n{report}"
+
+
+@pytest.mark.parametrize(
+    "args, option",
+    [
+        (("run", "passive", "--adversary", "clean", "--tau", 5), "--tau"),
+        (("run", "passive", "--adversary", "counterexample", "--gamma", "1/8"), "--gamma"),
+        (("run", "passive", "--adversary", "misspecification", "--gamma", "1/8", "--eta", "1/2,1/2,1/2", "--tau", 3), "--tau"),
+    ],
+)
+def test_options_that_do_not_apply_are_refused(args, option):
+    result = cli(*args)
+    assert result.returncode == 2 and result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and option in lines[0], result.stderr
+
+
+def test_tape_file_refuses_stream_options(tmp_path):
+    tape = reference.sample_tape(instances.thresholds(), adversaries.clean(20), 1)
+    path = write_json(tmp_path / "tape.json", tape.to_json())
+    result = cli("run", "passive", "--instance", "thresholds", "--tape", path, "--seed", 3)
+    assert result.returncode == 2 and "--seed does not apply to --tape" in result.stderr
