@@ -1,2 +1,918 @@
-"""(being written)"""
-CHECKS = ()
+"""Deterministic checks of CALruption (Algorithm 2): what every trace must satisfy,
+whatever the data and the parameters. Each check recomputes from the tape, or from the
+trace's own earlier fields, what the trace claims, and compares exactly.
+
+CALruption only updates at the end of an epoch, so the cases here use scaled constants
+with beta1 in {1, 2, 4} (epochs of 4 beta1, 16 beta1, 64 beta1, ... rounds) and n <= 600:
+several epochs complete. The one-epoch checks call the implementation's pure epoch update
+`calruption_epoch(hypotheses, state, counts, params)` on a generated state, so lines 7-13
+are exercised on states a short stream rarely reaches (q = 0 on seen points, rho^ = 0
+pairs, l up to 4 with every beta1).
+
+The per-epoch logic is written once, as `_<what>_violations(name, H, params, record, ...)`
+helpers, and shared by the trace checks and the one-epoch checks. Readings of the
+pseudo-code are those of FINDINGS.md R8-R14 (cited where used)."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+
+from hypothesis import strategies as st
+
+from reference import Params
+from reference.calruption import EpochCounts, EpochState
+from reference.catoni import catoni_alpha, catoni_sign_exact
+from reference.lp import LPInfeasible, LPUnbounded, solve_lp
+from reference.params import PAPER_BETA2
+from reference.serialization import from_jsonable, to_jsonable
+from reference.trace import CALruptionEpoch
+
+from .case import Case
+from .impl import CallFailed, call, normalise, run_algorithm
+from .registry import custom_check, trace_check
+from .strategies import ADVERSARY_KINDS, MAX_POINTS, adversaries_for, hypothesis_classes, instances
+from .violation import Violation
+
+# =====================================================================================
+# strategies (to be moved into properties/strategies.py by its owner)
+# =====================================================================================
+CALRUPTION_MAX_ROUNDS = 600
+BETA1_CHOICES = (Fraction(1), Fraction(2), Fraction(4))  # epochs of 4, 8 or 16 rounds first
+BETA2_CHOICES = (PAPER_BETA2, Fraction(0), Fraction(1))  # the paper's 5/32, no penalty, a large one
+BETA3_CHOICES = (None, Fraction(1, 2), Fraction(8))  # None: the paper's 2 log(3/2 floor(log n) |H|^2 / delta)
+DELTA_CHOICES = (Fraction(1, 20), Fraction(1, 10), Fraction(1, 3))
+MAX_EPOCH_INDEX = 4  # one-epoch states: l = 1..4
+
+
+def rational_epoch_length(beta1: Fraction, l: int) -> int:
+    """|I_l| = ceil(beta1 4^l) for a rational beta1 (FINDINGS R10)."""
+    value = beta1 * 4**l
+    return -((-value.numerator) // value.denominator)
+
+
+def epoch_schedule(beta1: Fraction, max_rounds: int) -> list[tuple[int, int]]:
+    """(tau_l, |I_l|) of the epochs l = 1, 2, ... that end by round max_rounds."""
+    schedule, tau, l = [], 1, 1
+    while tau + rational_epoch_length(beta1, l) - 1 <= max_rounds:
+        schedule.append((tau, rational_epoch_length(beta1, l)))
+        tau += rational_epoch_length(beta1, l)
+        l += 1
+    return schedule
+
+
+@st.composite
+def calruption_params(draw, n: int, num_hypotheses: int, beta1: Fraction):
+    """Scaled constants for CALruption (every regime the checks must hold in): beta1
+    given, beta2 in {5/32, 0, 1}, beta3 the paper's log or a rational."""
+    delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")
+    beta2 = draw(st.sampled_from(BETA2_CHOICES), label="beta2")
+    beta3 = draw(st.sampled_from(BETA3_CHOICES), label="beta3")
+    return Params.scaled(n, num_hypotheses, delta, Fraction(1, 4), beta1, beta2, beta3)
+
+
+@st.composite
+def calruption_cases(draw, max_rounds: int = CALRUPTION_MAX_ROUNDS, adversary_kinds=ADVERSARY_KINDS):
+    """A Case for CALruption: beta1 in {1, 2, 4}, n <= max_rounds, n often at an epoch's
+    last round or one off it (unfinished_rounds 0, |I_l| - 1 or 1)."""
+    instance = draw(instances(), label="instance")
+    beta1 = draw(st.sampled_from(BETA1_CHOICES), label="beta1")
+    ends = [tau + length - 1 for tau, length in epoch_schedule(beta1, max_rounds + 1)]
+    boundaries = sorted({e + d for e in ends for d in (-1, 0, 1) if 1 <= e + d <= max_rounds})
+    n = draw(st.one_of(st.integers(1, max_rounds), st.sampled_from(boundaries)), label="n")
+    adversary = draw(adversaries_for(instance, n, adversary_kinds), label="adversary")
+    seed = draw(st.integers(0, 2**64 - 1), label="seed")
+    params = draw(calruption_params(n, instance.num_hypotheses, beta1), label="params")
+    return Case(instance, adversary, seed, params)
+
+
+@dataclass(frozen=True)
+class EpochExample:
+    """One epoch's input: H, the state at the start of epoch l, the epoch's counts, params."""
+
+    hypotheses: tuple[tuple[int, ...], ...]
+    state: EpochState
+    counts: EpochCounts
+    params: Params
+
+    def to_json(self) -> dict:
+        return {"hypotheses": [list(h) for h in self.hypotheses], "state": to_jsonable(self.state),
+                "counts": to_jsonable(self.counts), "params": to_jsonable(self.params)}
+
+    @classmethod
+    def from_json(cls, data) -> "EpochExample":
+        return cls(tuple(tuple(h) for h in data["hypotheses"]),
+                   from_jsonable(EpochState, data["state"], "state"),
+                   from_jsonable(EpochCounts, data["counts"], "counts"),
+                   from_jsonable(Params, data["params"], "params"))
+
+    def reproducer(self) -> str:
+        """A line of Python that rebuilds this example."""
+        return ("properties.checks_calruption.EpochExample.from_json("
+                f"json.loads({json.dumps(json.dumps(self.to_json()))}))")
+
+    def __repr__(self) -> str:
+        return f"EpochExample.from_json({json.dumps(self.to_json())})"
+
+
+@st.composite
+def epoch_examples(draw, max_points: int = MAX_POINTS, max_l: int = MAX_EPOCH_INDEX):
+    """A valid state at the start of epoch l in 1..max_l and that epoch's counts:
+    q = 1 and Delta^^0 = 0 at l = 1; for l >= 2, q^x in {0} U {j / 4^l : 1 <= j <= 4^(l-1)}
+    (so q <= 1/4, FINDINGS R10) and Delta^^(l-1)_h in [eps_{l-1}, 1] (line 11 gives
+    eps_{l-1} <= Delta^ <= 1); tau_l and |I_l| = beta1 4^l from the schedule; sum(seen) =
+    |I_l|; queried[x][0] + queried[x][1] <= seen[x], = seen[x] where q^x = 1 (u_t < 1
+    always) and 0 where q^x = 0. Points unseen in the epoch and q = 0 on seen points
+    are both reached."""
+    m = draw(st.integers(1, max_points), label="num_points")
+    H = draw(hypothesis_classes(m), label="hypotheses")
+    beta1 = draw(st.sampled_from(BETA1_CHOICES), label="beta1")
+    l = draw(st.integers(1, max_l), label="l")
+    tau = 1 + sum(rational_epoch_length(beta1, i) for i in range(1, l))
+    length = rational_epoch_length(beta1, l)
+    params = draw(calruption_params(tau + length - 1, len(H), beta1), label="params")
+    if l == 1:
+        q = (Fraction(1),) * m
+        gap = (Fraction(0),) * len(H)
+    else:
+        top = 4 ** (l - 1)
+        numerators = draw(st.lists(st.one_of(st.just(0), st.just(top), st.integers(1, top)), min_size=m, max_size=m),
+                          label="q_numerators")
+        q = tuple(Fraction(j, 4**l) for j in numerators)
+        eps = Fraction(1, 2 ** (l - 1))
+        steps = draw(st.lists(st.integers(0, 16), min_size=len(H), max_size=len(H)), label="gap_steps")
+        gap = tuple(eps + (1 - eps) * Fraction(j, 16) for j in steps)
+    weights = draw(st.lists(st.integers(0, 6), min_size=m, max_size=m), label="seen_weights")
+    if sum(weights) == 0:
+        weights[draw(st.integers(0, m - 1), label="seen_point")] = 1
+    total = sum(weights)
+    seen = [length * w // total for w in weights]
+    seen[weights.index(max(weights))] += length - sum(seen)
+    queried = []
+    for x in range(m):
+        if q[x] == 0 or seen[x] == 0:
+            queried.append((0, 0))
+            continue
+        asked = seen[x] if q[x] == 1 else draw(st.integers(0, seen[x]), label="queried")
+        zeros = draw(st.integers(0, asked), label="queried_label_0")
+        queried.append((zeros, asked - zeros))
+    state = EpochState(l, tau, length, q, gap)
+    return EpochExample(H, state, EpochCounts(tuple(seen), tuple(queried)), params)
+
+
+# =====================================================================================
+# shared helpers
+# =====================================================================================
+CERTIFY_BITS = (64, 256, 1024, 4096)
+EXACT_SIGN_MAX_ROUNDS = 4096  # above this, Catoni signs use reference.catoni's certified evaluation
+ALPHA_RELATIVE = Fraction(2**62 - 1, 2**62)  # catoni_alpha: alpha >= (1 - 2^-62) x the lemma's value
+WEIGHT_RELATIVE = Fraction(2**64 - 1, 2**64)  # FINDINGS R12: w~ in [w (1 - 2^-64), w]
+MAX_W_WIDTH = Fraction(1, 2**64)  # FINDINGS R12: |W~ - W| <= 2^-65, W~ the midpoint
+
+
+def _s(values) -> list[str | None]:
+    return [None if v is None else str(v) for v in values]
+
+
+def _eps(i: int) -> Fraction:
+    return Fraction(1, 2**i)
+
+
+def _pairs(num_h: int):
+    return ((h, h2) for h in range(num_h) for h2 in range(h + 1, num_h))
+
+
+def _ceil_of_constant(constant, factor: int) -> int | None:
+    """ceil(factor * c) decided from certified enclosures c.enclosure(bits) alone (None if
+    no precision in CERTIFY_BITS decides it)."""
+    for bits in CERTIFY_BITS:
+        enclosure = constant.enclosure(bits)
+        lo, hi = enclosure.lo * factor, enclosure.hi * factor
+        if lo == hi:
+            return -((-lo.numerator) // lo.denominator)
+        lo_floor, hi_floor = lo.numerator // lo.denominator, hi.numerator // hi.denominator
+        if lo_floor == hi_floor and lo != lo_floor:
+            return lo_floor + 1
+    return None
+
+
+def _compare_with_constant(value: Fraction, factor: Fraction, constant) -> int | None:
+    """The sign of value - factor * c (c > 0 a certified constant), or None if undecided."""
+    for bits in CERTIFY_BITS:
+        enclosure = constant.enclosure(bits)
+        if value < enclosure.lo * factor:
+            return -1
+        if value > enclosure.hi * factor:
+            return 1
+        if enclosure.exact:
+            return 0
+    return None
+
+
+def _shape_violations(name, H, rec, where) -> list[Violation]:
+    """The record's tuples have the sizes of X and H (otherwise the other checks of the
+    epoch cannot index them)."""
+    m, num_h = len(H[0]), len(H)
+    found = []
+    for field in ("q", "empirical_x", "eta_hat", "next_q"):
+        if len(getattr(rec, field)) != m:
+            found.append(Violation.of(name, f"{field} does not have one entry per point", **where,
+                                      size=len(getattr(rec, field)), points=m))
+    for field in ("risk_hat", "gap_hat"):
+        if len(getattr(rec, field)) != num_h:
+            found.append(Violation.of(name, f"{field} does not have one entry per hypothesis", **where,
+                                      size=len(getattr(rec, field)), hypotheses=num_h))
+    for field in ("rho", "min_q", "alpha", "W", "weight"):
+        matrix = getattr(rec, field)
+        if len(matrix) != num_h or any(len(row) != num_h for row in matrix):
+            found.append(Violation.of(name, f"{field} is not a |H| x |H| matrix", **where, hypotheses=num_h))
+    if any(not 0 <= x < m for x in rec.support) or list(rec.support) != sorted(set(rec.support)):
+        found.append(Violation.of(name, "support is not an increasing list of points", **where, support=rec.support))
+    if not 0 <= rec.h_star_hat < num_h:
+        found.append(Violation.of(name, "h^*_l is not a hypothesis index", **where, h_star_hat=rec.h_star_hat))
+    if any(not 0 <= h < num_h for layer in rec.layers for h in layer):
+        found.append(Violation.of(name, "a layer holds a non-hypothesis", **where, layers=rec.layers))
+    return found
+
+
+def _tape_counts(tape, m, tau, length, q):
+    """seen[x] and queried[x][y] over rounds tau..tau+length-1, querying iff u_t < q^{x_t}
+    (Algorithm 2, line 4 with the tape's coin)."""
+    seen = [0] * m
+    queried = [[0, 0] for _ in range(m)]
+    for t in range(tau, tau + length):
+        x, y, u = tape.x[t - 1], tape.y[t - 1], tape.u[t - 1]
+        seen[x] += 1
+        if u < q[x]:
+            queried[x][y] += 1
+    return tuple(seen), tuple(map(tuple, queried))
+
+
+def _epoch_on_tape(name, case, e):
+    """(seen, queried) of epoch record e recomputed from the tape with e's own q, or a
+    violation when the epoch lies outside the tape."""
+    m = case.instance.num_points
+    if e.tau < 1 or e.length < 1 or e.tau + e.length - 1 > case.tape.n or len(e.q) != m:
+        return None, [Violation.of(name, "the epoch does not lie on the tape", l=e.l, tau=e.tau, length=e.length,
+                                   n=case.tape.n)]
+    return _tape_counts(case.tape, m, e.tau, e.length, e.q), []
+
+
+def _zmax(H, rho, x) -> Fraction:
+    """max_{(h,h') in Z(x)} rho(h,h') (0 if Z(x) is empty)."""
+    return max((rho[h][h2] for h, h2 in _pairs(len(H)) if H[h][x] != H[h2][x]), default=Fraction(0))
+
+
+# -- line 13 / R10: the query probabilities ------------------------------------------------
+def _query_probability_violations(name, H, rec, prev_rho=None) -> list[Violation]:
+    """q_l in [0,1], q_1 = 1, q_l^x <= 1/4 max_{Z(x)} rho^_{l-1} (given prev_rho), and the
+    same bound for q_{l+1} = next_q from this epoch's rho^ (FINDINGS R10)."""
+    found = []
+    for x, v in enumerate(rec.q):
+        if not 0 <= v <= 1:
+            found.append(Violation.of(name, "q_l^x outside [0, 1]", l=rec.l, x=x, q=v))
+        if rec.l == 1 and v != 1:
+            found.append(Violation.of(name, "q_1^x must be 1 (line 1)", l=rec.l, x=x, q=v))
+        if rec.l >= 2 and prev_rho is not None and v > _zmax(H, prev_rho, x) / 4:
+            found.append(Violation.of(name, "q_l^x exceeds 1/4 max_{Z(x)} rho^_{l-1} (line 13, R10)", l=rec.l, x=x,
+                                      q=v, bound=_zmax(H, prev_rho, x) / 4))
+    for x, v in enumerate(rec.next_q):
+        bound = _zmax(H, rec.rho, x) / 4
+        if not 0 <= v <= 1:
+            found.append(Violation.of(name, "q_{l+1}^x outside [0, 1]", l=rec.l, x=x, next_q=v))
+        if v > bound:
+            found.append(Violation.of(name, "q_{l+1}^x exceeds 1/4 max_{Z(x)} rho^_l (line 13, R10)", l=rec.l, x=x,
+                                      next_q=v, bound=bound))
+    return found
+
+
+# -- lines 7, 10-13 and the remark: definitions recomputed ----------------------------------
+def _counts_violations(name, H, rec, seen, queried=None) -> list[Violation]:
+    """Line 7 and the remark after Algorithm 2: S_l, the x-marginal seen[x]/|I_l|, rho^_l
+    and min_{x in Dis(h,h') on S_l} q_l^x (R11) from the epoch's counts; labels requested."""
+    found = []
+    m, length = len(H[0]), rec.length
+    where = {"l": rec.l}
+    support = tuple(x for x in range(m) if seen[x] > 0)
+    if rec.support != support:
+        found.append(Violation.of(name, "S_l is not the set of points seen in the epoch", **where,
+                                  got=rec.support, expected=support))
+    p_hat = tuple(Fraction(s, length) for s in seen)
+    if rec.empirical_x != p_hat:
+        found.append(Violation.of(name, "the x-marginal of D^_l is not seen[x] / |I_l|", **where,
+                                  got=_s(rec.empirical_x), expected=_s(p_hat)))
+    for h in range(len(H)):
+        for h2 in range(len(H)):
+            dis = [x for x in range(m) if H[h][x] != H[h2][x]]
+            rho = Fraction(sum(seen[x] for x in dis), length)
+            if rec.rho[h][h2] != rho:
+                found.append(Violation.of(name, "rho^_l(h,h') differs from line 7", **where, pair=(h, h2),
+                                          got=rec.rho[h][h2], expected=rho))
+            seen_dis = [x for x in dis if seen[x] > 0]
+            min_q = min((rec.q[x] for x in seen_dis), default=None) if rho > 0 else None
+            if h != h2 and rec.min_q[h][h2] != min_q:
+                found.append(Violation.of(name, "min q over Dis(h,h') on S_l differs (lines 8-9, R11)", **where,
+                                          pair=(h, h2), got=rec.min_q[h][h2], expected=min_q))
+    if queried is not None:
+        labels = sum(a + b for a, b in queried)
+        if rec.labels_requested != labels:
+            found.append(Violation.of(name, "labels requested in the epoch differ from the counts", **where,
+                                      got=rec.labels_requested, expected=labels))
+    return found
+
+
+def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
+    """Lines 10-13 from the record alone: R_D^(h) from eta^ and the x-marginal; h^*_l the
+    lowest-index argmin of R_D^(h) + beta2 Delta^^{l-1}_h (line 10, R13); Delta^^l_h =
+    max(eps_l, R_D^(h) - R_D^(h^*) - beta2 Delta^^{l-1}_{h^*}) (line 11); V^i_{l+1} =
+    {h : Delta^^l_h <= eps_i}, i = 0..l, nested (line 12); q_{l+1}^x = max_{Z(x)} rho^_l
+    4^(k - l - 1), k = max{i : h, h' in V^i_{l+1}} (line 13, R10)."""
+    found = []
+    num_h, l = len(H), rec.l
+    where = {"l": l}
+    # R_D^(h)
+    if all(rec.eta_hat[x] is not None for x in rec.support):
+        risk = tuple(sum((rec.empirical_x[x] * ((1 - rec.eta_hat[x]) if H[h][x] == 1 else rec.eta_hat[x])
+                          for x in rec.support), Fraction(0)) for h in range(num_h))
+        if rec.risk_hat != risk:
+            found.append(Violation.of(name, "R_D^(h) differs from eta^ and the x-marginal", **where,
+                                      got=_s(rec.risk_hat), expected=_s(risk)))
+    else:
+        found.append(Violation.of(name, "eta^ is missing on the support", **where, eta_hat=_s(rec.eta_hat)))
+    # line 10
+    penalised = [rec.risk_hat[h] + params.beta2 * prev_gap[h] for h in range(num_h)]
+    h_star = penalised.index(min(penalised))
+    if rec.h_star_hat != h_star:
+        found.append(Violation.of(name, "h^*_l is not the lowest-index argmin of line 10", **where,
+                                  got=rec.h_star_hat, expected=h_star, penalised=_s(penalised)))
+    # line 11 (with the record's h^*_l, so a wrong h^* is reported once, above)
+    hs = rec.h_star_hat
+    gap = tuple(max(_eps(l), rec.risk_hat[h] - penalised[hs]) for h in range(num_h))
+    if rec.gap_hat != gap:
+        bad = [h for h in range(num_h) if rec.gap_hat[h] != gap[h]]
+        found.append(Violation.of(name, "Delta^^l differs from line 11", **where, hypotheses=bad,
+                                  got=_s(rec.gap_hat[h] for h in bad), expected=_s(gap[h] for h in bad)))
+    for h, g in enumerate(rec.gap_hat):
+        if g < _eps(l):
+            found.append(Violation.of(name, "Delta^^l_h < eps_l (line 11)", **where, h=h, gap_hat=g, eps=_eps(l)))
+    # line 12
+    if len(rec.layers) != l + 1:
+        found.append(Violation.of(name, "there must be l + 1 layers V^0..V^l", **where, layers=len(rec.layers)))
+    else:
+        for i, layer in enumerate(rec.layers):
+            expected = tuple(h for h in range(num_h) if rec.gap_hat[h] <= _eps(i))
+            if tuple(layer) != expected:
+                found.append(Violation.of(name, "V^i_{l+1} is not {h : Delta^^l_h <= eps_i} (line 12)", **where,
+                                          i=i, got=layer, expected=expected))
+            if i and not set(layer) <= set(rec.layers[i - 1]):
+                found.append(Violation.of(name, "the layers are not nested (line 12)", **where, i=i,
+                                          inner=layer, outer=rec.layers[i - 1]))
+        # line 13, with k from the record's layers
+        member = [[h in set(layer) for layer in rec.layers] for h in range(num_h)]
+        next_q = []
+        for x in range(len(H[0])):
+            best = Fraction(0)
+            for h, h2 in _pairs(num_h):
+                if H[h][x] != H[h2][x]:
+                    common = [i for i in range(l + 1) if member[h][i] and member[h2][i]]
+                    if not common:
+                        found.append(Violation.of(name, "a pair lies in no common layer (k undefined)", **where,
+                                                  pair=(h, h2)))
+                        return found
+                    best = max(best, rec.rho[h][h2] * Fraction(4 ** max(common), 4 ** (l + 1)))
+            next_q.append(best)
+        if rec.next_q != tuple(next_q):
+            bad = [x for x in range(len(next_q)) if rec.next_q[x] != next_q[x]]
+            found.append(Violation.of(name, "q_{l+1} differs from line 13 (R10)", **where, points=bad,
+                                      got=_s(rec.next_q[x] for x in bad), expected=_s(next_q[x] for x in bad)))
+    return found
+
+
+def _symmetry_violations(name, H, rec) -> list[Violation]:
+    found = []
+    for h, h2 in _pairs(len(H)):
+        for field in ("rho", "min_q", "alpha", "weight"):
+            matrix = getattr(rec, field)
+            if matrix[h][h2] != matrix[h2][h]:
+                found.append(Violation.of(name, f"{field} is not symmetric", l=rec.l, pair=(h, h2),
+                                          forward=matrix[h][h2], backward=matrix[h2][h]))
+    for h in range(len(H)):
+        if rec.rho[h][h] != 0:
+            found.append(Violation.of(name, "rho^(h,h) must be 0", l=rec.l, h=h, rho=rec.rho[h][h]))
+    return found
+
+
+# -- line 8: Catoni's estimates ---------------------------------------------------------------
+def _loss_differences(H, h, h2, q, queried, length):
+    """The values l^_t(h) - l^_t(h') over the epoch, grouped: a queried round at x in
+    Dis(h,h') with q^x > 0 gives (1{h(x) != y} - 1{h'(x) != y}) / q^x; every other round 0
+    (line 5, R11)."""
+    grouped: dict[Fraction, int] = {}
+    nonzero = 0
+    for x in range(len(q)):
+        if H[h][x] == H[h2][x] or q[x] == 0:
+            continue
+        for y in (0, 1):
+            if queried[x][y]:
+                v = Fraction(int(H[h][x] != y) - int(H[h2][x] != y)) / q[x]
+                grouped[v] = grouped.get(v, 0) + queried[x][y]
+                nonzero += queried[x][y]
+    if length > nonzero:
+        grouped[Fraction(0)] = grouped.get(Fraction(0), 0) + length - nonzero
+    values = sorted(grouped)
+    return values, [grouped[v] for v in values]
+
+
+def _catoni_sign(values, counts, alpha, z) -> tuple[int, str]:
+    if sum(counts) <= EXACT_SIGN_MAX_ROUNDS:
+        return catoni_sign_exact(values, counts, alpha, z), "exact"
+    from reference.catoni import _grouped, _Problem  # certified fixed-point evaluation, exact fallback
+
+    return _Problem(_grouped(values, counts), alpha).certified_sign(z)[0], "certified"
+
+
+def _catoni_violations(name, H, params, rec, queried) -> list[Violation]:
+    """Line 8 with Catoni's estimator: for every pair with rho^ > 0 and min q > 0 (R11),
+    W encloses the root of f(z) = sum psi(alpha (X_t - z)) of the recomputed samples
+    (f(lo) >= 0 >= f(hi), decided exactly), W^{h',h} = -W^{h,h'} (their enclosures
+    intersect after negation), width <= 2^-64 (R12), and alpha = sqrt(2 beta3 min q /
+    (5 |I_l| rho^)) rounded as `catoni_alpha` documents (0 < alpha <= the value, relative
+    error <= 2^-62; checked both exactly against catoni_alpha and by certified bounds).
+    Pairs with rho^ = 0 have no alpha and W (if given) contains 0; pairs with min q = 0
+    have neither W nor alpha."""
+    found = []
+    for h, h2 in _pairs(len(H)):
+        where = {"l": rec.l, "pair": (h, h2)}
+        rho, mq, alpha, W, W_back = rec.rho[h][h2], rec.min_q[h][h2], rec.alpha[h][h2], rec.W[h][h2], rec.W[h2][h]
+        if rho == 0 or mq is None or mq == 0:
+            if alpha is not None:
+                found.append(Violation.of(name, "alpha given for a pair with rho^ = 0 or min q = 0 (R11)", **where,
+                                          rho=rho, min_q=mq, alpha=alpha))
+            if rho == 0:
+                for got in (W, W_back):
+                    if got is not None and 0 not in got:
+                        found.append(Violation.of(name, "W of a pair with rho^ = 0 must be 0 (all samples are 0)",
+                                                  **where, W=(got.lo, got.hi)))
+            elif W is not None or W_back is not None:
+                found.append(Violation.of(name, "W computed for a pair with min q = 0 (R11)", **where, min_q=mq))
+            continue
+        if alpha is None or W is None or W_back is None:
+            found.append(Violation.of(name, "alpha or W missing for a pair with rho^ > 0 and min q > 0", **where,
+                                      rho=rho, min_q=mq, alpha=alpha, W=W, W_back=W_back))
+            continue
+        # alpha
+        if alpha <= 0:
+            found.append(Violation.of(name, "alpha must be > 0", **where, alpha=alpha))
+            continue
+        documented = catoni_alpha(params.beta3, mq, rec.length, rho)
+        if alpha != documented:
+            found.append(Violation.of(name, "alpha differs from catoni_alpha(beta3, min q, |I_l|, rho^)", **where,
+                                      got=alpha, expected=documented))
+        ratio = 2 * mq / (5 * rec.length * rho)
+        if _compare_with_constant(alpha * alpha, ratio, params.beta3) == 1:
+            found.append(Violation.of(name, "alpha exceeds sqrt(2 beta3 min q / (5 |I_l| rho^))", **where,
+                                      alpha=alpha))
+        if _compare_with_constant(alpha * alpha / (ALPHA_RELATIVE * ALPHA_RELATIVE), ratio, params.beta3) == -1:
+            found.append(Violation.of(name, "alpha below (1 - 2^-62) sqrt(2 beta3 min q / (5 |I_l| rho^))", **where,
+                                      alpha=alpha))
+        # mirrored enclosures
+        if max(W.lo, -W_back.hi) > min(W.hi, -W_back.lo):
+            found.append(Violation.of(name, "W^{h',h} is not -W^{h,h'}: the enclosures are disjoint after negation",
+                                      **where, W=(W.lo, W.hi), W_back=(W_back.lo, W_back.hi)))
+        for got in (W, W_back):
+            if got.width > MAX_W_WIDTH:
+                found.append(Violation.of(name, "W's enclosure is wider than 2^-64 (R12)", **where,
+                                          W=(got.lo, got.hi)))
+        # the root
+        values, counts = _loss_differences(H, h, h2, rec.q, queried, rec.length)
+        for (a, b, got) in ((h, h2, W), (h2, h, W_back)):
+            vals = values if a == h else [-v for v in reversed(values)]
+            cnts = counts if a == h else list(reversed(counts))
+            sign_lo, how = _catoni_sign(vals, cnts, alpha, got.lo)
+            sign_hi, _ = _catoni_sign(vals, cnts, alpha, got.hi)
+            if sign_lo < 0 or sign_hi > 0:
+                found.append(Violation.of(
+                    name, "W does not enclose the Catoni root of the recomputed samples (need f(lo) >= 0 >= f(hi))",
+                    l=rec.l, pair=(a, b), W=(got.lo, got.hi), sign_f_lo=sign_lo, sign_f_hi=sign_hi, alpha=alpha,
+                    samples=dict(zip(_s(vals), cnts)), decided=how))
+    return found
+
+
+# -- line 9: the fit of D^ ---------------------------------------------------------------------
+def _fit_violations(name, H, rec) -> list[Violation]:
+    """Line 9 (R11, R12): the weights are sqrt(min q / rho^) rounded down within relative
+    2^-64, present exactly for pairs with rho^ > 0 and min q > 0; eta^ in [0,1] on S_l and
+    None elsewhere; and eta^ is an optimal solution of the LP "minimise s subject to
+    w (R_D(h) - R_D(h') - mid W^{h,h'}) <= s for every weighted ordered pair, 0 <= eta <= 1"
+    built from the trace's weights and W midpoints: the objective eta^ attains equals the
+    exact optimum (reference.lp.solve_lp) and lp_objective. Holds for any optimal D^."""
+    found = []
+    m, num_h = len(H[0]), len(H)
+    where = {"l": rec.l}
+    support = set(rec.support)
+    for x in range(m):
+        v = rec.eta_hat[x]
+        if x in support and (v is None or not 0 <= v <= 1):
+            found.append(Violation.of(name, "eta^_x must lie in [0, 1] on the support", **where, x=x, eta_hat=v))
+        if x not in support and v is not None:
+            found.append(Violation.of(name, "eta^_x must be None off the support", **where, x=x, eta_hat=v))
+    if found:
+        return found
+    rows = []
+    for h in range(num_h):
+        for h2 in range(num_h):
+            if h == h2:
+                continue
+            w, rho, mq = rec.weight[h][h2], rec.rho[h][h2], rec.min_q[h][h2]
+            wanted = rho > 0 and mq is not None and mq > 0
+            if (w is not None) != wanted:
+                found.append(Violation.of(name, "a weight must be given exactly for pairs with rho^ > 0 and min q > 0",
+                                          **where, pair=(h, h2), weight=w, rho=rho, min_q=mq))
+                continue
+            if w is None:
+                continue
+            target = mq / rho
+            if not (w > 0 and w * w <= target and w * w >= WEIGHT_RELATIVE**2 * target):
+                found.append(Violation.of(name, "weight not within [sqrt(min q/rho^)(1 - 2^-64), sqrt(min q/rho^)]",
+                                          **where, pair=(h, h2), weight=w, min_q=mq, rho=rho))
+            if rec.W[h][h2] is None:
+                found.append(Violation.of(name, "a weighted pair has no W", **where, pair=(h, h2)))
+                continue
+            W = rec.W[h][h2]
+            rows.append((h, h2, w, (W.lo + W.hi) / 2))
+    if found:
+        return found
+    if not rows:
+        return found  # every D^ is optimal (R11); nothing more to decide
+
+    def difference(h, h2, eta):  # R_D(h) - R_D(h')
+        return sum((rec.empirical_x[x] * (1 if H[h][x] == 1 else -1) * (1 - 2 * eta[x])
+                    for x in rec.support if H[h][x] != H[h2][x]), Fraction(0))
+
+    attained = max(w * (difference(h, h2, rec.eta_hat) - mid) for h, h2, w, mid in rows)
+    k = len(rec.support)
+    c = [Fraction(0)] * k + [Fraction(1)]
+    A, b = [], []
+    for h, h2, w, mid in rows:
+        coefficients, constant = [Fraction(0)] * k + [Fraction(-1)], Fraction(0)
+        for j, x in enumerate(rec.support):
+            if H[h][x] != H[h2][x]:
+                sgn = 1 if H[h][x] == 1 else -1
+                coefficients[j] = -2 * w * rec.empirical_x[x] * sgn
+                constant += w * rec.empirical_x[x] * sgn
+        A.append(coefficients)
+        b.append(w * mid - constant)
+    try:
+        optimum = solve_lp(c, A, b, [Fraction(0)] * k + [None], [Fraction(1)] * k + [None]).objective
+    except (LPInfeasible, LPUnbounded) as error:  # impossible: the box is bounded and non-empty
+        return [Violation.of(name, f"the line-9 LP could not be solved: {error}", **where)]
+    if attained != optimum:
+        found.append(Violation.of(name, "eta^ is not an optimal solution of the line-9 LP", **where,
+                                  attained=attained, optimum=optimum, eta_hat=_s(rec.eta_hat)))
+    if rec.lp_objective != optimum:
+        found.append(Violation.of(name, "lp_objective is not the optimum of the line-9 LP", **where,
+                                  lp_objective=rec.lp_objective, optimum=optimum))
+    return found
+
+
+# -- soft elimination --------------------------------------------------------------------------
+def _never_hard_eliminates_violations(name, H, rec) -> list[Violation]:
+    """For every pair with rho^_l(h,h') > 0, q_{l+1}^x > 0 at every x of Dis(h,h')."""
+    found = []
+    for h, h2 in _pairs(len(H)):
+        if rec.rho[h][h2] > 0:
+            for x in range(len(H[0])):
+                if H[h][x] != H[h2][x] and rec.next_q[x] <= 0:
+                    found.append(Violation.of(name, "a separated pair lost every query at a point where it disagrees",
+                                              l=rec.l, pair=(h, h2), x=x, rho=rec.rho[h][h2], next_q=rec.next_q[x]))
+    return found
+
+
+# =====================================================================================
+# trace checks
+# =====================================================================================
+def _records(name, case, trace):
+    """(epoch record, Delta^^{l-1}, rho^_{l-1}) for the epochs whose shapes are sound;
+    shape violations collected on the side."""
+    H = case.instance.hypotheses
+    prev_gap, prev_rho = (Fraction(0),) * len(H), None
+    bad = []
+    good = []
+    for e in trace.epochs:
+        shape = _shape_violations(name, H, e, {"l": e.l})
+        if shape:
+            bad.extend(shape)
+            break
+        good.append((e, prev_gap, prev_rho))
+        prev_gap, prev_rho = e.gap_hat, e.rho
+    return good, bad
+
+
+def check_calruption_query_probabilities_bounded(case, trace):
+    """Algorithm 2, lines 1 and 13 (FINDINGS R10): q_l^x in [0, 1]; q_1 = 1; for l >= 2,
+    q_l^x <= 1/4 max_{(h,h') in Z(x)} rho^_{l-1}(h,h') (k <= l - 1 in line 13), and the
+    same for the q_{l+1} each epoch computes."""
+    name = "check_calruption_query_probabilities_bounded"
+    H = case.instance.hypotheses
+    records, found = _records(name, case, trace)
+    for e, _, prev_rho in records:
+        found += _query_probability_violations(name, H, e, prev_rho)
+    return found
+
+
+def check_calruption_epoch_schedule(case, trace):
+    """Algorithm 2, lines 1, 6 and 14 (FINDINGS R10, R14): tau_1 = 1, tau_{l+1} = tau_l +
+    |I_l|, |I_l| = ceil(beta1 4^l) (decided from beta1's certified enclosures), N_l encloses
+    beta1 4^l; exactly the epochs ending by round n are reported; final_epoch and
+    unfinished_rounds match n; q_1 = 1 and q_{l+1} of each epoch is the next epoch's q; the
+    trace records the run's params."""
+    name = "check_calruption_epoch_schedule"
+    H, n = case.instance.hypotheses, case.tape.n
+    params = case.params
+    found = []
+    if trace.params != params:
+        found.append(Violation.of(name, "the trace does not record the run's params", got=repr(trace.params),
+                                  expected=repr(params)))
+    expected, tau, l = [], 1, 1
+    while True:
+        length = _ceil_of_constant(params.beta1, 4**l)
+        if length is None:
+            return found + [Violation.of(name, "could not decide ceil(beta1 4^l)", l=l)]
+        if tau + length - 1 > n:
+            break
+        expected.append((l, tau, length))
+        tau, l = tau + length, l + 1
+    got = [(e.l, e.tau, e.length) for e in trace.epochs]
+    if got != expected:
+        found.append(Violation.of(name, "the completed epochs (l, tau_l, |I_l|) differ from the schedule", n=n,
+                                  got=got, expected=expected))
+    if (trace.final_epoch, trace.unfinished_rounds) != (l, n - tau + 1):
+        found.append(Violation.of(name, "final_epoch / unfinished_rounds do not match n", n=n,
+                                  got=(trace.final_epoch, trace.unfinished_rounds), expected=(l, n - tau + 1)))
+    q = (Fraction(1),) * case.instance.num_points
+    for e in trace.epochs:
+        if e.q != q:
+            found.append(Violation.of(name, "q_l is not the previous epoch's q_{l+1} (q_1 = 1)", l=e.l,
+                                      got=_s(e.q), expected=_s(q)))
+        for bits in CERTIFY_BITS:
+            enclosure = params.beta1.enclosure(bits).scale(Fraction(4**e.l))
+            if enclosure.hi < e.N.lo or enclosure.lo > e.N.hi:
+                found.append(Violation.of(name, "N_l does not enclose beta1 4^l", l=e.l, N=(e.N.lo, e.N.hi),
+                                          beta1_4l=(enclosure.lo, enclosure.hi)))
+                break
+            if e.N.lo <= enclosure.lo and enclosure.hi <= e.N.hi:
+                break
+        q = e.next_q
+    return found
+
+
+def check_calruption_recomputed_from_trace(case, trace):
+    """Algorithm 2, lines 7 and 10-13, the remark after it, and the output (FINDINGS R10,
+    R11, R13): S_l, the x-marginal, rho^_l and min q recomputed from the tape's epoch
+    counts; R_D^ from eta^; h^*_l (lowest index), Delta^^l, the nested layers V^i_{l+1} and
+    q_{l+1} recomputed from the record and the previous Delta^^{l-1}, compared exactly;
+    the output is h^*_L of the last completed epoch (0 if none)."""
+    name = "check_calruption_recomputed_from_trace"
+    H, params = case.instance.hypotheses, case.params
+    records, found = _records(name, case, trace)
+    for e, prev_gap, _ in records:
+        counts, bad = _epoch_on_tape(name, case, e)
+        found += bad
+        if counts is not None:
+            found += _counts_violations(name, H, e, counts[0])
+        found += _symmetry_violations(name, H, e)
+        found += _definitions_violations(name, H, params, e, prev_gap)
+    expected = trace.epochs[-1].h_star_hat if trace.epochs else 0
+    if trace.output != expected:
+        found.append(Violation.of(name, "the output is not h^*_l of the last completed epoch (R13)",
+                                  output=trace.output, expected=expected))
+    return found
+
+
+def check_calruption_catoni_enclosures_certified(case, trace):
+    """Algorithm 2, line 8; appendix lemmas "Concentration inequality for Catoni's
+    estimator" and "... in our case" (alpha); FINDINGS R11, R12. The samples l^(h) - l^(h')
+    are recomputed from the tape with the trace's q (queried iff u_t < q_l^{x_t}); W is
+    certified by exact integer signs (`reference.catoni.catoni_sign_exact`) of f at its
+    ends, for epochs of <= 4096 rounds (all the epochs this check's cases generate);
+    longer epochs use reference.catoni's certified fixed-point evaluation instead."""
+    name = "check_calruption_catoni_enclosures_certified"
+    H, params = case.instance.hypotheses, case.params
+    records, found = _records(name, case, trace)
+    for e, _, _ in records:
+        counts, bad = _epoch_on_tape(name, case, e)
+        found += bad
+        if counts is not None:
+            found += _catoni_violations(name, H, params, e, counts[1])
+    return found
+
+
+def check_calruption_fit_is_optimal(case, trace):
+    """Algorithm 2, line 9 (FINDINGS R11, R12): D^_l is an optimal solution of the LP built
+    from the trace's weights and W midpoints (exact optimum by reference.lp.solve_lp);
+    its attained objective equals the optimum and lp_objective; eta^ in [0,1] on S_l,
+    None elsewhere; the weights are sqrt(min q/rho^) within relative 2^-64."""
+    name = "check_calruption_fit_is_optimal"
+    H = case.instance.hypotheses
+    records, found = _records(name, case, trace)
+    for e, _, _ in records:
+        found += _fit_violations(name, H, e)
+    return found
+
+
+def _loss_difference_function_violations(name, impl, H, trace) -> list[Violation]:
+    """If the implementation exposes loss_difference_samples(H, h, h', q, counts, length)
+    (the reference's signature), then for every epoch's q, x with q^x > 0, pair disagreeing
+    at x and label y: q * (sample when Q = 1) + (1 - q) * (sample when Q = 0) equals
+    1{h(x) != y} - 1{h'(x) != y} exactly."""
+    if not callable(getattr(impl, "loss_difference_samples", None)):
+        return []
+    found = []
+    m = len(H[0])
+    for e in trace.epochs:
+        for x in range(m):
+            qx = e.q[x]
+            if qx <= 0:
+                continue
+            for h in range(len(H)):
+                for h2 in range(len(H)):
+                    if H[h][x] == H[h2][x]:
+                        continue
+                    for y in (0, 1):
+                        outcome = {}
+                        for asked in (0, 1):
+                            seen = tuple(int(z == x) for z in range(m))
+                            queried = tuple((asked * (y == 0), asked * (y == 1)) if z == x else (0, 0)
+                                            for z in range(m))
+                            values, counts = call(name, impl, "loss_difference_samples", H, h, h2, e.q,
+                                                  EpochCounts(seen, queried), 1)
+                            if list(counts) != [1]:
+                                found.append(Violation.of(name, "one round must give one sample", l=e.l, pair=(h, h2),
+                                                          x=x, y=y, Q=asked, values=_s(values), counts=list(counts)))
+                                return found
+                            outcome[asked] = values[0]
+                        mean = qx * outcome[1] + (1 - qx) * outcome[0]
+                        truth = int(H[h][x] != y) - int(H[h2][x] != y)
+                        if mean != truth:
+                            found.append(Violation.of(
+                                name, "E_Q[l^(h) - l^(h')] is not 1{h(x) != y} - 1{h'(x) != y}", l=e.l, pair=(h, h2),
+                                x=x, y=y, q=qx, sample_Q1=outcome[1], sample_Q0=outcome[0], mean=mean, truth=truth))
+    return found
+
+
+def check_calruption_importance_weights_unbiased(impl, case):
+    """Algorithm 2, lines 4-5 (FINDINGS R11, R14): Q_t = 1 iff u_t < q_l^{x_t}, so the
+    labels requested in each epoch (and in all, the unfinished epoch included, with its
+    q = the last q_{l+1}) are the rounds with u_t < q_l^{x_t}; and, where the
+    implementation exposes `loss_difference_samples`, l^_t(h) - l^_t(h') =
+    (1{h(x_t) != y_t} - 1{h'(x_t) != y_t}) Q_t / q is unbiased over the coin, exactly."""
+    name = "check_calruption_importance_weights_unbiased"
+    trace = run_algorithm(name, impl, "calruption", case)
+    return _importance_weight_violations(name, case, trace) + _loss_difference_function_violations(
+        name, impl, case.instance.hypotheses, trace)
+
+
+def _importance_weight_violations(name, case, trace) -> list[Violation]:
+    found = []
+    tape, m = case.tape, case.instance.num_points
+    total, tau, q = 0, 1, (Fraction(1),) * m
+    for e in trace.epochs:
+        counts, bad = _epoch_on_tape(name, case, e)
+        if bad:
+            return found + bad
+        labels = sum(a + b for a, b in counts[1])
+        if e.labels_requested != labels:
+            found.append(Violation.of(name, "labels requested in the epoch differ from #{t : u_t < q_l^(x_t)}",
+                                      l=e.l, got=e.labels_requested, expected=labels))
+        total += labels
+        tau, q = e.tau + e.length, e.next_q
+    if len(q) == m:
+        total += sum(1 for t in range(tau, tape.n + 1) if tape.u[t - 1] < q[tape.x[t - 1]])
+    if trace.labels_requested != total:
+        found.append(Violation.of(name, "total labels requested differ from #{t : u_t < q_l^(x_t)}",
+                                  got=trace.labels_requested, expected=total))
+    return found
+
+
+def check_calruption_never_hard_eliminates(case, trace):
+    """Algorithm 2, line 13 and the "soft elimination" of Section 5: after every epoch,
+    every pair with rho^_l(h,h') > 0 keeps q_{l+1}^x > 0 at every x where h and h'
+    disagree (k >= 0 since Delta^ <= 1 = eps_0), so h* is never cut off from a hypothesis
+    the data separated from it."""
+    name = "check_calruption_never_hard_eliminates"
+    H = case.instance.hypotheses
+    records, found = _records(name, case, trace)
+    for e, _, _ in records:
+        found += _never_hard_eliminates_violations(name, H, e)
+    return found
+
+
+# =====================================================================================
+# one-epoch checks
+# =====================================================================================
+def run_epoch(name, impl, example: EpochExample):
+    """impl.calruption_epoch on the example, normalised to (CALruptionEpoch, EpochState);
+    raises CallFailed (a violation) when the implementation lacks it, raises, or returns
+    something malformed."""
+    result = call(name, impl, "calruption_epoch", example.hypotheses, example.state, example.counts, example.params)
+    try:
+        record, next_state = result
+    except (TypeError, ValueError):
+        raise CallFailed(Violation.of(name, "calruption_epoch must return (epoch record, next state)",
+                                      got=type(result).__name__)) from None
+    record = normalise(name, record, CALruptionEpoch, "epoch record")
+    next_state = normalise(name, next_state, EpochState, "next epoch state")
+    shape = _shape_violations(name, example.hypotheses, record, {"l": record.l})
+    if shape:
+        raise CallFailed(shape[0])
+    return record, next_state
+
+
+def _echo_violations(name, example, record, next_state) -> list[Violation]:
+    """The record is of the epoch it was given, and the next state is line 14's."""
+    s, params = example.state, example.params
+    found = []
+    got = (record.l, record.tau, record.length, record.q)
+    if got != (s.l, s.tau, s.length, s.q):
+        found.append(Violation.of(name, "the record's (l, tau, |I_l|, q) are not the state's", got=repr(got),
+                                  expected=repr((s.l, s.tau, s.length, s.q))))
+    length = _ceil_of_constant(params.beta1, 4 ** (s.l + 1))
+    expected = EpochState(s.l + 1, s.tau + s.length, length, record.next_q, record.gap_hat)
+    if next_state != expected:
+        found.append(Violation.of(name, "the next state is not (l+1, tau+|I_l|, ceil(beta1 4^(l+1)), q_{l+1}, "
+                                  "Delta^^l) (line 14)", got=repr(next_state), expected=repr(expected)))
+    return found
+
+
+def check_calruption_one_epoch_query_probabilities(impl, example):
+    """Algorithm 2, line 13 (FINDINGS R10), one epoch: q_{l+1} in [0,1] and
+    q_{l+1}^x <= 1/4 max_{Z(x)} rho^_l(h,h'); q_l echoed; q_1 = 1."""
+    name = "check_calruption_one_epoch_query_probabilities"
+    record, _ = run_epoch(name, impl, example)
+    return _query_probability_violations(name, example.hypotheses, record)
+
+
+def check_calruption_one_epoch_recomputed(impl, example):
+    """Algorithm 2, lines 7 and 10-14, one epoch: S_l, the x-marginal, rho^_l, min q and
+    the labels from the counts; R_D^, h^*_l, Delta^^l, the layers and q_{l+1} from the
+    record and the state's Delta^^{l-1}; the next state is line 14's."""
+    name = "check_calruption_one_epoch_recomputed"
+    H = example.hypotheses
+    record, next_state = run_epoch(name, impl, example)
+    return (_echo_violations(name, example, record, next_state)
+            + _counts_violations(name, H, record, example.counts.seen, example.counts.queried)
+            + _symmetry_violations(name, H, record)
+            + _definitions_violations(name, H, example.params, record, example.state.gap_hat))
+
+
+def check_calruption_one_epoch_catoni_certified(impl, example):
+    """Algorithm 2, line 8 (FINDINGS R11, R12), one epoch: every W encloses the Catoni root
+    of the samples of the given counts (exact signs), W mirrored, alpha as documented."""
+    name = "check_calruption_one_epoch_catoni_certified"
+    record, _ = run_epoch(name, impl, example)
+    return _catoni_violations(name, example.hypotheses, example.params, record, example.counts.queried)
+
+
+def check_calruption_one_epoch_fit_is_optimal(impl, example):
+    """Algorithm 2, line 9 (FINDINGS R11, R12), one epoch: eta^ optimal for the LP of the
+    record's weights and W midpoints; objective = lp_objective; weights as documented."""
+    name = "check_calruption_one_epoch_fit_is_optimal"
+    record, _ = run_epoch(name, impl, example)
+    return _fit_violations(name, example.hypotheses, record)
+
+
+def check_calruption_one_epoch_never_hard_eliminates(impl, example):
+    """Algorithm 2, line 13, one epoch: rho^_l(h,h') > 0 implies q_{l+1}^x > 0 on Dis(h,h')."""
+    name = "check_calruption_one_epoch_never_hard_eliminates"
+    record, _ = run_epoch(name, impl, example)
+    return _never_hard_eliminates_violations(name, example.hypotheses, record)
+
+
+CHECKS = (
+    trace_check(check_calruption_query_probabilities_bounded, "Algorithm 2, lines 1 and 13; FINDINGS R10",
+                "deterministic", "calruption", calruption_cases()),
+    trace_check(check_calruption_epoch_schedule, "Algorithm 2, lines 1, 6 and 14; FINDINGS R10, R14",
+                "deterministic", "calruption", calruption_cases()),
+    trace_check(check_calruption_recomputed_from_trace,
+                "Algorithm 2, lines 7, 10-13, the remark after it and Output; FINDINGS R10, R11, R13",
+                "deterministic", "calruption", calruption_cases()),
+    trace_check(check_calruption_catoni_enclosures_certified,
+                "Algorithm 2, line 8; Appendix, Catoni lemmas; FINDINGS R11, R12",
+                "deterministic", "calruption", calruption_cases()),
+    trace_check(check_calruption_fit_is_optimal, "Algorithm 2, line 9; FINDINGS R11, R12",
+                "deterministic", "calruption", calruption_cases()),
+    custom_check(check_calruption_importance_weights_unbiased, "Algorithm 2, lines 4-5; FINDINGS R11, R14",
+                 "deterministic", calruption_cases()),
+    trace_check(check_calruption_never_hard_eliminates, "Algorithm 2, line 13; Section 5 (soft elimination)",
+                "deterministic", "calruption", calruption_cases()),
+    custom_check(check_calruption_one_epoch_query_probabilities, "Algorithm 2, line 13; FINDINGS R10",
+                 "deterministic", epoch_examples()),
+    custom_check(check_calruption_one_epoch_recomputed, "Algorithm 2, lines 7, 10-14; FINDINGS R10, R11",
+                 "deterministic", epoch_examples()),
+    custom_check(check_calruption_one_epoch_catoni_certified, "Algorithm 2, line 8; FINDINGS R11, R12",
+                 "deterministic", epoch_examples()),
+    custom_check(check_calruption_one_epoch_fit_is_optimal, "Algorithm 2, line 9; FINDINGS R11, R12",
+                 "deterministic", epoch_examples()),
+    custom_check(check_calruption_one_epoch_never_hard_eliminates, "Algorithm 2, line 13",
+                 "deterministic", epoch_examples()),
+)

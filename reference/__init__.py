@@ -2,7 +2,7 @@
 Jamieson, NeurIPS 2021). Rationals throughout; see DESIGN.md for the contracts."""
 from . import adversary, instances
 from .adversary import Adversary, Segment
-from .calruption import calruption
+from .calruption import calruption, calruption_epoch, loss_difference_samples
 from .catoni import catoni_root
 from .certified import Enclosure
 from .instance import Instance
@@ -15,7 +15,7 @@ from .trace import (
 )
 
 __all__ = [
-    "CALruptionEpoch", "CALruptionTrace", "calruption", "catoni_root",
+    "CALruptionEpoch", "CALruptionTrace", "calruption", "calruption_epoch", "catoni_root", "loss_difference_samples",
     "Adversary", "Enclosure", "Instance", "Params", "PassiveTrace", "RobustCALCheckpoint",
     "RobustCALTrace", "Segment", "Tape", "adversary", "instances", "passive", "robust_cal",
     "sample_tape", "trace_from_json", "trace_to_json",
