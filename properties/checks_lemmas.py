@@ -1,2 +1,468 @@
-"""(being written)"""
-CHECKS = ()
+"""Lemma checks (kind "lemma"): statements about an instance and an adversary
+themselves, decided exactly with Fractions; no implementation is run.
+
+* Lemma A.1 ("Corruption effects 1") and Lemma A.2 ("Corruption effects 2") on every
+  interval of a small horizon (a sample of intervals plus the extremes and the segment
+  boundaries otherwise), for every hypothesis / ordered pair;
+* rho*(h, h*) <= R*(h) + R* = 2R* + Delta_h and |R*(h) - R*(h')| <= rho*(h, h') (used in
+  the proof of Theorem 3.1, in Lemma C.1 and in the auxiliary lemma "upper bound the
+  difference of classifiers");
+* the stated values of the appendix counter-example ("Why vanilla Robust CAL does not
+  work?"), and the corrected direction of its claim about the corrupted averages;
+* theta*(r0) (Section 2, "Disagreement coefficient") is a supremum that is attained.
+
+R_t is computed here from the adversary's eta_t and nu* (never from a helper of the
+reference that computes a risk under eta_t), C_I is the adversary's own exact total.
+`hypothesis.target` pushes examples towards equality in the inequalities.
+"""
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from dataclasses import dataclass
+from fractions import Fraction
+
+from hypothesis import strategies as st
+
+from reference import Instance, Params
+from reference import adversary as _adversaries
+from reference import instances as _instances
+from reference.adversary import Adversary
+
+from . import strategies as base
+from .case import Case
+from .registry import case_check
+from .violation import Violation
+
+# ==========================================================================================
+# strategies (to be moved to properties/strategies.py by its owner)
+# ==========================================================================================
+ALL_INTERVALS_MAX_N = 24  # up to this horizon every interval [a, b] is checked
+SAMPLED_INTERVALS = 30  # beyond it: extremes, segment intervals and this many drawn ones
+MAX_LEMMA_ROUNDS = 400
+
+
+def room(eta_star: Fraction, label: int) -> Fraction:
+    """How far eta can move at a point in the direction that raises the risk of a
+    hypothesis with this label there (label 1 errs on y = 0: lower eta; label 0: raise it)."""
+    return eta_star if label == 1 else 1 - eta_star
+
+
+def aligned_target(instance: Instance, against: int, d: Fraction, points) -> tuple:
+    """eta_t^x = eta*^x moved by d (clipped to [0, 1]) at each x in `points`, in the
+    direction that raises R_t(h) for h = hypotheses[against]; None elsewhere.
+
+    On a point where the room is at least d this raises the risk of `against` by exactly
+    d nu*(x) and moves every other hypothesis by -d nu*(x) where it disagrees with it:
+    equality in Lemma A.1 (for `against`) and Lemma A.2 (for every pair (against, h'))
+    when every point of positive mass has room >= d."""
+    labels = instance.hypotheses[against]
+    chosen = set(points)
+    target = []
+    for x, e in enumerate(instance.eta):
+        if x not in chosen:
+            target.append(None)
+        elif labels[x] == 1:
+            target.append(max(Fraction(0), e - d))
+        else:
+            target.append(min(Fraction(1), e + d))
+    return tuple(target)
+
+
+@st.composite
+def aligned_adversaries(draw, instance: Instance, n: int):
+    """An early burst that shifts eta against one hypothesis by a common amount d on a
+    region (the support of nu*, all of X, or Dis(h, h*)), until a drawn tau. With d = the
+    smallest positive room on the region ("fill") the corruption is used up exactly on
+    every point of positive mass that has that room: the lemmas' bounds are attained."""
+    H = instance.hypotheses
+    against = draw(st.integers(0, len(H) - 1), label="against")
+    region = draw(st.sampled_from(("support", "all", "dis_best")), label="aligned_region")
+    if region == "support":
+        points = [x for x, p in enumerate(instance.nu) if p > 0]
+    elif region == "all":
+        points = list(range(instance.num_points))
+    else:
+        best = H[instance.best]
+        points = [x for x in range(instance.num_points) if H[against][x] != best[x]]
+    rooms = [room(instance.eta[x], H[against][x]) for x in points if instance.nu[x] > 0]
+    positive = [r for r in rooms if r > 0]
+    if draw(st.booleans(), label="fill_room") and positive:
+        d = min(positive)
+    else:
+        d = draw(st.fractions(0, 1, max_denominator=32), label="shift")
+    tau = draw(st.integers(0, n), label="tau")
+    return _adversaries.early_burst(aligned_target(instance, against, d, points), tau, n)
+
+
+@st.composite
+def lemma_cases(draw, max_rounds: int = MAX_LEMMA_ROUNDS):
+    """instance + adversary (the paper's models, or an aligned burst that attains the
+    lemmas' bounds) over a horizon that is mostly small enough to check every interval.
+    The seed only picks the sampled intervals of a long horizon."""
+    instance = draw(base.instances(), label="instance")
+    n = draw(st.one_of(st.integers(1, ALL_INTERVALS_MAX_N), st.integers(1, max_rounds)), label="n")
+    family = draw(st.sampled_from(("paper_models", "aligned")), label="adversary_family")
+    if family == "paper_models":
+        adversary = draw(base.adversaries_for(instance, n), label="adversary")
+    else:
+        adversary = draw(aligned_adversaries(instance, n), label="adversary")
+    seed = draw(st.integers(0, 2**32 - 1), label="seed")
+    return Case(instance, adversary, seed, Params.scaled(n, instance.num_hypotheses))
+
+
+@dataclass(frozen=True)
+class CounterexampleSetting:
+    """The appendix's instance counterexample(xi1, xi2) with its adversary
+    counterexample(tau, n)."""
+
+    xi1: Fraction
+    xi2: Fraction
+    tau: int
+    n: int
+
+    @property
+    def instance(self) -> Instance:
+        return _instances.counterexample(self.xi1, self.xi2)
+
+    @property
+    def adversary(self) -> Adversary:
+        return _adversaries.counterexample(self.tau, self.n)
+
+    def reproducer(self) -> str:
+        return (f"CounterexampleSetting(Fraction('{self.xi1}'), Fraction('{self.xi2}'), "
+                f"tau={self.tau}, n={self.n})")
+
+
+@st.composite
+def counterexample_settings(draw, max_rounds: int = 2000):
+    """xi1 in [1/64, 1] (1/2 and 1 included), xi2 = u xi1 / 64 with u in [0, 1] (the
+    proposition's xi2 <= xi1/64, both ends reached), capped so that xi1 + xi2 <= 1;
+    tau in [0, n] (no corruption, corruption to the end, and in between)."""
+    xi1 = draw(st.one_of(st.sampled_from([Fraction(1, 2), Fraction(1)]),
+                         st.fractions(Fraction(1, 64), 1, max_denominator=64)), label="xi1")
+    u = draw(st.one_of(st.sampled_from([Fraction(0), Fraction(1)]), st.fractions(0, 1, max_denominator=16)),
+             label="xi2_over_xi1_64")
+    xi2 = min(xi1 * u / 64, 1 - xi1)
+    n = draw(st.integers(1, max_rounds), label="n")
+    tau = draw(st.one_of(st.sampled_from([0, n]), st.integers(0, n)), label="tau")
+    return CounterexampleSetting(xi1, xi2, tau, n)
+
+
+@dataclass(frozen=True)
+class ThetaExample:
+    """An instance, an r0 > 0 and finitely many r >= r0 to compare theta*(r0) with."""
+
+    instance: Instance
+    r0: Fraction
+    rs: tuple[Fraction, ...]
+
+    def reproducer(self) -> str:
+        return (f"ThetaExample(Instance.from_json({self.instance.to_json()!r}), Fraction('{self.r0}'), "
+                f"{tuple(str(r) for r in self.rs)!r})")
+
+
+@st.composite
+def theta_examples(draw):
+    """r0: a drawn positive rational or one of the distances rho*(h, h*) (where the
+    numerator jumps); rs: r0, distances >= r0, points just below a distance, and points
+    further out (up to r0 + 2)."""
+    instance = draw(base.instances(), label="instance")
+    best = instance.best
+    distances = sorted({instance.disagreement(h, best) for h in range(instance.num_hypotheses)} - {Fraction(0)})
+    if distances and draw(st.booleans(), label="r0_at_a_distance"):
+        r0 = draw(st.sampled_from(distances), label="r0")
+    else:
+        r0 = draw(st.fractions(Fraction(1, 256), Fraction(3, 2), max_denominator=256), label="r0")
+    step = Fraction(1, 1024)
+    special = [d for d in distances if d >= r0] + [d - step for d in distances if d - step >= r0]
+    further = draw(st.lists(st.fractions(0, 2, max_denominator=64), max_size=6), label="offsets")
+    rs = tuple(sorted({r0, *special, *(r0 + f for f in further)}))
+    return ThetaExample(instance, r0, rs)
+
+
+# ==========================================================================================
+# helpers
+# ==========================================================================================
+def _target(score, label: str) -> None:
+    """hypothesis.target when running under Hypothesis (a check may be called directly)."""
+    from hypothesis import currently_in_test_context, target
+
+    if currently_in_test_context():
+        target(float(score), label=label)
+
+
+def risk_under(nu, eta, labels) -> Fraction:
+    """R_D(h) for the distribution (nu, eta): P(h(x) != y)."""
+    return sum((p * (1 - e) if label == 1 else p * e for p, e, label in zip(nu, eta, labels)), Fraction(0))
+
+
+class CumulativeRisks:
+    """P_h(t) = sum_{s <= t} (R_s(h) - R*(h)) for every h, exactly, from the adversary's
+    segments (eta_t is constant on a segment)."""
+
+    def __init__(self, instance: Instance, adversary: Adversary):
+        H = instance.hypotheses
+        self.star = tuple(risk_under(instance.nu, instance.eta, h) for h in H)
+        self.ends, self.starts, self.excess, self.before = [], [], [], []
+        running = [Fraction(0)] * len(H)
+        for start, end, eta_t, _c in adversary.bind(instance):
+            excess = [risk_under(instance.nu, eta_t, h) - r for h, r in zip(H, self.star)]
+            self.starts.append(start)
+            self.ends.append(end)
+            self.excess.append(excess)
+            self.before.append(tuple(running))
+            running = [r + (end - start + 1) * e for r, e in zip(running, excess)]
+
+    def prefix(self, t: int) -> list[Fraction]:
+        if t == 0:
+            return [Fraction(0)] * len(self.star)
+        i = bisect_left(self.ends, t)
+        k = t - self.starts[i] + 1
+        return [b + k * e for b, e in zip(self.before[i], self.excess[i])]
+
+    def interval(self, a: int, b: int) -> list[Fraction]:
+        """sum_{t in [a, b]} (R_t(h) - R*(h)) for every h."""
+        return [y - x for x, y in zip(self.prefix(a - 1), self.prefix(b))]
+
+
+def intervals_to_check(adversary: Adversary, seed: int) -> list[tuple[int, int]]:
+    """Every [a, b] for n <= ALL_INTERVALS_MAX_N; otherwise [1, n], [1, 1], [n, n], every
+    segment, every prefix and suffix ending / starting at a segment boundary, and
+    SAMPLED_INTERVALS intervals drawn with random.Random(seed)."""
+    n = adversary.n
+    if n <= ALL_INTERVALS_MAX_N:
+        return [(a, b) for a in range(1, n + 1) for b in range(a, n + 1)]
+    chosen = {(1, n), (1, 1), (n, n)}
+    for s in adversary.segments:
+        chosen |= {(s.start, s.end), (1, s.end), (s.start, n)}
+    rng = random.Random(seed)
+    for _ in range(SAMPLED_INTERVALS):
+        a, b = sorted((rng.randint(1, n), rng.randint(1, n)))
+        chosen.add((a, b))
+    return sorted(chosen)
+
+
+def lemma_a1_slacks(case) -> list[tuple[Fraction, int, int, int]]:
+    """(C_I/|I| - (1/|I|) sum_{t in I} (R_t(h) - R*(h)), a, b, h) for every checked I and h."""
+    instance, adversary = case.instance, case.adversary
+    cumulative = CumulativeRisks(instance, adversary)
+    result = []
+    for a, b in intervals_to_check(adversary, case.seed):
+        C = adversary.total(instance, a, b)
+        length = b - a + 1
+        for h, excess in enumerate(cumulative.interval(a, b)):
+            result.append(((C - excess) / length, a, b, h))
+    return result
+
+
+def lemma_a2_slacks(case) -> list[tuple[Fraction, int, int, int, int]]:
+    """(2 rho*(h,h') C_I/|I| - [(1/|I|) sum (R_t(h) - R_t(h')) - (R*(h) - R*(h'))], a, b, h, h')."""
+    instance, adversary = case.instance, case.adversary
+    cumulative = CumulativeRisks(instance, adversary)
+    num_h = instance.num_hypotheses
+    rho = [[instance.disagreement(h, g) for g in range(num_h)] for h in range(num_h)]
+    result = []
+    for a, b in intervals_to_check(adversary, case.seed):
+        C = adversary.total(instance, a, b)
+        length = b - a + 1
+        excess = cumulative.interval(a, b)
+        for h in range(num_h):
+            for g in range(num_h):
+                lhs = (excess[h] - excess[g]) / length
+                result.append((2 * rho[h][g] * C / length - lhs, a, b, h, g))
+    return result
+
+
+MAX_REPORTED = 5
+
+
+# ==========================================================================================
+# checks
+# ==========================================================================================
+def check_corruption_effect_lemma_1(case):
+    """Lemma A.1 (Corruption effects 1): for every interval I and hypothesis h,
+    (1/|I|) sum_{t in I} (R_t(h) - R*(h)) <= C_I / |I|, with R_t(h) computed exactly from
+    the adversary's eta_t and nu*, and C_I the adversary's exact total."""
+    name = "check_corruption_effect_lemma_1"
+    slacks = lemma_a1_slacks(case)
+    _target(-min(s[0] for s in slacks), "lemma_a1_negated_slack")
+    bad = [s for s in slacks if s[0] < 0]
+    return [
+        Violation.of(name, "the average excess risk over I exceeds C_I/|I|", interval=f"[{a}, {b}]", h=h,
+                     excess_minus_bound=-slack, C_I=case.adversary.total(case.instance, a, b), violations=len(bad))
+        for slack, a, b, h in bad[:MAX_REPORTED]
+    ]
+
+
+def check_corruption_effect_lemma_2(case):
+    """Lemma A.2 (Corruption effects 2): for every interval I and ordered pair (h, h'),
+    (1/|I|) sum_{t in I} (R_t(h) - R_t(h')) - (R*(h) - R*(h')) <= 2 rho*(h, h') C_I/|I|."""
+    name = "check_corruption_effect_lemma_2"
+    slacks = lemma_a2_slacks(case)
+    _target(-min(s[0] for s in slacks), "lemma_a2_negated_slack")
+    bad = [s for s in slacks if s[0] < 0]
+    return [
+        Violation.of(name, "the corrupted risk difference over I moves by more than 2 rho* C_I/|I|",
+                     interval=f"[{a}, {b}]", h=h, h2=g, excess_minus_bound=-slack,
+                     C_I=case.adversary.total(case.instance, a, b), violations=len(bad))
+        for slack, a, b, h, g in bad[:MAX_REPORTED]
+    ]
+
+
+def check_disagreement_bounded_by_risks(instance):
+    """rho*(h, h*) <= R*(h) + R* = 2R* + Delta_h (auxiliary lemma "upper bound the difference
+    of classifiers", proof of Theorem 4.1), rho*(h, h*) <= 2 max{Delta_h, 2R*} (proof of
+    Theorem 3.1), and for every pair |R*(h) - R*(h')| <= rho*(h, h') <= R*(h) + R*(h')."""
+    name = "check_disagreement_bounded_by_risks"
+    found = []
+    H = range(instance.num_hypotheses)
+    best, R = instance.best, instance.best_risk
+    risks = [instance.risk(h) for h in H]
+    if risks[best] != min(risks):
+        found.append(Violation.of(name, "h* does not minimise R*", best=best, risks=[str(r) for r in risks]))
+    slack = []
+    for h in H:
+        rho, gap = instance.disagreement(h, best), instance.gap(h)
+        if risks[h] + R != 2 * R + gap:
+            found.append(Violation.of(name, "R*(h) + R* differs from 2R* + Delta_h", h=h, risk=risks[h], gap=gap))
+        if rho > 2 * R + gap:
+            found.append(Violation.of(name, "rho*(h, h*) > 2R* + Delta_h", h=h, rho=rho, bound=2 * R + gap))
+        if rho > 2 * max(gap, 2 * R):
+            found.append(Violation.of(name, "rho*(h, h*) > 2 max{Delta_h, 2R*}", h=h, rho=rho, gap=gap, best_risk=R))
+        slack.append(2 * R + gap - rho)
+    for h in H:
+        for g in H:
+            rho = instance.disagreement(h, g)
+            if abs(risks[h] - risks[g]) > rho:
+                found.append(Violation.of(name, "|R*(h) - R*(h')| > rho*(h, h')", h=h, h2=g, rho=rho,
+                                          difference=abs(risks[h] - risks[g])))
+            if rho > risks[h] + risks[g]:
+                found.append(Violation.of(name, "rho*(h, h') > R*(h) + R*(h')", h=h, h2=g, rho=rho))
+    _target(-min(slack), "disagreement_negated_slack")
+    return found
+
+
+def _corrupted_average_risks(instance, adversary, t):
+    """R-bar_t(h) = (1/t) sum_{s <= t} R_s(h) for every h (exact, per segment)."""
+    total = [Fraction(0)] * instance.num_hypotheses
+    for start, end, eta_t, _ in adversary.bind(instance):
+        k = min(end, t) - start + 1
+        if k <= 0:
+            break
+        total = [acc + k * risk_under(instance.nu, eta_t, h) for acc, h in zip(total, instance.hypotheses)]
+    return [v / t for v in total]
+
+
+def _times_up_to(limit: int, n: int, extra=()) -> list[int]:
+    """All t in 1..limit when limit <= 256, else the powers of two, a few landmarks and extra."""
+    if limit <= 256:
+        return list(range(1, limit + 1))
+    chosen = {1, limit, limit // 2, *extra} | {2**k for k in range(limit.bit_length()) if 2**k <= limit}
+    return sorted(t for t in chosen if 1 <= t <= min(limit, n))
+
+
+def check_counterexample_instance_values(setting):
+    """Appendix "Why vanilla Robust CAL does not work?" (proposition and proof), with the
+    reading eta*^{x2} = eta*^{x3} = 1 (FINDINGS R1): R*(h1) = R* = xi1/2, R*(h2) = xi1/2 + xi2,
+    rho*(h1, h2) = xi1 + xi2; under the adversary (eta^{x1} = 15/32 for t <= tau)
+    R-bar_t(h1) = 17/32 xi1 and R-bar_t(h2) = 15/32 xi1 + xi2 for every t <= tau, and
+    C_[0,t] <= t/32 for every t."""
+    name = "check_counterexample_instance_values"
+    xi1, xi2, tau, n = setting.xi1, setting.xi2, setting.tau, setting.n
+    instance, adversary = setting.instance, setting.adversary
+    found = []
+    expected = {
+        "R*(h1)": (instance.risk(0), xi1 / 2),
+        "R*(h2)": (instance.risk(1), xi1 / 2 + xi2),
+        "R*": (instance.best_risk, xi1 / 2),
+        "rho*(h1, h2)": (instance.disagreement(0, 1), xi1 + xi2),
+    }
+    for what, (got, want) in expected.items():
+        if got != want:
+            found.append(Violation.of(name, f"{what} differs from the appendix", got=got, expected=want, xi1=xi1, xi2=xi2))
+    if instance.best != 0:
+        found.append(Violation.of(name, "h* is not h1", best=instance.best))
+    for t in _times_up_to(tau, n):
+        averages = _corrupted_average_risks(instance, adversary, t)
+        for h, want in ((0, Fraction(17, 32) * xi1), (1, Fraction(15, 32) * xi1 + xi2)):
+            if averages[h] != want:
+                found.append(Violation.of(name, f"R-bar_t(h{h + 1}) differs from the appendix", t=t, tau=tau,
+                                          got=averages[h], expected=want))
+        if found:
+            break
+    margins = []
+    for t in _times_up_to(n, n, extra=(tau, tau + 1)):
+        C = adversary.total(instance, 1, t)
+        margins.append(Fraction(t, 32) - C)
+        if C > Fraction(t, 32):
+            found.append(Violation.of(name, "C_[0,t] > t/32", t=t, C=C, tau=tau))
+            break
+    _target(-min(margins), "counterexample_negated_corruption_margin")
+    return found
+
+
+def check_counterexample_corruption_favours_h2(setting):
+    """Appendix "Why vanilla Robust CAL does not work?", corrected: for t <= tau,
+    R-bar_t(h1) - R-bar_t(h2) = xi1/16 - xi2 >= 3 xi1/64 > 0 when xi2 <= xi1/64, so the
+    corrupted average favours h2 (which is why h2 is never eliminated and h1 can be).
+    The paper prints "R-bar_t(h2) >= R-bar_t(h1)", the reverse, which its own values
+    contradict whenever xi2 < xi1/16."""
+    name = "check_counterexample_corruption_favours_h2"
+    xi1, xi2, tau, n = setting.xi1, setting.xi2, setting.tau, setting.n
+    instance, adversary = setting.instance, setting.adversary
+    for t in _times_up_to(tau, n):
+        averages = _corrupted_average_risks(instance, adversary, t)
+        difference = averages[0] - averages[1]
+        if difference != xi1 / 16 - xi2:
+            return [Violation.of(name, "R-bar_t(h1) - R-bar_t(h2) differs from xi1/16 - xi2", t=t, got=difference,
+                                 expected=xi1 / 16 - xi2)]
+        if xi2 <= xi1 / 64 and not difference >= Fraction(3, 64) * xi1 > 0:
+            return [Violation.of(name, "the corrupted average does not favour h2 by 3 xi1/64", t=t,
+                                 difference=difference, xi1=xi1, xi2=xi2)]
+    return []
+
+
+def _disagreement_ratio(instance: Instance, r: Fraction) -> Fraction:
+    """nu*(Dis(B(h*, r))) / r, recomputed here: the closed ball, Dis over its members."""
+    H, best = instance.hypotheses, instance.best
+    ball = [h for h in range(instance.num_hypotheses) if instance.disagreement(h, best) <= r]
+    region = [x for x in range(instance.num_points) if len({H[h][x] for h in ball}) > 1]
+    return sum((instance.nu[x] for x in region), Fraction(0)) / r
+
+
+def check_theta_star_is_a_supremum(example):
+    """Section 2, "Disagreement coefficient": theta*(r0) = sup_{r >= r0} nu*(Dis(B(h*, r)))/r.
+    Instance.disagreement_coefficient(r0) is >= the ratio at every drawn r >= r0 and equals
+    the ratio at some r >= r0 (the sup is attained: FINDINGS R2 reduces it to r0 and the
+    distances rho*(h, h*) >= r0, all of which are among the r compared)."""
+    name = "check_theta_star_is_a_supremum"
+    instance, r0 = example.instance, example.r0
+    theta = instance.disagreement_coefficient(r0)
+    ratios = {r: _disagreement_ratio(instance, r) for r in example.rs}
+    found = [Violation.of(name, "the ratio at some r >= r0 exceeds theta*(r0)", r0=r0, r=r, ratio=v, theta=theta)
+             for r, v in ratios.items() if v > theta]
+    best = instance.best
+    candidates = {r0} | {d for d in (instance.disagreement(h, best) for h in range(instance.num_hypotheses)) if d >= r0}
+    attained = [r for r in candidates | set(ratios) if _disagreement_ratio(instance, r) == theta]
+    if not attained:
+        found.append(Violation.of(name, "theta*(r0) is not attained at any r >= r0", r0=r0, theta=theta,
+                                  largest_ratio=max(_disagreement_ratio(instance, r) for r in candidates)))
+    _target(max(ratios.values()) - theta, "theta_ratio_minus_theta")
+    return found[:MAX_REPORTED]
+
+
+CHECKS = (
+    case_check(check_corruption_effect_lemma_1, "Lemma A.1 (Corruption effects 1)", "lemma", lemma_cases()),
+    case_check(check_corruption_effect_lemma_2, "Lemma A.2 (Corruption effects 2)", "lemma", lemma_cases()),
+    case_check(check_disagreement_bounded_by_risks,
+               "Appendix D, auxiliary lemma 'upper bound the difference of classifiers'; proof of Theorem 3.1 (Appendix B)", "lemma",
+               base.instances()),
+    case_check(check_counterexample_instance_values,
+               "Appendix C.2 ('Why vanilla Robust CAL does not work?'), proposition", "lemma",
+               counterexample_settings()),
+    case_check(check_counterexample_corruption_favours_h2,
+               "Appendix C.2 ('Why vanilla Robust CAL does not work?'), corrected direction of 'R-bar_t(h2) >= R-bar_t(h1)'",
+               "lemma", counterexample_settings()),
+    case_check(check_theta_star_is_a_supremum, "Section 2, disagreement coefficient", "lemma", theta_examples()),
+)

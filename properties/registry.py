@@ -51,7 +51,9 @@ def custom_check(function, cites: str, kind: str, strategy) -> Check:
 
 # check name -> reason (a FINDINGS.md entry): the check fails on the reference because the
 # paper's statement is false, not because of a bug.
-EXPECTED_FAILURES: dict[str, str] = {}
+EXPECTED_FAILURES: dict[str, str] = {
+    "check_passive_learning_lemma_c1": "FINDINGS F2: Lemma C.1's lines 1-2 are false (corruption term R*/2 too small)",
+}
 
 
 def all_checks() -> dict[str, Check]:
