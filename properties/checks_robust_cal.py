@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from reference.certified import Enclosure, decide_le, sqrt_enclosure
 from reference.instance import disagreement_region
 
 from .registry import trace_check
@@ -24,6 +25,57 @@ def check_passive_output_is_erm(case, trace):
         found.append(Violation.of("check_passive_output_is_erm", "passive learning must request every label",
                                   labels=trace.labels_requested, n=tape.n))
     return found
+
+
+def check_passive_empirical_risks_recomputed(case, trace):
+    """Theorem 3.1's R^_[1,n](h) as reported in the trace, recomputed from the tape."""
+    tape, H = case.tape, case.instance.hypotheses
+    risks = tuple(Fraction(sum(h[x] != y for x, y in zip(tape.x, tape.y)), tape.n) for h in H)
+    if trace.empirical_risk != risks:
+        return [Violation.of("check_passive_empirical_risks_recomputed", "R^_[1,n] differs from the tape",
+                             trace=[str(r) for r in trace.empirical_risk], expected=[str(r) for r in risks])]
+    return []
+
+
+def _threshold(beta: Enclosure, rho: Fraction, t: int, vanilla: bool, bits: int) -> Enclosure:
+    """Line 10's right-hand side, sqrt(2 beta rho / t) + 3 beta/(2t) (+ rho/2 unless vanilla),
+    enclosed from an enclosure of beta_t."""
+    root = sqrt_enclosure(beta.scale(2 * rho / t), bits)
+    total = Enclosure(root.lo + beta.lo * Fraction(3, 2 * t), root.hi + beta.hi * Fraction(3, 2 * t))
+    return total if vanilla else Enclosure(total.lo + rho / 2, total.hi + rho / 2)
+
+
+def check_robust_cal_elimination_recomputed(case, trace):
+    """Algorithm 1, lines 9-10 (modified or vanilla rule as the trace says, FINDINGS R6):
+    rho^_t(h, h^_t) recomputed from the unlabeled rounds, beta_t from the parameters, and
+    V_{t+1} = {h in V_t : L^_t(h) - L^_t(h^_t) <= threshold}, decided exactly; the trace's
+    threshold enclosures must contain the true thresholds."""
+    name = "check_robust_cal_elimination_recomputed"
+    H, tape = case.instance.hypotheses, case.tape
+    for c in trace.checkpoints:
+        seen = [0] * len(H[0])
+        for x in tape.x[: c.t]:
+            seen[x] += 1
+        beta = case.params.robust_cal_beta(c.t)
+        kept = []
+        for h in c.version_space:
+            rho = Fraction(sum(s for s, a, b in zip(seen, H[h], H[c.h_hat]) if a != b), c.t)
+            if c.disagreement[h] != rho:
+                return [Violation.of(name, "rho^_t(h, h^_t) differs from the tape", t=c.t, h=h,
+                                     trace=c.disagreement[h], expected=rho)]
+            gap = c.empirical_risk[h] - c.empirical_risk[c.h_hat]
+            keep, _ = decide_le(gap, lambda bits, r=rho: _threshold(beta.enclosure(bits), r, c.t, trace.vanilla, bits))
+            if keep:
+                kept.append(h)
+            reported = c.threshold[h]
+            exact = _threshold(beta.enclosure(128), rho, c.t, trace.vanilla, 128)
+            if reported is None or reported.lo > exact.hi or reported.hi < exact.lo:
+                return [Violation.of(name, "the reported threshold enclosure misses the threshold", t=c.t, h=h,
+                                     reported=reported, expected_lo=exact.lo, expected_hi=exact.hi)]
+        if tuple(kept) != c.next_version_space:
+            return [Violation.of(name, "V_{t+1} is not line 10's set", t=c.t, trace=c.next_version_space,
+                                 expected=tuple(kept), vanilla=trace.vanilla)]
+    return []
 
 
 def check_robust_cal_checkpoints_at_powers_of_two(case, trace):
@@ -123,6 +175,10 @@ def check_robust_cal_empirical_risks_and_output(case, trace):
 
 CHECKS = (
     trace_check(check_passive_output_is_erm, "Theorem 3.1", "deterministic", "passive", cases()),
+    trace_check(check_passive_empirical_risks_recomputed, "Theorem 3.1 (R^_[1,n])", "deterministic", "passive",
+                cases()),
+    trace_check(check_robust_cal_elimination_recomputed, "Algorithm 1, lines 9-10", "deterministic", "robust_cal",
+                cases()),
     trace_check(check_robust_cal_checkpoints_at_powers_of_two, "Algorithm 1, line 7", "deterministic", "robust_cal",
                 cases()),
     trace_check(check_robust_cal_version_space_only_shrinks, "Algorithm 1, line 10", "deterministic", "robust_cal",

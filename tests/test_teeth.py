@@ -1,0 +1,172 @@
+"""The suite has teeth: every deliberately broken copy of the reference in
+tests/broken/mutants.py is caught by the check it names.
+
+For each mutant: its snippet occurs once in the reference (so the copy differs from it),
+and `run_check(check, broken copy)` fails, for the reason the mutant expects (the
+check's own logic, a crash, or a timeout). A control shows that the unpatched copy
+returns exactly the reference's traces, so a mutant is never caught because copying
+alone broke something.
+
+Hypothesis: the loaded profile, derandomised, with shrinking and the example database
+turned off. A caught mutant needs one failing example, not a minimal one; the database
+would store mutants' counterexamples under the key the real suite uses too (run_check's
+inner test function is the same for every check); and derandomising makes each mutant's
+verdict reproducible: a mutant that some check finds in, say, 99.9% of random 50-example
+runs would otherwise make this file fail once in a thousand runs. The harness's
+per-call time limit is cut to HANG_TIMEOUT_S for the mutant that hangs and to
+TIMEOUT_S for the others.
+"""
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from fractions import Fraction
+
+import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+from properties import impl as harness
+from properties.impl import load_impl
+from properties.registry import all_checks
+from properties.runner import FAILED, PASSED, run_check
+from properties.strategies import cases
+from reference.trace import trace_to_json
+from tests.broken.mutants import MUTANTS, build, copy_reference, patched_source
+
+MAX_EXAMPLES = 50
+TIMEOUT_S = 20.0  # a copy call that runs longer is a finding anyway; keeps a wild mutant from stalling the file
+HANG_TIMEOUT_S = 1.0
+CRASH_MARKERS = (" raised ",)
+TIMEOUT_MARKERS = ("did not return within",)
+# the harness's own findings (impl.call / impl.normalise_trace): a "violation" mutant
+# must be caught by the check's logic, not by one of these
+HARNESS_MARKERS = CRASH_MARKERS + TIMEOUT_MARKERS + ("has no callable", "malformed", "returned a trace of algorithm")
+
+
+@pytest.fixture(scope="session")
+def broken_dir(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("broken")
+    sys.path.insert(0, str(directory))
+    yield directory
+    sys.path.remove(str(directory))
+    for name in [m for m in sys.modules if m.startswith("broken_")]:
+        del sys.modules[name]
+
+
+@contextmanager
+def teeth_profile():
+    """The loaded profile, derandomised, without shrinking and without the example database."""
+    previous = getattr(settings, "_current_profile", None)
+    current = settings.default
+    phases = tuple(p for p in current.phases if p != Phase.shrink)
+    settings.register_profile("teeth", parent=current, derandomize=True, database=None, phases=phases)
+    settings.load_profile("teeth")
+    try:
+        yield
+    finally:
+        if previous is not None:
+            settings.load_profile(previous)
+        else:  # pragma: no cover - older Hypothesis without _current_profile
+            settings.register_profile("teeth-restore", parent=current)
+            settings.load_profile("teeth-restore")
+
+
+@contextmanager
+def per_call_timeout(seconds: float):
+    """The harness binds DEFAULT_TIMEOUT_S as a default argument when it is defined, so
+    patching the constant alone would change nothing: the defaults are patched too."""
+    saved = (harness.DEFAULT_TIMEOUT_S, harness.run_algorithm.__defaults__, dict(harness.call.__kwdefaults__))
+    harness.DEFAULT_TIMEOUT_S = seconds
+    harness.run_algorithm.__defaults__ = (seconds,)
+    harness.call.__kwdefaults__ = {**harness.call.__kwdefaults__, "timeout": seconds}
+    try:
+        yield
+    finally:
+        harness.DEFAULT_TIMEOUT_S, harness.run_algorithm.__defaults__, harness.call.__kwdefaults__ = saved
+
+
+def _param(mutant):
+    marks = [pytest.mark.xfail(reason=mutant.xfail, strict=True, raises=AssertionError)] if mutant.xfail else []
+    return pytest.param(mutant, marks=marks, id=mutant.name)
+
+
+def test_there_are_at_least_12_mutants():
+    assert len(MUTANTS) >= 12
+    assert len({m.name for m in MUTANTS}) == len(MUTANTS)
+
+
+@pytest.mark.parametrize("mutant", [_param(m) for m in MUTANTS])
+def test_mutant_is_caught(mutant, broken_dir):
+    original, patched = patched_source(mutant)  # asserts the snippet occurs exactly once
+    assert patched != original
+    name = build(mutant, broken_dir)
+    assert (broken_dir / name / mutant.file).read_text() == patched
+    broken = load_impl(name)
+
+    checks = all_checks()
+    assert mutant.caught_by in checks, f"no registered check {mutant.caught_by!r}"
+    seconds = HANG_TIMEOUT_S if mutant.expect == "timeout" else TIMEOUT_S
+    with teeth_profile(), per_call_timeout(seconds):
+        result = run_check(checks[mutant.caught_by], broken, max_examples=MAX_EXAMPLES)
+    assert result.status == FAILED, (
+        f"{mutant.caught_by} did not catch {mutant.name} ({mutant.description}) in {result.examples} examples"
+    )
+    text = "\n".join(result.violations)
+    if mutant.expect == "crash":
+        assert any(marker in text for marker in CRASH_MARKERS), f"expected a crash of the copy, got: {text}"
+    elif mutant.expect == "timeout":
+        assert any(marker in text for marker in TIMEOUT_MARKERS), f"expected a timeout of the copy, got: {text}"
+    else:
+        assert not any(marker in text for marker in HARNESS_MARKERS), (
+            f"{mutant.caught_by} failed only through the harness (crash, timeout, missing name, malformed "
+            f"trace): {text}"
+        )
+
+
+# -- control: copying alone changes nothing -----------------------------------------------
+@pytest.fixture(scope="session")
+def unpatched(broken_dir):
+    return load_impl(copy_reference(broken_dir, "broken_unpatched_copy"))
+
+
+def test_unpatched_copy_returns_the_reference_traces(unpatched):
+    import reference
+
+    @settings(max_examples=15, derandomize=True, database=None, phases=(Phase.explicit, Phase.generate))
+    @given(case=cases(max_rounds=300))
+    def same_traces(case):
+        H, tape, params = case.instance.hypotheses, case.tape, case.params
+        for name, kwargs in (("passive", {}), ("robust_cal", {}), ("robust_cal", {"vanilla": True}),
+                             ("calruption", {})):
+            ours = getattr(unpatched, name)(H, tape, params, **kwargs)
+            theirs = getattr(reference, name)(H, tape, params, **kwargs)
+            assert trace_to_json(ours) == trace_to_json(theirs), name
+
+    same_traces()
+
+
+def test_unpatched_copy_returns_the_reference_catoni_roots(unpatched):
+    import reference
+
+    values = st.lists(st.fractions(-8, 8, max_denominator=16), min_size=1, max_size=5)
+
+    @settings(max_examples=20, derandomize=True, database=None, phases=(Phase.explicit, Phase.generate))
+    @given(values=values, data=st.data(), alpha=st.fractions(Fraction(1, 64), 4, max_denominator=64))
+    def same_roots(values, data, alpha):
+        counts = data.draw(st.lists(st.integers(1, 30), min_size=len(values), max_size=len(values)))
+        ours = unpatched.catoni_root(values, counts, alpha)
+        theirs = reference.catoni_root(values, counts, alpha)
+        assert (ours.lo, ours.hi) == (theirs.lo, theirs.hi)
+
+    same_roots()
+
+
+def test_unpatched_copy_passes_every_target_check(unpatched):
+    """The checks that catch the mutants pass on the unpatched copy (few examples: the
+    trace comparison above is the real control)."""
+    checks = all_checks()
+    targets = sorted({m.caught_by for m in MUTANTS if m.caught_by in checks and not m.xfail})
+    with teeth_profile():
+        failing = {name: run_check(checks[name], unpatched, max_examples=5) for name in targets}
+    assert {n: r.violations[:1] for n, r in failing.items() if r.status != PASSED} == {}
