@@ -86,8 +86,14 @@ def _time_limit(seconds: float):
         signal.signal(signal.SIGALRM, previous)
 
 
-def call(check: str, impl, name: str, *args, timeout: float | None = DEFAULT_TIMEOUT_S, **kwargs):
-    """impl.name(*args, **kwargs), turning a raise or a timeout into CallFailed."""
+_USE_DEFAULT = object()
+
+
+def call(check: str, impl, name: str, *args, timeout=_USE_DEFAULT, **kwargs):
+    """impl.name(*args, **kwargs), turning a raise or a timeout into CallFailed. The
+    timeout defaults to DEFAULT_TIMEOUT_S as it is when called (so tests may lower it)."""
+    if timeout is _USE_DEFAULT:
+        timeout = DEFAULT_TIMEOUT_S
     function = getattr(impl, name, None)
     if not callable(function):
         raise CallFailed(Violation.of(check, f"the implementation has no callable {name!r}"))
@@ -125,7 +131,7 @@ def normalise(check: str, value, tp, what: str):
         raise CallFailed(Violation.of(check, f"malformed {what}: {error}")) from None
 
 
-def run_algorithm(check: str, impl, algorithm: str, case, timeout: float | None = DEFAULT_TIMEOUT_S):
+def run_algorithm(check: str, impl, algorithm: str, case, timeout=_USE_DEFAULT):
     """Run `algorithm` of impl on a Case and return its normalised trace."""
     hypotheses, tape, params = case.instance.hypotheses, case.tape, case.params
     if algorithm == "robust_cal_vanilla":

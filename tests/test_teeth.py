@@ -74,16 +74,13 @@ def teeth_profile():
 
 @contextmanager
 def per_call_timeout(seconds: float):
-    """The harness binds DEFAULT_TIMEOUT_S as a default argument when it is defined, so
-    patching the constant alone would change nothing: the defaults are patched too."""
-    saved = (harness.DEFAULT_TIMEOUT_S, harness.run_algorithm.__defaults__, dict(harness.call.__kwdefaults__))
+    """The harness reads DEFAULT_TIMEOUT_S at call time."""
+    saved = harness.DEFAULT_TIMEOUT_S
     harness.DEFAULT_TIMEOUT_S = seconds
-    harness.run_algorithm.__defaults__ = (seconds,)
-    harness.call.__kwdefaults__ = {**harness.call.__kwdefaults__, "timeout": seconds}
     try:
         yield
     finally:
-        harness.DEFAULT_TIMEOUT_S, harness.run_algorithm.__defaults__, harness.call.__kwdefaults__ = saved
+        harness.DEFAULT_TIMEOUT_S = saved
 
 
 def _param(mutant):
