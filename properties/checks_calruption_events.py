@@ -1158,21 +1158,22 @@ def check_calruption_estimation_lemma_corrected(impl, case):
     return _report(_estimation_corrected("check_calruption_estimation_lemma_corrected", impl, case))
 
 
-def _paper_events(case, view) -> str | None:
+def _view_on_paper_events(name, impl, case, also=()):
+    """(view, None) when the paper's premises hold and the run meets E_gap, E_dis1,
+    E_dis2 (and the events named in `also`) in every completed epoch, else (None, why).
+    The premises are checked before the implementation runs."""
     premise = paper_premises(case.params)
     if premise:
-        return premise
+        return None, premise
+    view = run_view(name, impl, case)
     if not view.records:
-        return "no completed epoch"
-    return run_events(view).all_hold("gap", "dis1", "dis2")
+        return None, "no completed epoch"
+    reason = run_events(view).all_hold("gap", "dis1", "dis2", *also)
+    return (None, reason) if reason else (view, None)
 
 
 def _gap_bounds_lemma_51(name, impl, case) -> Outcome:
-    premise = paper_premises(case.params)
-    if premise:
-        return Outcome([], premise)
-    view = run_view(name, impl, case)
-    reason = _paper_events(case, view)
+    view, reason = _view_on_paper_events(name, impl, case)
     if reason:
         return Outcome([], reason)
     slack, found = _Slack(), []
@@ -1194,11 +1195,7 @@ def check_calruption_gap_bounds_lemma_51(impl, case):
 
 
 def _gap_bounds_lemma_51_sampling(name, impl, case) -> Outcome:
-    premise = paper_premises(case.params)
-    if premise:
-        return Outcome([], premise)
-    view = run_view(name, impl, case)
-    reason = _paper_events(case, view) or (run_events(view).all_hold("bern") if view.records else None)
+    view, reason = _view_on_paper_events(name, impl, case, also=("bern",))
     if reason:
         return Outcome([], reason)
     slack, found = _Slack(), []
@@ -1247,11 +1244,7 @@ def _layer_bound_violations(name, view, l, slack, only_if_lower_bound: bool) -> 
 
 
 def _layer_disagreement_bound(name, impl, case) -> Outcome:
-    premise = paper_premises(case.params)
-    if premise:
-        return Outcome([], premise)
-    view = run_view(name, impl, case)
-    reason = _paper_events(case, view)
+    view, reason = _view_on_paper_events(name, impl, case)
     if reason:
         return Outcome([], reason)
     slack, found = _Slack(), []
@@ -1329,11 +1322,7 @@ def _case_g(case, L: int) -> Fraction:
 
 
 def _correctness(name, impl, case) -> Outcome:
-    premise = paper_premises(case.params)
-    if premise:
-        return Outcome([], premise)
-    view = run_view(name, impl, case)
-    reason = _paper_events(case, view)
+    view, reason = _view_on_paper_events(name, impl, case)
     if reason:
         return Outcome([], reason)
     instance, n = case.instance, case.tape.n
