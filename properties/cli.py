@@ -4,24 +4,16 @@ Exit status: 0 when every check passed or failed as expected, 1 on any unexpecte
 failure or unexpected pass, 2 on bad command-line input (one line on stderr)."""
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
+
+from reference.cli import OneLineParser, UsageError, run
 
 from . import profiles
 from .impl import ENV_VAR, impl_path, load_impl
 from .registry import all_checks
 from .runner import FAILED, XPASS, run_check
-
-
-class UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(message)
 
 
 def _cmd_check(args) -> int:
@@ -63,8 +55,8 @@ def _cmd_check(args) -> int:
 
 
 def build_parser():
-    parser = _Parser(prog="python -m properties", description="The property suite of Corruption Robust Active Learning")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = OneLineParser(prog="python -m properties", description="The property suite of Corruption Robust Active Learning")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     check = sub.add_parser("check", help="run the checks against an implementation")
     check.add_argument("--impl", help=f"import path of the implementation (default ${ENV_VAR} or 'reference')")
     check.add_argument("--profile", choices=profiles.PROFILES, help="Hypothesis profile (default ci under CI, else dev)")
@@ -75,9 +67,4 @@ def build_parser():
 
 
 def main(argv=None) -> int:
-    try:
-        args = build_parser().parse_args(argv)
-        return args.handler(args)
-    except (UsageError, ValueError) as error:
-        print(f"error: {' '.join(str(error).split())}", file=sys.stderr)
-        return 2
+    return run(build_parser(), argv)

@@ -29,7 +29,7 @@ class UsageError(Exception):
     """Bad command-line input: reported on one line, exit status 2."""
 
 
-class _Parser(argparse.ArgumentParser):
+class OneLineParser(argparse.ArgumentParser):
     def error(self, message):  # argparse would print the usage block too
         raise UsageError(message)
 
@@ -218,8 +218,8 @@ def _add_source_options(parser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m reference", description="Exact reference for Corruption Robust Active Learning")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = OneLineParser(prog="python -m reference", description="Exact reference for Corruption Robust Active Learning")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
 
     run = sub.add_parser("run", help="run one algorithm and print a summary (or the trace with --json)")
     run.add_argument("algorithm", choices=ALGORITHMS)
@@ -247,11 +247,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv=None) -> int:
+def run(parser: argparse.ArgumentParser, argv=None) -> int:
+    """Parse, run the chosen subcommand's handler, and turn bad input (a UsageError or
+    the library's ValueError) into one line on stderr and exit status 2. Shared by the
+    project's command lines."""
     try:
-        args = build_parser().parse_args(argv)
+        args = parser.parse_args(argv)
         return args.handler(args)
     except (UsageError, ValueError) as error:
         message = " ".join(str(error).split())
         print(f"error: {message}", file=sys.stderr)
         return 2
+
+
+def main(argv=None) -> int:
+    return run(build_parser(), argv)
