@@ -14,151 +14,18 @@ helpers, and shared by the trace checks and the one-epoch checks. Readings of th
 pseudo-code are those of FINDINGS.md R8-R14 (cited where used)."""
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from fractions import Fraction
 
-from hypothesis import strategies as st
-
-from reference import Params
 from reference.calruption import EpochCounts, EpochState
 from reference.catoni import catoni_alpha, catoni_sign_exact
 from reference.lp import LPInfeasible, LPUnbounded, solve_lp
-from reference.params import PAPER_BETA2
-from reference.serialization import from_jsonable, to_jsonable
 from reference.trace import CALruptionEpoch
 
-from .case import Case
+from .epochs import eps
 from .impl import CallFailed, call, normalise, run_algorithm
 from .registry import custom_check, trace_check
-from .strategies import ADVERSARY_KINDS, MAX_POINTS, adversaries_for, hypothesis_classes, instances
+from .strategies import EpochExample, calruption_cases, epoch_examples
 from .violation import Violation
-
-# =====================================================================================
-# strategies (to be moved into properties/strategies.py by its owner)
-# =====================================================================================
-CALRUPTION_MAX_ROUNDS = 600
-BETA1_CHOICES = (Fraction(1), Fraction(2), Fraction(4))  # epochs of 4, 8 or 16 rounds first
-BETA2_CHOICES = (PAPER_BETA2, Fraction(0), Fraction(1))  # the paper's 5/32, no penalty, a large one
-BETA3_CHOICES = (None, Fraction(1, 2), Fraction(8))  # None: the paper's 2 log(3/2 floor(log n) |H|^2 / delta)
-DELTA_CHOICES = (Fraction(1, 20), Fraction(1, 10), Fraction(1, 3))
-MAX_EPOCH_INDEX = 4  # one-epoch states: l = 1..4
-
-
-def rational_epoch_length(beta1: Fraction, l: int) -> int:
-    """|I_l| = ceil(beta1 4^l) for a rational beta1 (FINDINGS R10)."""
-    value = beta1 * 4**l
-    return -((-value.numerator) // value.denominator)
-
-
-def epoch_schedule(beta1: Fraction, max_rounds: int) -> list[tuple[int, int]]:
-    """(tau_l, |I_l|) of the epochs l = 1, 2, ... that end by round max_rounds."""
-    schedule, tau, l = [], 1, 1
-    while tau + rational_epoch_length(beta1, l) - 1 <= max_rounds:
-        schedule.append((tau, rational_epoch_length(beta1, l)))
-        tau += rational_epoch_length(beta1, l)
-        l += 1
-    return schedule
-
-
-@st.composite
-def calruption_params(draw, n: int, num_hypotheses: int, beta1: Fraction):
-    """Scaled constants for CALruption (every regime the checks must hold in): beta1
-    given, beta2 in {5/32, 0, 1}, beta3 the paper's log or a rational."""
-    delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")
-    beta2 = draw(st.sampled_from(BETA2_CHOICES), label="beta2")
-    beta3 = draw(st.sampled_from(BETA3_CHOICES), label="beta3")
-    return Params.scaled(n, num_hypotheses, delta, Fraction(1, 4), beta1, beta2, beta3)
-
-
-@st.composite
-def calruption_cases(draw, max_rounds: int = CALRUPTION_MAX_ROUNDS, adversary_kinds=ADVERSARY_KINDS):
-    """A Case for CALruption: beta1 in {1, 2, 4}, n <= max_rounds, n often at an epoch's
-    last round or one off it (unfinished_rounds 0, |I_l| - 1 or 1)."""
-    instance = draw(instances(), label="instance")
-    beta1 = draw(st.sampled_from(BETA1_CHOICES), label="beta1")
-    ends = [tau + length - 1 for tau, length in epoch_schedule(beta1, max_rounds + 1)]
-    boundaries = sorted({e + d for e in ends for d in (-1, 0, 1) if 1 <= e + d <= max_rounds})
-    n = draw(st.one_of(st.integers(1, max_rounds), st.sampled_from(boundaries)), label="n")
-    adversary = draw(adversaries_for(instance, n, adversary_kinds), label="adversary")
-    seed = draw(st.integers(0, 2**64 - 1), label="seed")
-    params = draw(calruption_params(n, instance.num_hypotheses, beta1), label="params")
-    return Case(instance, adversary, seed, params)
-
-
-@dataclass(frozen=True)
-class EpochExample:
-    """One epoch's input: H, the state at the start of epoch l, the epoch's counts, params."""
-
-    hypotheses: tuple[tuple[int, ...], ...]
-    state: EpochState
-    counts: EpochCounts
-    params: Params
-
-    def to_json(self) -> dict:
-        return {"hypotheses": [list(h) for h in self.hypotheses], "state": to_jsonable(self.state),
-                "counts": to_jsonable(self.counts), "params": to_jsonable(self.params)}
-
-    @classmethod
-    def from_json(cls, data) -> "EpochExample":
-        return cls(tuple(tuple(h) for h in data["hypotheses"]),
-                   from_jsonable(EpochState, data["state"], "state"),
-                   from_jsonable(EpochCounts, data["counts"], "counts"),
-                   from_jsonable(Params, data["params"], "params"))
-
-    def reproducer(self) -> str:
-        """A line of Python that rebuilds this example."""
-        return ("properties.checks_calruption.EpochExample.from_json("
-                f"json.loads({json.dumps(json.dumps(self.to_json()))}))")
-
-    def __repr__(self) -> str:
-        return f"EpochExample.from_json({json.dumps(self.to_json())})"
-
-
-@st.composite
-def epoch_examples(draw, max_points: int = MAX_POINTS, max_l: int = MAX_EPOCH_INDEX):
-    """A valid state at the start of epoch l in 1..max_l and that epoch's counts:
-    q = 1 and Delta^^0 = 0 at l = 1; for l >= 2, q^x in {0} U {j / 4^l : 1 <= j <= 4^(l-1)}
-    (so q <= 1/4, FINDINGS R10) and Delta^^(l-1)_h in [eps_{l-1}, 1] (line 11 gives
-    eps_{l-1} <= Delta^ <= 1); tau_l and |I_l| = beta1 4^l from the schedule; sum(seen) =
-    |I_l|; queried[x][0] + queried[x][1] <= seen[x], = seen[x] where q^x = 1 (u_t < 1
-    always) and 0 where q^x = 0. Points unseen in the epoch and q = 0 on seen points
-    are both reached."""
-    m = draw(st.integers(1, max_points), label="num_points")
-    H = draw(hypothesis_classes(m), label="hypotheses")
-    beta1 = draw(st.sampled_from(BETA1_CHOICES), label="beta1")
-    l = draw(st.integers(1, max_l), label="l")
-    tau = 1 + sum(rational_epoch_length(beta1, i) for i in range(1, l))
-    length = rational_epoch_length(beta1, l)
-    params = draw(calruption_params(tau + length - 1, len(H), beta1), label="params")
-    if l == 1:
-        q = (Fraction(1),) * m
-        gap = (Fraction(0),) * len(H)
-    else:
-        top = 4 ** (l - 1)
-        numerators = draw(st.lists(st.one_of(st.just(0), st.just(top), st.integers(1, top)), min_size=m, max_size=m),
-                          label="q_numerators")
-        q = tuple(Fraction(j, 4**l) for j in numerators)
-        eps = Fraction(1, 2 ** (l - 1))
-        steps = draw(st.lists(st.integers(0, 16), min_size=len(H), max_size=len(H)), label="gap_steps")
-        gap = tuple(eps + (1 - eps) * Fraction(j, 16) for j in steps)
-    weights = draw(st.lists(st.integers(0, 6), min_size=m, max_size=m), label="seen_weights")
-    if sum(weights) == 0:
-        weights[draw(st.integers(0, m - 1), label="seen_point")] = 1
-    total = sum(weights)
-    seen = [length * w // total for w in weights]
-    seen[weights.index(max(weights))] += length - sum(seen)
-    queried = []
-    for x in range(m):
-        if q[x] == 0 or seen[x] == 0:
-            queried.append((0, 0))
-            continue
-        asked = seen[x] if q[x] == 1 else draw(st.integers(0, seen[x]), label="queried")
-        zeros = draw(st.integers(0, asked), label="queried_label_0")
-        queried.append((zeros, asked - zeros))
-    state = EpochState(l, tau, length, q, gap)
-    return EpochExample(H, state, EpochCounts(tuple(seen), tuple(queried)), params)
-
 
 # =====================================================================================
 # shared helpers
@@ -172,10 +39,6 @@ MAX_W_WIDTH = Fraction(1, 2**64)  # FINDINGS R12: |W~ - W| <= 2^-65, W~ the midp
 
 def _s(values) -> list[str | None]:
     return [None if v is None else str(v) for v in values]
-
-
-def _eps(i: int) -> Fraction:
-    return Fraction(1, 2**i)
 
 
 def _pairs(num_h: int):
@@ -347,20 +210,20 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
                                   got=rec.h_star_hat, expected=h_star, penalised=_s(penalised)))
     # line 11 (with the record's h^*_l, so a wrong h^* is reported once, above)
     hs = rec.h_star_hat
-    gap = tuple(max(_eps(l), rec.risk_hat[h] - penalised[hs]) for h in range(num_h))
+    gap = tuple(max(eps(l), rec.risk_hat[h] - penalised[hs]) for h in range(num_h))
     if rec.gap_hat != gap:
         bad = [h for h in range(num_h) if rec.gap_hat[h] != gap[h]]
         found.append(Violation.of(name, "Delta^^l differs from line 11", **where, hypotheses=bad,
                                   got=_s(rec.gap_hat[h] for h in bad), expected=_s(gap[h] for h in bad)))
     for h, g in enumerate(rec.gap_hat):
-        if g < _eps(l):
-            found.append(Violation.of(name, "Delta^^l_h < eps_l (line 11)", **where, h=h, gap_hat=g, eps=_eps(l)))
+        if g < eps(l):
+            found.append(Violation.of(name, "Delta^^l_h < eps_l (line 11)", **where, h=h, gap_hat=g, eps=eps(l)))
     # line 12
     if len(rec.layers) != l + 1:
         found.append(Violation.of(name, "there must be l + 1 layers V^0..V^l", **where, layers=len(rec.layers)))
     else:
         for i, layer in enumerate(rec.layers):
-            expected = tuple(h for h in range(num_h) if rec.gap_hat[h] <= _eps(i))
+            expected = tuple(h for h in range(num_h) if rec.gap_hat[h] <= eps(i))
             if tuple(layer) != expected:
                 found.append(Violation.of(name, "V^i_{l+1} is not {h : Delta^^l_h <= eps_i} (line 12)", **where,
                                           i=i, got=layer, expected=expected))

@@ -36,6 +36,7 @@ Parameter regimes (each check's docstring says which it needs):
   beta3 = beta1 / (20480 k): the lemmas are deterministic implications "on the events",
   true for any beta3 if true at all. With such a beta3 the events are rare after epoch 1
   on sampled tapes (q <= 1/4 makes the importance weights noisy), so `paper_premise_cases`
+  (properties/strategies.py, like every strategy named here)
   mixes sampled tapes (`premise_regime_cases`) with crafted ones (`crafted_tape_cases`:
   tapes of positive probability whose coins make each epoch's query count equal its
   expectation, so condition (1) holds exactly). The one-epoch checks use the paper's own
@@ -59,510 +60,27 @@ false as printed; with 64 C-bar/n it holds.
 """
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import isqrt
 
 from hypothesis import strategies as st
 
-from reference import Adversary, Instance, Params
-from reference import adversary as _adversaries
-from reference.calruption import EpochCounts, EpochState
 from reference.certified import Enclosure, Rational, ScaledLog, certified_ceil, sqrt_enclosure
-from reference.params import PAPER_BETA2
-from reference.serialization import from_jsonable, to_jsonable
 from reference.trace import CALruptionEpoch
 
 from .case import Case
+from .epochs import eps, g_value, rho_matrix
 from .impl import CallFailed, call, normalise, run_algorithm
 from .registry import case_check, custom_check
-from .strategies import adversaries_for, hypothesis_classes, instances, probabilities
+from .strategies import (CATONI_EXPERIMENT, GAP_BOUND_MODES, CatoniFrequencyExperiment, OneEpochCase,
+                         any_regime_cases, burst_then_clean_cases, one_epoch_cases, paper_premise_cases)
 from .violation import Violation
 
 BETA1_OVER_BETA3_PREMISE = 20480  # 32 * 640, Algorithm 2 line 1
 BETA2_PREMISE = Fraction(5, 32)
-
-# =====================================================================================
-# strategies (to be moved into properties/strategies.py by its owner)
-# =====================================================================================
-MAX_ROUNDS = 600
-BETA1_CHOICES = (Fraction(1), Fraction(2), Fraction(4))
-DELTA_CHOICES = (Fraction(1, 20), Fraction(1, 10), Fraction(1, 3))
-
-
-def rational_schedule(beta1: Fraction, max_rounds: int) -> list[tuple[int, int, int]]:
-    """(l, tau_l, |I_l|) of the epochs that end by round max_rounds, |I_l| = ceil(beta1 4^l)."""
-    result, tau, l = [], 1, 1
-    while True:
-        value = beta1 * 4**l
-        length = -((-value.numerator) // value.denominator)
-        if tau + length - 1 > max_rounds:
-            return result
-        result.append((l, tau, length))
-        tau += length
-        l += 1
-
-
-def _rounds_choice(draw, beta1: Fraction, first_epochs: int):
-    """n in [end of epoch `first_epochs`, MAX_ROUNDS], often an epoch's last round."""
-    ends = [tau + length - 1 for _, tau, length in rational_schedule(beta1, MAX_ROUNDS)]
-    low = ends[min(first_epochs, len(ends)) - 1]
-    return draw(st.one_of(st.integers(low, MAX_ROUNDS), st.sampled_from([e for e in ends if e >= low])),
-                label="n")
-
-
-@st.composite
-def scaled_regime_cases(draw):
-    """Regime "scaled": Params.scaled(n, |H|, delta, 1/4, beta1) with beta1 in {1, 2, 4},
-    the paper's beta3 = 2 log(3/2 floor(log2 n) |H|^2/delta) and beta2 = 5/32; any instance
-    and adversary of properties.strategies; n from the end of epoch 2 up to 600 rounds.
-    beta1 < 20480 beta3 here: the paper-premise checks are vacuous on these cases."""
-    instance = draw(instances(), label="instance")
-    beta1 = draw(st.sampled_from(BETA1_CHOICES), label="beta1")
-    n = _rounds_choice(draw, beta1, 2)
-    adversary = draw(adversaries_for(instance, n), label="adversary")
-    seed = draw(st.integers(0, 2**64 - 1), label="seed")
-    delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")
-    return Case(instance, adversary, seed, Params.scaled(n, instance.num_hypotheses, delta, Fraction(1, 4), beta1))
-
-
-@st.composite
-def deterministic_adversaries(draw, m: int, n: int):
-    """Adversaries that keep every eta_t^x in {0, 1} when eta* is: clean, or up to three
-    segments that set chosen points to a drawn label (c_t in {0, 1})."""
-    kind = draw(st.sampled_from(["clean", "flips"]), label="adversary_kind")
-    if kind == "clean" or n == 1:
-        return _adversaries.clean(n)
-    cuts = sorted(draw(st.sets(st.integers(1, n - 1), max_size=2), label="cuts"))
-    bounds = [0, *cuts, n]
-    segments = []
-    for a, b in zip(bounds, bounds[1:]):
-        target = draw(st.lists(st.sampled_from([None, Fraction(0), Fraction(1)]), min_size=m, max_size=m),
-                      label="segment_target")
-        segments.append({"start": a + 1, "end": b, "gamma": Fraction(1), "target": target})
-    return _adversaries.piecewise(n, segments)
-
-
-def _premise_setup(draw, families=("constant_on_support", "any"), min_points=1, contrarian=False):
-    """(instance, beta1, beta3, n, adversary) of the premise regime (see premise_regime_cases).
-    contrarian: sometimes give the least likely support point the opposite label of the
-    most likely one (a short tape concentrated there then favours the wrong class)."""
-    m = draw(st.integers(min_points, 4), label="num_points")
-    weights = draw(st.lists(st.integers(0, 4), min_size=m, max_size=m), label="nu_weights")
-    if sum(weights) == 0:
-        weights[draw(st.integers(0, m - 1), label="nu_nonzero_point")] = 1
-    nu = [Fraction(w, sum(weights)) for w in weights]
-    if draw(st.booleans(), label="nu_tiny_mass") and sum(1 for w in weights if w) > 1:
-        # one point of the support gets a tiny mass: rare x, R* far from what a short tape shows
-        heavy = [100 * w for w in weights]
-        heavy[weights.index(next(w for w in weights if w))] = 1
-        nu = [Fraction(w, sum(heavy)) for w in heavy]
-    eta = draw(st.lists(st.sampled_from([Fraction(0), Fraction(1)]), min_size=m, max_size=m), label="eta")
-    support = [x for x in range(m) if nu[x] > 0]
-    if contrarian and len(support) > 1 and draw(st.sampled_from([True, True, True, False]),
-                                                 label="contrarian_rare_point"):
-        rare, top = min(support, key=lambda x: nu[x]), max(support, key=lambda x: nu[x])
-        if rare != top:
-            eta[rare] = 1 - eta[top]
-    family = draw(st.sampled_from(families), label="instance_family")
-    if family == "constant_on_support":
-        k = draw(st.integers(2, 5), label="num_hypotheses")
-        H = []
-        for _ in range(k):
-            side = draw(st.integers(0, 1), label="side_on_support")
-            H.append(tuple(side if nu[x] > 0 else draw(st.integers(0, 1), label="label_off_support")
-                           for x in range(m)))
-    else:
-        H = draw(hypothesis_classes(m), label="hypotheses")
-    instance = Instance(nu, eta, H)
-    beta1 = draw(st.sampled_from(BETA1_CHOICES), label="beta1")
-    k3 = draw(st.sampled_from([1, 2, 8]), label="beta3_divisor")
-    n = _rounds_choice(draw, beta1, 2)
-    adversary = draw(deterministic_adversaries(m, n), label="adversary")
-    return instance, beta1, beta1 / (BETA1_OVER_BETA3_PREMISE * k3), n, adversary
-
-
-@st.composite
-def premise_regime_cases(draw):
-    """Regime "paper premises" for full runs: Params.scaled with beta1 in {1, 2, 4},
-    beta2 = 5/32 and a rational beta3 = beta1 / (20480 k), k in {1, 2, 8}, so
-    beta1 >= 20480 beta3 and beta2 >= 5/32 hold. Labels are deterministic (eta*, eta_t in
-    {0, 1}): with q_1 = 1 the first epoch's loss differences are exact, so condition (1)
-    holds there despite the tiny beta3; later epochs meet it only when the importance
-    weights happen to average exactly. Instances are either "constant on the support"
-    (every hypothesis is constant on {x : nu(x) > 0}, so every rho* is 0 or 1 and
-    rho^ = rho*: E_dis1 and E_dis2 hold) or any small class; nu sometimes puts a tiny mass
-    on one point. The tape is sampled from the seed."""
-    instance, beta1, beta3, n, adversary = _premise_setup(draw)
-    seed = draw(st.integers(0, 2**64 - 1), label="seed")
-    delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")
-    params = Params.scaled(n, instance.num_hypotheses, delta, Fraction(1, 4), beta1, PAPER_BETA2, beta3)
-    return Case(instance, adversary, seed, params)
-
-
-@dataclass(frozen=True)
-class CraftedCase:
-    """A case whose tape is chosen by the strategy (not sampled from a seed): every
-    x_t in the support of nu, y_t in the support of Ber(eta_t^{x_t}), u_t in [0, 1), so the
-    tape has positive probability and the lemmas' "on the events" statements apply."""
-
-    instance: Instance
-    adversary: Adversary
-    params: Params
-    tape: object  # reference.Tape
-    seed = None
-
-    def to_json(self) -> dict:
-        return {"instance": self.instance.to_json(), "adversary": self.adversary.to_json(),
-                "params": to_jsonable(self.params), "tape": self.tape.to_json()}
-
-    @classmethod
-    def from_json(cls, data) -> "CraftedCase":
-        from reference import Tape
-        return cls(Instance.from_json(data["instance"]), Adversary.from_json(data["adversary"]),
-                   from_jsonable(Params, data["params"], "params"), Tape.from_json(data["tape"]))
-
-    def reproducer(self) -> str:
-        return ("properties.checks_calruption_events.CraftedCase.from_json("
-                f"json.loads({json.dumps(json.dumps(self.to_json()))}))")
-
-    def __repr__(self) -> str:
-        return f"CraftedCase.from_json({json.dumps(self.to_json())})"
-
-
-def balanced_coins(M: int) -> list[Fraction]:
-    """u = (i + 1/2)/M, i = 0..M-1: exactly ceil(qM - 1/2) of them are < q, i.e. qM when qM
-    is an integer (the query count equals its expectation)."""
-    return [Fraction(2 * i + 1, 2 * M) for i in range(M)]
-
-
-@st.composite
-def crafted_tape_cases(draw):
-    """Regime "paper premises" (the instance, constants and adversary of
-    premise_regime_cases) with a crafted tape: per epoch (and the unfinished rest) the
-    x-counts are drawn ("typical": |I| nu within 3 sd; "one_point": every round at one
-    point of the support; "wild": any proportions) and laid out in blocks; y_t is the
-    deterministic label eta_t^{x_t}; the coins are balanced per (epoch, point)
-    (`balanced_coins`), so the number of queries at x is q M exactly whenever q M is an
-    integer (always when every rho^ is 0 or 1), and condition (1) holds with the tiny
-    beta3. Pattern "rare_point": every round at the support point of least mass (lowest
-    index on ties), the tape furthest from nu that keeps E_dis exact on a class constant on
-    the support. This reaches the events after epoch 1, which sampled tapes rarely do;
-    instances are constant on the support 3 times in 4, have >= 2 points, and often give the
-    least likely point the opposite label of the most likely one."""
-    from reference import Tape
-    instance, beta1, beta3, n, adversary = _premise_setup(
-        draw, ("constant_on_support", "constant_on_support", "constant_on_support", "any"), 2, True)
-    delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")
-    params = Params.scaled(n, instance.num_hypotheses, delta, Fraction(1, 4), beta1, PAPER_BETA2, beta3)
-    support = [x for x in range(instance.num_points) if instance.nu[x] > 0]
-    blocks = [(tau, length) for _, tau, length in rational_schedule(beta1, n)]
-    done = sum(length for _, length in blocks)
-    if done < n:
-        blocks.append((done + 1, n - done))
-    xs, us = [], []
-    pattern = draw(st.sampled_from(["rare_point", "rare_point", "per_epoch"]), label="tape_pattern")
-    rare = min(support, key=lambda x: instance.nu[x])
-    for _, length in blocks:
-        mode = "rare_point" if pattern == "rare_point" else draw(
-            st.sampled_from(["typical", "one_point", "wild"]), label="epoch_x_mode")
-        if mode == "rare_point":
-            counts = [length if x == rare else 0 for x in range(instance.num_points)]
-        elif mode == "one_point":
-            point = draw(st.sampled_from(support), label="epoch_point")
-            counts = [length if x == point else 0 for x in range(instance.num_points)]
-        else:
-            counts = _composition(draw, "epoch_x", length, instance.nu, mode)
-        for x, c in enumerate(counts):
-            xs += [x] * c
-            us += balanced_coins(c)
-    ys = [int(adversary.eta(instance, t)[x]) for t, x in enumerate(xs, start=1)]
-    return CraftedCase(instance, adversary, params, Tape(xs, ys, us))
-
-
-def paper_premise_cases():
-    """Crafted tapes twice as often as sampled ones."""
-    return st.one_of(crafted_tape_cases(), premise_regime_cases(), crafted_tape_cases())
-
-
-def any_regime_cases():
-    return st.one_of(scaled_regime_cases(), premise_regime_cases(), crafted_tape_cases())
-
-
-@st.composite
-def burst_then_clean_cases(draw):
-    """Regime "scaled" (beta1 in {1, 2, 4}, the paper's beta3): corruption (an early burst,
-    c_t up to 1) during the first epochs only, then clean, and n inside the epoch after
-    the last completed one: the corner where g_{L-1} (corruption of completed epochs,
-    scaled by 2/N_{L-1}) is largest against C-bar_total/n (the correctness chain's last
-    step)."""
-    instance = draw(instances(), label="instance")
-    beta1 = draw(st.sampled_from(BETA1_CHOICES), label="beta1")
-    epochs = rational_schedule(beta1, MAX_ROUNDS)
-    ends = [tau + length - 1 for _, tau, length in epochs]
-    L = draw(st.integers(1, len(ends) - 1), label="completed_epochs")
-    n = draw(st.one_of(st.integers(ends[L - 1], ends[L] - 1), st.just(ends[L] - 1)), label="n")
-    tau = draw(st.one_of(st.sampled_from(ends[:L]), st.integers(1, ends[L - 1])), label="burst_end")
-    flip = draw(st.booleans(), label="flip_labels")
-    if flip:
-        target = tuple(1 - e for e in instance.eta)
-    else:
-        target = draw(st.lists(st.one_of(st.none(), probabilities()), min_size=instance.num_points,
-                               max_size=instance.num_points), label="eta_burst")
-    adversary = _adversaries.early_burst(target, tau, n)
-    seed = draw(st.integers(0, 2**64 - 1), label="seed")
-    delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")
-    return Case(instance, adversary, seed, Params.scaled(n, instance.num_hypotheses, delta, Fraction(1, 4), beta1))
-
-
-@dataclass(frozen=True)
-class OneEpochCase:
-    """One epoch l of Algorithm 2 generated directly: the state at its start (tau_l,
-    |I_l|, q_l by line 13, Delta^^{l-1}), its counts, and what the harness knows about the
-    past: the previous epoch's x-counts (rho^_{l-1}, l >= 2) and corruptions C_1..C_{l-1}.
-    eta_t is constant on the epoch (`epoch_eta`)."""
-
-    instance: Instance
-    params: Params
-    state: EpochState
-    counts: EpochCounts
-    prev_seen: tuple[int, ...]  # x-counts of epoch l-1 (empty for l = 1)
-    past_corruption: tuple[Fraction, ...]  # C_s, s = 1..l-1
-    epoch_eta: tuple[Fraction, ...]  # eta_t on I_l
-    mode: str  # how the counts were drawn
-
-    def to_json(self) -> dict:
-        return {"instance": self.instance.to_json(), "params": to_jsonable(self.params),
-                "state": to_jsonable(self.state), "counts": to_jsonable(self.counts),
-                "prev_seen": list(self.prev_seen), "past_corruption": to_jsonable(self.past_corruption),
-                "epoch_eta": to_jsonable(self.epoch_eta), "mode": self.mode}
-
-    @classmethod
-    def from_json(cls, data) -> "OneEpochCase":
-        return cls(Instance.from_json(data["instance"]), from_jsonable(Params, data["params"], "params"),
-                   from_jsonable(EpochState, data["state"], "state"),
-                   from_jsonable(EpochCounts, data["counts"], "counts"), tuple(data["prev_seen"]),
-                   from_jsonable(tuple[Fraction, ...], data["past_corruption"], "past_corruption"),
-                   from_jsonable(tuple[Fraction, ...], data["epoch_eta"], "epoch_eta"), data["mode"])
-
-    def reproducer(self) -> str:
-        return ("properties.checks_calruption_events.OneEpochCase.from_json("
-                f"json.loads({json.dumps(json.dumps(self.to_json()))}))")
-
-    def __repr__(self) -> str:
-        return f"OneEpochCase.from_json({json.dumps(self.to_json())})"
-
-
-def _near(draw, label: str, trials: int, p: Fraction, spread: int) -> int:
-    """An integer in [0, trials] near trials * p: floor(trials p) plus a drawn deviation of
-    at most `spread` standard deviations (rounded up); exactly trials * p if p is 0 or 1."""
-    if p <= 0:
-        return 0
-    if p >= 1:
-        return trials
-    mean = trials * p
-    variance = mean * (1 - p)
-    sd = isqrt(variance.numerator // variance.denominator) + 1
-    deviation = draw(st.integers(-spread * sd, spread * sd), label=label)
-    return min(trials, max(0, mean.numerator // mean.denominator + deviation))
-
-
-def _composition(draw, label: str, total: int, nu, mode: str) -> tuple[int, ...]:
-    """x-counts summing to `total`, zero where nu = 0. "typical": total * nu plus at most 3
-    standard deviations per point; "wild": any drawn proportions (a tape of positive
-    probability, however unlikely)."""
-    m = len(nu)
-    support = [x for x in range(m) if nu[x] > 0]
-    top = max(support, key=lambda x: nu[x])
-    if mode == "wild":
-        weights = draw(st.lists(st.integers(0, 20), min_size=len(support), max_size=len(support)),
-                       label=f"{label}_weights")
-        if sum(weights) == 0:
-            weights[0] = 1
-        counts = [0] * m
-        for x, w in zip(support, weights):
-            counts[x] = total * w // sum(weights)
-        heaviest = support[weights.index(max(weights))]
-        counts[heaviest] += total - sum(counts)
-        return tuple(counts)
-    counts = [0] * m
-    for x in support:
-        if x != top:
-            counts[x] = _near(draw, f"{label}_deviation", total, nu[x], 3)
-    counts[top] = total - sum(counts)
-    if counts[top] < 0:  # deviations overshot: fall back to the rounded expectation
-        counts = [total * nu[x].numerator // nu[x].denominator if x != top else 0 for x in range(m)]
-        counts[top] = total - sum(counts)
-    return tuple(counts)
-
-
-def _levels(gap_prev, l: int) -> list[int]:
-    """k-level of each h at the start of epoch l: max{i in 0..l-1 : Delta^^{l-1}_h <= eps_i} (line 12)."""
-    return [max((i for i in range(l) if g <= eps(i)), default=0) for g in gap_prev]
-
-
-def line13_q(H, rho_prev, gap_prev, l: int) -> tuple[Fraction, ...]:
-    """q_l^x = max_{(h,h') in Z(x)} rho^_{l-1}(h,h') 4^(k(h,h',l) - l) (line 13 with
-    beta1/N_l = eps_l^2, FINDINGS R10); q_1 = 1."""
-    m = len(H[0])
-    if l == 1:
-        return (Fraction(1),) * m
-    level = _levels(gap_prev, l)
-    q = []
-    for x in range(m):
-        best = Fraction(0)
-        for h in range(len(H)):
-            for h2 in range(h + 1, len(H)):
-                if H[h][x] != H[h2][x]:
-                    best = max(best, rho_prev[h][h2] * Fraction(4 ** min(level[h], level[h2]), 4**l))
-        q.append(best)
-    return tuple(q)
-
-
-@st.composite
-def rich_instances(draw, max_points: int = 5):
-    """An instance of properties.strategies with at least two distinct hypotheses (the
-    complement of the first is added when all coincide) and, half the time, low label noise
-    (eta* in {0, 1/10, 9/10, 1}: large gaps Delta_h, so the gap bounds bite)."""
-    base = draw(instances(max_points=max_points), label="base_instance")
-    H = list(base.hypotheses)
-    if len(set(H)) == 1:
-        complement = tuple(1 - v for v in H[0])
-        H = H + [complement] if len(H) < 8 else H[:-1] + [complement]
-    eta = base.eta
-    if draw(st.booleans(), label="low_noise"):
-        eta = draw(st.lists(st.sampled_from([Fraction(0), Fraction(1, 10), Fraction(9, 10), Fraction(1)]),
-                            min_size=base.num_points, max_size=base.num_points), label="low_noise_eta")
-    return Instance(base.nu, eta, H)
-
-
-@st.composite
-def one_epoch_cases(draw, regimes=("paper",), modes=("typical", "typical", "wild_seen", "wild_prev", "one_point_seen"),
-                    first_epoch: int = 1):
-    """A OneEpochCase satisfying the previous-epoch hypotheses of the lemmas "Upper bound of
-    the estimated gap" and "Lower bound of the estimated gap" by construction:
-      Delta_h <= 3/2 Delta^^{l-1}_h + 3/2 eps_{l-1} + 3 g_{l-1}  and
-      Delta^^{l-1}_h <= 2 (Delta_h + eps_{l-1} + g_{l-1})
-    (g_{l-1} from the drawn past corruptions), with eps_{l-1} <= Delta^^{l-1} <= 1 and
-    Delta^^{l-1} = eps_{l-1} for one h (line 11: the previous h^*); q_l built from the
-    previous epoch's rho^ and layers exactly as line 13 does. Regime "paper": the paper's
-    constants (Params.paper, n a power of two large enough for epoch l, l in 1..3, epochs
-    of ~10^5..10^7 rounds); regime "scaled": Params.scaled with beta1 in {1, 2, 4} and the
-    paper's beta3. Counts: "typical" (x-counts within 3 sd of |I| nu, query and label
-    counts within 3 sd of their means), "wild_seen" (this epoch's x-counts arbitrary),
-    "one_point_seen" (every round of the epoch at one point of the support where H
-    disagrees, if any), "wild_prev"
-    (the previous epoch's x-counts arbitrary, so rho^_{l-1} may be far from rho^_l); all are
-    tapes of positive probability. The epoch's eta_t is eta* (clean), a gamma-misspecification (gamma <= 1/4) or
-    a burst (gamma = 1)."""
-    instance = draw(instances(max_points=5), label="instance")
-    H, m, num_h = instance.hypotheses, instance.num_points, instance.num_hypotheses
-    regime = draw(st.sampled_from(regimes), label="regime")
-    l = draw(st.integers(first_epoch, 3), label="l")
-    delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")
-    if regime == "paper":
-        n = 2**20
-        while True:
-            params = Params.paper(n, num_h, delta)
-            lengths = [certified_ceil(params.beta1, 4**s) for s in range(1, l + 1)]
-            if sum(lengths) <= n:
-                break
-            n *= 2
-    else:
-        beta1 = draw(st.sampled_from(BETA1_CHOICES), label="beta1")
-        lengths = [int(beta1 * 4**s) for s in range(1, l + 1)]
-        params = Params.scaled(sum(lengths), num_h, delta, Fraction(1, 4), beta1)
-    tau, length = 1 + sum(lengths[:-1]), lengths[-1]
-    mode = draw(st.sampled_from(modes), label="counts_mode")
-    R_star = instance.best_risk
-    gaps = [instance.gap(h) for h in range(num_h)]
-    fractions = [Fraction(0), Fraction(0), Fraction(0), Fraction(1, 1000), Fraction(1, 32), Fraction(1, 16),
-                 Fraction(1, 4), Fraction(1)]
-    past = tuple(draw(st.sampled_from(fractions), label="past_corruption_rate") * lengths[s] for s in range(l - 1))
-    # the epoch's eta_t (constant on I_l)
-    kind = draw(st.sampled_from(["clean", "clean", "misspecification", "burst"]), label="epoch_adversary")
-    if kind == "clean":
-        epoch_eta = instance.eta
-    else:
-        gamma = Fraction(1) if kind == "burst" else draw(st.fractions(0, Fraction(1, 4), max_denominator=32),
-                                                          label="gamma")
-        target = draw(st.lists(st.one_of(st.none(), probabilities()), min_size=m, max_size=m), label="target")
-        epoch_eta = tuple(e if t is None else (1 - gamma) * e + gamma * t for e, t in zip(instance.eta, target))
-    # the previous epoch: Delta^^{l-1}, rho^_{l-1}
-    if l == 1:
-        gap_prev = (Fraction(0),) * num_h
-        prev_seen: tuple[int, ...] = ()
-        rho_prev = None
-    else:
-        g_prev = g_value(past, lengths[: l - 1], R_star)
-        e_prev = eps(l - 1)
-        values = []
-        for h in range(num_h):
-            lo = max(e_prev, Fraction(2, 3) * gaps[h] - e_prev - 2 * g_prev)
-            hi = min(Fraction(1), 2 * (gaps[h] + e_prev + g_prev))
-            j = draw(st.integers(0, 8), label="gap_prev_step")
-            values.append(lo + (hi - lo) * Fraction(j, 8))
-        candidates = [h for h in range(num_h)
-                      if max(e_prev, Fraction(2, 3) * gaps[h] - e_prev - 2 * g_prev) == e_prev]
-        values[draw(st.sampled_from(candidates), label="previous_h_star")] = e_prev
-        gap_prev = tuple(values)
-        prev_seen = _composition(draw, "prev_seen", lengths[l - 2], instance.nu,
-                                 "wild" if mode == "wild_prev" else "typical")
-        rho_prev = rho_matrix(H, prev_seen, lengths[l - 2])
-    q = line13_q(H, rho_prev, gap_prev, l)
-    if mode == "one_point_seen":  # a point where H disagrees if there is one, the rarest first
-        support = sorted((x for x in range(m) if instance.nu[x] > 0), key=lambda x: instance.nu[x])
-        disputed = [x for x in support if len({labels[x] for labels in H}) > 1]
-        point = draw(st.sampled_from(disputed or support), label="seen_point")
-        seen = tuple(length if x == point else 0 for x in range(m))
-    else:
-        seen = _composition(draw, "seen", length, instance.nu, "wild" if mode == "wild_seen" else "typical")
-    queried = []
-    for x in range(m):
-        asked = _near(draw, "queried_deviation", seen[x], q[x], 3)
-        ones = _near(draw, "label_deviation", asked, epoch_eta[x], 3)
-        queried.append((asked - ones, ones))
-    state = EpochState(l, tau, length, q, gap_prev)
-    return OneEpochCase(instance, params, state, EpochCounts(seen, tuple(queried)), prev_seen, past,
-                        tuple(epoch_eta), mode)
-
-
-@dataclass(frozen=True)
-class CatoniFrequencyExperiment:
-    """A fixed small CALruption setting run on a fixed seed set (the statistical check)."""
-
-    instance: Instance
-    adversary: Adversary
-    params: Params
-    seeds: tuple[int, ...]
-    alpha: Fraction  # level of the test
-
-    def __repr__(self) -> str:
-        return (f"CatoniFrequencyExperiment(instance={json.dumps(self.instance.to_json())}, "
-                f"adversary={json.dumps(self.adversary.to_json())}, params={to_jsonable(self.params)}, "
-                f"seeds=range({self.seeds[0]}, {self.seeds[-1] + 1}), alpha={self.alpha})")
-
-
-def _catoni_experiment() -> CatoniFrequencyExperiment:
-    """Thresholds 1[x >= k], k = 0..4, on 4 equally likely points with eta* = (1/10, 3/10,
-    7/10, 9/10); a 1/8-misspecification towards (1, 1, 0, 0); n = 80 = |I_1| + |I_2| with
-    beta1 = 4; beta3 = 2 log 4 (so e^-beta3 = 1/16 exactly, and |I_l| >= 16 >= 4 beta3,
-    the premise of the lemma "Concentration inequality in our case"); 150 seeds."""
-    nu = (Fraction(1, 4),) * 4
-    eta = (Fraction(1, 10), Fraction(3, 10), Fraction(7, 10), Fraction(9, 10))
-    H = tuple(tuple(1 if x >= k else 0 for x in range(4)) for k in range(5))
-    n = 80
-    params = Params.scaled(n, len(H), Fraction(1, 10), Fraction(1, 4), Fraction(4), PAPER_BETA2,
-                           ScaledLog(Fraction(2), Fraction(4)))
-    adversary = _adversaries.misspecification(Fraction(1, 8), (1, 1, 0, 0), n)
-    return CatoniFrequencyExperiment(Instance(nu, eta, H), adversary, params, tuple(range(150)), Fraction(1, 1000))
-
-
-CATONI_EXPERIMENT = _catoni_experiment()
 
 # =====================================================================================
 # certified decisions
@@ -649,20 +167,9 @@ def beta1_premise(params) -> str | None:
 # =====================================================================================
 # exact truth of an epoch
 # =====================================================================================
-def eps(i: int) -> Fraction:
-    return Fraction(1, 2**i)
-
-
 def _err(label: int, eta: Fraction) -> Fraction:
     """E_{y~Ber(eta)} 1{label != y}."""
     return 1 - eta if label == 1 else eta
-
-
-def rho_matrix(H, seen, length: int):
-    num_h = len(H)
-    return tuple(
-        tuple(Fraction(sum(s for s, a, b in zip(seen, H[h], H[h2]) if a != b), length) for h2 in range(num_h))
-        for h in range(num_h))
 
 
 @dataclass(frozen=True)
@@ -710,19 +217,6 @@ def truth_of_one_epoch(ex: OneEpochCase) -> EpochTruth:
                 for labels in H)
     bar = tuple(sum((nu[x] * _err(labels[x], ex.epoch_eta[x]) for x in range(len(nu))), Fraction(0)) for labels in H)
     return EpochTruth(ex.state.l, length, tuple(seen), rho_matrix(H, seen, length), hat, bar, length * c)
-
-
-def g_weight(C: Fraction, length: int, R_star: Fraction) -> Fraction:
-    """C_s (2R* 1{2C_s/N_s <= 1/16} + 1{2C_s/N_s > 1/16}) (Lemma 5.1's g_l)."""
-    return C * (2 * R_star if 2 * C / length <= Fraction(1, 16) else 1)
-
-
-def g_value(corruptions, lengths, R_star) -> Fraction:
-    """g_l = (2/beta1) eps_l^2 sum_{s<=l} C_s (...) = (2/N_l) sum_{s<=l} C_s (...), N_l = |I_l|
-    (l = len(lengths); g_0 = 0)."""
-    if not lengths:
-        return Fraction(0)
-    return Fraction(2, lengths[-1]) * sum((g_weight(C, n, R_star) for C, n in zip(corruptions, lengths)), Fraction(0))
 
 
 def _pairs(num_h: int):
@@ -1695,9 +1189,6 @@ OUTCOMES = {
         lambda name, impl, ex: _gap_bounds_one_epoch(name, impl, ex, True),
 }
 """check name -> (name, impl, example) -> Outcome, for the meta-tests (premise shares)."""
-
-# the gap bounds bite from l = 2 on, and break when the epoch's x-counts are far from nu
-GAP_BOUND_MODES = ("typical", "one_point_seen", "one_point_seen", "one_point_seen", "wild_seen", "wild_prev")
 
 _EST = 'Appendix D, lemma "Estimation accuracy for D^_l"'
 _GAP = 'Lemma 5.1; Appendix D, lemmas "Upper/Lower bound of the estimated gap", "Upper bound and lower bound for all estimation"'

@@ -26,168 +26,16 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from reference import Instance, Params
+from reference import Params
 from reference import adversary as _adversaries
 from reference import instances as _instances
 from reference.certified import Enclosure, ScaledLog, decide_le, sqrt_enclosure
 
-from . import strategies as base
 from .case import Case
 from .impl import run_algorithm
 from .registry import custom_check, trace_check
+from .strategies import PASSIVE_EXPERIMENT, VANILLA_EXPERIMENT, cases, lemma_c1_cases, theorem41_cases
 from .violation import Violation
-
-# ==========================================================================================
-# strategies (to be moved to properties/strategies.py by its owner)
-# ==========================================================================================
-THEOREM41_KINDS = ("clean", "misspecification", "theorem41_ok")
-
-
-@st.composite
-def edge_adversaries(draw, instance: Instance, n: int):
-    """The adversary Theorem 4.1's correctness proof must withstand: c_t = 1/8 (its
-    budget C_[0,t] <= t/8 used to the full where there is room), spent in favour of a
-    competitor h against h*: on Dis(h, h*), eta moves by 1/8 towards h's label, until a
-    drawn tau (tau = n: the whole run)."""
-    H, best = instance.hypotheses, instance.best
-    h = draw(st.integers(0, len(H) - 1), label="favoured")
-    tau = draw(st.one_of(st.just(n), st.integers(0, n)), label="tau")
-    d = Fraction(1, 8)
-    target = tuple(
-        None if H[h][x] == H[best][x] else (min(Fraction(1), e + d) if H[h][x] == 1 else max(Fraction(0), e - d))
-        for x, e in enumerate(instance.eta)
-    )
-    return _adversaries.early_burst(target, tau, n)
-
-
-@st.composite
-def low_noise_instances(draw, max_points: int = base.MAX_POINTS):
-    """Like `strategies.instances`, with eta* in {0, 1/20, 1/10, 9/10, 19/20, 1}: large
-    gaps relative to the noise, so RobustCAL's modified rule eliminates within a few
-    hundred rounds and the correctness check has eliminations to judge."""
-    m = draw(st.integers(1, max_points), label="num_points")
-    nu = draw(base.distributions(m), label="nu")
-    levels = [Fraction(0), Fraction(1, 20), Fraction(1, 10), Fraction(9, 10), Fraction(19, 20), Fraction(1)]
-    eta = draw(st.lists(st.sampled_from(levels), min_size=m, max_size=m), label="eta")
-    H = draw(base.hypothesis_classes(m), label="hypotheses")
-    return Instance(nu, eta, H)
-
-
-@st.composite
-def theorem41_cases(draw, max_rounds: int = 1024):
-    """Cases whose adversary is meant to satisfy Theorem 4.1's C_[0,t] <= t/8: the kinds
-    clean / misspecification / theorem41_ok of `strategies.adversaries_for` and the
-    `edge_adversaries` above. theorem41_ok (segment gamma <= 1/8), clean and edge always
-    satisfy it; misspecification (gamma <= 1/4) does not always: the checks decide it
-    exactly per example and skip (with hypothesis.event) the examples where it fails."""
-    instance = draw(st.one_of(base.instances(), low_noise_instances()), label="instance")
-    n = draw(st.one_of(st.integers(2, 64), st.integers(2, max_rounds)), label="n")
-    if draw(st.booleans(), label="edge_adversary"):
-        adversary = draw(edge_adversaries(instance, n), label="adversary")
-    else:
-        adversary = draw(base.adversaries_for(instance, n, THEOREM41_KINDS), label="adversary")
-    seed = draw(st.integers(0, 2**64 - 1), label="seed")
-    params = draw(base.params_for(n, instance.num_hypotheses), label="params")
-    return Case(instance, adversary, seed, params)
-
-
-def sharp_lemma_c1_case(g: Fraction, n: int, seed: int, delta: Fraction = Fraction(1, 10)) -> Case:
-    """One point, eta* = (1 + Delta)/2 with Delta = 1/4 - g, H = {h* = (1), h = (0)}
-    (rho*(h, h*) = 1 = R*(h) + R*: they never err together), and c_t = 1/8 in every round
-    (eta_t = eta* - 1/8: the 1/8-misspecification regime of Theorem 4.1) in favour of h.
-    Then R-bar_t(h) - R-bar_t(h*) = -g, so h^_t = h at large t, and
-    Delta_h = 1/4 - g > R*/2 + O(sqrt(R* log/t)): Lemma C.1's second line fails."""
-    eta = (1 + Fraction(1, 4) - g) / 2
-    instance = Instance((Fraction(1),), (eta,), ((1,), (0,)))
-    adversary = _adversaries.early_burst((eta - Fraction(1, 8),), n, n)
-    return Case(instance, adversary, seed, Params.paper(n, 2, delta))
-
-
-@st.composite
-def sharp_lemma_c1_cases(draw):
-    """`sharp_lemma_c1_case` over g in {1/32, 1/16}, n in {2^12, 2^14, 2^16}, any seed."""
-    g = draw(st.sampled_from([Fraction(1, 32), Fraction(1, 16)]), label="g")
-    n = draw(st.sampled_from([2**16, 2**14, 2**12]), label="n")
-    seed = draw(st.integers(0, 2**16), label="seed")
-    return sharp_lemma_c1_case(g, n, seed)
-
-
-def lemma_c1_cases():
-    """Generic Theorem 4.1 cases (short runs: the lemma's premise binds, its conclusion
-    rarely) and the sharp one-point family where the conclusion is tight."""
-    return st.one_of(theorem41_cases(), sharp_lemma_c1_cases())
-
-
-@dataclass(frozen=True)
-class VanillaExperiment:
-    """Appendix C.2's experiment: instance counterexample(xi1, xi2), adversary
-    counterexample(tau, n) (eta^{x1} = 15/32 up to tau, c_t = 1/32), a fixed seed set."""
-
-    xi1: Fraction
-    xi2: Fraction
-    n: int
-    tau: int
-    delta: Fraction
-    seeds: tuple[int, ...]
-    min_vanilla_eliminations: int  # "most seeds"
-
-    def reproducer(self) -> str:
-        return repr(self)
-
-
-# Measured with the reference (seeds 0..19): vanilla loses h1 on 19 of 20 seeds (first at
-# t = 2^13, 2^14 or 2^15; seed 12 keeps it), modified keeps it on all 20; seeds 0..7 all
-# lose it under vanilla. At half the scale (n = 2^15, tau = 2^14) vanilla loses it on only
-# 12 of 20. The check takes about 5 s (8 seeds x 3 runs of 2^16 rounds).
-VANILLA_EXPERIMENT = VanillaExperiment(
-    xi1=Fraction(1, 2), xi2=Fraction(1, 128), n=2**16, tau=2**15, delta=Fraction(1, 10),
-    seeds=tuple(range(8)), min_vanilla_eliminations=6,
-)
-
-
-@dataclass(frozen=True)
-class PassiveSetting:
-    name: str
-    instance: Instance
-    adversary: object
-
-    def __repr__(self) -> str:
-        return f"PassiveSetting({self.name!r})"
-
-
-@dataclass(frozen=True)
-class PassiveExperiment:
-    settings: tuple[PassiveSetting, ...]
-    seeds: tuple[int, ...]
-    delta: Fraction
-    alpha: Fraction  # the binomial test's level
-
-    def reproducer(self) -> str:
-        return repr(self)
-
-
-def _passive_settings(n: int = 1024) -> tuple[PassiveSetting, ...]:
-    """Four small settings with C_total <= n/8. With n = 1024 the bound is about 0.08,
-    0.19, 0.39 and 0.10, below the largest gap of the class in the first, second and
-    fourth setting (0.4, 0.4, 0.75), so a wrong output there violates it. In the third
-    the corruption makes ERM output h2 (gap 1/16, within the bound) on every seed."""
-    thresholds = _instances.thresholds(4)
-    flipped = tuple(1 - e for e in thresholds.eta)
-    realizable = _instances.intervals(4, eta=(Fraction(0), Fraction(1), Fraction(1), Fraction(0)))
-    counter = _instances.counterexample(Fraction(1, 2), Fraction(1, 16))
-    return (
-        PassiveSetting(f"thresholds(4), clean, n={n}", thresholds, _adversaries.clean(n)),
-        PassiveSetting(f"thresholds(4), 1/8-misspecification towards 1 - eta*, n={n}", thresholds,
-                       _adversaries.misspecification(Fraction(1, 8), flipped, n)),
-        PassiveSetting(f"counterexample(1/2, 1/16), eta^{{x1}} = 3/8 throughout (c = 1/8), n={n}", counter,
-                       _adversaries.early_burst((Fraction(3, 8), None, None), n, n)),
-        PassiveSetting(f"intervals(4) realizable, labels flipped for the first n/8 rounds, n={n}", realizable,
-                       _adversaries.early_burst(tuple(1 - e for e in realizable.eta), n // 8, n)),
-    )
-
-
-PASSIVE_EXPERIMENT = PassiveExperiment(_passive_settings(), tuple(range(200)), Fraction(1, 10), Fraction(1, 1000))
-
 
 # ==========================================================================================
 # exact quantities of a run
@@ -583,7 +431,7 @@ CHECKS = (
                 "Appendix C.1, Lemma C.1 ('passive learning'), corrected (Theorem 3.1's bound at t; line 3)",
                 "conditional", "robust_cal", lemma_c1_cases()),
     trace_check(check_passive_bound_theorem_31_on_event, "Theorem 3.1 and its proof (Appendix B), on E_B(n)",
-                "conditional", "passive", base.cases()),
+                "conditional", "passive", cases()),
     custom_check(check_counterexample_vanilla_loses_best,
                  "Appendix C.2 ('Why vanilla Robust CAL does not work?'); remark after Theorem 4.1", "counterexample",
                  st.just(VANILLA_EXPERIMENT)),

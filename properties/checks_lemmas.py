@@ -19,166 +19,16 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from dataclasses import dataclass
 from fractions import Fraction
 
-from hypothesis import strategies as st
-
-from reference import Instance, Params
-from reference import adversary as _adversaries
-from reference import instances as _instances
+from reference import Instance
 from reference.adversary import Adversary
 
-from . import strategies as base
-from .case import Case
 from .registry import case_check
+from .strategies import ALL_INTERVALS_MAX_N, counterexample_settings, instances, lemma_cases, theta_examples
 from .violation import Violation
 
-# ==========================================================================================
-# strategies (to be moved to properties/strategies.py by its owner)
-# ==========================================================================================
-ALL_INTERVALS_MAX_N = 24  # up to this horizon every interval [a, b] is checked
-SAMPLED_INTERVALS = 30  # beyond it: extremes, segment intervals and this many drawn ones
-MAX_LEMMA_ROUNDS = 400
-
-
-def room(eta_star: Fraction, label: int) -> Fraction:
-    """How far eta can move at a point in the direction that raises the risk of a
-    hypothesis with this label there (label 1 errs on y = 0: lower eta; label 0: raise it)."""
-    return eta_star if label == 1 else 1 - eta_star
-
-
-def aligned_target(instance: Instance, against: int, d: Fraction, points) -> tuple:
-    """eta_t^x = eta*^x moved by d (clipped to [0, 1]) at each x in `points`, in the
-    direction that raises R_t(h) for h = hypotheses[against]; None elsewhere.
-
-    On a point where the room is at least d this raises the risk of `against` by exactly
-    d nu*(x) and moves every other hypothesis by -d nu*(x) where it disagrees with it:
-    equality in Lemma A.1 (for `against`) and Lemma A.2 (for every pair (against, h'))
-    when every point of positive mass has room >= d."""
-    labels = instance.hypotheses[against]
-    chosen = set(points)
-    target = []
-    for x, e in enumerate(instance.eta):
-        if x not in chosen:
-            target.append(None)
-        elif labels[x] == 1:
-            target.append(max(Fraction(0), e - d))
-        else:
-            target.append(min(Fraction(1), e + d))
-    return tuple(target)
-
-
-@st.composite
-def aligned_adversaries(draw, instance: Instance, n: int):
-    """An early burst that shifts eta against one hypothesis by a common amount d on a
-    region (the support of nu*, all of X, or Dis(h, h*)), until a drawn tau. With d = the
-    smallest positive room on the region ("fill") the corruption is used up exactly on
-    every point of positive mass that has that room: the lemmas' bounds are attained."""
-    H = instance.hypotheses
-    against = draw(st.integers(0, len(H) - 1), label="against")
-    region = draw(st.sampled_from(("support", "all", "dis_best")), label="aligned_region")
-    if region == "support":
-        points = [x for x, p in enumerate(instance.nu) if p > 0]
-    elif region == "all":
-        points = list(range(instance.num_points))
-    else:
-        best = H[instance.best]
-        points = [x for x in range(instance.num_points) if H[against][x] != best[x]]
-    rooms = [room(instance.eta[x], H[against][x]) for x in points if instance.nu[x] > 0]
-    positive = [r for r in rooms if r > 0]
-    if draw(st.booleans(), label="fill_room") and positive:
-        d = min(positive)
-    else:
-        d = draw(st.fractions(0, 1, max_denominator=32), label="shift")
-    tau = draw(st.integers(0, n), label="tau")
-    return _adversaries.early_burst(aligned_target(instance, against, d, points), tau, n)
-
-
-@st.composite
-def lemma_cases(draw, max_rounds: int = MAX_LEMMA_ROUNDS):
-    """instance + adversary (the paper's models, or an aligned burst that attains the
-    lemmas' bounds) over a horizon that is mostly small enough to check every interval.
-    The seed only picks the sampled intervals of a long horizon."""
-    instance = draw(base.instances(), label="instance")
-    n = draw(st.one_of(st.integers(1, ALL_INTERVALS_MAX_N), st.integers(1, max_rounds)), label="n")
-    family = draw(st.sampled_from(("paper_models", "aligned")), label="adversary_family")
-    if family == "paper_models":
-        adversary = draw(base.adversaries_for(instance, n), label="adversary")
-    else:
-        adversary = draw(aligned_adversaries(instance, n), label="adversary")
-    seed = draw(st.integers(0, 2**32 - 1), label="seed")
-    return Case(instance, adversary, seed, Params.scaled(n, instance.num_hypotheses))
-
-
-@dataclass(frozen=True)
-class CounterexampleSetting:
-    """The appendix's instance counterexample(xi1, xi2) with its adversary
-    counterexample(tau, n)."""
-
-    xi1: Fraction
-    xi2: Fraction
-    tau: int
-    n: int
-
-    @property
-    def instance(self) -> Instance:
-        return _instances.counterexample(self.xi1, self.xi2)
-
-    @property
-    def adversary(self) -> Adversary:
-        return _adversaries.counterexample(self.tau, self.n)
-
-    def reproducer(self) -> str:
-        return (f"CounterexampleSetting(Fraction('{self.xi1}'), Fraction('{self.xi2}'), "
-                f"tau={self.tau}, n={self.n})")
-
-
-@st.composite
-def counterexample_settings(draw, max_rounds: int = 2000):
-    """xi1 in [1/64, 1] (1/2 and 1 included), xi2 = u xi1 / 64 with u in [0, 1] (the
-    proposition's xi2 <= xi1/64, both ends reached), capped so that xi1 + xi2 <= 1;
-    tau in [0, n] (no corruption, corruption to the end, and in between)."""
-    xi1 = draw(st.one_of(st.sampled_from([Fraction(1, 2), Fraction(1)]),
-                         st.fractions(Fraction(1, 64), 1, max_denominator=64)), label="xi1")
-    u = draw(st.one_of(st.sampled_from([Fraction(0), Fraction(1)]), st.fractions(0, 1, max_denominator=16)),
-             label="xi2_over_xi1_64")
-    xi2 = min(xi1 * u / 64, 1 - xi1)
-    n = draw(st.integers(1, max_rounds), label="n")
-    tau = draw(st.one_of(st.sampled_from([0, n]), st.integers(0, n)), label="tau")
-    return CounterexampleSetting(xi1, xi2, tau, n)
-
-
-@dataclass(frozen=True)
-class ThetaExample:
-    """An instance, an r0 > 0 and finitely many r >= r0 to compare theta*(r0) with."""
-
-    instance: Instance
-    r0: Fraction
-    rs: tuple[Fraction, ...]
-
-    def reproducer(self) -> str:
-        return (f"ThetaExample(Instance.from_json({self.instance.to_json()!r}), Fraction('{self.r0}'), "
-                f"{tuple(str(r) for r in self.rs)!r})")
-
-
-@st.composite
-def theta_examples(draw):
-    """r0: a drawn positive rational or one of the distances rho*(h, h*) (where the
-    numerator jumps); rs: r0, distances >= r0, points just below a distance, and points
-    further out (up to r0 + 2)."""
-    instance = draw(base.instances(), label="instance")
-    best = instance.best
-    distances = sorted({instance.disagreement(h, best) for h in range(instance.num_hypotheses)} - {Fraction(0)})
-    if distances and draw(st.booleans(), label="r0_at_a_distance"):
-        r0 = draw(st.sampled_from(distances), label="r0")
-    else:
-        r0 = draw(st.fractions(Fraction(1, 256), Fraction(3, 2), max_denominator=256), label="r0")
-    step = Fraction(1, 1024)
-    special = [d for d in distances if d >= r0] + [d - step for d in distances if d - step >= r0]
-    further = draw(st.lists(st.fractions(0, 2, max_denominator=64), max_size=6), label="offsets")
-    rs = tuple(sorted({r0, *special, *(r0 + f for f in further)}))
-    return ThetaExample(instance, r0, rs)
+SAMPLED_INTERVALS = 30  # beyond ALL_INTERVALS_MAX_N: extremes, segment intervals and this many drawn ones
 
 
 # ==========================================================================================
@@ -457,7 +307,7 @@ CHECKS = (
     case_check(check_corruption_effect_lemma_2, "Lemma A.2 (Corruption effects 2)", "lemma", lemma_cases()),
     case_check(check_disagreement_bounded_by_risks,
                "Appendix D, auxiliary lemma 'upper bound the difference of classifiers'; proof of Theorem 3.1 (Appendix B)", "lemma",
-               base.instances()),
+               instances()),
     case_check(check_counterexample_instance_values,
                "Appendix C.2 ('Why vanilla Robust CAL does not work?'), proposition", "lemma",
                counterexample_settings()),

@@ -4,7 +4,8 @@ A `Check` pairs a plain check function with the strategy that generates its exam
 and the way it runs the implementation. The check modules each list their checks in
 a `CHECKS` tuple; this module collects them. Expected failures (statements of the
 paper that are false, see FINDINGS.md) are listed in `EXPECTED_FAILURES` with their
-reason, never silenced inside a check."""
+reason, never silenced inside a check; each of them has its finding's counterexample in
+`KNOWN_EXAMPLES`, run first (an explicit example) so the failure is found in every profile."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from typing import Callable
 
 from hypothesis.strategies import SearchStrategy
 
+from . import strategies as S
 from .impl import run_algorithm
 from .violation import Violation
 
@@ -63,6 +65,26 @@ EXPECTED_FAILURES: dict[str, str] = {
 }
 
 
+# check name -> builders of examples that run before the generated ones (Hypothesis's
+# @example), in every profile: each expected failure's minimal counterexample from its
+# FINDINGS.md entry (built when the check runs, not at import), of its strategy's type.
+KNOWN_EXAMPLES: dict[str, tuple[Callable[[], object], ...]] = {
+    "check_passive_learning_lemma_c1": (S.finding_f2_lemma_c1_case,),
+    "check_calruption_estimation_lemma": (S.finding_f5_estimation_lemma_case,),
+    "check_calruption_estimation_lemma_one_epoch": (S.finding_f5_estimation_lemma_one_epoch_case,),
+    "check_calruption_gap_bounds_lemma_51": (S.finding_f5_lemma_51_case,),
+    "check_calruption_gap_bounds_one_epoch": (S.finding_f5_gap_bounds_one_epoch_case,),
+    "check_calruption_layer_disagreement_bound": (S.finding_f5_lemma_51_case,),
+    "check_calruption_correctness_theorem_51": (S.finding_f5_lemma_51_case,),
+    "check_calruption_correctness_final_step": (S.finding_f6_final_step_case,),
+}
+
+
+def known_examples(name: str) -> tuple:
+    """The check's known examples, built now (see KNOWN_EXAMPLES)."""
+    return tuple(build() for build in KNOWN_EXAMPLES.get(name, ()))
+
+
 def all_checks() -> dict[str, Check]:
     from . import check_modules
 
@@ -74,10 +96,12 @@ def all_checks() -> dict[str, Check]:
             if check.kind not in KINDS:
                 raise ValueError(f"check {check.name!r} has kind {check.kind!r}, not one of {KINDS}")
             checks[check.name] = check
-    unknown = set(EXPECTED_FAILURES) - set(checks)
-    if unknown:
-        raise ValueError(f"expected failures name unknown checks: {sorted(unknown)}")
+    for what, names in (("expected failures", EXPECTED_FAILURES), ("known examples", KNOWN_EXAMPLES)):
+        unknown = set(names) - set(checks)
+        if unknown:
+            raise ValueError(f"{what} name unknown checks: {sorted(unknown)}")
     return checks
 
 
-__all__ = ["Check", "EXPECTED_FAILURES", "Violation", "all_checks", "case_check", "custom_check", "trace_check"]
+__all__ = ["Check", "EXPECTED_FAILURES", "KNOWN_EXAMPLES", "Violation", "all_checks", "case_check", "custom_check",
+           "known_examples", "trace_check"]

@@ -1,13 +1,15 @@
 """Run a check against an implementation without pytest: Hypothesis drives the
-examples, shrinks a failure to a minimal one, and the result is plain data."""
+examples (the check's known examples first, see registry.KNOWN_EXAMPLES), shrinks a
+failure to a minimal one, and the result is plain data."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hypothesis import given, settings
+from hypothesis import example as explicit_example
+from hypothesis import given, seed as fixed_seed, settings
 
 from .impl import CallFailed
-from .registry import EXPECTED_FAILURES, Check
+from .registry import EXPECTED_FAILURES, Check, known_examples
 
 PASSED, FAILED, XFAIL, XPASS = "passed", "failed", "expected failure", "unexpectedly passed"
 
@@ -42,8 +44,11 @@ def violations_of(check: Check, impl, example) -> list:
         return [failure.violation]
 
 
-def run_check(check: Check, impl, *, max_examples: int | None = None) -> CheckResult:
-    """Run one check under the loaded Hypothesis profile (optionally fewer examples)."""
+def run_check(check: Check, impl, *, max_examples: int | None = None, profile: str | None = None,
+              seed: int | None = None, known: bool = True) -> CheckResult:
+    """Run one check under the loaded Hypothesis profile (or the named one), optionally with
+    fewer examples or a fixed random seed. Its known examples run first (unless `known` is
+    false: the strategy alone); a failure there ends the run, as any failure does."""
     seen = {"examples": 0, "last": None}
 
     def body(example):
@@ -54,7 +59,13 @@ def run_check(check: Check, impl, *, max_examples: int | None = None) -> CheckRe
             raise CheckFailed("; ".join(map(str, found[:3])))
 
     options = {} if max_examples is None else {"max_examples": max_examples}
-    test = settings(**options)(given(example=check.strategy)(body))
+    test = given(example=check.strategy)(body)
+    for known_example in reversed(known_examples(check.name) if known else ()):
+        test = explicit_example(example=known_example)(test)  # the last applied runs first
+    if seed is not None:
+        test = fixed_seed(seed)(test)
+    parent = settings.get_profile(profile) if profile else settings.default
+    test = settings(parent, **options)(test)
     reason = EXPECTED_FAILURES.get(check.name)
     try:
         test()

@@ -1,18 +1,34 @@
-"""Hypothesis strategies for the suite, valid by construction (no filtering).
+"""Hypothesis strategies for the suite, valid by construction (no filtering), and the
+generated-example types and fixed experiments they produce. Check modules import from
+here; this module imports no check module.
 
 Sizes are bounded (points <= 6, hypotheses <= 8, rounds <= MAX_ROUNDS) and every
 rational has a bounded denominator, so examples are small and shrink well. Every
-`draw` carries a label, so a failing example reads as a list of named choices."""
+`draw` carries a label, so a failing example reads as a list of named choices.
+
+Sections: core instances and classes; adversaries; parameters (and CALruption's epoch
+schedule); CALruption cases; one-epoch states; RobustCAL / Theorem 4.1 cases; lemma
+cases; fixed experiments."""
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from fractions import Fraction
+from math import isqrt
 
 from hypothesis import strategies as st
 
-from reference import Instance, Params, adversary as adversaries
+from reference import Adversary, Instance, Params, Tape, adversary as adversaries
+from reference import instances as _instances
+from reference.calruption import EpochCounts, EpochState
+from reference.certified import ScaledLog, certified_ceil
+from reference.params import BETA1_OVER_BETA3, PAPER_BETA2
+from reference.serialization import from_jsonable, to_jsonable
 
 from .case import Case
+from .epochs import eps, g_value, rho_matrix
 
+# -- core instances and hypothesis classes ------------------------------------------------
 MAX_POINTS = 6
 MAX_HYPOTHESES = 8
 MAX_ROUNDS = 600
@@ -83,18 +99,70 @@ def instances(draw, max_points: int = MAX_POINTS):
     return Instance(nu, eta, H)
 
 
-# -- adversaries ------------------------------------------------------------------------
-ADVERSARY_KINDS = ("clean", "misspecification", "burst", "piecewise", "theorem41_ok", "theorem41_violated")
+@st.composite
+def low_noise_instances(draw, max_points: int = MAX_POINTS):
+    """Like `instances`, with eta* in {0, 1/20, 1/10, 9/10, 19/20, 1}: large
+    gaps relative to the noise, so RobustCAL's modified rule eliminates within a few
+    hundred rounds and the correctness check has eliminations to judge."""
+    m = draw(st.integers(1, max_points), label="num_points")
+    nu = draw(distributions(m), label="nu")
+    levels = [Fraction(0), Fraction(1, 20), Fraction(1, 10), Fraction(9, 10), Fraction(19, 20), Fraction(1)]
+    eta = draw(st.lists(st.sampled_from(levels), min_size=m, max_size=m), label="eta")
+    H = draw(hypothesis_classes(m), label="hypotheses")
+    return Instance(nu, eta, H)
 
 
 @st.composite
-def adversaries_for(draw, instance: Instance, n: int, kinds=ADVERSARY_KINDS):
+def rich_instances(draw, max_points: int = 5):
+    """An instance of `instances` with at least two distinct hypotheses (the
+    complement of the first is added when all coincide) and, half the time, low label noise
+    (eta* in {0, 1/10, 9/10, 1}: large gaps Delta_h, so the gap bounds bite)."""
+    base = draw(instances(max_points=max_points), label="base_instance")
+    H = list(base.hypotheses)
+    if len(set(H)) == 1:
+        complement = tuple(1 - v for v in H[0])
+        H = H + [complement] if len(H) < 8 else H[:-1] + [complement]
+    eta = base.eta
+    if draw(st.booleans(), label="low_noise"):
+        eta = draw(st.lists(st.sampled_from([Fraction(0), Fraction(1, 10), Fraction(9, 10), Fraction(1)]),
+                            min_size=base.num_points, max_size=base.num_points), label="low_noise_eta")
+    return Instance(base.nu, eta, H)
+
+
+# -- adversaries --------------------------------------------------------------------------
+ADVERSARY_KINDS = ("clean", "misspecification", "burst", "piecewise", "theorem41_ok", "theorem41_violated")
+COROLLARY51_KINDS = ("corollary51_ok", "corollary51_violated")
+CALRUPTION_ADVERSARY_KINDS = ADVERSARY_KINDS + COROLLARY51_KINDS
+COROLLARY51_RATE = Fraction(1, 32)  # Corollary 5.1: C_l / N_l <= 1/32 for every epoch l
+
+
+def _piecewise_segments(draw, m: int, first: int, last: int, cap: Fraction) -> list[dict]:
+    """Segments covering rounds first..last (none if last < first): up to 4 drawn cuts,
+    each segment a drawn target mixed in with a drawn gamma <= cap, so c_t <= cap."""
+    cuts = sorted(draw(st.sets(st.integers(first, last - 1), max_size=4), label="cuts")) if last > first else []
+    bounds = [first - 1, *cuts, last] if last >= first else []
+    segments = []
+    for a, b in zip(bounds, bounds[1:]):
+        gamma = draw(st.fractions(0, cap, max_denominator=32), label="segment_gamma")
+        target = draw(st.lists(st.one_of(st.none(), probabilities()), min_size=m, max_size=m), label="segment_target")
+        segments.append({"start": a + 1, "end": b, "gamma": gamma, "target": target})
+    return segments
+
+
+@st.composite
+def adversaries_for(draw, instance: Instance, n: int, kinds=ADVERSARY_KINDS, beta1: Fraction | None = None):
     """An oblivious adversary for `instance` over n rounds, of one of `kinds`:
     clean; gamma-misspecification; early burst (any eta until tau, then clean); random
     piecewise within a drawn corruption budget; one that satisfies Theorem 4.1's
     C_[0,t] <= t/8 (every segment's c_t <= 1/8); one that violates it (a burst of c = 1
-    at the start)."""
+    at the start); one that satisfies Corollary 5.1's C_l / N_l <= 1/32 on every epoch
+    (every c_t <= 1/32, so on any epoch with N_l read as |I_l|: half the time c_t = 1/32, else
+    piecewise with segment gamma <= 1/32); one that violates it on a whole
+    complete epoch of CALruption's schedule |I_l| = ceil(beta1 4^l) (FINDINGS R10), which
+    needs `beta1` and n >= |I_1|."""
     m = instance.num_points
+    if "corollary51_violated" in kinds and (beta1 is None or not epoch_schedule(beta1, n)):
+        raise ValueError(f"corollary51_violated needs beta1 and a complete epoch within n = {n} (beta1 = {beta1})")
     kind = draw(st.sampled_from(kinds), label="adversary_kind")
     if kind == "clean":
         return adversaries.clean(n)
@@ -112,30 +180,174 @@ def adversaries_for(draw, instance: Instance, n: int, kinds=ADVERSARY_KINDS):
         flipped = tuple(1 - e for e in instance.eta)
         tau = draw(st.integers(1, n), label="tau")
         return adversaries.early_burst(flipped, tau, n)
-    # piecewise schedules: gamma <= 1/8 keeps every c_t <= 1/8 (Theorem 4.1's condition)
-    cap = Fraction(1, 8) if kind == "theorem41_ok" else Fraction(1)
-    cuts = sorted(draw(st.sets(st.integers(1, n - 1), max_size=4), label="cuts")) if n > 1 else []
+    # eta_t^x = the label furthest from eta*^x moves eta by max(eta*^x, 1 - eta*^x) >= 1/2 at
+    # x, so a mixing weight gamma gives c_t = gamma * far_distance exactly, whatever the instance
+    far = tuple(Fraction(0) if e >= Fraction(1, 2) else Fraction(1) for e in instance.eta)
+    far_distance = max(max(e, 1 - e) for e in instance.eta)
+    if kind == "corollary51_ok" and draw(st.booleans(), label="at_budget"):
+        # the corollary's own example, the 1/32-misspecification at its edge: c_t = 1/32 in
+        # every round, so C_l / N_l = 1/32 on every complete epoch
+        return adversaries.misspecification(COROLLARY51_RATE / far_distance, far, n)
+    if kind == "corollary51_violated":
+        # Section 5's "fully corrupts some early epoch, then C_l / N_l <= 1/32": gamma = 1 on
+        # all of I_l gives c_t >= 1/2 there, so C_l / N_l >= C_l / |I_l| >= 1/2 > 1/32.
+        _, tau, length = draw(st.sampled_from(epoch_schedule(beta1, n)), label="corrupted_epoch")
+        burst = {"start": tau, "end": tau + length - 1, "gamma": Fraction(1), "target": far}
+        return adversaries.piecewise(n, [*_piecewise_segments(draw, m, 1, tau - 1, COROLLARY51_RATE), burst,
+                                         *_piecewise_segments(draw, m, tau + length, n, COROLLARY51_RATE)])
+    # piecewise schedules: gamma <= 1/8 keeps every c_t <= 1/8 (Theorem 4.1's condition),
+    # gamma <= 1/32 every C_l <= |I_l| / 32 (Corollary 5.1's, N_l = |I_l| for rational beta1)
+    cap = {"theorem41_ok": Fraction(1, 8), "corollary51_ok": COROLLARY51_RATE}.get(kind, Fraction(1))
+    return adversaries.piecewise(n, _piecewise_segments(draw, m, 1, n, cap))
+
+
+@st.composite
+def deterministic_adversaries(draw, m: int, n: int):
+    """Adversaries that keep every eta_t^x in {0, 1} when eta* is: clean, or up to three
+    segments that set chosen points to a drawn label (c_t in {0, 1})."""
+    kind = draw(st.sampled_from(["clean", "flips"]), label="adversary_kind")
+    if kind == "clean" or n == 1:
+        return adversaries.clean(n)
+    cuts = sorted(draw(st.sets(st.integers(1, n - 1), max_size=2), label="cuts"))
     bounds = [0, *cuts, n]
     segments = []
     for a, b in zip(bounds, bounds[1:]):
-        gamma = draw(st.fractions(0, cap, max_denominator=32), label="segment_gamma")
-        target = draw(st.lists(st.one_of(st.none(), probabilities()), min_size=m, max_size=m), label="segment_target")
-        segments.append({"start": a + 1, "end": b, "gamma": gamma, "target": target})
+        target = draw(st.lists(st.sampled_from([None, Fraction(0), Fraction(1)]), min_size=m, max_size=m),
+                      label="segment_target")
+        segments.append({"start": a + 1, "end": b, "gamma": Fraction(1), "target": target})
     return adversaries.piecewise(n, segments)
 
 
+@st.composite
+def edge_adversaries(draw, instance: Instance, n: int):
+    """The adversary Theorem 4.1's correctness proof must withstand: c_t = 1/8 (its
+    budget C_[0,t] <= t/8 used to the full where there is room), spent in favour of a
+    competitor h against h*: on Dis(h, h*), eta moves by 1/8 towards h's label, until a
+    drawn tau (tau = n: the whole run)."""
+    H, best = instance.hypotheses, instance.best
+    h = draw(st.integers(0, len(H) - 1), label="favoured")
+    tau = draw(st.one_of(st.just(n), st.integers(0, n)), label="tau")
+    d = Fraction(1, 8)
+    target = tuple(
+        None if H[h][x] == H[best][x] else (min(Fraction(1), e + d) if H[h][x] == 1 else max(Fraction(0), e - d))
+        for x, e in enumerate(instance.eta)
+    )
+    return adversaries.early_burst(target, tau, n)
+
+
+def room(eta_star: Fraction, label: int) -> Fraction:
+    """How far eta can move at a point in the direction that raises the risk of a
+    hypothesis with this label there (label 1 errs on y = 0: lower eta; label 0: raise it)."""
+    return eta_star if label == 1 else 1 - eta_star
+
+
+def aligned_target(instance: Instance, against: int, d: Fraction, points) -> tuple:
+    """eta_t^x = eta*^x moved by d (clipped to [0, 1]) at each x in `points`, in the
+    direction that raises R_t(h) for h = hypotheses[against]; None elsewhere.
+
+    On a point where the room is at least d this raises the risk of `against` by exactly
+    d nu*(x) and moves every other hypothesis by -d nu*(x) where it disagrees with it:
+    equality in Lemma A.1 (for `against`) and Lemma A.2 (for every pair (against, h'))
+    when every point of positive mass has room >= d."""
+    labels = instance.hypotheses[against]
+    chosen = set(points)
+    target = []
+    for x, e in enumerate(instance.eta):
+        if x not in chosen:
+            target.append(None)
+        elif labels[x] == 1:
+            target.append(max(Fraction(0), e - d))
+        else:
+            target.append(min(Fraction(1), e + d))
+    return tuple(target)
+
+
+@st.composite
+def aligned_adversaries(draw, instance: Instance, n: int):
+    """An early burst that shifts eta against one hypothesis by a common amount d on a
+    region (the support of nu*, all of X, or Dis(h, h*)), until a drawn tau. With d = the
+    smallest positive room on the region ("fill") the corruption is used up exactly on
+    every point of positive mass that has that room: the lemmas' bounds are attained."""
+    H = instance.hypotheses
+    against = draw(st.integers(0, len(H) - 1), label="against")
+    region = draw(st.sampled_from(("support", "all", "dis_best")), label="aligned_region")
+    if region == "support":
+        points = [x for x, p in enumerate(instance.nu) if p > 0]
+    elif region == "all":
+        points = list(range(instance.num_points))
+    else:
+        best = H[instance.best]
+        points = [x for x in range(instance.num_points) if H[against][x] != best[x]]
+    rooms = [room(instance.eta[x], H[against][x]) for x in points if instance.nu[x] > 0]
+    positive = [r for r in rooms if r > 0]
+    if draw(st.booleans(), label="fill_room") and positive:
+        d = min(positive)
+    else:
+        d = draw(st.fractions(0, 1, max_denominator=32), label="shift")
+    tau = draw(st.integers(0, n), label="tau")
+    return adversaries.early_burst(aligned_target(instance, against, d, points), tau, n)
+
+
 # -- parameters ---------------------------------------------------------------------------
+DELTA_CHOICES = (Fraction(1, 20), Fraction(1, 10), Fraction(1, 3))
+BETA1_CHOICES = (Fraction(1), Fraction(2), Fraction(4))  # epochs of 4, 8 or 16 rounds first
+BETA2_CHOICES = (PAPER_BETA2, Fraction(0), Fraction(1))  # the paper's 5/32, no penalty, a large one
+BETA3_CHOICES = (None, Fraction(1, 2), Fraction(8))  # None: the paper's 2 log(3/2 floor(log n) |H|^2 / delta)
+
+
 @st.composite
 def params_for(draw, n: int, num_hypotheses: int, regimes=("paper", "scaled")):
     regime = draw(st.sampled_from(regimes), label="regime")
-    delta = draw(st.sampled_from([Fraction(1, 20), Fraction(1, 10), Fraction(1, 3)]), label="delta")
+    delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")
     if regime == "paper":
         return Params.paper(n, num_hypotheses, delta)
     beta_scale = draw(st.sampled_from([Fraction(1, 16), Fraction(1, 4), Fraction(1)]), label="beta_scale")
-    beta1 = draw(st.sampled_from([Fraction(1), Fraction(2), Fraction(4)]), label="beta1")
+    beta1 = draw(st.sampled_from(BETA1_CHOICES), label="beta1")
     return Params.scaled(n, num_hypotheses, delta, beta_scale, beta1)
 
 
+def rational_epoch_length(beta1: Fraction, l: int) -> int:
+    """|I_l| = ceil(beta1 4^l) for a rational beta1 (FINDINGS R10)."""
+    value = beta1 * 4**l
+    return -((-value.numerator) // value.denominator)
+
+
+def epoch_schedule(beta1: Fraction, max_rounds: int) -> list[tuple[int, int, int]]:
+    """(l, tau_l, |I_l|) of the epochs l = 1, 2, ... that end by round max_rounds, for a
+    rational beta1."""
+    schedule, tau, l = [], 1, 1
+    while tau + rational_epoch_length(beta1, l) - 1 <= max_rounds:
+        schedule.append((l, tau, rational_epoch_length(beta1, l)))
+        tau += rational_epoch_length(beta1, l)
+        l += 1
+    return schedule
+
+
+def epoch_blocks(beta1: Fraction, n: int) -> list[tuple[int, int]]:
+    """(tau, length) of the epochs that end by round n, then of the unfinished rest (if any):
+    n rounds in all, for a rational beta1."""
+    blocks = [(tau, length) for _, tau, length in epoch_schedule(beta1, n)]
+    done = sum(length for _, length in blocks)
+    return blocks + [(done + 1, n - done)] if done < n else blocks
+
+
+def premise_params(n: int, num_hypotheses: int, beta1, beta3, delta: Fraction = Fraction(1, 10)) -> Params:
+    """Params.scaled with beta_scale 1/4, the paper's beta2 = 5/32 and the given beta1, beta3:
+    the paper premises (beta1 >= 20480 beta3, beta2 >= 5/32) hold when beta1 >= 20480 beta3."""
+    return Params.scaled(n, num_hypotheses, delta, Fraction(1, 4), beta1, PAPER_BETA2, beta3)
+
+
+@st.composite
+def calruption_params(draw, n: int, num_hypotheses: int, beta1: Fraction):
+    """Scaled constants for CALruption (every regime the checks must hold in): beta1
+    given, beta2 in {5/32, 0, 1}, beta3 the paper's log or a rational."""
+    delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")
+    beta2 = draw(st.sampled_from(BETA2_CHOICES), label="beta2")
+    beta3 = draw(st.sampled_from(BETA3_CHOICES), label="beta3")
+    return Params.scaled(n, num_hypotheses, delta, Fraction(1, 4), beta1, beta2, beta3)
+
+
+# -- generic cases ------------------------------------------------------------------------
 @st.composite
 def cases(draw, max_rounds: int = MAX_ROUNDS, adversary_kinds=ADVERSARY_KINDS, regimes=("paper", "scaled")):
     """instance + adversary + seed + params: everything a run needs."""
@@ -145,3 +357,822 @@ def cases(draw, max_rounds: int = MAX_ROUNDS, adversary_kinds=ADVERSARY_KINDS, r
     seed = draw(st.integers(0, 2**64 - 1), label="seed")
     params = draw(params_for(n, instance.num_hypotheses, regimes), label="params")
     return Case(instance, adversary, seed, params)
+
+
+# -- CALruption cases ---------------------------------------------------------------------
+@st.composite
+def calruption_cases(draw, max_rounds: int = MAX_ROUNDS, adversary_kinds=CALRUPTION_ADVERSARY_KINDS):
+    """A Case for CALruption: beta1 in {1, 2, 4}, n <= max_rounds, n often at an epoch's
+    last round or one off it (unfinished_rounds 0, |I_l| - 1 or 1). The adversary kinds
+    include Corollary 5.1's; corollary51_violated only where n holds a complete epoch."""
+    instance = draw(instances(), label="instance")
+    beta1 = draw(st.sampled_from(BETA1_CHOICES), label="beta1")
+    ends = [tau + length - 1 for _, tau, length in epoch_schedule(beta1, max_rounds + 1)]
+    boundaries = sorted({e + d for e in ends for d in (-1, 0, 1) if 1 <= e + d <= max_rounds})
+    n = draw(st.one_of(st.integers(1, max_rounds), st.sampled_from(boundaries)), label="n")
+    if not epoch_schedule(beta1, n):
+        adversary_kinds = tuple(k for k in adversary_kinds if k != "corollary51_violated")
+    adversary = draw(adversaries_for(instance, n, adversary_kinds, beta1), label="adversary")
+    seed = draw(st.integers(0, 2**64 - 1), label="seed")
+    params = draw(calruption_params(n, instance.num_hypotheses, beta1), label="params")
+    return Case(instance, adversary, seed, params)
+
+
+def _rounds_choice(draw, beta1: Fraction, first_epochs: int):
+    """n in [end of epoch `first_epochs`, MAX_ROUNDS], often an epoch's last round."""
+    ends = [tau + length - 1 for _, tau, length in epoch_schedule(beta1, MAX_ROUNDS)]
+    low = ends[min(first_epochs, len(ends)) - 1]
+    return draw(st.one_of(st.integers(low, MAX_ROUNDS), st.sampled_from([e for e in ends if e >= low])),
+                label="n")
+
+
+@st.composite
+def scaled_regime_cases(draw):
+    """Regime "scaled": Params.scaled(n, |H|, delta, 1/4, beta1) with beta1 in {1, 2, 4},
+    the paper's beta3 = 2 log(3/2 floor(log2 n) |H|^2/delta) and beta2 = 5/32; any instance
+    and adversary of `adversaries_for`; n from the end of epoch 2 up to 600 rounds.
+    beta1 < 20480 beta3 here: the paper-premise checks are vacuous on these cases."""
+    instance = draw(instances(), label="instance")
+    beta1 = draw(st.sampled_from(BETA1_CHOICES), label="beta1")
+    n = _rounds_choice(draw, beta1, 2)
+    adversary = draw(adversaries_for(instance, n), label="adversary")
+    seed = draw(st.integers(0, 2**64 - 1), label="seed")
+    delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")
+    return Case(instance, adversary, seed, Params.scaled(n, instance.num_hypotheses, delta, Fraction(1, 4), beta1))
+
+
+def _premise_setup(draw, families=("constant_on_support", "any"), min_points=1, contrarian=False):
+    """(instance, beta1, beta3, n, adversary) of the premise regime (see premise_regime_cases).
+    contrarian: sometimes give the least likely support point the opposite label of the
+    most likely one (a short tape concentrated there then favours the wrong class)."""
+    m = draw(st.integers(min_points, 4), label="num_points")
+    weights = draw(st.lists(st.integers(0, 4), min_size=m, max_size=m), label="nu_weights")
+    if sum(weights) == 0:
+        weights[draw(st.integers(0, m - 1), label="nu_nonzero_point")] = 1
+    nu = [Fraction(w, sum(weights)) for w in weights]
+    if draw(st.booleans(), label="nu_tiny_mass") and sum(1 for w in weights if w) > 1:
+        # one point of the support gets a tiny mass: rare x, R* far from what a short tape shows
+        heavy = [100 * w for w in weights]
+        heavy[weights.index(next(w for w in weights if w))] = 1
+        nu = [Fraction(w, sum(heavy)) for w in heavy]
+    eta = draw(st.lists(st.sampled_from([Fraction(0), Fraction(1)]), min_size=m, max_size=m), label="eta")
+    support = [x for x in range(m) if nu[x] > 0]
+    if contrarian and len(support) > 1 and draw(st.sampled_from([True, True, True, False]),
+                                                 label="contrarian_rare_point"):
+        rare, top = min(support, key=lambda x: nu[x]), max(support, key=lambda x: nu[x])
+        if rare != top:
+            eta[rare] = 1 - eta[top]
+    family = draw(st.sampled_from(families), label="instance_family")
+    if family == "constant_on_support":
+        k = draw(st.integers(2, 5), label="num_hypotheses")
+        H = []
+        for _ in range(k):
+            side = draw(st.integers(0, 1), label="side_on_support")
+            H.append(tuple(side if nu[x] > 0 else draw(st.integers(0, 1), label="label_off_support")
+                           for x in range(m)))
+    else:
+        H = draw(hypothesis_classes(m), label="hypotheses")
+    instance = Instance(nu, eta, H)
+    beta1 = draw(st.sampled_from(BETA1_CHOICES), label="beta1")
+    k3 = draw(st.sampled_from([1, 2, 8]), label="beta3_divisor")
+    n = _rounds_choice(draw, beta1, 2)
+    adversary = draw(deterministic_adversaries(m, n), label="adversary")
+    return instance, beta1, beta1 / (BETA1_OVER_BETA3 * k3), n, adversary
+
+
+@st.composite
+def premise_regime_cases(draw):
+    """Regime "paper premises" for full runs: Params.scaled with beta1 in {1, 2, 4},
+    beta2 = 5/32 and a rational beta3 = beta1 / (20480 k), k in {1, 2, 8}, so
+    beta1 >= 20480 beta3 and beta2 >= 5/32 hold. Labels are deterministic (eta*, eta_t in
+    {0, 1}): with q_1 = 1 the first epoch's loss differences are exact, so condition (1)
+    holds there despite the tiny beta3; later epochs meet it only when the importance
+    weights happen to average exactly. Instances are either "constant on the support"
+    (every hypothesis is constant on {x : nu(x) > 0}, so every rho* is 0 or 1 and
+    rho^ = rho*: E_dis1 and E_dis2 hold) or any small class; nu sometimes puts a tiny mass
+    on one point. The tape is sampled from the seed."""
+    instance, beta1, beta3, n, adversary = _premise_setup(draw)
+    seed = draw(st.integers(0, 2**64 - 1), label="seed")
+    delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")
+    params = premise_params(n, instance.num_hypotheses, beta1, beta3, delta)
+    return Case(instance, adversary, seed, params)
+
+
+@dataclass(frozen=True)
+class CraftedCase:
+    """A case whose tape is chosen by the strategy (not sampled from a seed): every
+    x_t in the support of nu, y_t in the support of Ber(eta_t^{x_t}), u_t in [0, 1), so the
+    tape has positive probability and the lemmas' "on the events" statements apply."""
+
+    instance: Instance
+    adversary: Adversary
+    params: Params
+    tape: Tape
+    seed = None
+
+    def to_json(self) -> dict:
+        return {"instance": self.instance.to_json(), "adversary": self.adversary.to_json(),
+                "params": to_jsonable(self.params), "tape": self.tape.to_json()}
+
+    @classmethod
+    def from_json(cls, data) -> "CraftedCase":
+        return cls(Instance.from_json(data["instance"]), Adversary.from_json(data["adversary"]),
+                   from_jsonable(Params, data["params"], "params"), Tape.from_json(data["tape"]))
+
+    def reproducer(self) -> str:
+        return ("properties.strategies.CraftedCase.from_json("
+                f"json.loads({json.dumps(json.dumps(self.to_json()))}))")
+
+    def __repr__(self) -> str:
+        return f"CraftedCase.from_json({json.dumps(self.to_json())})"
+
+
+def balanced_coins(M: int) -> list[Fraction]:
+    """u = (i + 1/2)/M, i = 0..M-1: exactly ceil(qM - 1/2) of them are < q, i.e. qM when qM
+    is an integer (the query count equals its expectation)."""
+    return [Fraction(2 * i + 1, 2 * M) for i in range(M)]
+
+
+def crafted_case(instance: Instance, params: Params, x, adversary: Adversary | None = None) -> CraftedCase:
+    """The CraftedCase of the tape x (n = len(x) rounds, every x_t in the support of nu)
+    with deterministic labels y_t = eta_t^{x_t} (eta_t in {0, 1}) and balanced coins per
+    (epoch, point) (`balanced_coins`, in order of appearance), for a rational beta1; the
+    adversary is clean unless given."""
+    x = list(x)
+    adversary = adversary or adversaries.clean(len(x))
+    u = []
+    for tau, length in epoch_blocks(params.beta1.value, len(x)):
+        segment = x[tau - 1:tau - 1 + length]
+        coins = {p: iter(balanced_coins(segment.count(p))) for p in set(segment)}
+        u += [next(coins[p]) for p in segment]
+    y = [int(adversary.eta(instance, t)[p]) for t, p in enumerate(x, start=1)]
+    return CraftedCase(instance, adversary, params, Tape(x, y, u))
+
+
+@st.composite
+def crafted_tape_cases(draw):
+    """Regime "paper premises" (the instance, constants and adversary of
+    premise_regime_cases) with a crafted tape: per epoch (and the unfinished rest) the
+    x-counts are drawn ("typical": |I| nu within 3 sd; "one_point": every round at one
+    point of the support; "wild": any proportions) and laid out in blocks; y_t is the
+    deterministic label eta_t^{x_t}; the coins are balanced per (epoch, point)
+    (`balanced_coins`), so the number of queries at x is q M exactly whenever q M is an
+    integer (always when every rho^ is 0 or 1), and condition (1) holds with the tiny
+    beta3. Pattern "rare_point": every round at the support point of least mass (lowest
+    index on ties), the tape furthest from nu that keeps E_dis exact on a class constant on
+    the support. This reaches the events after epoch 1, which sampled tapes rarely do;
+    instances are constant on the support 3 times in 4, have >= 2 points, and often give the
+    least likely point the opposite label of the most likely one."""
+    instance, beta1, beta3, n, adversary = _premise_setup(
+        draw, ("constant_on_support", "constant_on_support", "constant_on_support", "any"), 2, True)
+    delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")
+    params = premise_params(n, instance.num_hypotheses, beta1, beta3, delta)
+    support = [x for x in range(instance.num_points) if instance.nu[x] > 0]
+    xs = []
+    pattern = draw(st.sampled_from(["rare_point", "rare_point", "per_epoch"]), label="tape_pattern")
+    rare = min(support, key=lambda x: instance.nu[x])
+    for _, length in epoch_blocks(beta1, n):
+        mode = "rare_point" if pattern == "rare_point" else draw(
+            st.sampled_from(["typical", "one_point", "wild"]), label="epoch_x_mode")
+        if mode == "rare_point":
+            counts = [length if x == rare else 0 for x in range(instance.num_points)]
+        elif mode == "one_point":
+            point = draw(st.sampled_from(support), label="epoch_point")
+            counts = [length if x == point else 0 for x in range(instance.num_points)]
+        else:
+            counts = _composition(draw, "epoch_x", length, instance.nu, mode)
+        for x, c in enumerate(counts):
+            xs += [x] * c
+    return crafted_case(instance, params, xs, adversary)
+
+
+def paper_premise_cases():
+    """Crafted tapes twice as often as sampled ones."""
+    return st.one_of(crafted_tape_cases(), premise_regime_cases(), crafted_tape_cases())
+
+
+def any_regime_cases():
+    return st.one_of(scaled_regime_cases(), premise_regime_cases(), crafted_tape_cases())
+
+
+@st.composite
+def burst_then_clean_cases(draw):
+    """Regime "scaled" (beta1 in {1, 2, 4}, the paper's beta3): corruption (an early burst,
+    c_t up to 1) during the first epochs only, then clean, and n inside the epoch after
+    the last completed one: the corner where g_{L-1} (corruption of completed epochs,
+    scaled by 2/N_{L-1}) is largest against C-bar_total/n (the correctness chain's last
+    step)."""
+    instance = draw(instances(), label="instance")
+    beta1 = draw(st.sampled_from(BETA1_CHOICES), label="beta1")
+    epochs = epoch_schedule(beta1, MAX_ROUNDS)
+    ends = [tau + length - 1 for _, tau, length in epochs]
+    L = draw(st.integers(1, len(ends) - 1), label="completed_epochs")
+    n = draw(st.one_of(st.integers(ends[L - 1], ends[L] - 1), st.just(ends[L] - 1)), label="n")
+    tau = draw(st.one_of(st.sampled_from(ends[:L]), st.integers(1, ends[L - 1])), label="burst_end")
+    flip = draw(st.booleans(), label="flip_labels")
+    if flip:
+        target = tuple(1 - e for e in instance.eta)
+    else:
+        target = draw(st.lists(st.one_of(st.none(), probabilities()), min_size=instance.num_points,
+                               max_size=instance.num_points), label="eta_burst")
+    adversary = adversaries.early_burst(target, tau, n)
+    seed = draw(st.integers(0, 2**64 - 1), label="seed")
+    delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")
+    return Case(instance, adversary, seed, Params.scaled(n, instance.num_hypotheses, delta, Fraction(1, 4), beta1))
+
+
+# -- one-epoch states ---------------------------------------------------------------------
+MAX_EPOCH_INDEX = 4  # one-epoch states: l = 1..4
+
+
+@dataclass(frozen=True)
+class EpochExample:
+    """One epoch's input: H, the state at the start of epoch l, the epoch's counts, params."""
+
+    hypotheses: tuple[tuple[int, ...], ...]
+    state: EpochState
+    counts: EpochCounts
+    params: Params
+
+    def to_json(self) -> dict:
+        return {"hypotheses": [list(h) for h in self.hypotheses], "state": to_jsonable(self.state),
+                "counts": to_jsonable(self.counts), "params": to_jsonable(self.params)}
+
+    @classmethod
+    def from_json(cls, data) -> "EpochExample":
+        return cls(tuple(tuple(h) for h in data["hypotheses"]),
+                   from_jsonable(EpochState, data["state"], "state"),
+                   from_jsonable(EpochCounts, data["counts"], "counts"),
+                   from_jsonable(Params, data["params"], "params"))
+
+    def reproducer(self) -> str:
+        """A line of Python that rebuilds this example."""
+        return ("properties.strategies.EpochExample.from_json("
+                f"json.loads({json.dumps(json.dumps(self.to_json()))}))")
+
+    def __repr__(self) -> str:
+        return f"EpochExample.from_json({json.dumps(self.to_json())})"
+
+
+@st.composite
+def epoch_examples(draw, max_points: int = MAX_POINTS, max_l: int = MAX_EPOCH_INDEX):
+    """A valid state at the start of epoch l in 1..max_l and that epoch's counts:
+    q = 1 and Delta^^0 = 0 at l = 1; for l >= 2, q^x in {0} U {j / 4^l : 1 <= j <= 4^(l-1)}
+    (so q <= 1/4, FINDINGS R10) and Delta^^(l-1)_h in [eps_{l-1}, 1] (line 11 gives
+    eps_{l-1} <= Delta^ <= 1); tau_l and |I_l| = beta1 4^l from the schedule; sum(seen) =
+    |I_l|; queried[x][0] + queried[x][1] <= seen[x], = seen[x] where q^x = 1 (u_t < 1
+    always) and 0 where q^x = 0. Points unseen in the epoch and q = 0 on seen points
+    are both reached."""
+    m = draw(st.integers(1, max_points), label="num_points")
+    H = draw(hypothesis_classes(m), label="hypotheses")
+    beta1 = draw(st.sampled_from(BETA1_CHOICES), label="beta1")
+    l = draw(st.integers(1, max_l), label="l")
+    tau = 1 + sum(rational_epoch_length(beta1, i) for i in range(1, l))
+    length = rational_epoch_length(beta1, l)
+    params = draw(calruption_params(tau + length - 1, len(H), beta1), label="params")
+    if l == 1:
+        q = (Fraction(1),) * m
+        gap = (Fraction(0),) * len(H)
+    else:
+        top = 4 ** (l - 1)
+        numerators = draw(st.lists(st.one_of(st.just(0), st.just(top), st.integers(1, top)), min_size=m, max_size=m),
+                          label="q_numerators")
+        q = tuple(Fraction(j, 4**l) for j in numerators)
+        e_prev = eps(l - 1)
+        steps = draw(st.lists(st.integers(0, 16), min_size=len(H), max_size=len(H)), label="gap_steps")
+        gap = tuple(e_prev + (1 - e_prev) * Fraction(j, 16) for j in steps)
+    weights = draw(st.lists(st.integers(0, 6), min_size=m, max_size=m), label="seen_weights")
+    if sum(weights) == 0:
+        weights[draw(st.integers(0, m - 1), label="seen_point")] = 1
+    total = sum(weights)
+    seen = [length * w // total for w in weights]
+    seen[weights.index(max(weights))] += length - sum(seen)
+    queried = []
+    for x in range(m):
+        if q[x] == 0 or seen[x] == 0:
+            queried.append((0, 0))
+            continue
+        asked = seen[x] if q[x] == 1 else draw(st.integers(0, seen[x]), label="queried")
+        zeros = draw(st.integers(0, asked), label="queried_label_0")
+        queried.append((zeros, asked - zeros))
+    state = EpochState(l, tau, length, q, gap)
+    return EpochExample(H, state, EpochCounts(tuple(seen), tuple(queried)), params)
+
+
+@dataclass(frozen=True)
+class OneEpochCase:
+    """One epoch l of Algorithm 2 generated directly: the state at its start (tau_l,
+    |I_l|, q_l by line 13, Delta^^{l-1}), its counts, and what the harness knows about the
+    past: the previous epoch's x-counts (rho^_{l-1}, l >= 2) and corruptions C_1..C_{l-1}.
+    eta_t is constant on the epoch (`epoch_eta`)."""
+
+    instance: Instance
+    params: Params
+    state: EpochState
+    counts: EpochCounts
+    prev_seen: tuple[int, ...]  # x-counts of epoch l-1 (empty for l = 1)
+    past_corruption: tuple[Fraction, ...]  # C_s, s = 1..l-1
+    epoch_eta: tuple[Fraction, ...]  # eta_t on I_l
+    mode: str  # how the counts were drawn
+
+    def to_json(self) -> dict:
+        return {"instance": self.instance.to_json(), "params": to_jsonable(self.params),
+                "state": to_jsonable(self.state), "counts": to_jsonable(self.counts),
+                "prev_seen": list(self.prev_seen), "past_corruption": to_jsonable(self.past_corruption),
+                "epoch_eta": to_jsonable(self.epoch_eta), "mode": self.mode}
+
+    @classmethod
+    def from_json(cls, data) -> "OneEpochCase":
+        return cls(Instance.from_json(data["instance"]), from_jsonable(Params, data["params"], "params"),
+                   from_jsonable(EpochState, data["state"], "state"),
+                   from_jsonable(EpochCounts, data["counts"], "counts"), tuple(data["prev_seen"]),
+                   from_jsonable(tuple[Fraction, ...], data["past_corruption"], "past_corruption"),
+                   from_jsonable(tuple[Fraction, ...], data["epoch_eta"], "epoch_eta"), data["mode"])
+
+    def reproducer(self) -> str:
+        return ("properties.strategies.OneEpochCase.from_json("
+                f"json.loads({json.dumps(json.dumps(self.to_json()))}))")
+
+    def __repr__(self) -> str:
+        return f"OneEpochCase.from_json({json.dumps(self.to_json())})"
+
+
+def _near(draw, label: str, trials: int, p: Fraction, spread: int) -> int:
+    """An integer in [0, trials] near trials * p: floor(trials p) plus a drawn deviation of
+    at most `spread` standard deviations (rounded up); exactly trials * p if p is 0 or 1."""
+    if p <= 0:
+        return 0
+    if p >= 1:
+        return trials
+    mean = trials * p
+    variance = mean * (1 - p)
+    sd = isqrt(variance.numerator // variance.denominator) + 1
+    deviation = draw(st.integers(-spread * sd, spread * sd), label=label)
+    return min(trials, max(0, mean.numerator // mean.denominator + deviation))
+
+
+def _composition(draw, label: str, total: int, nu, mode: str) -> tuple[int, ...]:
+    """x-counts summing to `total`, zero where nu = 0. "typical": total * nu plus at most 3
+    standard deviations per point; "wild": any drawn proportions (a tape of positive
+    probability, however unlikely)."""
+    m = len(nu)
+    support = [x for x in range(m) if nu[x] > 0]
+    top = max(support, key=lambda x: nu[x])
+    if mode == "wild":
+        weights = draw(st.lists(st.integers(0, 20), min_size=len(support), max_size=len(support)),
+                       label=f"{label}_weights")
+        if sum(weights) == 0:
+            weights[0] = 1
+        counts = [0] * m
+        for x, w in zip(support, weights):
+            counts[x] = total * w // sum(weights)
+        heaviest = support[weights.index(max(weights))]
+        counts[heaviest] += total - sum(counts)
+        return tuple(counts)
+    counts = [0] * m
+    for x in support:
+        if x != top:
+            counts[x] = _near(draw, f"{label}_deviation", total, nu[x], 3)
+    counts[top] = total - sum(counts)
+    if counts[top] < 0:  # deviations overshot: fall back to the rounded expectation
+        counts = [total * nu[x].numerator // nu[x].denominator if x != top else 0 for x in range(m)]
+        counts[top] = total - sum(counts)
+    return tuple(counts)
+
+
+def _levels(gap_prev, l: int) -> list[int]:
+    """k-level of each h at the start of epoch l: max{i in 0..l-1 : Delta^^{l-1}_h <= eps_i} (line 12)."""
+    return [max((i for i in range(l) if g <= eps(i)), default=0) for g in gap_prev]
+
+
+def line13_q(H, rho_prev, gap_prev, l: int) -> tuple[Fraction, ...]:
+    """q_l^x = max_{(h,h') in Z(x)} rho^_{l-1}(h,h') 4^(k(h,h',l) - l) (line 13 with
+    beta1/N_l = eps_l^2, FINDINGS R10); q_1 = 1."""
+    m = len(H[0])
+    if l == 1:
+        return (Fraction(1),) * m
+    level = _levels(gap_prev, l)
+    q = []
+    for x in range(m):
+        best = Fraction(0)
+        for h in range(len(H)):
+            for h2 in range(h + 1, len(H)):
+                if H[h][x] != H[h2][x]:
+                    best = max(best, rho_prev[h][h2] * Fraction(4 ** min(level[h], level[h2]), 4**l))
+        q.append(best)
+    return tuple(q)
+
+
+@st.composite
+def one_epoch_cases(draw, regimes=("paper",), modes=("typical", "typical", "wild_seen", "wild_prev", "one_point_seen"),
+                    first_epoch: int = 1):
+    """A OneEpochCase satisfying the previous-epoch hypotheses of the lemmas "Upper bound of
+    the estimated gap" and "Lower bound of the estimated gap" by construction:
+      Delta_h <= 3/2 Delta^^{l-1}_h + 3/2 eps_{l-1} + 3 g_{l-1}  and
+      Delta^^{l-1}_h <= 2 (Delta_h + eps_{l-1} + g_{l-1})
+    (g_{l-1} from the drawn past corruptions), with eps_{l-1} <= Delta^^{l-1} <= 1 and
+    Delta^^{l-1} = eps_{l-1} for one h (line 11: the previous h^*); q_l built from the
+    previous epoch's rho^ and layers exactly as line 13 does. Regime "paper": the paper's
+    constants (Params.paper, n a power of two large enough for epoch l, l in 1..3, epochs
+    of ~10^5..10^7 rounds); regime "scaled": Params.scaled with beta1 in {1, 2, 4} and the
+    paper's beta3. Counts: "typical" (x-counts within 3 sd of |I| nu, query and label
+    counts within 3 sd of their means), "wild_seen" (this epoch's x-counts arbitrary),
+    "one_point_seen" (every round of the epoch at one point of the support where H
+    disagrees, if any), "wild_prev"
+    (the previous epoch's x-counts arbitrary, so rho^_{l-1} may be far from rho^_l); all are
+    tapes of positive probability. The epoch's eta_t is eta* (clean), a gamma-misspecification (gamma <= 1/4) or
+    a burst (gamma = 1)."""
+    instance = draw(instances(max_points=5), label="instance")
+    H, m, num_h = instance.hypotheses, instance.num_points, instance.num_hypotheses
+    regime = draw(st.sampled_from(regimes), label="regime")
+    l = draw(st.integers(first_epoch, 3), label="l")
+    delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")
+    if regime == "paper":
+        n = 2**20
+        while True:
+            params = Params.paper(n, num_h, delta)
+            lengths = [certified_ceil(params.beta1, 4**s) for s in range(1, l + 1)]
+            if sum(lengths) <= n:
+                break
+            n *= 2
+    else:
+        beta1 = draw(st.sampled_from(BETA1_CHOICES), label="beta1")
+        lengths = [rational_epoch_length(beta1, s) for s in range(1, l + 1)]
+        params = Params.scaled(sum(lengths), num_h, delta, Fraction(1, 4), beta1)
+    tau, length = 1 + sum(lengths[:-1]), lengths[-1]
+    mode = draw(st.sampled_from(modes), label="counts_mode")
+    R_star = instance.best_risk
+    gaps = [instance.gap(h) for h in range(num_h)]
+    fractions = [Fraction(0), Fraction(0), Fraction(0), Fraction(1, 1000), Fraction(1, 32), Fraction(1, 16),
+                 Fraction(1, 4), Fraction(1)]
+    past = tuple(draw(st.sampled_from(fractions), label="past_corruption_rate") * lengths[s] for s in range(l - 1))
+    # the epoch's eta_t (constant on I_l)
+    kind = draw(st.sampled_from(["clean", "clean", "misspecification", "burst"]), label="epoch_adversary")
+    if kind == "clean":
+        epoch_eta = instance.eta
+    else:
+        gamma = Fraction(1) if kind == "burst" else draw(st.fractions(0, Fraction(1, 4), max_denominator=32),
+                                                          label="gamma")
+        target = draw(st.lists(st.one_of(st.none(), probabilities()), min_size=m, max_size=m), label="target")
+        epoch_eta = tuple(e if t is None else (1 - gamma) * e + gamma * t for e, t in zip(instance.eta, target))
+    # the previous epoch: Delta^^{l-1}, rho^_{l-1}
+    if l == 1:
+        gap_prev = (Fraction(0),) * num_h
+        prev_seen: tuple[int, ...] = ()
+        rho_prev = None
+    else:
+        g_prev = g_value(past, lengths[: l - 1], R_star)
+        e_prev = eps(l - 1)
+        values = []
+        for h in range(num_h):
+            lo = max(e_prev, Fraction(2, 3) * gaps[h] - e_prev - 2 * g_prev)
+            hi = min(Fraction(1), 2 * (gaps[h] + e_prev + g_prev))
+            j = draw(st.integers(0, 8), label="gap_prev_step")
+            values.append(lo + (hi - lo) * Fraction(j, 8))
+        candidates = [h for h in range(num_h)
+                      if max(e_prev, Fraction(2, 3) * gaps[h] - e_prev - 2 * g_prev) == e_prev]
+        values[draw(st.sampled_from(candidates), label="previous_h_star")] = e_prev
+        gap_prev = tuple(values)
+        prev_seen = _composition(draw, "prev_seen", lengths[l - 2], instance.nu,
+                                 "wild" if mode == "wild_prev" else "typical")
+        rho_prev = rho_matrix(H, prev_seen, lengths[l - 2])
+    q = line13_q(H, rho_prev, gap_prev, l)
+    if mode == "one_point_seen":  # a point where H disagrees if there is one, the rarest first
+        support = sorted((x for x in range(m) if instance.nu[x] > 0), key=lambda x: instance.nu[x])
+        disputed = [x for x in support if len({labels[x] for labels in H}) > 1]
+        point = draw(st.sampled_from(disputed or support), label="seen_point")
+        seen = tuple(length if x == point else 0 for x in range(m))
+    else:
+        seen = _composition(draw, "seen", length, instance.nu, "wild" if mode == "wild_seen" else "typical")
+    queried = []
+    for x in range(m):
+        asked = _near(draw, "queried_deviation", seen[x], q[x], 3)
+        ones = _near(draw, "label_deviation", asked, epoch_eta[x], 3)
+        queried.append((asked - ones, ones))
+    state = EpochState(l, tau, length, q, gap_prev)
+    return OneEpochCase(instance, params, state, EpochCounts(seen, tuple(queried)), prev_seen, past,
+                        tuple(epoch_eta), mode)
+
+
+# the gap bounds bite from l = 2 on, and break when the epoch's x-counts are far from nu
+GAP_BOUND_MODES = ("typical", "one_point_seen", "one_point_seen", "one_point_seen", "wild_seen", "wild_prev")
+
+
+# -- RobustCAL / Theorem 4.1 cases --------------------------------------------------------
+THEOREM41_KINDS = ("clean", "misspecification", "theorem41_ok")
+
+
+@st.composite
+def theorem41_cases(draw, max_rounds: int = 1024):
+    """Cases whose adversary is meant to satisfy Theorem 4.1's C_[0,t] <= t/8: the kinds
+    clean / misspecification / theorem41_ok of `adversaries_for` and
+    `edge_adversaries`. theorem41_ok (segment gamma <= 1/8), clean and edge always
+    satisfy it; misspecification (gamma <= 1/4) does not always: the checks decide it
+    exactly per example and skip (with hypothesis.event) the examples where it fails."""
+    instance = draw(st.one_of(instances(), low_noise_instances()), label="instance")
+    n = draw(st.one_of(st.integers(2, 64), st.integers(2, max_rounds)), label="n")
+    if draw(st.booleans(), label="edge_adversary"):
+        adversary = draw(edge_adversaries(instance, n), label="adversary")
+    else:
+        adversary = draw(adversaries_for(instance, n, THEOREM41_KINDS), label="adversary")
+    seed = draw(st.integers(0, 2**64 - 1), label="seed")
+    params = draw(params_for(n, instance.num_hypotheses), label="params")
+    return Case(instance, adversary, seed, params)
+
+
+def sharp_lemma_c1_case(g: Fraction, n: int, seed: int, delta: Fraction = Fraction(1, 10)) -> Case:
+    """One point, eta* = (1 + Delta)/2 with Delta = 1/4 - g, H = {h* = (1), h = (0)}
+    (rho*(h, h*) = 1 = R*(h) + R*: they never err together), and c_t = 1/8 in every round
+    (eta_t = eta* - 1/8: the 1/8-misspecification regime of Theorem 4.1) in favour of h.
+    Then R-bar_t(h) - R-bar_t(h*) = -g, so h^_t = h at large t, and
+    Delta_h = 1/4 - g > R*/2 + O(sqrt(R* log/t)): Lemma C.1's second line fails."""
+    eta = (1 + Fraction(1, 4) - g) / 2
+    instance = Instance((Fraction(1),), (eta,), ((1,), (0,)))
+    adversary = adversaries.early_burst((eta - Fraction(1, 8),), n, n)
+    return Case(instance, adversary, seed, Params.paper(n, 2, delta))
+
+
+@st.composite
+def sharp_lemma_c1_cases(draw):
+    """`sharp_lemma_c1_case` over g in {1/32, 1/16}, n in {2^12, 2^14, 2^16}, any seed."""
+    g = draw(st.sampled_from([Fraction(1, 32), Fraction(1, 16)]), label="g")
+    n = draw(st.sampled_from([2**16, 2**14, 2**12]), label="n")
+    seed = draw(st.integers(0, 2**16), label="seed")
+    return sharp_lemma_c1_case(g, n, seed)
+
+
+def lemma_c1_cases():
+    """Generic Theorem 4.1 cases (short runs: the lemma's premise binds, its conclusion
+    rarely) and the sharp one-point family where the conclusion is tight."""
+    return st.one_of(theorem41_cases(), sharp_lemma_c1_cases())
+
+
+# -- lemma cases --------------------------------------------------------------------------
+ALL_INTERVALS_MAX_N = 24  # up to this horizon every interval [a, b] is checked
+MAX_LEMMA_ROUNDS = 400
+
+
+@st.composite
+def lemma_cases(draw, max_rounds: int = MAX_LEMMA_ROUNDS):
+    """instance + adversary (the paper's models, or an aligned burst that attains the
+    lemmas' bounds) over a horizon that is mostly small enough to check every interval.
+    The seed only picks the sampled intervals of a long horizon."""
+    instance = draw(instances(), label="instance")
+    n = draw(st.one_of(st.integers(1, ALL_INTERVALS_MAX_N), st.integers(1, max_rounds)), label="n")
+    family = draw(st.sampled_from(("paper_models", "aligned")), label="adversary_family")
+    if family == "paper_models":
+        adversary = draw(adversaries_for(instance, n), label="adversary")
+    else:
+        adversary = draw(aligned_adversaries(instance, n), label="adversary")
+    seed = draw(st.integers(0, 2**32 - 1), label="seed")
+    return Case(instance, adversary, seed, Params.scaled(n, instance.num_hypotheses))
+
+
+@dataclass(frozen=True)
+class CounterexampleSetting:
+    """The appendix's instance counterexample(xi1, xi2) with its adversary
+    counterexample(tau, n)."""
+
+    xi1: Fraction
+    xi2: Fraction
+    tau: int
+    n: int
+
+    @property
+    def instance(self) -> Instance:
+        return _instances.counterexample(self.xi1, self.xi2)
+
+    @property
+    def adversary(self) -> Adversary:
+        return adversaries.counterexample(self.tau, self.n)
+
+    def reproducer(self) -> str:
+        return (f"CounterexampleSetting(Fraction('{self.xi1}'), Fraction('{self.xi2}'), "
+                f"tau={self.tau}, n={self.n})")
+
+
+@st.composite
+def counterexample_settings(draw, max_rounds: int = 2000):
+    """xi1 in [1/64, 1] (1/2 and 1 included), xi2 = u xi1 / 64 with u in [0, 1] (the
+    proposition's xi2 <= xi1/64, both ends reached), capped so that xi1 + xi2 <= 1;
+    tau in [0, n] (no corruption, corruption to the end, and in between)."""
+    xi1 = draw(st.one_of(st.sampled_from([Fraction(1, 2), Fraction(1)]),
+                         st.fractions(Fraction(1, 64), 1, max_denominator=64)), label="xi1")
+    u = draw(st.one_of(st.sampled_from([Fraction(0), Fraction(1)]), st.fractions(0, 1, max_denominator=16)),
+             label="xi2_over_xi1_64")
+    xi2 = min(xi1 * u / 64, 1 - xi1)
+    n = draw(st.integers(1, max_rounds), label="n")
+    tau = draw(st.one_of(st.sampled_from([0, n]), st.integers(0, n)), label="tau")
+    return CounterexampleSetting(xi1, xi2, tau, n)
+
+
+@dataclass(frozen=True)
+class ThetaExample:
+    """An instance, an r0 > 0 and finitely many r >= r0 to compare theta*(r0) with."""
+
+    instance: Instance
+    r0: Fraction
+    rs: tuple[Fraction, ...]
+
+    def reproducer(self) -> str:
+        return (f"ThetaExample(Instance.from_json({self.instance.to_json()!r}), Fraction('{self.r0}'), "
+                f"{tuple(str(r) for r in self.rs)!r})")
+
+
+@st.composite
+def theta_examples(draw):
+    """r0: a drawn positive rational or one of the distances rho*(h, h*) (where the
+    numerator jumps); rs: r0, distances >= r0, points just below a distance, and points
+    further out (up to r0 + 2)."""
+    instance = draw(instances(), label="instance")
+    best = instance.best
+    distances = sorted({instance.disagreement(h, best) for h in range(instance.num_hypotheses)} - {Fraction(0)})
+    if distances and draw(st.booleans(), label="r0_at_a_distance"):
+        r0 = draw(st.sampled_from(distances), label="r0")
+    else:
+        r0 = draw(st.fractions(Fraction(1, 256), Fraction(3, 2), max_denominator=256), label="r0")
+    step = Fraction(1, 1024)
+    special = [d for d in distances if d >= r0] + [d - step for d in distances if d - step >= r0]
+    further = draw(st.lists(st.fractions(0, 2, max_denominator=64), max_size=6), label="offsets")
+    rs = tuple(sorted({r0, *special, *(r0 + f for f in further)}))
+    return ThetaExample(instance, r0, rs)
+
+
+# -- fixed experiments --------------------------------------------------------------------
+@dataclass(frozen=True)
+class VanillaExperiment:
+    """Appendix C.2's experiment: instance counterexample(xi1, xi2), adversary
+    counterexample(tau, n) (eta^{x1} = 15/32 up to tau, c_t = 1/32), a fixed seed set."""
+
+    xi1: Fraction
+    xi2: Fraction
+    n: int
+    tau: int
+    delta: Fraction
+    seeds: tuple[int, ...]
+    min_vanilla_eliminations: int  # "most seeds"
+
+    def reproducer(self) -> str:
+        return repr(self)
+
+
+# Measured with the reference (seeds 0..19): vanilla loses h1 on 19 of 20 seeds (first at
+# t = 2^13, 2^14 or 2^15; seed 12 keeps it), modified keeps it on all 20; seeds 0..7 all
+# lose it under vanilla. At half the scale (n = 2^15, tau = 2^14) vanilla loses it on only
+# 12 of 20. The check takes about 5 s (8 seeds x 3 runs of 2^16 rounds).
+VANILLA_EXPERIMENT = VanillaExperiment(
+    xi1=Fraction(1, 2), xi2=Fraction(1, 128), n=2**16, tau=2**15, delta=Fraction(1, 10),
+    seeds=tuple(range(8)), min_vanilla_eliminations=6,
+)
+
+
+@dataclass(frozen=True)
+class PassiveSetting:
+    name: str
+    instance: Instance
+    adversary: object
+
+    def __repr__(self) -> str:
+        return f"PassiveSetting({self.name!r})"
+
+
+@dataclass(frozen=True)
+class PassiveExperiment:
+    settings: tuple[PassiveSetting, ...]
+    seeds: tuple[int, ...]
+    delta: Fraction
+    alpha: Fraction  # the binomial test's level
+
+    def reproducer(self) -> str:
+        return repr(self)
+
+
+def _passive_settings(n: int = 1024) -> tuple[PassiveSetting, ...]:
+    """Four small settings with C_total <= n/8. With n = 1024 the bound is about 0.08,
+    0.19, 0.39 and 0.10, below the largest gap of the class in the first, second and
+    fourth setting (0.4, 0.4, 0.75), so a wrong output there violates it. In the third
+    the corruption makes ERM output h2 (gap 1/16, within the bound) on every seed."""
+    thresholds = _instances.thresholds(4)
+    flipped = tuple(1 - e for e in thresholds.eta)
+    realizable = _instances.intervals(4, eta=(Fraction(0), Fraction(1), Fraction(1), Fraction(0)))
+    counter = _instances.counterexample(Fraction(1, 2), Fraction(1, 16))
+    return (
+        PassiveSetting(f"thresholds(4), clean, n={n}", thresholds, adversaries.clean(n)),
+        PassiveSetting(f"thresholds(4), 1/8-misspecification towards 1 - eta*, n={n}", thresholds,
+                       adversaries.misspecification(Fraction(1, 8), flipped, n)),
+        PassiveSetting(f"counterexample(1/2, 1/16), eta^{{x1}} = 3/8 throughout (c = 1/8), n={n}", counter,
+                       adversaries.early_burst((Fraction(3, 8), None, None), n, n)),
+        PassiveSetting(f"intervals(4) realizable, labels flipped for the first n/8 rounds, n={n}", realizable,
+                       adversaries.early_burst(tuple(1 - e for e in realizable.eta), n // 8, n)),
+    )
+
+
+PASSIVE_EXPERIMENT = PassiveExperiment(_passive_settings(), tuple(range(200)), Fraction(1, 10), Fraction(1, 1000))
+
+
+@dataclass(frozen=True)
+class CatoniFrequencyExperiment:
+    """A fixed small CALruption setting run on a fixed seed set (the statistical check)."""
+
+    instance: Instance
+    adversary: Adversary
+    params: Params
+    seeds: tuple[int, ...]
+    alpha: Fraction  # level of the test
+
+    def __repr__(self) -> str:
+        return (f"CatoniFrequencyExperiment(instance={json.dumps(self.instance.to_json())}, "
+                f"adversary={json.dumps(self.adversary.to_json())}, params={to_jsonable(self.params)}, "
+                f"seeds=range({self.seeds[0]}, {self.seeds[-1] + 1}), alpha={self.alpha})")
+
+
+def _catoni_experiment() -> CatoniFrequencyExperiment:
+    """Thresholds 1[x >= k], k = 0..4, on 4 equally likely points with eta* = (1/10, 3/10,
+    7/10, 9/10); a 1/8-misspecification towards (1, 1, 0, 0); n = 80 = |I_1| + |I_2| with
+    beta1 = 4; beta3 = 2 log 4 (so e^-beta3 = 1/16 exactly, and |I_l| >= 16 >= 4 beta3,
+    the premise of the lemma "Concentration inequality in our case"); 150 seeds."""
+    nu = (Fraction(1, 4),) * 4
+    eta = (Fraction(1, 10), Fraction(3, 10), Fraction(7, 10), Fraction(9, 10))
+    H = tuple(tuple(1 if x >= k else 0 for x in range(4)) for k in range(5))
+    n = 80
+    params = Params.scaled(n, len(H), Fraction(1, 10), Fraction(1, 4), Fraction(4), PAPER_BETA2,
+                           ScaledLog(Fraction(2), Fraction(4)))
+    adversary = adversaries.misspecification(Fraction(1, 8), (1, 1, 0, 0), n)
+    return CatoniFrequencyExperiment(Instance(nu, eta, H), adversary, params, tuple(range(150)), Fraction(1, 1000))
+
+
+CATONI_EXPERIMENT = _catoni_experiment()
+
+
+# -- the findings' counterexamples --------------------------------------------------------
+# Each is the minimal counterexample of a FINDINGS.md entry, of the type its check's
+# strategy produces; properties/registry.py (KNOWN_EXAMPLES) runs it first, as an explicit
+# example, in every profile. Verified exactly in the meta-tests.
+def finding_f2_lemma_c1_case() -> Case:
+    """FINDINGS F2 (Lemma C.1, lines 1-2): one point, eta* = 39/64 (g = 1/32 in
+    `sharp_lemma_c1_case`), eta_t = 31/64 in every round (c_t = 1/8, C_[0,t] = t/8), the
+    paper's constants, delta = 1/10, n = 2^16, tape seed 0: h^_t = (0) with gap 7/32 > line 2
+    = 0.208270 at t = n."""
+    return sharp_lemma_c1_case(Fraction(1, 32), 2**16, 0)
+
+
+def finding_f5_estimation_lemma_case() -> CraftedCase:
+    """FINDINGS F5 (lemma "Estimation accuracy for D^_l" on E_gap), paper premises: nu
+    uniform on 3 points, eta* = (0, 0, 1), H = {000, 111}, 20 clean rounds all at x = 0,
+    beta1 = 1, beta3 = 1/20480. Epoch 1 fits D^ exactly: R_D^(000) - R_D^(111) = -1 against
+    R*(000) - R*(111) = -1/3, so 2/3 > 1/32."""
+    instance = Instance([Fraction(1, 3)] * 3, [Fraction(0), Fraction(0), Fraction(1)], ((0, 0, 0), (1, 1, 1)))
+    return crafted_case(instance, premise_params(20, 2, Fraction(1), Fraction(1, 20480)), [0] * 20)
+
+
+def finding_f5_lemma_51_case() -> CraftedCase:
+    """FINDINGS F5 (Lemma 5.1, Lemma 5.2 and Theorem 5.1 on E_gap, E_dis1, E_dis2), paper
+    premises: nu = (99/100, 1/100), eta* = (0, 1), H = {00, 11}, 84 clean rounds (three
+    epochs, beta1 = 1, beta3 = 1/20480) all at the rare point x1, coins balanced: D^ prefers
+    11 (Delta = 49/50) in every epoch, h_out = 11 and (49/50)^2 > 72/84."""
+    instance = Instance([Fraction(99, 100), Fraction(1, 100)], [Fraction(0), Fraction(1)], ((0, 0), (1, 1)))
+    return crafted_case(instance, premise_params(84, 2, Fraction(1), Fraction(1, 20480)), [1] * 84)
+
+
+def finding_f5_estimation_lemma_one_epoch_case() -> OneEpochCase:
+    """FINDINGS F5, one epoch with the paper's own constants (Params.paper): the
+    est-helper lemma fails at epoch 1 of 1283198 rounds all at x0 (nu = (1/51, 50/51),
+    eta* = 0, H = {11, 01}): R_D^ difference 1, R* difference 1/51, 50/51 > 1/32."""
+    return OneEpochCase.from_json({
+        "instance": {"nu": ["1/51", "50/51"], "eta": ["0/1", "0/1"], "hypotheses": [[1, 1], [0, 1]]},
+        "params": {"regime": "paper", "n": 2097152, "num_hypotheses": 2, "delta": "1/20", "beta_scale": "1/1",
+                   "beta1": {"coefficient": "40960/1", "argument": "2520/1"}, "beta2": "5/32",
+                   "beta3": {"coefficient": "2/1", "argument": "2520/1"}},
+        "state": {"l": 1, "tau": 1, "length": 1283198, "q": ["1/1", "1/1"], "gap_hat": ["0/1", "0/1"]},
+        "counts": {"seen": [1283198, 0], "queried": [[1283198, 0], [0, 0]]},
+        "prev_seen": [], "past_corruption": [], "epoch_eta": ["0/1", "0/1"], "mode": "one_point_seen"})
+
+
+def finding_f5_gap_bounds_one_epoch_case() -> OneEpochCase:
+    """FINDINGS F5, one epoch with the paper's own constants: the upper bound of the
+    estimated gap fails at l = 2 with every round at the rare disputed x4 (nu(x4) = 1/5,
+    eta* = 0): Delta^^2 of 00011 is 1 - 5/64 - (tiny) > 2 (Delta + eps_2) = 9/10."""
+    return OneEpochCase.from_json({
+        "instance": {"nu": ["0/1", "0/1", "4/5", "0/1", "1/5"], "eta": ["0/1"] * 5,
+                     "hypotheses": [[0, 0, 0, 1, 1], [0, 0, 0, 0, 0]]},
+        "params": {"regime": "paper", "n": 8388608, "num_hypotheses": 2, "delta": "1/20", "beta_scale": "1/1",
+                   "beta1": {"coefficient": "40960/1", "argument": "2760/1"}, "beta2": "5/32",
+                   "beta3": {"coefficient": "2/1", "argument": "2760/1"}},
+        "state": {"l": 2, "tau": 1298104, "length": 5192409, "q": ["0/1", "0/1", "0/1", "21635/432701", "21635/432701"],
+                  "gap_hat": ["1/2", "1/2"]},
+        "counts": {"seen": [0, 0, 0, 0, 5192409], "queried": [[0, 0], [0, 0], [0, 0], [0, 0], [259619, 0]]},
+        "prev_seen": [0, 0, 1038483, 0, 259620], "past_corruption": ["0/1"], "epoch_eta": ["0/1"] * 5,
+        "mode": "one_point_seen"})
+
+
+def finding_f6_final_step_case() -> Case:
+    """FINDINGS F6 (the correctness chain's last step, 24 C-bar/n): nu = (1/2, 1/2),
+    eta* = (0, 1), H = {01, 10}, beta1 = 1, n = 330 (3 completed epochs), c = 1 on epoch 1
+    and 1/8 on epoch 2 (towards (1, 0)), clean after: 3 eps_3 + 3 g_3 = 15/16 >
+    6 sqrt(2/330) + 144/330."""
+    n = 330
+    instance = Instance([Fraction(1, 2)] * 2, [Fraction(0), Fraction(1)], ((0, 1), (1, 0)))
+    adversary = adversaries.piecewise(n, [dict(start=1, end=4, gamma=1, target=[1, 0]),
+                                          dict(start=5, end=20, gamma=Fraction(1, 8), target=[1, 0]),
+                                          dict(start=21, end=n)])
+    return Case(instance, adversary, 0, Params.scaled(n, 2, Fraction(1, 10), Fraction(1, 4), 1))

@@ -4,8 +4,8 @@ Theorem 5.1 on their events; condition (1)'s frequency):
 * the event deciders are right on hand-made cases, and agree with a 60-digit evaluation
   on generated runs; the exact truth of an epoch (R^_l, R-bar_l, C_l) matches a
   round-by-round recomputation;
-* the strategies produce valid inputs, and a good share of their examples meets each
-  check's premises (otherwise a check would be vacuous);
+* its strategies (in properties/strategies.py) produce valid inputs, and a good share of
+  their examples meets each check's premises (otherwise a check would be vacuous);
 * every check can fail: a fake implementation (the reference with one field of its
   trace or epoch record broken) breaks the conclusion while the events still hold;
 * the counter-examples to the paper's statements the checks found (their findings) are
@@ -17,7 +17,6 @@ import dataclasses
 import math
 import types
 from fractions import Fraction as F
-from types import SimpleNamespace
 
 import mpmath
 import pytest
@@ -25,8 +24,10 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 import reference as R
 from properties import checks_calruption_events as E
+from properties import epochs
+from properties import strategies as S
 from properties.impl import load_impl
-from properties.runner import FAILED, run_check
+from properties.runner import FAILED, XFAIL, run_check
 from reference.calruption import calruption_epoch
 from reference.certified import Enclosure, Rational, ScaledLog, certified_ceil
 
@@ -88,24 +89,6 @@ def everyone_in_every_layer(record):
     return dataclasses.replace(record, layers=(everyone,) * len(record.layers))
 
 
-def crafted(nu, eta, H, n, beta1, beta3, x, adversary=None):
-    """A CraftedCase with deterministic labels and balanced coins per (epoch, point)."""
-    instance = R.Instance(nu, eta, H)
-    adversary = adversary or R.adversary.clean(n)
-    params = R.Params.scaled(n, len(H), F(1, 10), F(1, 4), beta1, F(5, 32), beta3)
-    u = []
-    blocks = [(tau, length) for _, tau, length in E.rational_schedule(F(beta1), n)]
-    done = sum(length for _, length in blocks)
-    if done < n:
-        blocks.append((done + 1, n - done))
-    for tau, length in blocks:
-        segment = x[tau - 1:tau - 1 + length]
-        coins = {p: iter(E.balanced_coins(segment.count(p))) for p in set(segment)}
-        u += [next(coins[p]) for p in segment]
-    y = [int(adversary.eta(instance, t)[p]) for t, p in enumerate(x, start=1)]
-    return E.CraftedCase(instance, adversary, params, R.Tape(x, y, u))
-
-
 # =====================================================================================
 # deciders
 # =====================================================================================
@@ -129,7 +112,7 @@ def test_le_sqrt_lin_is_certified_for_logs():
 
 def _truth(H, seen, length, risk_hat, risk_bar=None, corruption=F(0), l=1):
     risk_bar = risk_bar if risk_bar is not None else risk_hat
-    return E.EpochTruth(l, length, tuple(seen), E.rho_matrix(H, seen, length), tuple(risk_hat), tuple(risk_bar),
+    return E.EpochTruth(l, length, tuple(seen), epochs.rho_matrix(H, seen, length), tuple(risk_hat), tuple(risk_bar),
                         corruption)
 
 
@@ -203,7 +186,7 @@ def test_paper_premises():
 
 
 def test_truth_on_tape_matches_a_round_by_round_recomputation():
-    for case in sample(E.any_regime_cases(), 12):
+    for case in sample(S.any_regime_cases(), 12):
         instance, adversary, tape = case.instance, case.adversary, case.tape
         H, nu = instance.hypotheses, instance.nu
         for l, tau, length in E.schedule(case.params, tape.n):
@@ -255,7 +238,7 @@ def _condition_1_mp(H, truth, q, W, beta3, dps=60):
 
 def test_e_gap_agrees_with_a_high_precision_evaluation():
     decided = {True: 0, False: 0}
-    for case in sample(E.scaled_regime_cases(), 25):
+    for case in sample(S.scaled_regime_cases(), 25):
         view = E.run_view("meta", REFERENCE, case)
         H = case.instance.hypotheses
         for rec, truth in zip(view.records, view.truths):
@@ -270,25 +253,20 @@ def test_e_gap_agrees_with_a_high_precision_evaluation():
 
 def test_g_and_c_bar_on_a_hand_computed_case():
     # beta1 = 1: epochs of 4, 16, 64 rounds; c = 1 on epoch 1 (C_1 = 4), c = 1/8 on epoch 2 (C_2 = 2), then clean
-    inst = R.Instance([F(1, 2), F(1, 2)], [F(0), F(1)], [(0, 1), (1, 0)])
-    n = 330
-    adv = R.adversary.piecewise(n, [dict(start=1, end=4, gamma=1, target=[1, 0]),
-                                    dict(start=5, end=20, gamma=F(1, 8), target=[1, 0]), dict(start=21, end=n)])
-    case = SimpleNamespace(instance=inst, adversary=adv, params=R.Params.scaled(n, 2, F(1, 10), F(1, 4), 1),
-                           tape=SimpleNamespace(n=n))
+    case = S.finding_f6_final_step_case()  # n = 330, beta1 = 1
     # both corruptions are heavy (2C/N = 2 and 1/4 > 1/16): g_3 = (2/64)(4 + 2) = 3/16
     assert E._case_g(case, 3) == F(3, 16)
     # C-bar over epochs 1..floor(log4 330) = 4 (epoch 4 = rounds 85..340, clean): 4 + 2
     assert E.c_bar_total(case) == 6
-    assert E.g_weight(F(1), 64, F(1, 3)) == F(2, 3)  # light: 2C/N = 1/32 <= 1/16 -> 2R*
-    assert E.g_weight(F(3), 64, F(1, 3)) == 3  # heavy
+    assert epochs.g_weight(F(1), 64, F(1, 3)) == F(2, 3)  # light: 2C/N = 1/32 <= 1/16 -> 2R*
+    assert epochs.g_weight(F(3), 64, F(1, 3)) == 3  # heavy
 
 
 # =====================================================================================
 # strategies
 # =====================================================================================
 def test_one_epoch_cases_are_valid_and_meet_the_previous_epoch_hypotheses():
-    for ex in sample(E.one_epoch_cases(regimes=("paper", "scaled")), 40):
+    for ex in sample(S.one_epoch_cases(regimes=("paper", "scaled")), 40):
         s, counts, instance, params = ex.state, ex.counts, ex.instance, ex.params
         H, m, l = instance.hypotheses, instance.num_points, s.l
         lengths = [certified_ceil(params.beta1, 4**i) for i in range(1, l + 1)]
@@ -310,18 +288,18 @@ def test_one_epoch_cases_are_valid_and_meet_the_previous_epoch_hypotheses():
             assert s.q == (1,) * m and s.gap_hat == (0,) * len(H) and ex.prev_seen == ()
         else:
             assert sum(ex.prev_seen) == lengths[-2]
-            rho_prev = E.rho_matrix(H, ex.prev_seen, lengths[-2])
-            assert s.q == E.line13_q(H, rho_prev, s.gap_hat, l)
+            rho_prev = epochs.rho_matrix(H, ex.prev_seen, lengths[-2])
+            assert s.q == S.line13_q(H, rho_prev, s.gap_hat, l)
             assert all(q <= F(1, 4) for q in s.q)
-            assert min(s.gap_hat) == E.eps(l - 1) and max(s.gap_hat) <= 1
+            assert min(s.gap_hat) == epochs.eps(l - 1) and max(s.gap_hat) <= 1
         g_prev, _ = E.one_epoch_gs(ex, E.truth_of_one_epoch(ex))
         assert E.previous_hypotheses(ex, g_prev) is None
-        assert E.OneEpochCase.from_json(ex.to_json()) == ex
+        assert S.OneEpochCase.from_json(ex.to_json()) == ex
         calruption_epoch(H, s, counts, params)  # the reference accepts the state
 
 
 def test_crafted_tapes_have_positive_probability_and_balanced_coins():
-    for case in sample(E.crafted_tape_cases(), 25):
+    for case in sample(S.crafted_tape_cases(), 25):
         instance, adversary, tape, params = case.instance, case.adversary, case.tape, case.params
         assert E.paper_premises(params) is None
         for t, (x, y, u) in enumerate(zip(tape.x, tape.y, tape.u), start=1):
@@ -334,7 +312,7 @@ def test_crafted_tapes_have_positive_probability_and_balanced_coins():
                 M = len(coins)
                 for k in range(M + 1):  # q = k/M: exactly k coins below it
                     assert sum(u < F(k, M) for u in coins) == k
-        assert E.CraftedCase.from_json(case.to_json()) == case
+        assert S.CraftedCase.from_json(case.to_json()) == case
 
 
 def _nontrivial(case) -> bool:
@@ -382,16 +360,16 @@ def test_a_good_share_of_examples_meets_the_premises(name):
 
 
 def test_the_premise_regime_keeps_the_paper_premises_and_the_scaled_regime_does_not():
-    for case in sample(E.premise_regime_cases(), 15):
+    for case in sample(S.premise_regime_cases(), 15):
         assert E.paper_premises(case.params) is None
-    for case in sample(E.scaled_regime_cases(), 15):
+    for case in sample(S.scaled_regime_cases(), 15):
         assert E.paper_premises(case.params) == "beta1 < 20480 beta3 (or undecided)"
-    for ex in sample(E.one_epoch_cases(), 10):
+    for ex in sample(S.one_epoch_cases(), 10):
         assert ex.params.regime == "paper" and E.paper_premises(ex.params) is None
 
 
 def test_burst_then_clean_cases_reach_the_corner_of_the_final_step():
-    cases = sample(E.burst_then_clean_cases(), 60)
+    cases = sample(S.burst_then_clean_cases(), 60)
     failing = [c for c in cases if E._final_step("meta", c, 24).violations]
     assert len(failing) >= 6
 
@@ -437,19 +415,21 @@ def test_correctness_from_lower_bound_fails_when_the_output_is_not_in_the_last_l
 @pytest.mark.slow
 def test_paper_form_checks_fail_on_the_reference():
     """The paper-form checks fail on the reference itself (the findings below): they can
-    fail, and the reference is not what breaks them (verified exactly below)."""
+    fail, and the reference is not what breaks them (verified exactly below). Their
+    strategies find a counterexample on their own (without the known examples)."""
     for name in ("check_calruption_estimation_lemma", "check_calruption_gap_bounds_lemma_51",
                  "check_calruption_layer_disagreement_bound", "check_calruption_correctness_theorem_51",
                  "check_calruption_estimation_lemma_one_epoch", "check_calruption_gap_bounds_one_epoch",
                  "check_calruption_correctness_final_step"):
-        assert run_check(CHECKS[name], REFERENCE, max_examples=300).status == FAILED, name
+        assert run_check(CHECKS[name], REFERENCE, max_examples=300, known=False).status == XFAIL, name
 
 
 def test_paper_form_checks_catch_a_broken_fit_where_the_paper_holds():
     """On a run where the lemmas' conclusions hold (the tape matches nu exactly), breaking the
     fit or the output breaks them: the checks are not failing for an unrelated reason."""
     # nu = (1, 0), eta* = (0, 0): h0 = (0, 0) is perfect, h1 = (1, 1) always wrong (Delta = 1)
-    case = crafted([F(1), F(0)], [F(0), F(0)], ((0, 0), (1, 1)), 84, 1, F(1, 20480), [0] * 84)
+    case = S.crafted_case(R.Instance([F(1), F(0)], [F(0), F(0)], ((0, 0), (1, 1))),
+                          S.premise_params(84, 2, F(1), F(1, 20480)), [0] * 84)
     for name in ("check_calruption_estimation_lemma", "check_calruption_gap_bounds_lemma_51",
                  "check_calruption_layer_disagreement_bound", "check_calruption_correctness_theorem_51"):
         out = E.OUTCOMES[name](name, REFERENCE, case)
@@ -463,7 +443,7 @@ def test_paper_form_checks_catch_a_broken_fit_where_the_paper_holds():
 
 
 def test_statistical_check_fails_when_w_is_shifted():
-    experiment = dataclasses.replace(E.CATONI_EXPERIMENT, seeds=tuple(range(12)))
+    experiment = dataclasses.replace(S.CATONI_EXPERIMENT, seeds=tuple(range(12)))
     assert E.check_catoni_condition_1_frequency(REFERENCE, experiment) == []
 
     def shifted(record):
@@ -483,7 +463,7 @@ def test_binomial_tail_and_per_pair_delta():
         assert exact == sum(math.comb(N, j) * p**j * (1 - p) ** (N - j) for j in range(k, N + 1))
         assert math.isclose(float(exact), binom.sf(k - 1, N, float(p)), rel_tol=1e-9, abs_tol=1e-300)
     assert E.per_pair_delta(ScaledLog(F(2), F(4))) == F(1, 16)
-    assert E.per_pair_delta(E.CATONI_EXPERIMENT.params.beta3) == F(1, 16)
+    assert E.per_pair_delta(S.CATONI_EXPERIMENT.params.beta3) == F(1, 16)
 
 
 def test_every_check_is_registered_once_with_a_docstring():
@@ -503,7 +483,8 @@ def test_finding_estimation_lemma_fails_on_e_gap():
     points, eta* = (0, 0, 1), H = {000, 111}; 20 rounds all at x = 0. Epoch 1 (q = 1, all
     4 losses of 000 minus 111 equal -1) fits D^ exactly: R_D^(000) - R_D^(111) = -1, while
     R*(000) - R*(111) = 1/3 - 2/3 = -1/3: the left side is 2/3 > 1/32 = the right side."""
-    case = crafted([F(1, 3)] * 3, [F(0), F(0), F(1)], ((0, 0, 0), (1, 1, 1)), 20, 1, F(1, 20480), [0] * 20)
+    case = S.finding_f5_estimation_lemma_case()
+    assert case.tape.x == (0,) * 20 and E.paper_premises(case.params) is None
     view = E.run_view("meta", REFERENCE, case)
     events = E.run_events(view)
     assert events.all_hold("gap", "dis1", "dis2") is None and events.bern[0] is not None
@@ -524,7 +505,8 @@ def test_finding_lemma_51_lemma_52_theorem_51_fail_on_their_events():
     q |I_l|, so the importance-weighted losses average exactly to R^_l and condition (1)
     holds). D^ then prefers 11 (Delta = 49/50) in every epoch: h_out = 11, and
     (49/50)^2 > 72/84, i.e. Delta_{h_out} > 6 sqrt(2 beta1/n) + 24 C-bar/n (C-bar = 0)."""
-    case = crafted([F(99, 100), F(1, 100)], [F(0), F(1)], ((0, 0), (1, 1)), 84, 1, F(1, 20480), [1] * 84)
+    case = S.finding_f5_lemma_51_case()
+    assert case.tape.x == (1,) * 84 and E.paper_premises(case.params) is None
     view = E.run_view("meta", REFERENCE, case)
     events = E.run_events(view)
     assert events.all_hold("gap", "dis1", "dis2") is None
@@ -555,30 +537,13 @@ def test_finding_one_epoch_counterexamples_with_the_paper_constants():
     (b) the upper bound of the estimated gap: l = 2, every round at the rare disputed x4
     (nu(x4) = 1/5, eta* = 0): Delta^^2 of 00011 is 1 - 5/64 - (tiny), above
     2 (Delta + eps_2) = 2 (1/5 + 1/4) = 9/10."""
-    a = E.OneEpochCase.from_json({
-        "instance": {"nu": ["1/51", "50/51"], "eta": ["0/1", "0/1"], "hypotheses": [[1, 1], [0, 1]]},
-        "params": {"regime": "paper", "n": 2097152, "num_hypotheses": 2, "delta": "1/20", "beta_scale": "1/1",
-                   "beta1": {"coefficient": "40960/1", "argument": "2520/1"}, "beta2": "5/32",
-                   "beta3": {"coefficient": "2/1", "argument": "2520/1"}},
-        "state": {"l": 1, "tau": 1, "length": 1283198, "q": ["1/1", "1/1"], "gap_hat": ["0/1", "0/1"]},
-        "counts": {"seen": [1283198, 0], "queried": [[1283198, 0], [0, 0]]},
-        "prev_seen": [], "past_corruption": [], "epoch_eta": ["0/1", "0/1"], "mode": "one_point_seen"})
+    a = S.finding_f5_estimation_lemma_one_epoch_case()
     assert a.state.length == certified_ceil(a.params.beta1, 4)
     out = E.OUTCOMES["check_calruption_estimation_lemma_one_epoch"]("x", REFERENCE, a)
     assert out.premises is None and out.violations[0].values["lhs"] == "50/51"
-    b = E.OneEpochCase.from_json({
-        "instance": {"nu": ["0/1", "0/1", "4/5", "0/1", "1/5"], "eta": ["0/1"] * 5,
-                     "hypotheses": [[0, 0, 0, 1, 1], [0, 0, 0, 0, 0]]},
-        "params": {"regime": "paper", "n": 8388608, "num_hypotheses": 2, "delta": "1/20", "beta_scale": "1/1",
-                   "beta1": {"coefficient": "40960/1", "argument": "2760/1"}, "beta2": "5/32",
-                   "beta3": {"coefficient": "2/1", "argument": "2760/1"}},
-        "state": {"l": 2, "tau": 1298104, "length": 5192409, "q": ["0/1", "0/1", "0/1", "21635/432701", "21635/432701"],
-                  "gap_hat": ["1/2", "1/2"]},
-        "counts": {"seen": [0, 0, 0, 0, 5192409], "queried": [[0, 0], [0, 0], [0, 0], [0, 0], [259619, 0]]},
-        "prev_seen": [0, 0, 1038483, 0, 259620], "past_corruption": ["0/1"], "epoch_eta": ["0/1"] * 5,
-        "mode": "one_point_seen"})
-    rho_prev = E.rho_matrix(b.instance.hypotheses, b.prev_seen, certified_ceil(b.params.beta1, 4))
-    assert b.state.q == E.line13_q(b.instance.hypotheses, rho_prev, b.state.gap_hat, 2)
+    b = S.finding_f5_gap_bounds_one_epoch_case()
+    rho_prev = epochs.rho_matrix(b.instance.hypotheses, b.prev_seen, certified_ceil(b.params.beta1, 4))
+    assert b.state.q == S.line13_q(b.instance.hypotheses, rho_prev, b.state.gap_hat, 2)
     assert b.instance.gap(0) == F(1, 5)
     record = E.one_epoch_record("x", REFERENCE, b)
     assert record.gap_hat[0] > F(9, 10)
@@ -594,12 +559,7 @@ def test_finding_correctness_final_step_is_false_as_printed():
     g_3 = 3/16, C-bar = 6, so the left side is 3/8 + 9/16 = 15/16 while the right side is
     6 sqrt(2/330) + 144/330 < 0.91 (< 1: not a vacuous bound); (15/16 - 144/330)^2 > 72/330.
     The corrected step (64 C-bar/n) holds."""
-    inst = R.Instance([F(1, 2), F(1, 2)], [F(0), F(1)], [(0, 1), (1, 0)])
-    n = 330
-    adv = R.adversary.piecewise(n, [dict(start=1, end=4, gamma=1, target=[1, 0]),
-                                    dict(start=5, end=20, gamma=F(1, 8), target=[1, 0]), dict(start=21, end=n)])
-    case = SimpleNamespace(instance=inst, adversary=adv, params=R.Params.scaled(n, 2, F(1, 10), F(1, 4), 1),
-                           tape=SimpleNamespace(n=n))
+    case = S.finding_f6_final_step_case()  # n = 330, beta1 = 1
     lhs = 3 * F(1, 8) + 3 * F(3, 16)
     assert lhs == F(15, 16) and (lhs - F(144, 330)) ** 2 > F(72, 330) and lhs - F(144, 330) > 0
     assert E._final_step("x", case, 24).violations

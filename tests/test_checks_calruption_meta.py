@@ -1,6 +1,6 @@
-"""Meta-tests of properties/checks_calruption.py: its strategies produce valid inputs and
-reach the edge cases the checks are about (several epochs, q = 0, rho^ = 0, no LP row),
-and every check fails on a hand-broken trace or epoch record."""
+"""Meta-tests of properties/checks_calruption.py: its strategies (in properties/strategies.py)
+produce valid inputs and reach the edge cases the checks are about (several epochs, q = 0,
+rho^ = 0, no LP row), and every check fails on a hand-broken trace or epoch record."""
 from __future__ import annotations
 
 import types
@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 import reference as R
 from properties import checks_calruption as C
+from properties import strategies as S
 from properties.case import Case
 from properties.runner import violations_of
 from reference.calruption import EpochCounts, EpochState, calruption_epoch, loss_difference_samples
@@ -66,30 +67,30 @@ def shim(**overrides):
 
 # -- the strategies ------------------------------------------------------------------------
 def completed_epochs(case):
-    return len(C.epoch_schedule(case.params.beta1.value, case.tape.n))
+    return len(S.epoch_schedule(case.params.beta1.value, case.tape.n))
 
 
 @settings(max_examples=40, **QUIET)
-@given(C.calruption_cases())
+@given(S.calruption_cases())
 def test_calruption_cases_are_valid(case):
-    assert case.params.regime == "scaled" and case.params.beta1.value in C.BETA1_CHOICES
-    assert case.params.beta2 in C.BETA2_CHOICES
-    assert 1 <= case.tape.n == case.params.n <= C.CALRUPTION_MAX_ROUNDS
+    assert case.params.regime == "scaled" and case.params.beta1.value in S.BETA1_CHOICES
+    assert case.params.beta2 in S.BETA2_CHOICES
+    assert 1 <= case.tape.n == case.params.n <= S.MAX_ROUNDS
     assert case.params.num_hypotheses == case.instance.num_hypotheses
     assert case.adversary.n == case.tape.n == len(case.tape.x)
     assert all(0 <= x < case.instance.num_points for x in case.tape.x)
 
 
 def test_calruption_cases_complete_several_epochs():
-    cases = sample(C.calruption_cases(), 150)
+    cases = sample(S.calruption_cases(), 150)
     epochs = [completed_epochs(c) for c in cases]
     assert sum(e >= 2 for e in epochs) >= len(cases) // 3, epochs
     assert max(epochs) >= 4
     # n at an epoch's last round: the unfinished epoch is empty
     ends = {c for c in cases if any(c.tape.n == tau + length - 1
-                                     for tau, length in C.epoch_schedule(c.params.beta1.value, c.tape.n))}
+                                     for _, tau, length in S.epoch_schedule(c.params.beta1.value, c.tape.n))}
     assert ends
-    assert {c.params.beta1.value for c in cases} == set(C.BETA1_CHOICES)
+    assert {c.params.beta1.value for c in cases} == set(S.BETA1_CHOICES)
 
 
 def _disputed(H, x):
@@ -108,18 +109,18 @@ def test_calruption_cases_reach_zero_query_probability_and_zero_disagreement():
         return any(e.rho[h][h2] == 0 and H[h] != H[h2] for e in trace.epochs
                    for h in range(len(H)) for h2 in range(len(H)))
 
-    reach(C.calruption_cases(), q_zero_on_disputed_point)
-    reach(C.calruption_cases(), rho_zero_between_distinct)
+    reach(S.calruption_cases(), q_zero_on_disputed_point)
+    reach(S.calruption_cases(), rho_zero_between_distinct)
 
 
 @settings(max_examples=60, **QUIET)
-@given(C.epoch_examples())
+@given(S.epoch_examples())
 def test_epoch_examples_are_valid_states(example):
     s, counts, params, H = example.state, example.counts, example.params, example.hypotheses
     m = len(H[0])
-    assert 1 <= s.l <= C.MAX_EPOCH_INDEX and len(s.q) == len(counts.seen) == len(counts.queried) == m
-    assert s.length == C.rational_epoch_length(params.beta1.value, s.l)
-    assert s.tau == 1 + sum(C.rational_epoch_length(params.beta1.value, i) for i in range(1, s.l))
+    assert 1 <= s.l <= S.MAX_EPOCH_INDEX and len(s.q) == len(counts.seen) == len(counts.queried) == m
+    assert s.length == S.rational_epoch_length(params.beta1.value, s.l)
+    assert s.tau == 1 + sum(S.rational_epoch_length(params.beta1.value, i) for i in range(1, s.l))
     assert sum(counts.seen) == s.length and all(v >= 0 for v in counts.seen)
     for x in range(m):
         a, b = counts.queried[x]
@@ -133,7 +134,7 @@ def test_epoch_examples_are_valid_states(example):
     else:
         assert all(0 <= v <= F(1, 4) and (v * 4**s.l).denominator == 1 for v in s.q)
         assert all(F(1, 2 ** (s.l - 1)) <= g <= 1 for g in s.gap_hat)
-    assert C.EpochExample.from_json(example.to_json()) == example
+    assert S.EpochExample.from_json(example.to_json()) == example
 
 
 def test_epoch_examples_reach_the_edge_cases():
@@ -151,14 +152,14 @@ def test_epoch_examples_reach_the_edge_cases():
         return len(e.hypotheses) > 1 and record.lp_method == "no-rows"
 
     def longest_epoch(e):
-        return e.state.l == C.MAX_EPOCH_INDEX and e.params.beta1.value == max(C.BETA1_CHOICES)
+        return e.state.l == S.MAX_EPOCH_INDEX and e.params.beta1.value == max(S.BETA1_CHOICES)
 
     def top_query_probability(e):
         return any(v == F(1, 4) for v in e.state.q)
 
     for predicate in (zero_q_on_seen_disputed_point, zero_rho_between_distinct, no_lp_row, longest_epoch,
                       top_query_probability):
-        reach(C.epoch_examples(), predicate)
+        reach(S.epoch_examples(), predicate)
 
 
 # -- a real trace and its broken copies ----------------------------------------------------
@@ -317,7 +318,7 @@ def test_loss_difference_samples_are_checked_when_exposed():
 
 
 # -- one-epoch checks ------------------------------------------------------------------------
-EXAMPLE = C.EpochExample(
+EXAMPLE = S.EpochExample(
     H,
     EpochState(2, 5, 16, TRACE.epochs[1].q, TRACE.epochs[0].gap_hat),
     EpochCounts((3, 3, 0, 4, 3, 3), ((1, 0), (0, 1), (0, 0), (0, 1), (1, 0), (0, 0))),

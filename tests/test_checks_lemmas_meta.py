@@ -1,6 +1,7 @@
 """Meta-tests of properties/checks_lemmas.py and properties/checks_conditional.py:
-their strategies reach what they claim, and every check can fail (fed a deliberately
-wrong input: a patched adversary total, a fake trace, a fake implementation)."""
+their strategies (in properties/strategies.py) reach what they claim, and every check can
+fail (fed a deliberately wrong input: a patched adversary total, a fake trace, a fake
+implementation)."""
 from dataclasses import replace
 from fractions import Fraction as F
 from types import SimpleNamespace
@@ -15,7 +16,7 @@ from reference.instance import Instance
 
 from properties import checks_conditional as CC
 from properties import checks_lemmas as CL
-from properties import strategies as base
+from properties import strategies as S
 from properties.case import Case
 from properties.impl import load_impl, run_algorithm
 
@@ -38,7 +39,7 @@ def test_lemma_cases_attain_lemma_a1_with_equality():
         if case.adversary.total(case.instance, 1, case.adversary.n) == 0:
             return False
         return min(s[0] for s in CL.lemma_a1_slacks(case)) == 0
-    case = find(CL.lemma_cases(), tight, settings=SEARCH)
+    case = find(S.lemma_cases(), tight, settings=SEARCH)
     assert case.adversary.total(case.instance, 1, case.adversary.n) > 0
 
 
@@ -48,12 +49,12 @@ def test_lemma_cases_attain_lemma_a2_with_equality():
             return False
         return any(s[0] == 0 and s[3] != s[4] and case.instance.disagreement(s[3], s[4]) > 0
                    for s in CL.lemma_a2_slacks(case))
-    find(CL.lemma_cases(), tight, settings=SEARCH)
+    find(S.lemma_cases(), tight, settings=SEARCH)
 
 
 def test_lemma_cases_reach_tiny_masses_and_all_intervals():
-    find(CL.lemma_cases(), lambda c: 0 < min(c.instance.nu) <= F(1, 50), settings=SEARCH)
-    case = find(CL.lemma_cases(), lambda c: 2 <= c.adversary.n <= CL.ALL_INTERVALS_MAX_N and len(c.adversary.segments) == 2,
+    find(S.lemma_cases(), lambda c: 0 < min(c.instance.nu) <= F(1, 50), settings=SEARCH)
+    case = find(S.lemma_cases(), lambda c: 2 <= c.adversary.n <= S.ALL_INTERVALS_MAX_N and len(c.adversary.segments) == 2,
                 settings=SEARCH)
     n = case.adversary.n
     assert len(CL.intervals_to_check(case.adversary, case.seed)) == n * (n + 1) // 2
@@ -61,7 +62,7 @@ def test_lemma_cases_reach_tiny_masses_and_all_intervals():
 
 def test_aligned_target_attains_lemma_a1_exactly():
     instance = R.instances.thresholds(4, eta=(F(1, 4), F(1, 4), F(3, 4), F(3, 4)))
-    adversary = A.early_burst(CL.aligned_target(instance, 0, F(1, 4), range(4)), 10, 12)
+    adversary = A.early_burst(S.aligned_target(instance, 0, F(1, 4), range(4)), 10, 12)
     case = Case(instance, adversary, 0, R.Params.scaled(12, instance.num_hypotheses))
     slacks = CL.lemma_a1_slacks(case)
     assert min(s[0] for s in slacks if s[3] == 0 and s[2] <= 10) == 0
@@ -71,18 +72,18 @@ def test_aligned_target_attains_lemma_a1_exactly():
 @FEW
 @given(data=st.data())
 def test_theorem41_ok_and_edge_adversaries_satisfy_the_assumption(data):
-    instance = data.draw(base.instances(), label="instance")
+    instance = data.draw(S.instances(), label="instance")
     n = data.draw(st.integers(1, 300), label="n")
-    adversary = data.draw(st.one_of(base.adversaries_for(instance, n, ("theorem41_ok", "clean")),
-                                    CC.edge_adversaries(instance, n)), label="adversary")
+    adversary = data.draw(st.one_of(S.adversaries_for(instance, n, ("theorem41_ok", "clean")),
+                                    S.edge_adversaries(instance, n)), label="adversary")
     assert all(adversary.corruption(instance, t) <= F(1, 8) for t in (1, n // 2 + 1, n))
     assert all(adversary.total(instance, 1, t) <= F(t, 8) for t in range(1, n + 1))
 
 
 def test_theorem41_cases_reach_both_sides_of_the_assumption():
     """misspecification with gamma <= 1/4 can break C_[0,t] <= t/8: the check skips those."""
-    find(CC.theorem41_cases(), lambda c: not _theorem41_holds(c), settings=SEARCH)
-    find(CC.theorem41_cases(), lambda c: _theorem41_holds(c) and c.adversary.total(c.instance, 1, c.adversary.n) > 0,
+    find(S.theorem41_cases(), lambda c: not _theorem41_holds(c), settings=SEARCH)
+    find(S.theorem41_cases(), lambda c: _theorem41_holds(c) and c.adversary.total(c.instance, 1, c.adversary.n) > 0,
          settings=SEARCH)
 
 
@@ -90,11 +91,11 @@ def test_edge_adversaries_use_the_whole_budget():
     def at_budget(case):
         n = case.adversary.n
         return _theorem41_holds(case) and case.adversary.total(case.instance, 1, n) == F(n, 8)
-    find(CC.theorem41_cases(), at_budget, settings=SEARCH)
+    find(S.theorem41_cases(), at_budget, settings=SEARCH)
 
 
 def test_sharp_lemma_c1_case_is_at_theorem_41s_budget():
-    case = CC.sharp_lemma_c1_case(F(1, 32), 2**12, 0)
+    case = S.sharp_lemma_c1_case(F(1, 32), 2**12, 0)
     instance = case.instance
     assert all(case.adversary.total(instance, 1, t) == F(t, 8) for t in CC.checkpoints(2**12))
     assert instance.best == 0 and instance.disagreement(0, 1) == instance.risk(0) + instance.risk(1)
@@ -102,21 +103,21 @@ def test_sharp_lemma_c1_case_is_at_theorem_41s_budget():
 
 
 @FEW
-@given(setting=CL.counterexample_settings())
+@given(setting=S.counterexample_settings())
 def test_counterexample_settings_satisfy_the_proposition(setting):
     assert 0 < setting.xi1 and 0 <= setting.xi2 <= setting.xi1 / 64 and setting.xi1 + setting.xi2 <= 1
     assert 0 <= setting.tau <= setting.n
 
 
 def test_counterexample_settings_reach_their_edges():
-    find(CL.counterexample_settings(), lambda s: s.xi2 == s.xi1 / 64 > 0, settings=SEARCH)
-    find(CL.counterexample_settings(), lambda s: s.xi2 == 0, settings=SEARCH)
-    find(CL.counterexample_settings(), lambda s: s.tau == s.n > 256, settings=SEARCH)
-    find(CL.counterexample_settings(), lambda s: s.tau == 0, settings=SEARCH)
+    find(S.counterexample_settings(), lambda s: s.xi2 == s.xi1 / 64 > 0, settings=SEARCH)
+    find(S.counterexample_settings(), lambda s: s.xi2 == 0, settings=SEARCH)
+    find(S.counterexample_settings(), lambda s: s.tau == s.n > 256, settings=SEARCH)
+    find(S.counterexample_settings(), lambda s: s.tau == 0, settings=SEARCH)
 
 
 @FEW
-@given(example=CL.theta_examples())
+@given(example=S.theta_examples())
 def test_theta_examples_are_valid(example):
     assert example.r0 > 0 and all(r >= example.r0 for r in example.rs) and example.r0 in example.rs
 
@@ -125,7 +126,7 @@ def test_theta_examples_reach_r0_at_a_distance():
     def at_distance(example):
         inst = example.instance
         return example.r0 in {inst.disagreement(h, inst.best) for h in range(inst.num_hypotheses)}
-    find(CL.theta_examples(), at_distance, settings=SEARCH)
+    find(S.theta_examples(), at_distance, settings=SEARCH)
 
 
 # ------------------------------------------------------------------------------------------
@@ -133,7 +134,7 @@ def test_theta_examples_reach_r0_at_a_distance():
 # ------------------------------------------------------------------------------------------
 def _tight_case():
     instance = R.instances.thresholds(4, eta=(F(1, 4), F(1, 4), F(3, 4), F(3, 4)))
-    adversary = A.early_burst(CL.aligned_target(instance, 0, F(1, 4), range(4)), 10, 12)
+    adversary = A.early_burst(S.aligned_target(instance, 0, F(1, 4), range(4)), 10, 12)
     return Case(instance, adversary, 0, R.Params.scaled(12, instance.num_hypotheses))
 
 
@@ -159,7 +160,7 @@ def test_disagreement_check_fails_with_a_wrong_disagreement(monkeypatch):
 
 
 def test_counterexample_values_fail_with_the_other_reading_of_eta_x3(monkeypatch):
-    setting = CL.CounterexampleSetting(F(1, 2), F(1, 128), 40, 100)
+    setting = S.CounterexampleSetting(F(1, 2), F(1, 128), 40, 100)
     assert CL.check_counterexample_instance_values(setting) == []
     monkeypatch.setattr(R.instances, "counterexample",
                         lambda xi1, xi2: Instance((xi1, xi2, 1 - xi1 - xi2), (F(1, 2), F(1), F(1, 2)),
@@ -168,14 +169,14 @@ def test_counterexample_values_fail_with_the_other_reading_of_eta_x3(monkeypatch
 
 
 def test_counterexample_values_fail_with_a_stronger_adversary(monkeypatch):
-    setting = CL.CounterexampleSetting(F(1, 2), F(1, 128), 40, 100)
+    setting = S.CounterexampleSetting(F(1, 2), F(1, 128), 40, 100)
     monkeypatch.setattr(A, "counterexample", lambda tau, n: A.early_burst((F(13, 32), None, None), tau, n))
     found = CL.check_counterexample_instance_values(setting)
     assert any("R-bar" in v.message for v in found) and any("t/32" in v.message for v in found)
 
 
 def test_corruption_favours_h2_fails_with_an_adversary_favouring_h1(monkeypatch):
-    setting = CL.CounterexampleSetting(F(1, 2), F(1, 128), 40, 100)
+    setting = S.CounterexampleSetting(F(1, 2), F(1, 128), 40, 100)
     assert CL.check_counterexample_corruption_favours_h2(setting) == []
     monkeypatch.setattr(A, "counterexample", lambda tau, n: A.early_burst((F(17, 32), None, None), tau, n))
     assert CL.check_counterexample_corruption_favours_h2(setting)
@@ -185,7 +186,7 @@ def test_corruption_favours_h2_fails_with_an_adversary_favouring_h1(monkeypatch)
 def test_theta_check_fails_with_a_wrong_coefficient(shift, monkeypatch):
     instance = R.instances.thresholds(4)
     distances = sorted({instance.disagreement(h, instance.best) for h in range(instance.num_hypotheses)} - {0})
-    example = CL.ThetaExample(instance, F(1, 8), tuple(sorted({F(1, 8), *distances})))
+    example = S.ThetaExample(instance, F(1, 8), tuple(sorted({F(1, 8), *distances})))
     assert CL.check_theta_star_is_a_supremum(example) == []
     original = Instance.disagreement_coefficient
     monkeypatch.setattr(Instance, "disagreement_coefficient", lambda self, r0: original(self, r0) + shift)
@@ -225,7 +226,8 @@ def test_lemma_c1_as_printed_fails_on_the_reference_in_the_sharp_case():
     """The paper's Lemma C.1, lines 1 and 2, are false (see the module's docstring and
     the report): h^_t = h with Delta = 7/32 > 22L/t + R*/2 + sqrt(8R*L/t) ~ 0.2083 at
     t = n = 2^16, on E_B(t), with C_[0,t] = t/8 and h* in V_t."""
-    case = CC.sharp_lemma_c1_case(F(1, 32), 2**16, 0)
+    case = S.finding_f2_lemma_c1_case()
+    assert case.instance.eta == (F(39, 64),) and case.adversary.eta(case.instance, 1) == (F(31, 64),)
     trace = _reference_trace(case)
     found = CC.check_passive_learning_lemma_c1(case, trace)
     assert any("line 2" in v.message and v.values["t"] == "65536" for v in found)
@@ -266,14 +268,14 @@ def _fake_impl(**overrides):
 
 def test_vanilla_counterexample_check_fails_when_vanilla_never_eliminates():
     never = _fake_impl(robust_cal=lambda H, tape, params, vanilla=False: R.robust_cal(H, tape, params))
-    experiment = replace(CC.VANILLA_EXPERIMENT, seeds=(0, 1, 2), min_vanilla_eliminations=2)
+    experiment = replace(S.VANILLA_EXPERIMENT, seeds=(0, 1, 2), min_vanilla_eliminations=2)
     found = CC.check_counterexample_vanilla_loses_best(never, experiment)
     assert any("vanilla" in v.message for v in found)
 
 
 def test_vanilla_counterexample_check_fails_when_modified_eliminates():
     always_vanilla = _fake_impl(robust_cal=lambda H, tape, params, vanilla=False: R.robust_cal(H, tape, params, vanilla=True))
-    experiment = replace(CC.VANILLA_EXPERIMENT, seeds=(0,), min_vanilla_eliminations=1)
+    experiment = replace(S.VANILLA_EXPERIMENT, seeds=(0,), min_vanilla_eliminations=1)
     found = CC.check_counterexample_vanilla_loses_best(always_vanilla, experiment)
     assert any("modified" in v.message for v in found)
 
@@ -287,9 +289,9 @@ def test_binomial_tail_is_exact():
 def test_statistical_check_fails_for_an_erm_that_picks_the_worst_hypothesis():
     def worst_passive(H, tape, params):
         trace = R.passive(H, tape, params)
-        instance = CC.PASSIVE_EXPERIMENT.settings[0].instance
+        instance = S.PASSIVE_EXPERIMENT.settings[0].instance
         return replace(trace, output=_worst(instance))
-    experiment = replace(CC.PASSIVE_EXPERIMENT, settings=CC.PASSIVE_EXPERIMENT.settings[:1], seeds=tuple(range(12)))
+    experiment = replace(S.PASSIVE_EXPERIMENT, settings=S.PASSIVE_EXPERIMENT.settings[:1], seeds=tuple(range(12)))
     assert CC.check_passive_bound_theorem_31(load_impl("reference"), experiment) == []
     found = CC.check_passive_bound_theorem_31(_fake_impl(passive=worst_passive), experiment)
     assert found and found[0].values["violations"] == "12"

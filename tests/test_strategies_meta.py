@@ -1,10 +1,15 @@
 """Meta-tests of properties/strategies.py: the strategies produce what they claim and
 reach their edge cases (Hypothesis's `find` searches for an example of each)."""
+import json
+import math
 from fractions import Fraction as F
 
 import pytest
-from hypothesis import find, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, find, given, settings, strategies as st
 
+import properties
+from properties import strategies as S
+from properties.registry import KNOWN_EXAMPLES, all_checks, known_examples
 from properties.strategies import MAX_HYPOTHESES, MAX_POINTS, SPECIAL_ETAS, adversaries_for, cases, instances
 
 SEARCH = settings(max_examples=2000, database=None, deadline=None)
@@ -60,3 +65,139 @@ def test_theorem41_violations_are_reached():
 
 def test_special_etas_include_the_edges():
     assert {F(0), F(1, 2), F(1)} <= set(SPECIAL_ETAS)
+
+
+# -- Corollary 5.1's adversary kinds ---------------------------------------------------------
+MANY = settings(max_examples=150, database=None, deadline=None)  # six times the ci profile's 25
+
+
+def corollary51_epochs(beta1, n):
+    """(tau_l, |I_l|) of the prescheduled epochs l <= floor(log4(n / beta1)), i.e. beta1 4^l
+    <= n (the last may be unfinished), computed here independently of the strategies:
+    |I_l| = ceil(beta1 4^l) (FINDINGS R10)."""
+    epochs, tau, l = [], 1, 1
+    while beta1 * 4**l <= n:
+        length = math.ceil(beta1 * 4**l)
+        epochs.append((tau, length))
+        tau, l = tau + length, l + 1
+    return epochs
+
+
+def per_round_corruption(inst, adv):
+    """[c_1, ..., c_n], c_t = max_x |eta_t^x - eta*^x| as the adversary computes it exactly
+    (its segments' c, one lookup per segment rather than per round)."""
+    return [F(0)] + [c for start, end, _, c in adv.bind(inst) for _ in range(start, end + 1)]
+
+
+def epoch_rates(inst, adv, beta1):
+    """(C_l / N_l, complete?) per epoch, C_l = sum of c_t over I_l within 1..n, N_l read as
+    |I_l| (with beta1 in {1, 2, 4} beta1 4^l is an integer, so |I_l| = N_l)."""
+    c = per_round_corruption(inst, adv)
+    return [(sum(c[tau:min(adv.n, tau + length - 1) + 1], F(0)) / length, tau + length - 1 <= adv.n)
+            for tau, length in corollary51_epochs(beta1, adv.n)]
+
+
+@st.composite
+def corollary51_draws(draw, kind):
+    """(instance, beta1, adversary of `kind`) over n <= 400 rounds; n >= |I_1| for the
+    violated kind, which needs a complete epoch."""
+    inst = draw(instances(), label="instance")
+    beta1 = draw(st.sampled_from(S.BETA1_CHOICES), label="beta1")
+    low = 4 * beta1 if kind == "corollary51_violated" else 1
+    n = draw(st.integers(int(low), 400), label="n")
+    return inst, beta1, draw(adversaries_for(inst, n, (kind,), beta1), label="adversary")
+
+
+@MANY
+@given(drawn=corollary51_draws("corollary51_ok"))
+def test_corollary51_ok_keeps_every_epoch_within_1_32(drawn):
+    inst, beta1, adv = drawn
+    assert max(per_round_corruption(inst, adv)) <= F(1, 32)
+    assert all(rate <= F(1, 32) for rate, _ in epoch_rates(inst, adv, beta1))
+
+
+@MANY
+@given(drawn=corollary51_draws("corollary51_violated"))
+def test_corollary51_violated_breaks_a_complete_epoch(drawn):
+    inst, beta1, adv = drawn
+    assert any(rate > F(1, 32) and complete for rate, complete in epoch_rates(inst, adv, beta1))
+
+
+@pytest.mark.parametrize("n, beta1", [(3, F(1)), (100, None)], ids=["no complete epoch", "no beta1"])
+def test_corollary51_violated_needs_a_complete_epoch(n, beta1):
+    strategy = adversaries_for(S.CATONI_EXPERIMENT.instance, n, ("corollary51_violated",), beta1)
+    with pytest.raises(ValueError, match="corollary51_violated"):
+        find(strategy, lambda _: True, settings=settings(database=None))
+
+
+class _Found(Exception):
+    pass
+
+
+def _generated(strategy, predicate, count=1000):
+    """Whether some draw of `strategy` among `count` generated ones (fixed seed, no
+    shrinking: a calruption case costs ~30 ms to generate) satisfies `predicate`."""
+
+    @settings(max_examples=count, derandomize=True, phases=[Phase.generate], database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def search(value):
+        if predicate(value):
+            raise _Found
+
+    try:
+        search()
+    except _Found:
+        return True
+    return False
+
+
+def test_calruption_cases_reach_both_corollary51_kinds():
+    def ok_at_the_budget(case):
+        rates = epoch_rates(case.instance, case.adversary, case.params.beta1.value)
+        return any(rate == F(1, 32) for rate, complete in rates if complete) and all(r <= F(1, 32) for r, _ in rates)
+
+    def one_epoch_fully_corrupted(case):
+        # the violated kind's shape: one complete epoch with c_t >= 1/2 throughout, every
+        # other round within 1/32
+        c = per_round_corruption(case.instance, case.adversary)
+        heavy = [t for t in range(1, len(c)) if c[t] > F(1, 32)]
+        return all(c[t] >= F(1, 2) for t in heavy) and any(
+            heavy == list(range(tau, tau + length))
+            for tau, length in corollary51_epochs(case.params.beta1.value, len(c) - 1) if tau + length <= len(c))
+
+    assert _generated(S.calruption_cases(), ok_at_the_budget)
+    assert _generated(S.calruption_cases(), one_epoch_fully_corrupted)
+
+
+# -- reproducers of the generated-example types -----------------------------------------
+def _drawn(strategy, count=1):
+    """`count` generated draws (no shrinking: a shrunk example would be just as good, but slow)."""
+    drawn = []
+
+    @settings(max_examples=count, derandomize=True, phases=[Phase.generate], database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def collect(value):
+        drawn.append(value)
+
+    collect()
+    return drawn
+
+
+@pytest.mark.parametrize("strategy", [S.epoch_examples(), S.one_epoch_cases(regimes=("scaled",)),
+                                      S.crafted_tape_cases()], ids=["EpochExample", "OneEpochCase", "CraftedCase"])
+def test_reproducers_rebuild_the_example(strategy):
+    example = _drawn(strategy)[0]
+    assert example.reproducer().startswith("properties.strategies.")
+    assert eval(example.reproducer(), {"json": json, "properties": properties}) == example
+
+
+# -- the findings' counterexamples (registry.KNOWN_EXAMPLES) ------------------------------
+@pytest.mark.parametrize("name", sorted(KNOWN_EXAMPLES))
+def test_known_examples_have_their_strategys_type_and_rebuild_from_their_reproducer(name):
+    check = all_checks()[name]
+    types = {type(example) for example in _drawn(check.strategy, 12)}
+    for example in known_examples(name):
+        assert type(example) in types, (name, type(example), types)
+        assert eval(example.reproducer(), {"json": json, "properties": properties}) == example
