@@ -1,0 +1,128 @@
+"""The decision pipeline for one step: sympy (identities), z3 (inequalities under
+premises), Hypothesis search (counterexamples), in that order. A refutation is reported
+only after the counterexample is re-verified exactly against every premise and the claim.
+
+Statuses: proved (with the method), refuted (with the exact counterexample), unknown
+(with the reasons each decider gave), not mechanical (with the step's reason)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import sympy as sp
+import z3
+
+from . import decide_search, decide_sympy, decide_z3
+from .exact import is_counterexample
+from .parse import relation
+from .step import NOT_MECHANICAL, Repair, Step
+
+PROVED, REFUTED, UNKNOWN, NOT_MECH = "proved", "refuted", "unknown", "not mechanical"
+SHARP_STEPS = 24  # bisection steps for a sharp constant: the interval shrinks by 2^-24
+
+
+@dataclass
+class Verdict:
+    status: str
+    method: str = ""
+    counterexample: dict[str, Fraction] | None = None
+    reason: str = ""
+    repair: "Verdict | None" = None
+    sharp: tuple[Fraction, Fraction] | None = None  # (refuted at, proved at) for a Repair.sharp
+
+
+def _consistent(premises, integers) -> bool | None:
+    """Whether the premises have a real solution (None: z3 could not tell)."""
+    enc = decide_z3._Encoder(integers)
+    try:
+        facts = [enc.formula(relation(p, integers)) for p in premises]
+    except decide_z3.OutOfReach:
+        return None
+    solver = decide_z3.new_solver(enc)
+    solver.add(*facts, *enc.side)
+    answer = solver.check()
+    return None if answer == z3.unknown else answer == z3.sat
+
+
+def reduce_definitions(premises, claim, integers=frozenset()):
+    """Premises Eq(symbol, expression) are definitions: the defined symbol is replaced by
+    its expression everywhere and the definition dropped. A counterexample is then a
+    point of the free variables only, so a defined quantity that is irrational there (a
+    square root) never has to be rounded."""
+    subs = decide_sympy.definitions(premises, integers)
+    if not subs:
+        return tuple(premises), claim
+    kept = []
+    for p in premises:
+        r = relation(p, integers)
+        if isinstance(r, sp.Eq) and r.lhs in subs:
+            continue
+        kept.append(sp.sstr(r.xreplace(subs)))
+    return tuple(kept), sp.sstr(relation(claim, integers).xreplace(subs))
+
+
+def decide_claim(premises, claim, integers=frozenset()) -> Verdict:
+    integers = frozenset(integers)
+    status, info = decide_sympy.decide(premises, claim, integers)
+    if status == "proved":
+        return Verdict(PROVED, method=info)
+    reasons = [info]
+    premises, claim = reduce_definitions(premises, claim, integers)
+    if _consistent(premises, integers) is False:
+        return Verdict(UNKNOWN, reason="premises are inconsistent: the claim would hold vacuously (an encoding error)")
+    status, info = decide_z3.decide(premises, claim, integers)
+    if status == "proved":
+        return Verdict(PROVED, method=info)
+    if status == "candidate":
+        if is_counterexample(list(premises), claim, info, integers):
+            return Verdict(REFUTED, method="z3 model, re-verified exactly", counterexample=info)
+        reasons.append("z3: its model did not survive exact re-verification")
+    else:
+        reasons.append(info)
+    status, info = decide_search.decide(premises, claim, integers)
+    if status == "candidate":  # decide_search only returns exactly verified points
+        return Verdict(REFUTED, method="Hypothesis search, re-verified exactly", counterexample=info)
+    reasons.append(info)
+    return Verdict(UNKNOWN, reason="; ".join(reasons))
+
+
+def _sharp(repair: Repair, premises, integers) -> tuple[Fraction, Fraction] | None:
+    """Bisect the constant `repair.sharp[0]` over [low, high] for the boundary between
+    refuted and proved values (z3 decides each probe; refuted probes are re-verified)."""
+    name, low_text, high_text = repair.sharp
+    low, high = Fraction(low_text), Fraction(high_text)
+    want_min = repair.sharp_direction == "min"
+
+    def verdict_at(value):
+        claim = str(relation(repair.claim, integers).xreplace({sp.Symbol(name, real=True): sp.Rational(value.numerator, value.denominator)}))
+        return decide_claim(premises, claim, integers).status
+
+    good, bad = (high, low) if want_min else (low, high)
+    if verdict_at(good) != PROVED or verdict_at(bad) != REFUTED:
+        return None
+    for _ in range(SHARP_STEPS):
+        middle = (good + bad) / 2
+        status = verdict_at(middle)
+        if status == PROVED:
+            good = middle
+        elif status == REFUTED:
+            bad = middle
+        else:
+            break
+    return bad, good
+
+
+def decide_step(step: Step) -> Verdict:
+    if step.kind == NOT_MECHANICAL:
+        return Verdict(NOT_MECH, reason=step.reason)
+    integers = frozenset(step.integers)
+    verdict = decide_claim(step.premises, step.claim, integers)
+    if step.repair is not None:
+        premises = step.repair.premises or step.premises
+        verdict.repair = decide_claim(premises, step.repair.claim, integers) if not step.repair.sharp else None
+        if step.repair.sharp:
+            verdict.sharp = _sharp(step.repair, premises, integers)
+            verdict.repair = Verdict(PROVED if verdict.sharp else UNKNOWN,
+                                     method="bisection on the constant with z3" if verdict.sharp else "",
+                                     reason="" if verdict.sharp else "the range given does not bracket the constant")
+    return verdict

@@ -1,0 +1,137 @@
+"""z3's nonlinear real arithmetic (nlsat) on premises AND NOT claim.
+
+unsat: the claim follows from the premises (proved). sat: z3's model is a candidate
+counterexample, handed back for exact re-verification (z3 may return algebraic numbers;
+they are rounded to nearby rationals and re-checked, so nothing unverified escapes).
+Square roots become auxiliary variables s with s >= 0 and s*s == a (and a >= 0 added
+as a premise of the encoding: sqrt of a negative is not a real number, so a step using
+it presumes a >= 0); Abs, Max and Min become If-terms. log/exp/floor are out of reach
+of nlsat: such a step is left to the other deciders, with the reason.
+
+A resource limit (rlimit), not a wall-clock timeout, bounds z3's work, so a verdict is
+the same on every machine and the committed report never flaps."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy as sp
+import z3
+
+from .parse import relation
+
+RLIMIT = 2_000_000  # about 0.2-1 s of z3 work; measured in proofs_check/README notes
+
+
+class OutOfReach(Exception):
+    """The expression uses a function nlsat cannot express."""
+
+
+class _Encoder:
+    def __init__(self, integers):
+        # A fresh context per question: z3's global context keeps state between solves
+        # (variable tables, internal seeds), which made a model depend on what was asked
+        # earlier in the process; the committed report must not.
+        self.ctx = z3.Context()
+        self.vars: dict[str, z3.ArithRef] = {}
+        self.side: list = []  # side conditions of auxiliary variables
+        self.integers = integers
+        self._aux = 0
+
+    def var(self, name):
+        if name not in self.vars:
+            self.vars[name] = z3.Int(name, self.ctx) if name in self.integers else z3.Real(name, self.ctx)
+        v = self.vars[name]
+        return z3.ToReal(v) if name in self.integers else v
+
+    def fresh(self, hint):
+        self._aux += 1
+        return z3.Real(f"_{hint}{self._aux}", self.ctx)
+
+    def root(self, radicand):
+        s = self.fresh("sqrt")
+        self.side += [s >= 0, s * s == radicand, radicand >= 0]
+        return s
+
+    def term(self, e):
+        if e.is_Symbol:
+            return self.var(e.name)
+        if e.is_Rational:
+            return z3.RealVal(f"{e.p}/{e.q}", self.ctx)
+        if e.is_Add:
+            return z3.Sum([self.term(a) for a in e.args])
+        if e.is_Mul:
+            return z3.Product([self.term(a) for a in e.args])
+        if e.is_Pow:
+            base, k = e.args
+            b = self.term(base)
+            if k.is_Integer:
+                n = int(k)
+                power = z3.Product([b] * abs(n)) if n != 0 else z3.RealVal(1, self.ctx)
+                return power if n > 0 else 1 / power
+            if k.is_Rational and k.q == 2:
+                s = self.root(b)
+                return z3.Product([s] * abs(int(k.p))) if k.p > 0 else 1 / z3.Product([s] * abs(int(k.p)))
+            raise OutOfReach(f"power with exponent {k}")
+        if isinstance(e, sp.Abs):
+            a = self.term(e.args[0])
+            return z3.If(a >= 0, a, -a)
+        if isinstance(e, (sp.Max, sp.Min)):
+            terms = [self.term(a) for a in e.args]
+            result = terms[0]
+            for t in terms[1:]:
+                result = z3.If(t > result, t, result) if isinstance(e, sp.Max) else z3.If(t < result, t, result)
+            return result
+        raise OutOfReach(f"{type(e).__name__} ({e})")
+
+    def formula(self, r):
+        if r is sp.true:
+            return z3.BoolVal(True, self.ctx)
+        if r is sp.false:
+            return z3.BoolVal(False, self.ctx)
+        if isinstance(r, sp.And):
+            return z3.And([self.formula(a) for a in r.args])
+        if isinstance(r, sp.Or):
+            return z3.Or([self.formula(a) for a in r.args])
+        if isinstance(r, sp.Not):
+            return z3.Not(self.formula(r.args[0]))
+        lhs, rhs = self.term(r.lhs), self.term(r.rhs)
+        return {sp.Eq: lambda: lhs == rhs, sp.Ne: lambda: lhs != rhs, sp.Le: lambda: lhs <= rhs,
+                sp.Lt: lambda: lhs < rhs, sp.Ge: lambda: lhs >= rhs, sp.Gt: lambda: lhs > rhs}[type(r)]()
+
+
+def _rational(value) -> Fraction:
+    if z3.is_int_value(value):
+        return Fraction(value.as_long())
+    if z3.is_rational_value(value):
+        return Fraction(value.numerator_as_long(), value.denominator_as_long())
+    # an algebraic number: a rational approximation; the caller re-verifies it exactly
+    return Fraction(value.approx(40).as_fraction()).limit_denominator(10**12)
+
+
+def new_solver(enc: _Encoder, rlimit: int = RLIMIT) -> z3.Solver:
+    solver = z3.SolverFor("QF_NIRA" if enc.integers else "QF_NRA", ctx=enc.ctx)
+    solver.set("rlimit", rlimit)
+    return solver
+
+
+def decide(premises, claim, integers=frozenset(), rlimit: int = RLIMIT):
+    """("proved", method) | ("candidate", point) | ("unknown", reason)."""
+    enc = _Encoder(integers)
+    try:
+        facts = [enc.formula(relation(p, integers)) for p in premises]
+        goal = enc.formula(relation(claim, integers))
+    except OutOfReach as exc:
+        return "unknown", f"z3: out of nlsat's reach: {exc}"
+    solver = new_solver(enc, rlimit)
+    solver.add(*facts, *enc.side, z3.Not(goal))
+    answer = solver.check()
+    if answer == z3.unsat:
+        return "proved", "z3 (nonlinear real arithmetic: premises and the negated claim are unsatisfiable)"
+    if answer == z3.sat:
+        model = solver.model()
+        point = {}
+        for name, v in enc.vars.items():
+            value = model.eval(v, model_completion=True)
+            point[name] = _rational(value)
+        return "candidate", point
+    return "unknown", f"z3: {solver.reason_unknown()}"
