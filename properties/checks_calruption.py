@@ -490,7 +490,7 @@ def check_calruption_epoch_schedule(case, trace):
     unfinished_rounds match n; q_1 = 1 and q_{l+1} of each epoch is the next epoch's q; the
     trace records the run's params."""
     name = "check_calruption_epoch_schedule"
-    H, n = case.instance.hypotheses, case.tape.n
+    n = case.tape.n
     params = case.params
     found = []
     if trace.params != params:

@@ -75,6 +75,7 @@ from .case import Case
 from .epochs import eps, g_value, rho_matrix
 from .impl import CallFailed, call, normalise, run_algorithm
 from .registry import case_check, custom_check
+from .steering import note, steer
 from .strategies import (CATONI_EXPERIMENT, GAP_BOUND_MODES, CatoniFrequencyExperiment, OneEpochCase,
                          any_regime_cases, burst_then_clean_cases, one_epoch_cases, paper_premise_cases)
 from .violation import Violation
@@ -416,27 +417,17 @@ class Outcome:
     slack: float | None = None  # smallest (bound - value) over the checked inequalities
 
 
-def _event(text: str) -> None:
-    from hypothesis import currently_in_test_context, event
-
-    if currently_in_test_context():
-        event(text)
 
 
-def _target(score: float, label: str) -> None:
-    from hypothesis import currently_in_test_context, target
-
-    if currently_in_test_context() and math.isfinite(score):
-        target(score, label=label)
 
 
 def _report(outcome: Outcome) -> list:
     if outcome.premises is not None:
-        _event(f"premises not met: {outcome.premises}")
+        note(f"premises not met: {outcome.premises}")
     else:
-        _event("premises met")
+        note("premises met")
     if outcome.slack is not None:
-        _target(-outcome.slack, "negated slack")
+        steer(-outcome.slack, "negated slack")
     return outcome.violations
 
 
@@ -1158,7 +1149,7 @@ def check_catoni_condition_1_frequency(impl, experiment):
     level = e.alpha / len(tallies)
     total_trials = sum(t for t, _ in tallies.values())
     total_violations = sum(k for _, k in tallies.values())
-    _event(f"condition (1): {total_violations} violations in {total_trials} trials")
+    note(f"condition (1): {total_violations} violations in {total_trials} trials")
     for slot, (trials, violations) in sorted(tallies.items()):
         tail = binomial_upper_tail(trials, delta_pair, violations)
         if tail < level:

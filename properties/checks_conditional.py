@@ -34,24 +34,15 @@ from reference.certified import Enclosure, ScaledLog, decide_le, sqrt_enclosure
 from .case import Case
 from .impl import run_algorithm
 from .registry import custom_check, trace_check
+from .steering import note, steer
 from .strategies import PASSIVE_EXPERIMENT, VANILLA_EXPERIMENT, cases, lemma_c1_cases, theorem41_cases
 from .violation import Violation
 
 # ==========================================================================================
 # exact quantities of a run
 # ==========================================================================================
-def _event(text: str) -> None:
-    from hypothesis import currently_in_test_context, event
-
-    if currently_in_test_context():
-        event(text)
 
 
-def _target(score, label: str) -> None:
-    from hypothesis import currently_in_test_context, target
-
-    if currently_in_test_context():
-        target(float(score), label=label)
 
 
 def _risk(nu, eta, labels) -> Fraction:
@@ -165,11 +156,11 @@ def check_robust_cal_keeps_best_under_theorem_41(case, trace):
     `robust_cal_events`."""
     name = "check_robust_cal_keeps_best_under_theorem_41"
     if not theorem41_assumption(case):
-        _event("theorem 4.1: C_[0,t] > t/8 at some checkpoint (skipped)")
+        note("theorem 4.1: C_[0,t] > t/8 at some checkpoint (skipped)")
         return []
     times = checkpoints(case.tape.n)
     if not times:
-        _event("theorem 4.1: no checkpoint (n < 2)")
+        note("theorem 4.1: no checkpoint (n < 2)")
         return []
     states = run_states(case, times)
     best = case.instance.best
@@ -179,18 +170,18 @@ def check_robust_cal_keeps_best_under_theorem_41(case, trace):
         e1, e2, e3 = robust_cal_events(case, states[t])
         premise = premise and e1 and e3
         if not premise:
-            _event(f"theorem 4.1: E1 and E3 fail at a checkpoint ({'E1' if not e1 else 'E3'} fails first)")
+            note(f"theorem 4.1: E1 and E3 fail at a checkpoint ({'E1' if not e1 else 'E3'} fails first)")
             return []
         c = by_t.get(t)
         if c is not None and best not in c.next_version_space:
             return [Violation.of(name, "h* eliminated although C_[0,s] <= s/8, E1 and E3 hold at every checkpoint s <= t",
                                  t=t, h_star=best, V_t=c.version_space, V_next=c.next_version_space, h_hat=c.h_hat,
                                  C_t=states[t].corruption)]
-    _event("theorem 4.1: assumption, E1 and E3 hold at every checkpoint")
+    note("theorem 4.1: assumption, E1 and E3 hold at every checkpoint")
     eliminated = case.instance.num_hypotheses - len(trace.final_version_space)
     if eliminated:
-        _event("theorem 4.1: events hold and some hypothesis was eliminated")
-    _target(eliminated, "theorem41_eliminations_on_event")
+        note("theorem 4.1: events hold and some hypothesis was eliminated")
+    steer(eliminated, "theorem41_eliminations_on_event")
     if best not in trace.final_version_space:
         return [Violation.of(name, "h* is not in the final version space although the events hold throughout",
                              h_star=best, final=trace.final_version_space)]
@@ -241,7 +232,7 @@ def _lemma_c1_premises(case, trace):
     Premises: Theorem 4.1's assumption (C_[0,s] <= s/8 at every checkpoint), h* in V_t (the
     trace's), and E_B(t) (`bernstein_event`). h^_t is the trace's."""
     if not theorem41_assumption(case):
-        _event("lemma C.1: C_[0,t] > t/8 at some checkpoint (skipped)")
+        note("lemma C.1: C_[0,t] > t/8 at some checkpoint (skipped)")
         return []
     instance = case.instance
     log_term = ScaledLog(Fraction(1), Fraction(instance.num_hypotheses) / case.params.delta)
@@ -251,7 +242,7 @@ def _lemma_c1_premises(case, trace):
     for c in trace.checkpoints:
         if c.t in states and bernstein_event(case, states[c.t], log_term):
             result.append((c.t, c, states[c.t], log_term))
-    _event(f"lemma C.1: premises hold at {'no' if not result else 'some'} checkpoint")
+    note(f"lemma C.1: premises hold at {'no' if not result else 'some'} checkpoint")
     return result
 
 
@@ -317,14 +308,14 @@ def check_passive_bound_theorem_31_on_event(case, trace):
     instance, n = case.instance, case.tape.n
     C = case.adversary.total(instance, 1, n)
     if 4 * C >= n:
-        _event("theorem 3.1 on-event: 4 C_total >= n (skipped)")
+        note("theorem 3.1 on-event: 4 C_total >= n (skipped)")
         return []
     log_term = ScaledLog(Fraction(1), Fraction(instance.num_hypotheses) / case.params.delta)
     state = run_states(case, [n])[n]
     if not bernstein_event(case, state, log_term):
-        _event("theorem 3.1 on-event: E_B(n) fails")
+        note("theorem 3.1 on-event: E_B(n) fails")
         return []
-    _event("theorem 3.1 on-event: E_B(n) holds")
+    note("theorem 3.1 on-event: E_B(n) holds")
     gap = instance.gap(trace.output)
     bound = lambda bits: theorem31_bound(log_term, instance.best_risk, C, n, bits)
     if not holds(gap, bound):

@@ -25,6 +25,7 @@ from reference import Instance
 from reference.adversary import Adversary
 
 from .registry import case_check
+from .steering import steer
 from .strategies import ALL_INTERVALS_MAX_N, counterexample_settings, instances, lemma_cases, theta_examples
 from .violation import Violation
 
@@ -34,12 +35,6 @@ SAMPLED_INTERVALS = 30  # beyond ALL_INTERVALS_MAX_N: extremes, segment interval
 # ==========================================================================================
 # helpers
 # ==========================================================================================
-def _target(score, label: str) -> None:
-    """hypothesis.target when running under Hypothesis (a check may be called directly)."""
-    from hypothesis import currently_in_test_context, target
-
-    if currently_in_test_context():
-        target(float(score), label=label)
 
 
 def risk_under(nu, eta, labels) -> Fraction:
@@ -136,7 +131,7 @@ def check_corruption_effect_lemma_1(case):
     the adversary's eta_t and nu*, and C_I the adversary's exact total."""
     name = "check_corruption_effect_lemma_1"
     slacks = lemma_a1_slacks(case)
-    _target(-min(s[0] for s in slacks), "lemma_a1_negated_slack")
+    steer(-min(s[0] for s in slacks), "lemma_a1_negated_slack")
     bad = [s for s in slacks if s[0] < 0]
     return [
         Violation.of(name, "the average excess risk over I exceeds C_I/|I|", interval=f"[{a}, {b}]", h=h,
@@ -150,7 +145,7 @@ def check_corruption_effect_lemma_2(case):
     (1/|I|) sum_{t in I} (R_t(h) - R_t(h')) - (R*(h) - R*(h')) <= 2 rho*(h, h') C_I/|I|."""
     name = "check_corruption_effect_lemma_2"
     slacks = lemma_a2_slacks(case)
-    _target(-min(s[0] for s in slacks), "lemma_a2_negated_slack")
+    steer(-min(s[0] for s in slacks), "lemma_a2_negated_slack")
     bad = [s for s in slacks if s[0] < 0]
     return [
         Violation.of(name, "the corrupted risk difference over I moves by more than 2 rho* C_I/|I|",
@@ -189,7 +184,7 @@ def check_disagreement_bounded_by_risks(instance):
                                           difference=abs(risks[h] - risks[g])))
             if rho > risks[h] + risks[g]:
                 found.append(Violation.of(name, "rho*(h, h') > R*(h) + R*(h')", h=h, h2=g, rho=rho))
-    _target(-min(slack), "disagreement_negated_slack")
+    steer(-min(slack), "disagreement_negated_slack")
     return found
 
 
@@ -248,7 +243,7 @@ def check_counterexample_instance_values(setting):
         if C > Fraction(t, 32):
             found.append(Violation.of(name, "C_[0,t] > t/32", t=t, C=C, tau=tau))
             break
-    _target(-min(margins), "counterexample_negated_corruption_margin")
+    steer(-min(margins), "counterexample_negated_corruption_margin")
     return found
 
 
@@ -298,7 +293,7 @@ def check_theta_star_is_a_supremum(example):
     if not attained:
         found.append(Violation.of(name, "theta*(r0) is not attained at any r >= r0", r0=r0, theta=theta,
                                   largest_ratio=max(_disagreement_ratio(instance, r) for r in candidates)))
-    _target(max(ratios.values()) - theta, "theta_ratio_minus_theta")
+    steer(max(ratios.values()) - theta, "theta_ratio_minus_theta")
     return found[:MAX_REPORTED]
 
 
