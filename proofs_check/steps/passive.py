@@ -119,7 +119,11 @@ _A2_LHS = "(Rh1 - Rg1)/1 - (Rhs - Rgs)"
 _RHO_HG = "Eq(rho, nu1*(h1 - g1)**2 + nu2*(h2 - g2)**2)"  # (h - g)^2 = 1{h != g} on {0, 1}
 _A2_EXPECT = " + ".join(f"nu{x}*{_dd(1, x)}/1" for x in _POINTS)
 _A2_INDICATOR = " + ".join(f"nu{x}*(h{x} - g{x})**2*{_dd(1, x)}/1" for x in _POINTS)
-_A2_MAX_H_GAP = "Max(Rh1 - Rhs, Rg1 - Rgs)"
+# max_{h in H} (R_1(h) - R_*(h)) over all four labelings (a1, a2) of the two points: the largest
+# value any class H on this instance can give, so a refutation with it holds for every H containing h, h'
+_A2_MAX_H_GAP = "Max(" + ", ".join(
+    " + ".join(f"nu{x}*({_err(str(a[x - 1]), _eta(1, x))} - {_err(str(a[x - 1]), _eta('s', x))})" for x in _POINTS)
+    for a in ((0, 0), (0, 1), (1, 0), (1, 1))) + ")"
 
 # -- Theorem 3.1 --------------------------------------------------------------------------
 # Delta = R_*(h_out) - R^*; B_bar = Rbar_[1,n](h_out) - Rbar_[1,n](h*); B_hat the same for
@@ -133,6 +137,14 @@ _LAST_LINE = f"4*C_total/n*{_M} + sqrt({_M}*4*L/n) + L/n"
 _EVENT_LINE = "2*C_total/n*rho + B_hat + sqrt(rho*4*L/n) + L/n"
 _L_NOTE = "L = log(|H|/delta) is a variable with L > 0 (nlsat has no log)"
 _CASE2_LINE = "Delta <= 4*C_total/n*Delta + sqrt(Delta*4*L/n) + L/n"
+# Facts of the paper's situation added to the refuted steps only (more premises make a refutation
+# stronger; repairs keep the printed premises): n >= 1 samples; L = log(|H|/delta) > log 2 = 0.693...
+# (|H| >= 2, delta < 1; with |H| = 1, Delta = 0); R_*(h_out) - R_*(h*) <= P(h_out != h*) = rho; and
+# rho <= R_*(h_out) + R_*(h*) = Delta + 2R^* (passive.thm31.rho_triangle).
+_SITUATION = ("n >= 1", "L >= 7/10", "Delta <= rho", "rho <= Delta + 2*R_star")
+_SITUATION_NOTE = ("review: premises n >= 1, L >= 7/10 (L = log(|H|/delta) > log 2), Delta <= rho and "
+                   "rho <= Delta + 2R^* (rho_triangle) added so the counterexample is a situation the paper "
+                   "allows; the repair keeps the printed premises")
 
 
 STEPS = (
@@ -248,9 +260,10 @@ STEPS = (
         ),
         finding="F13",
         notes=(_A2_INSTANCE,
-               "H = {h, h'}, which the lemma allows (H is any class containing h and h'). A larger H does not "
-               "help: even over all four classifiers of the two points, max_h (R_t(h) - R_*(h)) is "
-               "sum_x nu_x |eta_t^x - eta_*^x|, an average over x, while the left side needs a max over x",
+               "the max over H is taken over all four classifiers of the two points (the largest any class H "
+               "containing h, h' can give), so the refutation holds for every H: that max is "
+               "sum_x nu_x |eta_t^x - eta_*^x|, an average over x, while the left side needs a max over x "
+               "(review: was H = {h, h'}, which FINDINGS F13's 'H = all four labelings' did not match)",
                "the repair's c_1 premises: " + _C_NOTE),
     ),
     Step(
@@ -260,7 +273,7 @@ STEPS = (
         premises=_MASS + _A2_ETAS + _H + _G + _A2_RISKS + _A2_CORRUPTION + ("rho >= 0",),
         claim=f"rho*(2/1)*{_A2_MAX_H_GAP} <= 2*rho*C_I/1",
         justification="Lemma A.1 round by round: R_t(h) - R_*(h) <= c_t for every h",
-        notes=(_A2_INSTANCE, _C_NOTE, "H = {h, h'}"),
+        notes=(_A2_INSTANCE, _C_NOTE, "max over all four classifiers of the two points (every class H)"),
     ),
     Step(
         id="passive.a2.statement",
@@ -360,7 +373,7 @@ STEPS = (
         lemma=_T31,
         location="tex l. 577-578: " + _LOC_B + ", last '<=': '... <= 4(C_total/n) max{Delta, 2R^*} + sqrt(max{Delta, 2R^*} "
                           "4 log(|H|/delta)/n) + log(|H|/delta)/n'",
-        premises=_T_DOMAIN + ("B_hat <= 0", f"rho <= 2*{_M}"),
+        premises=_T_DOMAIN + _SITUATION + (_F3, "B_hat <= 0", f"rho <= 2*{_M}", f"Delta <= {_EVENT_LINE}"),
         claim=f"{_EVENT_LINE} <= {_LAST_LINE}",
         justification="h_out minimises the empirical risk (B_hat <= 0) and rho_*(h_out,h*) <= 2 max{Delta, 2R^*}",
         repair=Repair(
@@ -368,9 +381,15 @@ STEPS = (
             note="with rho <= 2 max{...}, sqrt(4 rho L/n) <= sqrt(8 max{...} L/n): the constant under the root "
                  "is 8, not 4 (the corruption and ERM terms are fine)",
             sharp=("K", "1", "16"),
+            premises=_T_DOMAIN + ("B_hat <= 0", f"rho <= 2*{_M}"),
         ),
         finding="F3",
-        notes=(_L_NOTE, "B_hat = hat R_[1,n](h_out) - hat R_[1,n](h*)",
+        notes=(_L_NOTE, "B_hat = hat R_[1,n](h_out) - hat R_[1,n](h*)", _SITUATION_NOTE,
+               "Delta <= (the event line) is the chain up to this link, which holds on the Bernstein event; "
+               "4 C_total < n (F3) keeps the refutation apart from F3's other half. Without rho <= Delta + 2R^* "
+               "z3's counterexample had R^* = 0 and rho = 25/48 > Delta = 1/3, impossible (rho <= Delta when "
+               "R^* = 0); the link fails in real situations too: Delta = 2R^*, rho = Delta + 2R^* = 2 max{...} "
+               "(labels noiseless where h_out and h* agree, eta_* = 3/4 where they disagree)",
                "Section 3's proof sketch displays the same inequality (R_*(h_out) - R^* <= the right side)"),
     ),
     Step(
@@ -410,7 +429,7 @@ STEPS = (
         lemma=_T31,
         location="tex l. 580-584: " + _LOC_B + ", last display: 'Otherwise, by solving the quadratic inequality, "
                           "R_*(h_out) - R^* <= 5 log(|H|/delta)/n * 1/(1 - 4C_total/n)^2'",
-        premises=_T_DOMAIN + (_F3, "Delta > 2*R_star", _CASE2_LINE),
+        premises=_T_DOMAIN + _SITUATION + (_F3, "Delta > 2*R_star", _CASE2_LINE),
         claim="Delta <= 5*L/n/(1 - 4*C_total/n)**2",
         justification="solve (1 - 4C/n) Delta <= sqrt(4 Delta L/n) + L/n for Delta",
         repair=Repair(
@@ -419,9 +438,10 @@ STEPS = (
                  "whose constant at C = 0 is (1 + sqrt 2)^2 = 3 + 2 sqrt 2 = 5.83 > 5. The theorem's bound "
                  "survives: its extra L/n absorbs the difference (passive.thm31.case2_bound)",
             sharp=("K", "5", "8"),
+            premises=_T_DOMAIN + (_F3, "Delta > 2*R_star", _CASE2_LINE),
         ),
         finding="F14",
-        notes=(_L_NOTE, "the last premise is the printed last line with max{Delta, 2R^*} = Delta (case2_max)",
+        notes=(_L_NOTE, _SITUATION_NOTE, "the last premise is the printed last line with max{Delta, 2R^*} = Delta (case2_max)",
                "premise 4 C_total < n is FINDINGS F3's (the proof divides by 1 - 4C_total/n)",
                "from the printed last line; from the repaired one (sqrt(8 Delta L/n)) the constant would be "
                "(sqrt 2 + sqrt 3)^2 = 9.9 at C = 0"),
@@ -431,7 +451,7 @@ STEPS = (
         lemma=_T31,
         location="tex l. 580-584: " + _LOC_B + ", last display: 'by solving the quadratic inequality ... 1/(1 - 4C_total/n)^2' "
                           "without C_total < n/4",
-        premises=_T_DOMAIN + ("Ne(4*C_total, n)", "Delta > 2*R_star", _CASE2_LINE),
+        premises=_T_DOMAIN + _SITUATION + ("Ne(4*C_total, n)", "Delta > 2*R_star", _CASE2_LINE),
         claim="Delta <= (3 + 2*sqrt(2))*L/n/(1 - 4*C_total/n)**2",
         justification="solve (1 - 4C/n) Delta <= sqrt(4 Delta L/n) + L/n for Delta (with case2's corrected constant)",
         repair=Repair(
@@ -440,7 +460,11 @@ STEPS = (
             note="with C_total < n/4 (FINDINGS F3) the corrected case-2 conclusion holds",
         ),
         finding="F3",
-        notes=(_L_NOTE, "the theorem states no bound on C_total; for 4 C_total >= n the case-2 inequality does "
+        notes=(_L_NOTE, _SITUATION_NOTE,
+               "the claim is the printed display with 3 + 2 sqrt 2 (case2's corrected constant) in place of 5: a "
+               "weaker claim than the printed one, so its refutation refutes the printed display as well, and "
+               "apart from F14",
+               "the theorem states no bound on C_total; for 4 C_total >= n the case-2 inequality does "
                "not bound Delta at all (its left side 1 - 4C/n is <= 0), so no division by 1 - 4C/n can work. "
                "Ne(4 C_total, n) only keeps the claim defined"),
     ),
@@ -496,8 +520,8 @@ STEPS = (
         lemma=_T31,
         location="tex l. 239-244: " + _LOC_T + ", text: 'This implies that, as long as ... C_total <= n/8, we can obtain "
                           "R_*(h_out) - R^* <= eps + (C_total/n) R^* whenever n >= 2L/eps + 8R^* L/eps^2'",
-        premises=_T_DOMAIN + ("eps > 0", "C_total <= n/8", "n >= 2*L/eps + 8*R_star*L/eps**2",
-                              f"Delta <= {_BOUND}"),
+        premises=_T_DOMAIN + _SITUATION + ("eps > 0", "C_total <= n/8", "n >= 2*L/eps + 8*R_star*L/eps**2",
+                                          f"Delta <= {_BOUND}"),
         claim="Delta <= eps + C_total/n*R_star",
         justification="substitute the conditions into the theorem's bound",
         repair=Repair(
@@ -506,8 +530,10 @@ STEPS = (
                  "which the condition on n keeps below max_u (21/(2 + u) + sqrt(u/(2 + u))) eps = (221/21) eps "
                  "= 10.524 eps (u = 8R^*/eps; 21/2 at R^* = 0, the maximum at u = 1/220)",
             sharp=("K", "1", "16"),
+            premises=_T_DOMAIN + ("eps > 0", "C_total <= n/8", "n >= 2*L/eps + 8*R_star*L/eps**2",
+                                  f"Delta <= {_BOUND}"),
         ),
         finding="F15",
-        notes=(_L_NOTE, "the intended reading is probably 'up to constant factors'; encoded as printed"),
+        notes=(_L_NOTE, _SITUATION_NOTE, "the intended reading is probably 'up to constant factors'; encoded as printed"),
     ),
 )
