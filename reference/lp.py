@@ -330,14 +330,13 @@ def check_optimal(c, A_ub, b_ub, lower, upper, solution: LPSolution) -> list[str
 # -- exact linear algebra on integers ----------------------------------------------------
 
 
-def _bareiss_solve(M: list[list[int]], rhs: list[int]) -> tuple[int, list[int]] | None:
-    """(d, X) with M x = rhs solved as x = X / d (d = ±det M), or None if M is singular.
+def _eliminate(a: list[list[int]], n: int, jordan: bool) -> int | None:
+    """Fraction-free elimination (Bareiss 1968) on the first n columns of the integer rows
+    `a`, in place: d = ±det of the n×n block, or None if it is singular.
 
-    Fraction-free Gaussian elimination: every entry after step k is a k×k minor of the
-    augmented matrix, so the division by the previous pivot is exact and the integers
-    grow only linearly in k (Bareiss 1968)."""
-    n = len(M)
-    a = [row[:] + [v] for row, v in zip(M, rhs)]
+    Every entry after step k is a k×k minor of the matrix, so the division by the previous
+    pivot is exact and the integers grow only linearly in k. With `jordan` the pivot column
+    is cleared above the pivot too (Gauss–Jordan): the left block ends as d·I."""
     prev = 1
     for k in range(n):
         piv = next((i for i in range(k, n) if a[i][k]), None)
@@ -347,17 +346,26 @@ def _bareiss_solve(M: list[list[int]], rhs: list[int]) -> tuple[int, list[int]] 
             a[k], a[piv] = a[piv], a[k]
         rowk = a[k]
         akk = rowk[k]
-        tail_k = rowk[k + 1:]
-        for i in range(k + 1, n):
+        for i in (range(n) if jordan else range(k + 1, n)):
+            if i == k:
+                continue
             rowi = a[i]
             aik = rowi[k]
             if aik:
-                rowi[k + 1:] = [(akk * u - aik * v) // prev for u, v in zip(rowi[k + 1:], tail_k)]
+                a[i] = [(akk * u - aik * v) // prev for u, v in zip(rowi, rowk)]
             elif akk != prev:
-                rowi[k + 1:] = [akk * u // prev for u in rowi[k + 1:]]
-            rowi[k] = 0
+                a[i] = [akk * u // prev for u in rowi]
         prev = akk
-    d = prev
+    return prev
+
+
+def _bareiss_solve(M: list[list[int]], rhs: list[int]) -> tuple[int, list[int]] | None:
+    """(d, X) with M x = rhs solved as x = X / d (d = ±det M), or None if M is singular."""
+    n = len(M)
+    a = [row[:] + [v] for row, v in zip(M, rhs)]
+    d = _eliminate(a, n, jordan=False)
+    if d is None:
+        return None
     # Back substitution in integers: X_i = d·x_i is an integer (Cramer's rule), so each
     # division is exact.
     X = [0] * n
@@ -371,30 +379,12 @@ def _bareiss_solve(M: list[list[int]], rhs: list[int]) -> tuple[int, list[int]] 
 def _adjugate(M: list[list[int]]) -> tuple[int, list[list[int]]] | None:
     """(d, A) with A = d·M⁻¹ integer and d = ±det M ≠ 0, or None if M is singular.
 
-    Fraction-free Gauss–Jordan on [M | I]: the row operations amount to a left factor L
-    with L·M = d·I, so the right half ends as L = d·M⁻¹; all divisions are exact."""
+    Gauss–Jordan on [M | I]: the row operations amount to a left factor L with
+    L·M = d·I, so the right half ends as L = d·M⁻¹."""
     n = len(M)
     a = [row[:] + [1 if i == j else 0 for j in range(n)] for i, row in enumerate(M)]
-    prev = 1
-    for k in range(n):
-        piv = next((i for i in range(k, n) if a[i][k]), None)
-        if piv is None:
-            return None
-        if piv != k:
-            a[k], a[piv] = a[piv], a[k]
-        rowk = a[k]
-        akk = rowk[k]
-        for i in range(n):
-            if i == k:
-                continue
-            rowi = a[i]
-            aik = rowi[k]
-            if aik:
-                a[i] = [(akk * u - aik * v) // prev for u, v in zip(rowi, rowk)]
-            elif akk != prev:
-                a[i] = [akk * u // prev for u in rowi]
-        prev = akk
-    return prev, [row[n:] for row in a]
+    d = _eliminate(a, n, jordan=True)
+    return None if d is None else (d, [row[n:] for row in a])
 
 
 # -- steps 1-4: HiGHS candidates and their certificates --------------------------------------
