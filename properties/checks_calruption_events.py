@@ -657,8 +657,8 @@ def _view_on_paper_events(name, impl, case, also=()):
     return (None, reason) if reason else (view, None)
 
 
-def _gap_bounds_lemma_51(name, impl, case) -> Outcome:
-    view, reason = _view_on_paper_events(name, impl, case)
+def _gap_bounds_lemma_51(name, impl, case, also=()) -> Outcome:
+    view, reason = _view_on_paper_events(name, impl, case, also)
     if reason:
         return Outcome([], reason)
     slack, found = _Slack(), []
@@ -680,13 +680,7 @@ def check_calruption_gap_bounds_lemma_51(impl, case):
 
 
 def _gap_bounds_lemma_51_sampling(name, impl, case) -> Outcome:
-    view, reason = _view_on_paper_events(name, impl, case, also=("bern",))
-    if reason:
-        return Outcome([], reason)
-    slack, found = _Slack(), []
-    for rec in view.records:
-        found += gap_bound_violations(name, case.instance, rec.l, rec.gap_hat, view.g(rec.l), slack, {})
-    return Outcome(found, None, slack.value)
+    return _gap_bounds_lemma_51(name, impl, case, also=("bern",))
 
 
 def check_calruption_gap_bounds_lemma_51_with_sampling_events(impl, case):

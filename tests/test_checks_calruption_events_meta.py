@@ -20,7 +20,6 @@ from fractions import Fraction as F
 
 import mpmath
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
 
 import reference as R
 from properties import checks_calruption_events as E
@@ -30,23 +29,11 @@ from properties.impl import load_impl
 from properties.runner import FAILED, XFAIL, run_check
 from reference.calruption import calruption_epoch
 from reference.certified import Enclosure, Rational, ScaledLog, certified_ceil
+from tests.sampling import sample
 
 CHECKS = {check.name: check for check in E.CHECKS}
-QUIET = dict(database=None, deadline=None, suppress_health_check=list(HealthCheck))
 REFERENCE = load_impl("reference")
 
-
-def sample(strategy, count):
-    """`count` draws of `strategy`, generated (not shrunk) with a fixed seed."""
-    drawn = []
-
-    @settings(max_examples=count, derandomize=True, phases=[Phase.generate], **QUIET)
-    @given(strategy)
-    def collect(value):
-        drawn.append(value)
-
-    collect()
-    return drawn
 
 
 def shim(calruption=None, calruption_epoch_=None):

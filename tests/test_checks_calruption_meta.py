@@ -8,7 +8,7 @@ from dataclasses import replace
 from fractions import Fraction as F
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import Phase, given, settings
 
 import reference as R
 from properties import checks_calruption as C
@@ -17,22 +17,10 @@ from properties.case import Case
 from properties.runner import violations_of
 from reference.calruption import EpochCounts, EpochState, calruption_epoch, loss_difference_samples
 from reference.certified import Enclosure
+from tests.sampling import QUIET, sample
 
 CHECKS = {check.name: check for check in C.CHECKS}
-QUIET = dict(database=None, deadline=None, suppress_health_check=list(HealthCheck))
 
-
-def sample(strategy, count):
-    """`count` draws of `strategy`, generated (not shrunk) with a fixed seed."""
-    drawn = []
-
-    @settings(max_examples=count, derandomize=True, phases=[Phase.generate], **QUIET)
-    @given(strategy)
-    def collect(value):
-        drawn.append(value)
-
-    collect()
-    return drawn
 
 
 class _Found(Exception):
