@@ -17,3 +17,24 @@ def sample(strategy, count):
 
     collect()
     return drawn
+
+
+class _Found(Exception):
+    pass
+
+
+def reach(strategy, predicate, count=1000):
+    """The first of `count` generated draws (fixed seed, no shrinking: some cases cost
+    ~30 ms to generate) that satisfies `predicate`; fails the test if none does."""
+
+    @settings(max_examples=count, derandomize=True, phases=[Phase.generate], **QUIET)
+    @given(strategy)
+    def search(value):
+        if predicate(value):
+            raise _Found(value)
+
+    try:
+        search()
+    except _Found as found:
+        return found.args[0]
+    raise AssertionError(f"no draw of {count} satisfies {predicate.__name__}")

@@ -8,7 +8,7 @@ from dataclasses import replace
 from fractions import Fraction as F
 
 import pytest
-from hypothesis import Phase, given, settings
+from hypothesis import given, settings
 
 import reference as R
 from properties import checks_calruption as C
@@ -17,31 +17,12 @@ from properties.case import Case
 from properties.runner import violations_of
 from reference.calruption import EpochCounts, EpochState, calruption_epoch, loss_difference_samples
 from reference.certified import Enclosure
-from tests.sampling import QUIET, sample
+from tests.sampling import QUIET, reach, sample
 
 CHECKS = {check.name: check for check in C.CHECKS}
 
 
 
-class _Found(Exception):
-    pass
-
-
-def reach(strategy, predicate, count=1000):
-    """The first of `count` generated draws (fixed seed, no shrinking) that satisfies
-    `predicate`; fails the test if none does."""
-
-    @settings(max_examples=count, derandomize=True, phases=[Phase.generate], **QUIET)
-    @given(strategy)
-    def search(value):
-        if predicate(value):
-            raise _Found(value)
-
-    try:
-        search()
-    except _Found as found:
-        return found.args[0]
-    raise AssertionError(f"no draw of {count} satisfies {predicate.__name__}")
 
 
 def shim(**overrides):

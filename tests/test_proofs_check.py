@@ -18,9 +18,9 @@ from proofs_check import coverage, decide_search, decide_sympy, decide_z3
 from proofs_check.decide import NOT_MECH, PROVED, REFUTED, UNKNOWN, decide_claim, decide_step
 from proofs_check.exact import Undecided, is_counterexample, sign
 from proofs_check.parse import relation
-from proofs_check.report import decider_versions, markdown, run_steps, to_json
+from proofs_check.report import decider_versions, markdown, run_steps
 from proofs_check.step import NOT_MECHANICAL, Repair, Step
-from proofs_check.steps import all_steps, select
+from proofs_check.steps import all_steps
 
 REPO = Path(__file__).resolve().parent.parent
 REPORT = REPO / "proofs_check" / "REPORT.md"

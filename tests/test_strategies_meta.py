@@ -5,12 +5,13 @@ import math
 from fractions import Fraction as F
 
 import pytest
-from hypothesis import HealthCheck, Phase, find, given, settings, strategies as st
+from hypothesis import find, given, settings, strategies as st
 
 import properties
 from properties import strategies as S
 from properties.registry import KNOWN_EXAMPLES, all_checks, known_examples
 from properties.strategies import MAX_HYPOTHESES, MAX_POINTS, SPECIAL_ETAS, adversaries_for, cases, instances
+from tests.sampling import reach, sample
 
 SEARCH = settings(max_examples=2000, database=None, deadline=None)
 
@@ -130,26 +131,6 @@ def test_corollary51_violated_needs_a_complete_epoch(n, beta1):
         find(strategy, lambda _: True, settings=settings(database=None))
 
 
-class _Found(Exception):
-    pass
-
-
-def _generated(strategy, predicate, count=1000):
-    """Whether some draw of `strategy` among `count` generated ones (fixed seed, no
-    shrinking: a calruption case costs ~30 ms to generate) satisfies `predicate`."""
-
-    @settings(max_examples=count, derandomize=True, phases=[Phase.generate], database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
-    @given(strategy)
-    def search(value):
-        if predicate(value):
-            raise _Found
-
-    try:
-        search()
-    except _Found:
-        return True
-    return False
 
 
 def test_calruption_cases_reach_both_corollary51_kinds():
@@ -166,29 +147,17 @@ def test_calruption_cases_reach_both_corollary51_kinds():
             heavy == list(range(tau, tau + length))
             for tau, length in corollary51_epochs(case.params.beta1.value, len(c) - 1) if tau + length <= len(c))
 
-    assert _generated(S.calruption_cases(), ok_at_the_budget)
-    assert _generated(S.calruption_cases(), one_epoch_fully_corrupted)
+    reach(S.calruption_cases(), ok_at_the_budget)
+    reach(S.calruption_cases(), one_epoch_fully_corrupted)
 
 
 # -- reproducers of the generated-example types -----------------------------------------
-def _drawn(strategy, count=1):
-    """`count` generated draws (no shrinking: a shrunk example would be just as good, but slow)."""
-    drawn = []
-
-    @settings(max_examples=count, derandomize=True, phases=[Phase.generate], database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
-    @given(strategy)
-    def collect(value):
-        drawn.append(value)
-
-    collect()
-    return drawn
 
 
 @pytest.mark.parametrize("strategy", [S.epoch_examples(), S.one_epoch_cases(regimes=("scaled",)),
                                       S.crafted_tape_cases()], ids=["EpochExample", "OneEpochCase", "CraftedCase"])
 def test_reproducers_rebuild_the_example(strategy):
-    example = _drawn(strategy)[0]
+    example = sample(strategy, 1)[0]
     assert example.reproducer().startswith("properties.strategies.")
     assert eval(example.reproducer(), {"json": json, "properties": properties}) == example
 
@@ -197,7 +166,7 @@ def test_reproducers_rebuild_the_example(strategy):
 @pytest.mark.parametrize("name", sorted(KNOWN_EXAMPLES))
 def test_known_examples_have_their_strategys_type_and_rebuild_from_their_reproducer(name):
     check = all_checks()[name]
-    types = {type(example) for example in _drawn(check.strategy, 12)}
+    types = {type(example) for example in sample(check.strategy, 12)}
     for example in known_examples(name):
         assert type(example) in types, (name, type(example), types)
         assert eval(example.reproducer(), {"json": json, "properties": properties}) == example
