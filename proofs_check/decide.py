@@ -6,11 +6,10 @@ Statuses: proved (with the method), refuted (with the exact counterexample), unk
 (with the reasons each decider gave), not mechanical (with the step's reason)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy as sp
-import z3
 
 from . import decide_search, decide_sympy, decide_z3
 from .exact import is_counterexample
@@ -29,19 +28,6 @@ class Verdict:
     reason: str = ""
     repair: "Verdict | None" = None
     sharp: tuple[Fraction, Fraction] | None = None  # (refuted at, proved at) for a Repair.sharp
-
-
-def _consistent(premises, integers) -> bool | None:
-    """Whether the premises have a real solution (None: z3 could not tell)."""
-    enc = decide_z3._Encoder(integers)
-    try:
-        facts = [enc.formula(relation(p, integers)) for p in premises]
-    except decide_z3.OutOfReach:
-        return None
-    solver = decide_z3.new_solver(enc)
-    solver.add(*facts, *enc.side)
-    answer = solver.check()
-    return None if answer == z3.unknown else answer == z3.sat
 
 
 def reduce_definitions(premises, claim, integers=frozenset()):
@@ -68,7 +54,7 @@ def decide_claim(premises, claim, integers=frozenset()) -> Verdict:
         return Verdict(PROVED, method=info)
     reasons = [info]
     premises, claim = reduce_definitions(premises, claim, integers)
-    if _consistent(premises, integers) is False:
+    if decide_z3.consistent(premises, integers) is False:
         return Verdict(UNKNOWN, reason="premises are inconsistent: the claim would hold vacuously (an encoding error)")
     status, info = decide_z3.decide(premises, claim, integers)
     if status == "proved":
@@ -119,10 +105,11 @@ def decide_step(step: Step) -> Verdict:
     verdict = decide_claim(step.premises, step.claim, integers)
     if step.repair is not None:
         premises = step.repair.premises or step.premises
-        verdict.repair = decide_claim(premises, step.repair.claim, integers) if not step.repair.sharp else None
         if step.repair.sharp:
             verdict.sharp = _sharp(step.repair, premises, integers)
             verdict.repair = Verdict(PROVED if verdict.sharp else UNKNOWN,
                                      method="bisection on the constant with z3" if verdict.sharp else "",
                                      reason="" if verdict.sharp else "the range given does not bracket the constant")
+        else:
+            verdict.repair = decide_claim(premises, step.repair.claim, integers)
     return verdict

@@ -108,22 +108,35 @@ def _rational(value) -> Fraction:
     return Fraction(value.approx(40).as_fraction()).limit_denominator(10**12)
 
 
-def new_solver(enc: _Encoder, rlimit: int = RLIMIT) -> z3.Solver:
-    solver = z3.SolverFor("QF_NIRA" if enc.integers else "QF_NRA", ctx=enc.ctx)
+def _solver(premises, integers, claim=None, rlimit: int = RLIMIT):
+    """(encoder, solver) holding the premises, their side conditions and, given a claim,
+    its negation. Raises OutOfReach for a function nlsat cannot express."""
+    enc = _Encoder(integers)
+    facts = [enc.formula(relation(p, integers)) for p in premises]
+    if claim is not None:
+        facts.append(z3.Not(enc.formula(relation(claim, integers))))
+    solver = z3.SolverFor("QF_NIRA" if integers else "QF_NRA", ctx=enc.ctx)
     solver.set("rlimit", rlimit)
-    return solver
+    solver.add(*facts, *enc.side)
+    return enc, solver
+
+
+def consistent(premises, integers=frozenset()) -> bool | None:
+    """Whether the premises have a real solution (None: z3 could not tell)."""
+    try:
+        _, solver = _solver(premises, integers)
+    except OutOfReach:
+        return None
+    answer = solver.check()
+    return None if answer == z3.unknown else answer == z3.sat
 
 
 def decide(premises, claim, integers=frozenset(), rlimit: int = RLIMIT):
     """("proved", method) | ("candidate", point) | ("unknown", reason)."""
-    enc = _Encoder(integers)
     try:
-        facts = [enc.formula(relation(p, integers)) for p in premises]
-        goal = enc.formula(relation(claim, integers))
+        enc, solver = _solver(premises, integers, claim, rlimit)
     except OutOfReach as exc:
         return "unknown", f"z3: out of nlsat's reach: {exc}"
-    solver = new_solver(enc, rlimit)
-    solver.add(*facts, *enc.side, z3.Not(goal))
     answer = solver.check()
     if answer == z3.unsat:
         return "proved", "z3 (nonlinear real arithmetic: premises and the negated claim are unsatisfiable)"

@@ -64,17 +64,25 @@ def _counts(items) -> str:
     return ", ".join(f"{c[k]} {k}" for k in STATUSES if c[k])
 
 
+def _detail(v: Verdict) -> str:
+    """How a verdict was reached: the method, the counterexample, or the reason."""
+    if v.status == REFUTED:
+        return "counterexample " + ", ".join(f"{k} = {t}" for k, t in _point(v.counterexample).items())
+    return v.method if v.status == PROVED else v.reason
+
+
+def _sharp(s: Step, v: Verdict) -> str:
+    return f"{s.repair.sharp[0]} in ({fraction_text(v.sharp[0])}, {fraction_text(v.sharp[1])}]"
+
+
 def table(results) -> str:
     lines = []
     for lemma, items in _groups(results).items():
         lines.append(f"== {lemma}: {_counts(items)}")
         for s, v in items:
-            detail = v.method if v.status == PROVED else v.reason
-            if v.status == REFUTED:
-                detail = "counterexample " + ", ".join(f"{k} = {t}" for k, t in _point(v.counterexample).items())
-            lines.append(f"  {v.status:<15} {s.id:<40} {detail}")
+            lines.append(f"  {v.status:<15} {s.id:<40} {_detail(v)}")
             if v.repair is not None:
-                sharp = "" if v.sharp is None else f" (sharp {s.repair.sharp[0]} in ({fraction_text(v.sharp[0])}, {fraction_text(v.sharp[1])}])"
+                sharp = "" if v.sharp is None else f" (sharp {_sharp(s, v)})"
                 lines.append(f"  {'  repair: ' + v.repair.status:<15} {s.repair.claim}{sharp}")
     lines.append(f"total: {_counts(results)}")
     return "\n".join(lines)
@@ -102,15 +110,13 @@ def markdown(results) -> str:
         lines += [f"## {lemma}", "", _counts(items), "",
                   "| id | location | claim | status | how |", "| --- | --- | --- | --- | --- |"]
         for s, v in items:
-            how = v.method if v.status == PROVED else v.reason
-            if v.status == REFUTED:
-                how = "counterexample " + ", ".join(f"{k} = {t}" for k, t in _point(v.counterexample).items())
+            how = _detail(v)
             if s.finding:
                 how += f" (FINDINGS {s.finding})"
             if v.repair is not None:
                 how += f"; repair `{s.repair.claim}`: {v.repair.status}"
                 if v.sharp is not None:
-                    how += f", sharp {s.repair.sharp[0]} in ({fraction_text(v.sharp[0])}, {fraction_text(v.sharp[1])}]"
+                    how += f", sharp {_sharp(s, v)}"
             lines.append(f"| {s.id} | {_cell(s.location)} | `{_cell(s.claim)}` | {v.status} | {_cell(how)} |")
         lines.append("")
     return "\n".join(lines)

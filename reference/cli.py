@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from . import adversary as adversaries
 from .calruption import calruption
-from .demo import DELTA, N, SEEDS, TAU, run_demo
+from .demo import N, SEEDS, TAU, run_demo
 from .exact import as_fraction, as_int
 from .instance import Instance
 from .instances import BUILTIN

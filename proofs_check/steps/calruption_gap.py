@@ -502,7 +502,7 @@ _LOW_STEPS = (
         location=_LOC_LOW + ", display, line 3, when 2C_l/N_l <= 1/16 (Corruption Term = 4R^* C_l/N_l): "
                  "'>= -(1/16)(Delta^_h^{l-1} + eps_l) - (1/16)Delta_h - (1/16)Delta^_{h*}^{l-1} - (1/16)Delta_{h*} - beta2 Delta^ + Delta_h - Corruption Term'",
         premises=(_EST_LOW, "2*c <= Rational(1, 16)") + _DOM_LOW,
-        claim=(f"err + Delta_h - beta2*Dp_star >= -(Dp_h + eps_l)/16 - Delta_h/16 - Dp_star/16 - Delta_star/16"
+        claim=("err + Delta_h - beta2*Dp_star >= -(Dp_h + eps_l)/16 - Delta_h/16 - Dp_star/16 - Delta_star/16"
                " - beta2*Dp_star + Delta_h - 4*Rstar*c"),
         justification="Lemma 'Estimation accuracy' for (h, h*); max <= sum; 2C_l/N_l <= 1/16",
         notes=(f"err = {_L_ERR}; the premise is Lemma 'Estimation accuracy' as stated, c = C_l/N_l.",),
@@ -514,10 +514,10 @@ _LOW_STEPS = (
         premises=(_EST_LOW, "2*c > Rational(1, 16)", "Rstar + Delta_h <= 1",
                   # R_D^(h) - R_D^(h*) = err + Delta_h is a difference of two risks
                   "Abs(err + Delta_h) <= 1", "Eq(beta2, Rational(5, 32))") + _DOM_LOW,
-        claim=(f"err + Delta_h - beta2*Dp_star >= -(Dp_h + eps_l)/16 - Delta_h/16 - Dp_star/16 - Delta_star/16"
+        claim=("err + Delta_h - beta2*Dp_star >= -(Dp_h + eps_l)/16 - Delta_h/16 - Dp_star/16 - Delta_star/16"
                " - beta2*Dp_star + Delta_h - c"),
         justification="Lemma 'Estimation accuracy' for (h, h*); 2C_l/N_l > 1/16",
-        repair=Repair(claim=(f"err + Delta_h - beta2*Dp_star >= -(Dp_h + eps_l)/16 - Delta_h/16 - Dp_star/16"
+        repair=Repair(claim=("err + Delta_h - beta2*Dp_star >= -(Dp_h + eps_l)/16 - Delta_h/16 - Dp_star/16"
                              " - Delta_star/16 - beta2*Dp_star + Delta_h - 2*c"),
                       premises=("Abs(err) <= (Max(Dp_h, Dp_star) + eps_l)/16 + 2*c*rho", "rho >= 0", "rho <= 1",
                                 "2*c > Rational(1, 16)") + _DOM_LOW,
