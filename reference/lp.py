@@ -829,6 +829,18 @@ def _simplex(tab: _Tableau, c: list[Fraction], ids: list[int], pinned: set[int])
             raise RuntimeError("exact simplex exceeded its pivot limit (a bug: Bland's rule terminates)")
 
 
+def _subtract_multiple(target: dict, source: dict, f) -> None:
+    """target -= f·source for sparse rows {column: value}, dropping entries that become 0."""
+    if not f:
+        return
+    for j, v in source.items():
+        w = target.get(j, 0) - f * v
+        if w:
+            target[j] = w
+        else:
+            target.pop(j, None)
+
+
 def _initial_basis(cons: _Constraints, ids: list[int]) -> tuple[list[int], list[int]]:
     """A maximal independent set of constraint normals, scanned in id order (exact reduced
     row echelon form over Fractions), plus the variables to pin (e_j completing it to a
@@ -839,28 +851,14 @@ def _initial_basis(cons: _Constraints, ids: list[int]) -> tuple[list[int], list[
     for k in ids:
         vec = {j: Fraction(v) for j, v in cons.g[k]}
         for pc, prow in echelon.items():
-            f = vec.get(pc)
-            if f:
-                for j, v in prow.items():
-                    w = vec.get(j, 0) - f * v
-                    if w:
-                        vec[j] = w
-                    else:
-                        vec.pop(j, None)
+            _subtract_multiple(vec, prow, vec.get(pc))
         if not vec:
             continue
         pc = min(vec)
         lead = vec[pc]
         vec = {j: v / lead for j, v in vec.items()}
         for prow in echelon.values():
-            f = prow.get(pc)
-            if f:
-                for j, v in vec.items():
-                    w = prow.get(j, 0) - f * v
-                    if w:
-                        prow[j] = w
-                    else:
-                        prow.pop(j, None)
+            _subtract_multiple(prow, vec, prow.get(pc))
         echelon[pc] = vec
         chosen.append(k)
         if len(chosen) == n:
