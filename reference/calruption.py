@@ -126,6 +126,79 @@ def fit_distribution(H, support, p_hat, rows):
     return tuple(solution.x[:k]), solution.objective, solution.method
 
 
+def lp_value(H, support, p_hat, rows, eta_hat) -> Fraction:
+    """The objective of line 9 at a given D^ (eta_hat indexed by point, None off S_l):
+    max over rows of w (R_D(h) - R_D(h') - W), 0 without rows (s >= 0 is implied by
+    the pair of rows each unordered pair gives)."""
+    best = Fraction(0)
+    for h, h2, w, W in rows:
+        difference = sum(
+            (p_hat[x] * (1 - 2 * eta_hat[x]) * (1 if H[h][x] == 1 else -1) for x in support if H[h][x] != H[h2][x]),
+            Fraction(0),
+        )
+        best = max(best, w * (difference - W))
+    return best
+
+
+def lp_rows(record) -> list:
+    """The rows (h, h', w, W) of line 9's LP as `calruption_epoch` built them, read back
+    from its record: one pair of rows per unordered pair with a weight, W the midpoint of
+    the enclosure."""
+    rows = []
+    num_h = len(record.weight)
+    for h in range(num_h):
+        for h2 in range(h + 1, num_h):
+            w = record.weight[h][h2]
+            if w is not None:
+                mid = (record.W[h][h2].lo + record.W[h][h2].hi) / 2
+                rows.append((h, h2, w, mid))
+                rows.append((h2, h, w, -mid))
+    return sorted(rows)
+
+
+def risks_under(H, support, p_hat, eta_hat) -> tuple[Fraction, ...]:
+    """R_D^(h) = sum_{x in S_l} p^_x P_D^(y != h(x) | x)."""
+    return tuple(
+        sum((p_hat[x] * (1 - eta_hat[x] if H[h][x] == 1 else eta_hat[x]) for x in support), Fraction(0))
+        for h in range(len(H))
+    )
+
+
+def penalised_risks(risk_hat, gap_prev, beta2) -> list[Fraction]:
+    """Line 10's objective R_D^(h) + beta2 Delta^^{l-1}_h; h^*_l is its argmin, ties -> lowest index."""
+    return [r + beta2 * g for r, g in zip(risk_hat, gap_prev)]
+
+
+def gap_estimates(risk_hat, best_penalised, l: int) -> tuple[Fraction, ...]:
+    """Line 11: Delta^^l_h = max(eps_l, R_D^(h) - R_D^(h^*_l) - beta2 Delta^^{l-1}_{h^*_l})."""
+    return tuple(max(epsilon(l), r - best_penalised) for r in risk_hat)
+
+
+def layers_of(gap_hat, l: int):
+    """Line 12: V_{l+1}^i = {h : Delta^^l_h <= eps_i}, i = 0..l (nested), and each h's
+    level, the largest such i."""
+    num_h = len(gap_hat)
+    layers = tuple(tuple(h for h in range(num_h) if gap_hat[h] <= epsilon(i)) for i in range(l + 1))
+    level = [max(i for i in range(l + 1) if gap_hat[h] <= epsilon(i)) for h in range(num_h)]
+    return layers, level
+
+
+def next_query_probabilities(H, rho, level, l: int) -> tuple[Fraction, ...]:
+    """Line 13: q_{l+1}^x = max_{(h,h') in Z(x)} rho^_l(h,h') 4^(k - (l+1)), k = min of the
+    pair's levels; 0 where no pair disagrees."""
+    num_h = len(H)
+    next_q = []
+    for x in range(len(H[0])):
+        best = Fraction(0)
+        for h in range(num_h):
+            for h2 in range(h + 1, num_h):
+                if H[h][x] != H[h2][x]:
+                    k = min(level[h], level[h2])
+                    best = max(best, rho[h][h2] * Fraction(4**k, 4 ** (l + 1)))
+        next_q.append(best)
+    return tuple(next_q)
+
+
 def check_epoch_inputs(H, state: EpochState, counts: EpochCounts, params) -> None:
     """What an epoch update may assume; a ValueError naming the field otherwise."""
     m, num_h = len(H[0]), len(H)
@@ -204,39 +277,23 @@ def calruption_epoch(H, state: EpochState, counts: EpochCounts, params):
     eta_hat = [None] * m
     for x, e in zip(support, eta_on_support):
         eta_hat[x] = e
-    risk_hat = tuple(
-        sum((p_hat[x] * (1 - eta_hat[x] if H[h][x] == 1 else eta_hat[x]) for x in support), Fraction(0))
-        for h in range(num_h)
-    )
-    # line 10: h^*_l = argmin R_D^(h) + beta2 Delta^^{l-1}_h, ties -> lowest index
-    penalised = [risk_hat[h] + params.beta2 * state.gap_hat[h] for h in range(num_h)]
+    risk_hat = risks_under(H, support, p_hat, eta_hat)
+    penalised = penalised_risks(risk_hat, state.gap_hat, params.beta2)  # line 10
     h_star = penalised.index(min(penalised))
-    # line 11
-    gap_hat = tuple(max(epsilon(l), risk_hat[h] - penalised[h_star]) for h in range(num_h))
-    # line 12: V_{l+1}^i = {h : Delta^^l_h <= eps_i}, i = 0..l (nested)
-    layers = tuple(tuple(h for h in range(num_h) if gap_hat[h] <= epsilon(i)) for i in range(l + 1))
-    level = [max(i for i in range(l + 1) if gap_hat[h] <= epsilon(i)) for h in range(num_h)]
-    # line 13: q_{l+1}^x = max_{Z(x)} rho^_l(h,h') 4^(k(h,h',l+1) - (l+1))
-    next_q = []
-    for x in range(m):
-        best = Fraction(0)
-        for h in range(num_h):
-            for h2 in range(h + 1, num_h):
-                if H[h][x] != H[h2][x]:
-                    k = min(level[h], level[h2])
-                    best = max(best, rho[h][h2] * Fraction(4**k, 4 ** (l + 1)))
-        next_q.append(best)
+    gap_hat = gap_estimates(risk_hat, penalised[h_star], l)  # line 11
+    layers, level = layers_of(gap_hat, l)  # line 12
+    next_q = next_query_probabilities(H, rho, level, l)  # line 13
     record = CALruptionEpoch(
         l=l, tau=state.tau, length=length, N=params.beta1.enclosure().scale(Fraction(4**l)),
         q=q, support=support, empirical_x=p_hat, rho=rho,
         min_q=tuple(map(tuple, min_q)), alpha=tuple(map(tuple, alpha)), W=tuple(map(tuple, W)),
         weight=tuple(map(tuple, weight)), eta_hat=tuple(eta_hat), lp_objective=objective, lp_method=method,
-        risk_hat=risk_hat, h_star_hat=h_star, gap_hat=gap_hat, layers=layers, next_q=tuple(next_q),
+        risk_hat=risk_hat, h_star_hat=h_star, gap_hat=gap_hat, layers=layers, next_q=next_q,
         labels_requested=sum(a + b for a, b in counts.queried),
     )
     # line 14
     next_state = EpochState(
-        l=l + 1, tau=state.tau + length, length=epoch_length(params, l + 1), q=tuple(next_q), gap_hat=gap_hat
+        l=l + 1, tau=state.tau + length, length=epoch_length(params, l + 1), q=next_q, gap_hat=gap_hat
     )
     return record, next_state
 

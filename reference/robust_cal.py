@@ -53,7 +53,7 @@ def robust_cal(hypotheses, tape, params, vanilla=False) -> RobustCALTrace:
             queried[x][y] += 1
             labels += 1
         if t == next_checkpoint:  # line 7: log t in N
-            checkpoint = _update(H, version_space, seen, queried, labels, t, params, vanilla)
+            checkpoint = checkpoint_update(H, version_space, seen, queried, labels, t, params, vanilla)
             checkpoints.append(checkpoint)
             version_space = checkpoint.next_version_space
             dis = disagreement_region(H, version_space)
@@ -72,10 +72,12 @@ def robust_cal(hypotheses, tape, params, vanilla=False) -> RobustCALTrace:
     )
 
 
-def _update(H, version_space, seen, queried, labels, t, params, vanilla) -> RobustCALCheckpoint:
-    """Lines 8-10 at checkpoint t."""
+def checkpoint_update(H, version_space, seen, queried, labels, t, params, vanilla, h_hat=None) -> RobustCALCheckpoint:
+    """Lines 8-10 at checkpoint t. `h_hat` overrides the lowest-index argmin of line 8
+    with another minimiser (the cross-check continues from a candidate's tie-break)."""
     risks = empirical_risks(H, queried, t, version_space)  # line 8
-    h_hat = argmin_lowest_index(risks, version_space)
+    if h_hat is None:
+        h_hat = argmin_lowest_index(risks, version_space)
     beta = params.robust_cal_beta(t)  # line 9
     rho = [None] * len(H)
     thresholds = [None] * len(H)

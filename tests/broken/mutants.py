@@ -259,8 +259,8 @@ MUTANTS: list[Mutant] = [
         "calruption_gap_without_eps_floor",
         "CALruption's Delta^^l_h lacks the max with eps_l (line 11)",
         "calruption.py",
-        "    gap_hat = tuple(max(epsilon(l), risk_hat[h] - penalised[h_star]) for h in range(num_h))",
-        "    gap_hat = tuple(risk_hat[h] - penalised[h_star] for h in range(num_h))",
+        "    return tuple(max(epsilon(l), r - best_penalised) for r in risk_hat)",
+        "    return tuple(r - best_penalised for r in risk_hat)",
         "check_calruption_recomputed_from_trace",
     ),
     Mutant(
@@ -268,8 +268,8 @@ MUTANTS: list[Mutant] = [
         "CALruption drops the beta2 Delta^^{l-1} term: h^*_l (line 10) minimises R_D^(h) alone, and line 11, "
         "which reuses that penalised risk of h^*_l, loses its - beta2 Delta^^{l-1}_{h^*} too",
         "calruption.py",
-        "    penalised = [risk_hat[h] + params.beta2 * state.gap_hat[h] for h in range(num_h)]",
-        "    penalised = [risk_hat[h] for h in range(num_h)]",
+        "    return [r + beta2 * g for r, g in zip(risk_hat, gap_prev)]",
+        "    return list(risk_hat)",
         "check_calruption_recomputed_from_trace",
     ),
     Mutant(
