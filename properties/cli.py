@@ -54,6 +54,32 @@ def _cmd_check(args) -> int:
     return 1 if bad else 0
 
 
+def _cmd_crosscheck(args) -> int:
+    from .crosscheck import ALGORITHMS, crosscheck, summary_text
+    from .strategies import fixed_crosscheck_cases
+
+    if args.cases < 1:
+        raise UsageError(f"--cases must be >= 1, got {args.cases}")
+    candidate = load_impl(args.candidate)
+    algorithms = tuple(args.algorithms or ALGORITHMS)
+    cases = fixed_crosscheck_cases(args.cases, args.seed)
+    started = time.perf_counter()
+
+    def progress(index, reports):
+        bad = sum(not r.ok for r in reports)
+        print(f"\r[{index + 1}/{len(cases)}] cases, {bad} failing runs", end="", file=sys.stderr, flush=True)
+
+    summary = crosscheck(candidate, args.candidate, cases, algorithms, progress)
+    print(file=sys.stderr)
+    elapsed = time.perf_counter() - started
+    if args.json:
+        print(json.dumps({**summary.to_json(), "cases": len(cases), "seed": args.seed, "seconds": round(elapsed, 2)}))
+    else:
+        print(summary_text(summary))
+        print(f"{len(cases)} cases (seed {args.seed}) in {elapsed:.1f} s")
+    return 1 if summary.mismatches else 0
+
+
 def build_parser():
     parser = OneLineParser(prog="python -m properties", description="The property suite of Corruption Robust Active Learning")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
@@ -63,6 +89,16 @@ def build_parser():
     check.add_argument("--only", nargs="+", metavar="CHECK", help="run only these checks")
     check.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     check.set_defaults(handler=_cmd_check)
+    from .crosscheck import ALGORITHMS
+    from .strategies import CROSSCHECK_SEED
+
+    cross = sub.add_parser("crosscheck", help="run a candidate and the reference on the same tapes and compare")
+    cross.add_argument("--candidate", required=True, help="import path of the candidate implementation (e.g. fast)")
+    cross.add_argument("--cases", type=int, default=50, help="how many fixed generated cases (default 50)")
+    cross.add_argument("--seed", type=int, default=CROSSCHECK_SEED, help="seed of the fixed case set")
+    cross.add_argument("--algorithms", nargs="+", choices=ALGORITHMS, help="compare only these algorithms")
+    cross.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    cross.set_defaults(handler=_cmd_crosscheck)
     return parser
 
 

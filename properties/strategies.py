@@ -1176,3 +1176,70 @@ def finding_f6_final_step_case() -> Case:
                                           dict(start=5, end=20, gamma=Fraction(1, 8), target=[1, 0]),
                                           dict(start=21, end=n)])
     return Case(instance, adversary, 0, Params.scaled(n, 2, Fraction(1, 10), Fraction(1, 4), 1))
+
+
+# -- cross-check cases ---------------------------------------------------------------------
+CROSSCHECK_SEED = 20261121
+CROSSCHECK_MAX_ROUNDS = 1500
+# Epoch lengths that are powers of two make every rho^ and q exact in binary floating
+# point; 3, 5/2 and a log make them inexact, so the float candidate's rounding shows.
+CROSSCHECK_BETA1_CHOICES = BETA1_CHOICES + (Fraction(3), Fraction(5, 2), ScaledLog(Fraction(1, 2), Fraction(20)))
+
+
+def fixed_crosscheck_cases(count: int = 50, seed: int = CROSSCHECK_SEED) -> list[Case]:
+    """A fixed, reproducible set of (instance, adversary, seed, params) for the cross-check
+    (properties/crosscheck.py), from a seeded random.Random so that it does not move with
+    Hypothesis's version: up to 8 points and 8 hypotheses (duplicated and complementary
+    hypotheses included, for argmin ties and non-unique LP optima), nu with mass-0 points,
+    eta with 0, 1/2 and 1, the paper's adversaries (clean, misspecification, early burst,
+    the appendix's counter-example) and piecewise ones, scaled CALruption constants with
+    several completed epochs (CROSSCHECK_BETA1_CHOICES) and sometimes the paper regime."""
+    import random
+
+    rng = random.Random(seed)
+
+    def prob():
+        return rng.choice(SPECIAL_ETAS) if rng.random() < 0.4 else Fraction(rng.randint(0, 64), 64)
+
+    cases = []
+    for i in range(count):
+        n = rng.randint(64, CROSSCHECK_MAX_ROUNDS)
+        if i % 10 == 9:
+            xi = Fraction(rng.randint(1, 7), 8)
+            instance = _instances.counterexample(xi, (1 - xi) * Fraction(rng.randint(1, 7), 8))
+            adversary = adversaries.counterexample(rng.randint(0, n), n)
+        else:
+            m, k = rng.randint(2, 8), rng.randint(2, 8)
+            weights = [rng.choice((0, 1, 1, 3, 8, 20)) for _ in range(m)]
+            weights[rng.randrange(m)] += 1
+            nu = [Fraction(w, sum(weights)) for w in weights]
+            eta = [prob() for _ in range(m)]
+            H = [tuple(rng.randint(0, 1) for _ in range(m)) for _ in range(k)]
+            if k >= 3 and rng.random() < 0.5:
+                H[-1] = H[0]  # a duplicate: exact ties everywhere
+            if k >= 3 and rng.random() < 0.5:
+                H[-2] = tuple(1 - v for v in H[1])  # a complement: disagrees everywhere
+            instance = Instance(nu, eta, H)
+            kind = rng.choice(("clean", "misspecification", "burst", "piecewise"))
+            if kind == "clean":
+                adversary = adversaries.clean(n)
+            elif kind == "misspecification":
+                adversary = adversaries.misspecification(Fraction(1, rng.choice((4, 8, 32))), [prob() for _ in range(m)], n)
+            elif kind == "burst":
+                adversary = adversaries.early_burst([prob() for _ in range(m)], rng.randint(0, n), n)
+            else:
+                cut = rng.randint(1, n)
+                segments = [{"start": 1, "end": cut, "gamma": Fraction(1, 2), "target": [prob() for _ in range(m)]}]
+                if cut < n:
+                    segments.append({"start": cut + 1, "end": n})
+                adversary = adversaries.piecewise(n, segments)
+        num_h = instance.num_hypotheses
+        delta = rng.choice(DELTA_CHOICES)
+        if i % 7 == 6:
+            params = Params.paper(n, num_h, delta)
+        else:
+            beta3 = rng.choice(BETA3_CHOICES)
+            params = Params.scaled(n, num_h, delta, Fraction(1, 4), rng.choice(CROSSCHECK_BETA1_CHOICES),
+                                   rng.choice(BETA2_CHOICES), beta3)
+        cases.append(Case(instance, adversary, rng.getrandbits(64), params))
+    return cases

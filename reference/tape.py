@@ -188,13 +188,19 @@ def _cdf_table(nu: Sequence[Fraction]):
     return cdf, ceil_scaled, floor_scaled
 
 
-def sample_tape(instance: Instance, adversary: Adversary, seed) -> Tape:
-    """The tape of n = adversary.n rounds: x_t ~ nu*, y_t ~ Ber(eta_t^{x_t}), u_t ~ U[0,1)."""
+def check_sampling_inputs(instance, adversary, seed) -> int:
+    """What every tape sampler receives (this one and fast.sample_tape); returns the seed."""
     if not isinstance(instance, Instance):
         raise ValueError(f"instance must be a reference.Instance, got {type(instance).__name__}")
     if not isinstance(adversary, Adversary):
         raise ValueError(f"adversary must be a reference.adversary.Adversary, got {type(adversary).__name__}")
     seed = as_int(seed, "seed", minimum=0, maximum=SEED_LIMIT - 1)
+    return seed
+
+
+def sample_tape(instance: Instance, adversary: Adversary, seed) -> Tape:
+    """The tape of n = adversary.n rounds: x_t ~ nu*, y_t ~ Ber(eta_t^{x_t}), u_t ~ U[0,1)."""
+    seed = check_sampling_inputs(instance, adversary, seed)
     n = adversary.n
     cdf, cdf_ceil, cdf_floor = _cdf_table(instance.nu)
     xs, ys, us = [], [], []

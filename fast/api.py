@@ -1,0 +1,111 @@
+"""The public names of DESIGN.md for the fast path, in tape mode and in counts mode.
+
+Tape mode takes the same tapes as the reference (a reference.Tape, or its array form
+fast.TapeArrays, which fast.sample_tape produces directly) and returns the reference's
+trace dataclasses. Counts mode (`*_counts`) takes the environment instead of a tape.
+`raw=True` returns the engine's numpy records (fast/passive.py, fast/robust_cal.py,
+fast/calruption.py) without building the Fraction-valued trace."""
+from __future__ import annotations
+
+import numpy as np
+
+from reference.calruption import EpochCounts, EpochState, check_epoch_inputs
+from reference.instance import validate_hypotheses
+from reference.params import Params
+from reference.tape import Tape
+
+from . import convert, counts as counts_mode, tape_mode
+from .calruption import State, calruption_run, epoch_update
+from .constants import FloatParams
+from .hypotheses import as_matrix
+from .passive import passive_run
+from .robust_cal import robust_cal_run
+from .tape import TapeArrays, from_tape
+
+
+def _inputs(hypotheses, tape, params):
+    H = as_matrix(hypotheses)
+    if isinstance(tape, Tape):
+        tape = from_tape(tape)
+    elif not isinstance(tape, TapeArrays):
+        raise ValueError(f"tape must be a reference.Tape or a fast.TapeArrays, got {type(tape).__name__}")
+    fparams = FloatParams.of(params)
+    if params.n != tape.n:
+        raise ValueError(f"params.n is {params.n} but the tape has n = {tape.n} rounds")
+    if params.num_hypotheses != H.shape[0]:
+        raise ValueError(f"params.num_hypotheses is {params.num_hypotheses} but {H.shape[0]} hypotheses were given")
+    top = int(tape.x.max())
+    if top >= H.shape[1]:
+        raise ValueError(f"tape.x[{int(np.argmax(tape.x))}] is {top}, but the hypotheses label only points 0..{H.shape[1] - 1}")
+    return H, tape, fparams
+
+
+def _environment(instance, adversary, params, hypotheses=None):
+    env = counts_mode.Environment(instance, adversary)
+    H = as_matrix(instance.hypotheses if hypotheses is None else hypotheses)
+    fparams = FloatParams.of(params)
+    if params.n != env.n:
+        raise ValueError(f"params.n is {params.n} but the adversary has n = {env.n} rounds")
+    if params.num_hypotheses != H.shape[0]:
+        raise ValueError(f"params.num_hypotheses is {params.num_hypotheses} but {H.shape[0]} hypotheses were given")
+    if H.shape[1] != env.m:
+        raise ValueError(f"the hypotheses label {H.shape[1]} points, the instance has {env.m}")
+    return H, env, fparams
+
+
+def _vanilla(vanilla):
+    if not isinstance(vanilla, bool):
+        raise ValueError(f"vanilla must be True or False, got {vanilla!r}")
+    return vanilla
+
+
+# -- tape mode -----------------------------------------------------------------------------
+def passive(hypotheses, tape, params, *, raw=False):
+    H, tape, _ = _inputs(hypotheses, tape, params)
+    run = passive_run(H, tape_mode.label_counts(tape, H.shape[1]), tape.n)
+    return run if raw else convert.passive_trace(run, params)
+
+
+def robust_cal(hypotheses, tape, params, vanilla=False, *, raw=False):
+    vanilla = _vanilla(vanilla)
+    H, tape, fparams = _inputs(hypotheses, tape, params)
+    run = robust_cal_run(H, tape.n, fparams, vanilla, tape_mode.interval_counts(tape, H.shape[1]))
+    return run if raw else convert.robust_cal_trace(run, params)
+
+
+def calruption(hypotheses, tape, params, *, raw=False):
+    H, tape, fparams = _inputs(hypotheses, tape, params)
+    run = calruption_run(H, tape.n, fparams, tape_mode.epoch_counts(tape, H.shape[1]))
+    return run if raw else convert.calruption_trace(run, params, fparams)
+
+
+def calruption_epoch(hypotheses, state: EpochState, counts: EpochCounts, params: Params):
+    """One epoch update (lines 7-14) on the reference's state and counts types."""
+    H_tuple = validate_hypotheses(hypotheses)
+    check_epoch_inputs(H_tuple, state, counts, params)
+    fparams = FloatParams.of(params)
+    fstate = State(state.l, state.tau, state.length, np.array([float(v) for v in state.q]),
+                   np.array([float(v) for v in state.gap_hat]))
+    record, _ = epoch_update(np.array(H_tuple, dtype=np.int64), fstate, np.array(counts.seen, dtype=np.int64),
+                             np.array(counts.queried, dtype=np.int64).reshape(-1, 2), fparams)
+    return convert.epoch_record(record, fparams), convert.next_epoch_state(record, fparams)
+
+
+# -- counts mode ----------------------------------------------------------------------------
+def passive_counts(instance, adversary, params, seed, *, raw=False):
+    H, env, _ = _environment(instance, adversary, params)
+    run = passive_run(H, counts_mode.label_counts(env, np.random.default_rng(seed)), env.n)
+    return run if raw else convert.passive_trace(run, params)
+
+
+def robust_cal_counts(instance, adversary, params, seed, vanilla=False, *, raw=False):
+    vanilla = _vanilla(vanilla)
+    H, env, fparams = _environment(instance, adversary, params)
+    run = robust_cal_run(H, env.n, fparams, vanilla, counts_mode.interval_counts(env, np.random.default_rng(seed)))
+    return run if raw else convert.robust_cal_trace(run, params)
+
+
+def calruption_counts(instance, adversary, params, seed, *, raw=False):
+    H, env, fparams = _environment(instance, adversary, params)
+    run = calruption_run(H, env.n, fparams, counts_mode.epoch_counts(env, np.random.default_rng(seed)))
+    return run if raw else convert.calruption_trace(run, params, fparams)

@@ -1,0 +1,87 @@
+"""How far a float64 candidate may be from the exact value, one entry per quantity of a
+trace, each with its reason (the cross-check, properties/crosscheck.py, uses this table).
+
+A candidate value c passes against the exact value e when
+    |c - e| <= rel * |e| + abs * scale,
+where `scale` is the quantity's natural size, named in the entry (1 for probabilities
+and risks). Exact candidates (ARITHMETIC = "exact") get zero tolerance everywhere.
+
+The figures were set from the error analysis in each reason and then checked against
+measurement: tests/test_crosscheck.py records the largest error ratio seen on the fixed
+cases, and bench/crosscheck_errors.py prints it per entry."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+EPS = 2.0**-52  # float64 unit roundoff times 2
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    rel: float
+    abs: float
+    scale: str  # what `abs` is relative to
+    reason: str
+
+    def accepts(self, candidate: Fraction, exact: Fraction, scale: Fraction = Fraction(1)) -> bool:
+        bound = Fraction(self.rel) * abs(exact) + Fraction(self.abs) * scale
+        return abs(candidate - exact) <= bound
+
+    def error_ratio(self, candidate: Fraction, exact: Fraction, scale: Fraction = Fraction(1)) -> float:
+        """|c - e| over the allowed bound (<= 1 passes); for reports."""
+        bound = Fraction(self.rel) * abs(exact) + Fraction(self.abs) * scale
+        error = abs(candidate - exact)
+        return 0.0 if error == 0 else (float(error / bound) if bound else float("inf"))
+
+
+FLOAT64 = {
+    "empirical_risk": Tolerance(
+        2 * EPS, 0.0, "1", "a count over t rounds: one division, one rounding (exact if the candidate keeps counts)"),
+    "disagreement": Tolerance(2 * EPS, 0.0, "1", "rho^: a count over t, one rounding"),
+    "empirical_x": Tolerance(2 * EPS, 0.0, "1", "seen[x] / |I_l|: one rounding"),
+    "rho": Tolerance(2 * EPS, 0.0, "1", "rho^_l: a count over |I_l|, one rounding"),
+    "beta": Tolerance(
+        64 * EPS, 0.0, "1", "beta_t = c ln(3 k |H|^2 / delta): a float quotient (delta is rounded), a log and a product"),
+    "threshold": Tolerance(
+        256 * EPS, 0.0, "1",
+        "sqrt(2 beta rho / t) + 3 beta / (2t) + rho / 2: beta's error plus a square root, products and two sums"),
+    "alpha": Tolerance(
+        256 * EPS, 0.0, "1",
+        "sqrt(2 beta3 min_q / (5 |I| rho^)): beta3 and rho^ rounded, a product chain and a square root; the exact "
+        "alpha is itself rounded down by up to 2^-62 relative"),
+    "weight": Tolerance(64 * EPS, 0.0, "1", "sqrt(min_q / rho^): rho^ rounded, one quotient, one square root"),
+    "W": Tolerance(
+        0.0, 1e-12, "max(1, 1 / min q): bounds max |loss difference| of the pair",
+        "the Catoni root by safeguarded Newton: fast/catoni.py's error bound is 64 eps max|X| (1 + ln(1 + 2 alpha "
+        "max|X|)) for the solver (measured: <= 13 eps max|X|); alpha's rounding moves the root by less than that "
+        "again; 1e-12 leaves room for the log factor up to alpha max|X| ~ 10^20"),
+    "lp_objective": Tolerance(
+        1e-7, 1e-7, "max over rows of w (|W| + 1)",
+        "HiGHS's primal/dual feasibility tolerance is 1e-7; its rows carry W's and w's errors"),
+    "lp_optimality": Tolerance(
+        1e-7, 1e-7, "max over rows of w (|W| + 1)",
+        "the candidate's D^ evaluated on the exact LP may exceed the exact optimum by the LP solver's tolerance "
+        "plus the error of its own rows (W and w as above)"),
+    "eta_hat": Tolerance(
+        0.0, 1e-7, "1",
+        "used only to tell whether the candidate's D^ is the reference's: within HiGHS's tolerance of it counts as "
+        "the same; anything else must pass lp_optimality and is classified as a non-unique optimum"),
+    "risk_hat": Tolerance(0.0, 64 * EPS, "1", "R_D(h) from the candidate's own D^: a dot product of |S_l| terms in [0,1]"),
+    "penalised": Tolerance(
+        0.0, 256 * EPS, "1",
+        "R_D(h) + beta2 Delta^_h: risk_hat's error plus a product and a sum; two hypotheses whose exact penalised risks "
+        "differ by less than this may be taken for each other in line 10's argmin"),
+    "gap_hat": Tolerance(0.0, 512 * EPS, "1", "a difference of two penalised risks, floored at eps_l (exact)"),
+    "next_q": Tolerance(2 * EPS, 0.0, "1", "rho^ (one rounding) times a power of 4 (exact scaling)"),
+}
+
+EXACT = {name: Tolerance(0.0, 0.0, t.scale, "exact candidate: must agree exactly") for name, t in FLOAT64.items()}
+
+
+def table(arithmetic: str) -> dict[str, Tolerance]:
+    if arithmetic == "exact":
+        return EXACT
+    if arithmetic == "float64":
+        return FLOAT64
+    raise ValueError(f"ARITHMETIC must be 'exact' or 'float64', got {arithmetic!r}")

@@ -1,0 +1,155 @@
+"""The cross-check (properties/crosscheck.py) of a candidate against the reference.
+
+* the candidate (default `fast`; --candidate or $CRAL_CANDIDATE) agrees with the reference
+  on the fixed set of generated cases, with its divergences counted by class;
+* the reference against itself agrees exactly, with no divergence at all;
+* every broken copy of fast (tests/broken/fast_mutants.py) is caught as a mismatch, also
+  those built to look like a legitimate divergence;
+* every legitimate variant (another tie-break, another optimal D^) passes and is counted
+  in its class; a coin between the float q and the exact q is counted as a coin;
+* a candidate that crashes or returns garbage is reported, and the run goes on."""
+from __future__ import annotations
+
+import json
+import sys
+import types
+from fractions import Fraction
+
+import pytest
+
+import fast
+import reference
+from properties.crosscheck import DIVERGENCE_KINDS, crosscheck, crosscheck_case, summary_text
+from properties.impl import load_impl
+from properties.strategies import fixed_crosscheck_cases
+from reference import Params
+from tests.broken.fast_mutants import MUTANTS, VARIANTS, build
+
+CASES = fixed_crosscheck_cases(50)
+
+
+@pytest.fixture(scope="module")
+def fixed_summary(candidate_name):
+    return crosscheck(load_impl(candidate_name), candidate_name, CASES)
+
+
+def test_candidate_agrees_with_the_reference_on_50_fixed_cases(fixed_summary):
+    counts = fixed_summary.divergence_counts()
+    print("\n" + summary_text(fixed_summary))
+    assert len(CASES) >= 50
+    assert set(counts) == {"passive", "robust_cal", "robust_cal_vanilla", "calruption"}
+    assert all(set(kinds) == set(DIVERGENCE_KINDS) for kinds in counts.values())
+    assert not fixed_summary.mismatches, summary_text(fixed_summary)
+    assert len(fixed_summary.reports) == 4 * len(CASES)
+
+
+def test_fixed_cases_reach_what_the_cross_check_must_see():
+    """The fixed set has completed CALruption epochs (several per case on most), inexact
+    rho^ (epoch lengths that are not powers of two), and RobustCAL eliminations."""
+    epochs = [len(reference.calruption(c.instance.hypotheses, c.tape, c.params).epochs) for c in CASES[:20]]
+    assert sum(e >= 3 for e in epochs) >= 10, epochs
+    lengths = {reference.calruption(c.instance.hypotheses, c.tape, c.params).epochs[0].length
+               for c in CASES[:20] if c.params.regime == "scaled"}
+    assert any(length & (length - 1) for length in lengths), lengths
+    shrunk = [len(reference.robust_cal(c.instance.hypotheses, c.tape, c.params).final_version_space)
+              < c.instance.num_hypotheses for c in CASES[:20]]
+    assert sum(shrunk) >= 5
+
+
+def test_reference_against_itself_agrees_exactly():
+    summary = crosscheck(reference, "reference", CASES[:20])
+    assert summary.arithmetic == "exact"
+    assert not summary.mismatches, summary_text(summary)
+    assert all(count == 0 for kinds in summary.divergence_counts().values() for count in kinds.values())
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=[m.name for m in MUTANTS])
+def test_broken_fast_is_caught(mutant, tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    broken = load_impl(build(mutant, tmp_path))
+    for index, case in enumerate(CASES):
+        reports = crosscheck_case(broken, case, index)
+        if any(r.mismatches for r in reports):
+            return
+    pytest.fail(f"broken copy {mutant.name} ({mutant.description}) passed the cross-check on all {len(CASES)} cases")
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=[v.name for v in VARIANTS])
+def test_legitimate_variant_is_classified_not_reported(variant, tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    summary = crosscheck(load_impl(build(variant, tmp_path)), variant.name, CASES, algorithms=("calruption",))
+    assert not summary.mismatches, summary_text(summary)
+    assert summary.divergence_counts()["calruption"][variant.hides_behind] > 0, summary_text(summary)
+
+
+def _coin_case():
+    """A case whose epoch-2 q^x is not a float (|I_1| = 12: rho^ in twelfths)."""
+    instance = reference.Instance([Fraction(1, 3)] * 3, [Fraction(1, 10), Fraction(1, 2), Fraction(9, 10)],
+                                  [(0, 0, 1), (0, 1, 1), (1, 1, 1)])
+    n = 12 + 48
+    params = Params.scaled(n, 3, Fraction(1, 10), Fraction(1, 4), Fraction(3))
+    from properties.case import Case
+    return Case(instance, reference.adversary.clean(n), 7, params)
+
+
+def test_a_coin_between_float_q_and_exact_q_is_a_coin_divergence():
+    case = _coin_case()
+    exact = reference.calruption(case.instance.hypotheses, case.tape, case.params)
+    q = exact.epochs[0].next_q
+    x = next(i for i, v in enumerate(q) if Fraction(float(v)) != v)
+    lo, hi = sorted((Fraction(float(q[x])), q[x]))
+    word = int(hi * 2**64) - 1 if (hi * 2**64).denominator == 1 else int(hi * 2**64)
+    u_between = Fraction(word, 2**64)
+    assert lo <= u_between < hi
+    tape = case.tape
+    start = exact.epochs[0].length  # 0-based index of epoch 2's first round
+    rounds = [t for t in range(start, tape.n) if tape.x[t] == x]
+    assert rounds, "epoch 2 never sees the point"
+    u = list(tape.u)
+    for t in rounds:
+        u[t] = u_between
+    crafted = reference.Tape(tape.x, tape.y, u)
+    from properties.case import Case
+    crafted_case = types.SimpleNamespace(instance=case.instance, params=case.params, tape=crafted,
+                                         reproducer=lambda: "crafted coin tape")
+    assert isinstance(crafted_case.tape, reference.Tape) and Case
+    (report,) = crosscheck_case(fast, crafted_case, algorithms=("calruption",))
+    assert not report.mismatches, report.mismatches
+    assert report.divergence_counts()["coin"] == len(rounds)
+
+
+def _candidate(**functions):
+    module = types.ModuleType("scratch_candidate")
+    module.ARITHMETIC = "float64"
+    for name in ("passive", "robust_cal", "calruption", "catoni_root"):
+        setattr(module, name, getattr(fast, name))
+    for name, function in functions.items():
+        setattr(module, name, function)
+    return module
+
+
+def test_a_crashing_or_garbage_candidate_is_reported_and_the_run_goes_on():
+    def crash(*args, **kwargs):
+        raise ZeroDivisionError("boom")
+
+    def garbage(*args, **kwargs):
+        return {"format": "cral-trace", "version": 1, "algorithm": "passive", "output": "seven"}
+
+    summary = crosscheck(_candidate(calruption=crash, passive=garbage), "scratch", CASES[:3])
+    by_algorithm = {a: [r for r in summary.reports if r.algorithm == a] for a in ("passive", "calruption", "robust_cal")}
+    assert all(r.mismatches and "raised ZeroDivisionError" in r.mismatches[0].message for r in by_algorithm["calruption"])
+    assert all(r.mismatches and "malformed" in r.mismatches[0].message for r in by_algorithm["passive"])
+    assert all(r.ok for r in by_algorithm["robust_cal"])
+
+
+def test_the_cli_reports_and_exits_by_mismatches(capsys):
+    from properties.cli import main
+
+    assert main(["crosscheck", "--candidate", "fast", "--cases", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["arithmetic"] == "float64" and data["cases"] == 2 and not data["mismatches"]
+    assert set(data["algorithms"]["calruption"]["divergences"]) == set(DIVERGENCE_KINDS)
+    assert main(["crosscheck", "--candidate", "no.such.module"]) == 2
+    assert main(["crosscheck", "--candidate", "fast", "--cases", "0"]) == 2
+    assert "error:" in capsys.readouterr().err
+    assert sys.modules["fast"] is fast
