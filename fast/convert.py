@@ -18,22 +18,23 @@ from reference.trace import CALruptionEpoch, CALruptionTrace, PassiveTrace, Robu
 LP_METHOD = "highs-float64"
 
 
-def _rational(value) -> Fraction | None:
-    value = float(value)
-    return None if np.isnan(value) else Fraction(value)
+def _rational(value: float) -> Fraction | None:
+    return None if value != value else Fraction(value)  # nan marks "undefined"
 
 
-def _point(value) -> Enclosure | None:
-    value = float(value)
-    return None if np.isnan(value) else Enclosure.point(Fraction(value))
+def _point(value: float) -> Enclosure | None:
+    if value != value:
+        return None
+    exact = Fraction(value)
+    return Enclosure(exact, exact)
 
 
 def _vector(values) -> tuple:
-    return tuple(_rational(v) for v in values)
+    return tuple(_rational(v) for v in np.asarray(values, dtype=float).tolist())
 
 
 def _matrix(values, cell=_rational) -> tuple:
-    return tuple(tuple(cell(v) for v in row) for row in values)
+    return tuple(tuple(cell(v) for v in row) for row in np.asarray(values, dtype=float).tolist())
 
 
 def _members(mask) -> tuple[int, ...]:
@@ -53,7 +54,7 @@ def robust_cal_trace(run, params) -> RobustCALTrace:
         RobustCALCheckpoint(
             t=c.t, version_space=_members(c.version_space), labels_requested=c.labels_requested, h_hat=c.h_hat,
             empirical_risk=_on(c.version_space, c.mistakes, c.t), disagreement=_on(c.version_space, c.disagreement, c.t),
-            beta=_point(c.beta), threshold=tuple(_point(v) for v in c.threshold),
+            beta=_point(float(c.beta)), threshold=tuple(_point(v) for v in c.threshold.tolist()),
             next_version_space=_members(c.next_version_space),
         )
         for c in run.checkpoints
@@ -71,10 +72,10 @@ def epoch_record(e, fparams) -> CALruptionEpoch:
     return CALruptionEpoch(
         l=e.l, tau=e.tau, length=e.length, N=_point(fparams.beta1 * 4.0**e.l), q=_vector(e.q),
         labels_requested=e.labels_requested, support=support,
-        empirical_x=tuple(Fraction(int(s), e.length) for s in e.seen),
-        rho=tuple(tuple(Fraction(int(v), e.length) for v in row) for row in e.rho_counts),
+        empirical_x=tuple(Fraction(s, e.length) for s in e.seen.tolist()),
+        rho=tuple(tuple(Fraction(v, e.length) for v in row) for row in e.rho_counts.tolist()),
         min_q=_matrix(e.min_q), alpha=_matrix(e.alpha), W=_matrix(e.W, _point), weight=_matrix(e.weight),
-        eta_hat=_vector(e.eta_hat), lp_objective=Fraction(e.lp_objective), lp_method=LP_METHOD,
+        eta_hat=_vector(e.eta_hat), lp_objective=Fraction(float(e.lp_objective)), lp_method=LP_METHOD,
         risk_hat=_vector(e.risk_hat), h_star_hat=e.h_star_hat, gap_hat=_vector(e.gap_hat),
         layers=tuple(_members(row) for row in e.layers), next_q=_vector(e.next_q),
     )
