@@ -29,7 +29,7 @@ import numpy as np
 
 import reference.tape as _ref_tape
 from reference.adversary import Adversary
-from reference.exact import as_int
+from reference.exact import as_fraction, as_int
 from reference.instance import Instance
 from reference.tape import BLOCK_ROUNDS, GENERATOR, SEED_LIMIT, WORDS_PER_ROUND, Tape, _cdf_table, _Comparator
 
@@ -65,13 +65,19 @@ def _column(values, field: str, dtype, *, maximum: int | None = None) -> np.ndar
 class TapeArrays:
     """The tape as numpy arrays: x (int64, point index), y (uint8), u_words (uint64) with
     u_t = u_words[t-1] / 2^64 exactly. `seed`/`generator` record provenance as in
-    reference.Tape. The arrays are read-only views."""
+    reference.Tape. The arrays are read-only views.
+
+    `u_exact` holds the rounds of a hand-written tape whose coin is not a multiple of
+    2^-64 (crafted tapes, e.g. properties.strategies.crafted_case): (0-based index, u)
+    pairs, with u_words = floor(u 2^64) there; `exact_coins` re-decides those rounds
+    exactly. Sampled tapes have none."""
 
     x: np.ndarray
     y: np.ndarray
     u_words: np.ndarray
     seed: int | None = None
     generator: str | None = None
+    u_exact: tuple = ()
 
     def __post_init__(self):
         x = _column(self.x, "x", np.int64, maximum=np.iinfo(np.int64).max)
@@ -88,6 +94,14 @@ class TapeArrays:
         object.__setattr__(self, "y", y)
         object.__setattr__(self, "u_words", u)
         object.__setattr__(self, "seed", seed)
+        exact = tuple(sorted((as_int(i, "tape_arrays.u_exact index", minimum=0, maximum=x.size - 1),
+                              as_fraction(v, f"tape_arrays.u_exact[{i}]")) for i, v in self.u_exact))
+        for i, v in exact:
+            if not 0 <= v < 1:
+                raise ValueError(f"tape_arrays.u_exact[{i}] is {v}, must lie in [0, 1)")
+            if int(u[i]) != (v * _SCALE).numerator // (v * _SCALE).denominator:
+                raise ValueError(f"tape_arrays.u_words[{i}] must be floor(u 2^64) for u_exact[{i}] = {v}")
+        object.__setattr__(self, "u_exact", exact)
 
     # The generated __eq__ would compare arrays with `==` and fail on their truth value.
     def __eq__(self, other):
@@ -99,6 +113,7 @@ class TapeArrays:
             and np.array_equal(self.x, other.x)
             and np.array_equal(self.y, other.y)
             and np.array_equal(self.u_words, other.u_words)
+            and self.u_exact == other.u_exact
         )
 
     __hash__ = None  # mutable buffers may sit behind the views
@@ -110,32 +125,28 @@ class TapeArrays:
     def to_tape(self) -> Tape:
         """The reference.Tape with the same rounds (u_t = Fraction(w, 2^64)); slow, for
         tests and cross-checks."""
-        return Tape(
-            self.x.tolist(),
-            self.y.tolist(),
-            [Fraction(w, _SCALE) for w in self.u_words.tolist()],
-            self.seed,
-            self.generator,
-        )
+        u = [Fraction(w, _SCALE) for w in self.u_words.tolist()]
+        for i, v in self.u_exact:
+            u[i] = v
+        return Tape(self.x.tolist(), self.y.tolist(), u, self.seed, self.generator)
 
 
 def from_tape(tape: Tape) -> TapeArrays:
-    """The arrays of a reference.Tape. Every u_t must be w / 2^64 for an integer w, as on
-    every sampled tape; a hand-written tape with another u is refused, not rounded."""
+    """The arrays of a reference.Tape, exactly. A coin u_t that is w / 2^64 for an integer
+    w (every sampled tape's) becomes its word; any other rational coin (a hand-written
+    tape) is kept exactly in `u_exact`, with its word floor(u 2^64)."""
     if not isinstance(tape, Tape):
         raise ValueError(f"tape must be a reference.Tape, got {type(tape).__name__}")
-    words = []
+    words, exact = [], []
     for i, u in enumerate(tape.u):
         d = u.denominator
         # u = a / d in lowest terms is a multiple of 2^-64 iff d is a power of two <= 2^64.
         if d & (d - 1) or d > _SCALE:
-            raise ValueError(
-                f"tape.u[{i}] is {u}, not a multiple of 2^-64: the fast implementation needs 64-bit dyadic coins"
-            )
-        w = u.numerator * (_SCALE // d)
-        if not 0 <= w < _SCALE:
-            raise ValueError(f"tape.u[{i}] is {u}, must lie in [0, 1)")
-        words.append(w)
+            exact.append((i, u))
+            scaled = u * _SCALE
+            words.append(scaled.numerator // scaled.denominator)
+        else:
+            words.append(u.numerator * (_SCALE // d))
     for i, x in enumerate(tape.x):
         if x > np.iinfo(np.int64).max:
             raise ValueError(f"tape.x[{i}] is {x}, too large for the fast implementation's int64 point indices")
@@ -145,6 +156,7 @@ def from_tape(tape: Tape) -> TapeArrays:
         np.array(words, dtype=np.uint64),
         tape.seed,
         tape.generator,
+        tuple(exact),
     )
 
 
@@ -341,3 +353,12 @@ def coins(u_words: np.ndarray, x: np.ndarray, q) -> np.ndarray:
         i = int(np.argmax((x < 0) | (x >= m)))
         raise ValueError(f"x[{i}] is {int(x.flat[i])}, but q has entries for points 0..{m - 1} only")
     return (u_words < thresholds.threshold[x]) | thresholds.always[x]
+
+
+def exact_coins(tape: TapeArrays, start: int, end: int, x: np.ndarray, q, asked: np.ndarray) -> np.ndarray:
+    """`asked` (the coins of rounds start..end, 1-based, from `coins`) with the rounds of
+    tape.u_exact re-decided exactly: u < q[x] for the float q's exact value."""
+    for i, u in tape.u_exact:
+        if start - 1 <= i < end:
+            asked[i - start + 1] = u < Fraction(float(q[x[i - start + 1]]))
+    return asked

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tape import TapeArrays, coins
+from .tape import TapeArrays, coins, exact_coins
 
 
 def _slice(tape: TapeArrays, start: int, end: int):
@@ -34,5 +34,7 @@ def epoch_counts(tape: TapeArrays, m: int):
     def counts(start, end, q):
         xs, ys, us = _slice(tape, start, end)
         asked = coins(us, xs, q)
+        if tape.u_exact:  # a hand-written tape's non-dyadic coins
+            asked = exact_coins(tape, start, end, xs, q, asked)
         return np.bincount(xs, minlength=m), _by_label(xs[asked], ys[asked].astype(np.int64), m)
     return counts

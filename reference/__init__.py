@@ -14,7 +14,11 @@ from .trace import (
     CALruptionEpoch, CALruptionTrace, PassiveTrace, RobustCALCheckpoint, RobustCALTrace, trace_from_json, trace_to_json,
 )
 
+# Declared for the cross-check (properties/crosscheck.py): held to exact agreement.
+ARITHMETIC = "exact"
+
 __all__ = [
+    "ARITHMETIC",
     "CALruptionEpoch", "CALruptionTrace", "calruption", "calruption_epoch", "catoni_root", "loss_difference_samples",
     "Adversary", "Enclosure", "Instance", "Params", "PassiveTrace", "RobustCALCheckpoint",
     "RobustCALTrace", "Segment", "Tape", "adversary", "instances", "passive", "robust_cal",

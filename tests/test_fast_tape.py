@@ -227,12 +227,29 @@ def test_from_tape_and_to_tape_round_trip():
     assert from_tape(hand).to_tape() == hand and from_tape(hand).seed is None
 
 
-def test_from_tape_refuses_coins_that_are_not_64_bit_dyadic():
-    for u, shown in ((F(1, 3), "1/3"), (F(1, 2**65), "1/36893488147419103232")):
-        with pytest.raises(ValueError, match=rf"tape\.u\[1\] is {shown}, not a multiple of 2\^-64"):
-            from_tape(R.Tape([0, 0], [0, 0], [F(1, 2), u]))
+def test_from_tape_keeps_coins_that_are_not_64_bit_dyadic_exactly():
+    for u in (F(1, 3), F(1, 2**65)):
+        hand = R.Tape([0, 0], [0, 0], [F(1, 2), u])
+        arrays = from_tape(hand)
+        assert arrays.u_exact == ((1, u),)
+        assert arrays.u_words.tolist() == [SCALE // 2, int(u * SCALE)]
+        assert arrays.to_tape() == hand
     with pytest.raises(ValueError, match="reference.Tape"):
         from_tape(sample_tape_arrays(R.instances.thresholds(2), R.adversary.clean(3), 0))
+    with pytest.raises(ValueError, match="u_words"):
+        TapeArrays(np.array([0]), np.array([0]), np.array([5], dtype=np.uint64), u_exact=((0, F(1, 3)),))
+
+
+def test_non_dyadic_coins_are_decided_exactly_in_tape_mode():
+    """q = 1/3 is not a float: its float lies just below or above 1/3; a coin u between the
+    float and 1/3 must follow the float (the fast path's own q), exactly."""
+    from fast.tape import exact_coins
+    q = np.array([1 / 3])
+    between = (F(1, 3) + F(q[0])) / 2
+    hand = R.Tape([0, 0, 0], [0, 0, 0], [between, F(1, 3), F(0)])
+    arrays = from_tape(hand)
+    asked = exact_coins(arrays, 1, 3, arrays.x, q, coins(arrays.u_words, arrays.x, q))
+    assert asked.tolist() == [between < F(q[0]), F(1, 3) < F(q[0]), True]
 
 
 def test_tape_arrays_validate_and_are_read_only():
