@@ -165,7 +165,9 @@ def epoch_update(H: np.ndarray, state: State, seen: np.ndarray, queried: np.ndar
     risk_hat = H @ (p_hat * (1 - eta0)) + (1 - H) @ (p_hat * eta0)
     penalised = risk_hat + fparams.beta2 * state.gap_hat  # line 10
     h_star = int(np.argmin(penalised))
-    gap_hat = np.maximum(2.0**-l, risk_hat - penalised[h_star])  # line 11
+    # line 11; exactly, eps_l <= Delta^ <= 1 (risks lie in [0, 1], the penalty is >= 0), and
+    # a risk rounded to 1 + ulp must not push h out of V^0 = H (it would cut q by 4)
+    gap_hat = np.clip(risk_hat - penalised[h_star], 2.0**-l, 1.0)
     layers = gap_hat[None, :] <= np.ldexp(1.0, -np.arange(l + 1))[:, None]  # line 12
     level = layers.sum(axis=0) - 1  # nested: the deepest i with Delta^ <= eps_i
     # line 13: q_{l+1}^x = max over pairs disagreeing at x of rho^ 4^(k - l - 1), k = min level

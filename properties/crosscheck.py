@@ -50,7 +50,7 @@ from reference.instance import disagreement_region
 from reference.robust_cal import checkpoint_update
 
 from .impl import CallFailed, run_algorithm
-from .tolerances import table
+from .tolerances import EXACT, table
 from .violation import Violation
 
 ALGORITHMS = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
@@ -133,9 +133,10 @@ class _Comparer:
             return False
         return all([self.close(name, f"{where}[{i}]", c, e, scale) for i, (c, e) in enumerate(zip(candidates, exacts))])
 
-    def minimiser(self, name: str, where: str, chosen: int, values, members) -> bool:
+    def minimiser(self, name: str, where: str, chosen: int, values, members, own, scale=Fraction(1)) -> bool:
         """The candidate's argmin against the exact values: the lowest-index argmin, or an
-        argmin_tie when its exact value is within tolerance of the minimum."""
+        argmin_tie when its exact value is within tolerance of the minimum and the choice
+        is a minimiser of the candidate's own reported values `own` (within tolerance)."""
         members = sorted(members)
         if chosen not in members:
             self.fail(where, "is not among the hypotheses it minimises over", candidate=chosen, members=members)
@@ -143,12 +144,24 @@ class _Comparer:
         best = argmin_lowest_index(values, members)
         if chosen == best:
             return True
-        if self.within(name, values[chosen], values[best]):
+        own_best = min(own[h] for h in members)
+        if not self.within(name, own[chosen], own_best, scale, record=False):
+            self.fail(where, "is not a minimiser of the candidate's own reported values", candidate=chosen,
+                      its_value=own[chosen], its_minimum=own_best)
+            return False
+        if self.within(name, values[chosen], values[best], scale):
             self.diverge("argmin_tie", where, f"h {chosen} instead of {best}: exact values {values[chosen]} and {values[best]}")
             return True
         self.fail(where, "is not a minimiser", candidate=chosen, exact=best,
                   candidate_value=values[chosen], minimum=values[best])
         return False
+
+    def canonical(self, where: str, members) -> bool:
+        """Index sets are reported sorted and without repeats (as the reference does)."""
+        if list(members) != sorted(set(members)):
+            self.fail(where, "must list hypotheses or points in increasing order, each once", candidate=members)
+            return False
+        return True
 
 
 def _mid(enclosure) -> Fraction:
@@ -164,7 +177,7 @@ def _passive(cmp: _Comparer, H, tape, params, trace) -> None:
     exact = empirical_risks(H, counts, tape.n, everyone)
     cmp.same("labels_requested", trace.labels_requested, tape.n)
     cmp.close_all("empirical_risk", "empirical_risk", trace.empirical_risk, exact)
-    cmp.minimiser("empirical_risk", "output", trace.output, exact, everyone)
+    cmp.minimiser("empirical_risk", "output", trace.output, exact, everyone, trace.empirical_risk)
 
 
 # -- RobustCAL ---------------------------------------------------------------------------
@@ -199,13 +212,17 @@ def _robust_cal(cmp: _Comparer, H, tape, params, trace, vanilla: bool) -> None:
     stream = _Stream(tape, len(H[0]))
     for c in trace.checkpoints:
         where = f"checkpoint t = {c.t}"
+        if not (cmp.canonical(f"{where} version_space", c.version_space)
+                and cmp.canonical(f"{where} next_version_space", c.next_version_space)):
+            return
         if not cmp.same(f"{where} version_space (the previous next_version_space)", c.version_space, members):
             return
         stream.advance_dis(c.t, disagreement_region(H, members))
         cmp.same(f"{where} labels_requested", c.labels_requested, stream.labels)
         ref = checkpoint_update(H, members, stream.seen, stream.queried, stream.labels, c.t, params, vanilla)
         cmp.close_all("empirical_risk", f"{where} empirical_risk", c.empirical_risk, ref.empirical_risk)
-        if not cmp.minimiser("empirical_risk", f"{where} h_hat (line 8)", c.h_hat, ref.empirical_risk, members):
+        if not cmp.minimiser("empirical_risk", f"{where} h_hat (line 8)", c.h_hat, ref.empirical_risk, members,
+                             c.empirical_risk):
             return
         if c.h_hat != ref.h_hat:
             ref = checkpoint_update(H, members, stream.seen, stream.queried, stream.labels, c.t, params, vanilla, c.h_hat)
@@ -225,8 +242,11 @@ def _robust_cal(cmp: _Comparer, H, tape, params, trace, vanilla: bool) -> None:
                 continue
             lhs = ref.empirical_risk[h] - ref.empirical_risk[ref.h_hat]
             threshold = _mid(ref.threshold[h])
-            own = c.empirical_risk[h] - c.empirical_risk[c.h_hat] <= c.threshold[h].hi
-            if own == kept and cmp.within("threshold", lhs, threshold):
+            own_lhs, own_threshold = c.empirical_risk[h] - c.empirical_risk[c.h_hat], _mid(c.threshold[h])
+            # the candidate's decision must follow from its own numbers, unless those are
+            # themselves within rounding of each other (then either decision does)
+            own = (own_lhs <= own_threshold) == kept or cmp.within("threshold", own_lhs, own_threshold, record=False)
+            if own and cmp.within("threshold", lhs, threshold):
                 cmp.diverge("threshold_boundary", f"{where} h {h}",
                             f"kept {kept} with L^ difference {float(lhs)!r} against threshold {float(threshold)!r}")
             else:
@@ -234,11 +254,12 @@ def _robust_cal(cmp: _Comparer, H, tape, params, trace, vanilla: bool) -> None:
                          candidate=kept, exact=exact_kept, risk_difference=lhs, threshold=threshold)
         members = c.next_version_space
     stream.advance_dis(n, disagreement_region(H, members))
+    cmp.canonical("final_version_space", trace.final_version_space)
     cmp.same("final_version_space", trace.final_version_space, members)
     final = empirical_risks(H, stream.queried, n, members)
     cmp.close_all("empirical_risk", "final_empirical_risk", trace.final_empirical_risk, final)
     cmp.same("labels_requested", trace.labels_requested, stream.labels)
-    cmp.minimiser("empirical_risk", "output", trace.output, final, members)
+    cmp.minimiser("empirical_risk", "output", trace.output, final, members, trace.final_empirical_risk)
 
 
 # -- CALruption --------------------------------------------------------------------------
@@ -270,6 +291,7 @@ def _calruption(cmp: _Comparer, H, tape, params, trace) -> None:
         cmp.fail("epochs", "are not the schedule l, tau_l, |I_l| = ceil(beta1 4^l) (line 1)", candidate=found, exact=schedule)
         return
     q, exact_q, gap_prev = (Fraction(1),) * m, None, (Fraction(0),) * num_h
+    penalty_scale = 1 + params.beta2  # line 10's penalty carries the candidate's rounding of Delta^ times beta2
     labels = 0
     for e in trace.epochs:
         where = f"epoch {e.l}"
@@ -284,6 +306,7 @@ def _calruption(cmp: _Comparer, H, tape, params, trace) -> None:
         ref, _ = calruption_epoch(H, EpochState(e.l, e.tau, e.length, q, gap_prev), counts, params)
         if not cmp.same(f"{where} support", e.support, ref.support):
             return
+        cmp.close("N", f"{where} N", _mid(e.N), _mid(ref.N))
         cmp.close_all("empirical_x", f"{where} empirical_x", e.empirical_x, ref.empirical_x)
         for h in range(num_h):
             cmp.close_all("rho", f"{where} rho[{h}]", e.rho[h], ref.rho[h])
@@ -298,11 +321,13 @@ def _calruption(cmp: _Comparer, H, tape, params, trace) -> None:
         risk = risks_under(H, ref.support, ref.empirical_x, eta)
         cmp.close_all("risk_hat", f"{where} risk_hat", e.risk_hat, risk)
         penalised = penalised_risks(risk, gap_prev, params.beta2)
-        if not cmp.minimiser("penalised", f"{where} h_star_hat (line 10)", e.h_star_hat, penalised, range(num_h)):
+        own = penalised_risks(e.risk_hat, gap_prev, params.beta2)
+        if not cmp.minimiser("penalised", f"{where} h_star_hat (line 10)", e.h_star_hat, penalised, range(num_h), own,
+                             penalty_scale):
             return
         gap = gap_estimates(risk, penalised[e.h_star_hat], e.l)
-        cmp.close_all("gap_hat", f"{where} gap_hat (line 11)", e.gap_hat, gap)
-        level = _check_layers(cmp, where, e, gap)
+        cmp.close_all("gap_hat", f"{where} gap_hat (line 11)", e.gap_hat, gap, penalty_scale)
+        level = _check_layers(cmp, where, e, gap, penalty_scale)
         if level is None:
             return
         exact_q = next_query_probabilities(H, ref.rho, level, e.l)
@@ -327,7 +352,7 @@ def _compare_W(cmp: _Comparer, where, candidate, exact, min_q) -> None:
         if candidate is not exact:
             cmp.fail(where, "is undefined in one trace and defined in the other", candidate=candidate, exact=exact)
         return
-    if cmp.tolerances["W"].abs == 0:
+    if cmp.tolerances is EXACT:
         if candidate.hi < exact.lo or exact.hi < candidate.lo:
             cmp.fail(where, "enclosure is disjoint from the reference's", candidate=candidate, exact=exact)
         return
@@ -360,11 +385,16 @@ def _check_fit(cmp: _Comparer, where, H, ref, e):
     return eta
 
 
-def _check_layers(cmp: _Comparer, where, e, gap):
-    """Line 12 from the candidate's own Delta^ (exactly), then against the exact Delta^."""
+def _check_layers(cmp: _Comparer, where, e, gap, scale):
+    """Line 12 from the candidate's own Delta^ (exactly), then against the exact Delta^.
+    V^0 is all of H whatever the rounding (exactly, Delta^ <= 1 = eps_0)."""
     num_h = len(gap)
     if len(e.layers) != e.l + 1:
         cmp.fail(f"{where} layers", "must be V^0..V^l", candidate=len(e.layers), exact=e.l + 1)
+        return None
+    if not all(cmp.canonical(f"{where} layers[{i}]", layer) for i, layer in enumerate(e.layers)):
+        return None
+    if not cmp.same(f"{where} layers[0] (V^0 = H: Delta^ <= 1 always)", e.layers[0], tuple(range(num_h))):
         return None
     own, _ = layers_of(e.gap_hat, e.l)
     if not cmp.same(f"{where} layers (from the candidate's own gap_hat, line 12)", e.layers, own):
@@ -372,7 +402,7 @@ def _check_layers(cmp: _Comparer, where, e, gap):
     exact_layers, _ = layers_of(gap, e.l)
     for i in range(e.l + 1):
         for h in set(e.layers[i]) ^ set(exact_layers[i]):
-            if cmp.within("gap_hat", gap[h], epsilon(i)):
+            if cmp.within("gap_hat", gap[h], epsilon(i), scale):
                 cmp.diverge("layer_boundary", f"{where} V^{i} h {h}", f"Delta^ {float(gap[h])!r} at eps_{i}")
             else:
                 cmp.fail(f"{where} layer V^{i}", "membership differs from the exact one", h=h, exact_gap=gap[h])
@@ -395,6 +425,10 @@ def arithmetic_of(candidate) -> str:
     return getattr(candidate, "ARITHMETIC", "exact")
 
 
+def _params(cmp: _Comparer, trace, params) -> None:
+    cmp.same("params (the trace records what it ran with)", trace.params, params)
+
+
 def crosscheck_case(candidate, case, index: int = 0, algorithms=ALGORITHMS) -> list[AlgorithmReport]:
     tolerances = table(arithmetic_of(candidate))
     H = case.instance.hypotheses
@@ -408,6 +442,7 @@ def crosscheck_case(candidate, case, index: int = 0, algorithms=ALGORITHMS) -> l
             report.mismatches.append(failure.violation)
         else:
             try:
+                _params(cmp, trace, case.params)
                 RUNNERS[algorithm](cmp, H, case.tape, case.params, trace)
             except (TypeError, AttributeError, IndexError, KeyError, ValueError) as error:
                 # a structurally odd trace (wrong lengths, wrong types) is the candidate's fault

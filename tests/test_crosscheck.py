@@ -153,3 +153,42 @@ def test_the_cli_reports_and_exits_by_mismatches(capsys):
     assert main(["crosscheck", "--candidate", "fast", "--cases", "0"]) == 2
     assert "error:" in capsys.readouterr().err
     assert sys.modules["fast"] is fast
+
+
+def _rounding_case():
+    """Epoch 1 on a crafted tape where the float R_D^ of the all-ones hypothesis rounds to
+    1 + ulp (found in review): Delta^ must stay <= 1, so V^0 = H and q is not cut by 4."""
+    m = 10
+    instance = reference.Instance([Fraction(1, m)] * m, [Fraction(0)] * m, [(0,) * m, (1,) * m])
+    seen = [2, 0, 1, 0, 5, 1, 1, 0, 0, 2]
+    x = [i for i, c in enumerate(seen) for _ in range(c)] + [t % m for t in range(48)]
+    tape = reference.Tape(tuple(x), (0,) * len(x), (Fraction(0),) * len(x))
+    params = Params.scaled(len(x), 2, Fraction(1, 10), Fraction(1, 4), Fraction(3))
+    return types.SimpleNamespace(instance=instance, params=params, tape=tape, reproducer=lambda: "crafted rounding tape")
+
+
+def test_a_risk_rounded_above_one_keeps_every_hypothesis_in_V0(tmp_path, monkeypatch):
+    case = _rounding_case()
+    (report,) = crosscheck_case(fast, case, algorithms=("calruption",))
+    assert report.ok, report.mismatches
+    from tests.broken.fast_mutants import FastMutant
+    unclipped = FastMutant(
+        "gap_unclipped", "Delta^ not clipped at 1", "calruption.py",
+        "    gap_hat = np.clip(risk_hat - penalised[h_star], 2.0**-l, 1.0)",
+        "    gap_hat = np.maximum(2.0**-l, risk_hat - penalised[h_star])", "layer_boundary")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (report,) = crosscheck_case(load_impl(build(unclipped, tmp_path)), case, algorithms=("calruption",))
+    assert any("V^0 = H" in v.message for v in report.mismatches), report.mismatches
+
+
+def test_index_sets_must_be_canonical():
+    import dataclasses
+
+    def shuffled(hypotheses, tape, params, vanilla=False):
+        trace = fast.robust_cal(hypotheses, tape, params, vanilla)
+        checkpoints = tuple(dataclasses.replace(c, next_version_space=tuple(reversed(c.next_version_space)))
+                            for c in trace.checkpoints)
+        return dataclasses.replace(trace, checkpoints=checkpoints)
+
+    (report,) = crosscheck_case(_candidate(robust_cal=shuffled), CASES[0], algorithms=("robust_cal",))
+    assert any("increasing order" in v.message for v in report.mismatches), report.mismatches
