@@ -16,12 +16,13 @@ import types
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
 
 import fast
 import reference
 from properties.crosscheck import DIVERGENCE_KINDS, crosscheck, crosscheck_case, summary_text
 from properties.impl import load_impl
-from properties.strategies import fixed_crosscheck_cases
+from properties.strategies import calruption_cases, fixed_crosscheck_cases
 from reference import Params
 from tests.broken.fast_mutants import MUTANTS, VARIANTS, build
 
@@ -192,3 +193,13 @@ def test_index_sets_must_be_canonical():
 
     (report,) = crosscheck_case(_candidate(robust_cal=shuffled), CASES[0], algorithms=("robust_cal",))
     assert any("increasing order" in v.message for v in report.mismatches), report.mismatches
+
+
+@given(case=calruption_cases())
+def test_candidate_agrees_on_generated_cases(case, candidate_name):
+    """The cross-check on Hypothesis-generated CALruption cases (every adversary kind of
+    the suite, n at and around epoch ends): the loaded profile's number of examples, so
+    `HYPOTHESIS_PROFILE=fuzz` fuzzes the candidate against the reference for long runs."""
+    reports = crosscheck_case(load_impl(candidate_name), case)
+    bad = [r for r in reports if r.mismatches]
+    assert not bad, f"{bad[0].algorithm}: {bad[0].mismatches[0]}\nreproduce: {bad[0].reproducer}"
