@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from reference.calruption import EpochCounts, EpochState, check_epoch_inputs
+from reference.empirical import check_params_match
 from reference.instance import validate_hypotheses
 from reference.params import Params
 from reference.tape import Tape
@@ -30,26 +31,18 @@ def _inputs(hypotheses, tape, params):
     elif not isinstance(tape, TapeArrays):
         raise ValueError(f"tape must be a reference.Tape or a fast.TapeArrays, got {type(tape).__name__}")
     fparams = FloatParams.of(params)
-    if params.n != tape.n:
-        raise ValueError(f"params.n is {params.n} but the tape has n = {tape.n} rounds")
-    if params.num_hypotheses != H.shape[0]:
-        raise ValueError(f"params.num_hypotheses is {params.num_hypotheses} but {H.shape[0]} hypotheses were given")
+    check_params_match(params, tape.n, H.shape[0])
     top = int(tape.x.max())
     if top >= H.shape[1]:
         raise ValueError(f"tape.x[{int(np.argmax(tape.x))}] is {top}, but the hypotheses label only points 0..{H.shape[1] - 1}")
     return H, tape, fparams
 
 
-def _environment(instance, adversary, params, hypotheses=None):
+def _environment(instance, adversary, params):
     env = counts_mode.Environment(instance, adversary)
-    H = as_matrix(instance.hypotheses if hypotheses is None else hypotheses)
+    H = as_matrix(instance.hypotheses)  # labels the instance's m points by construction
     fparams = FloatParams.of(params)
-    if params.n != env.n:
-        raise ValueError(f"params.n is {params.n} but the adversary has n = {env.n} rounds")
-    if params.num_hypotheses != H.shape[0]:
-        raise ValueError(f"params.num_hypotheses is {params.num_hypotheses} but {H.shape[0]} hypotheses were given")
-    if H.shape[1] != env.m:
-        raise ValueError(f"the hypotheses label {H.shape[1]} points, the instance has {env.m}")
+    check_params_match(params, env.n, H.shape[0], "the adversary")
     return H, env, fparams
 
 

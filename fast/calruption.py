@@ -23,6 +23,7 @@ from scipy.optimize import linprog
 
 from .catoni import catoni_roots
 from .constants import FloatParams
+from .hypotheses import disagreement_counts
 
 EpochCountsFn = Callable[[int, int, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
@@ -132,7 +133,7 @@ def epoch_update(H: np.ndarray, state: State, seen: np.ndarray, queried: np.ndar
     support = np.flatnonzero(seen > 0)
     p_hat = seen / length
 
-    rho_counts = (H * seen) @ (1 - H).T + ((1 - H) * seen) @ H.T  # line 7, times |I_l|
+    rho_counts = disagreement_counts(H, seen)  # line 7, times |I_l|
     rho = rho_counts / length
     hi, hj = np.triu_indices(num_h, 1)
     dis = H[hi] != H[hj]  # P x m

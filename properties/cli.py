@@ -11,9 +11,11 @@ import time
 from reference.cli import OneLineParser, UsageError, run
 
 from . import profiles
+from .crosscheck import ALGORITHMS, crosscheck, summary_text
 from .impl import ENV_VAR, impl_path, load_impl
 from .registry import all_checks
 from .runner import FAILED, XPASS, run_check
+from .strategies import CROSSCHECK_SEED, fixed_crosscheck_cases
 
 
 def _cmd_check(args) -> int:
@@ -55,9 +57,6 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_crosscheck(args) -> int:
-    from .crosscheck import ALGORITHMS, crosscheck, summary_text
-    from .strategies import fixed_crosscheck_cases
-
     if args.cases < 1:
         raise UsageError(f"--cases must be >= 1, got {args.cases}")
     candidate = load_impl(args.candidate)
@@ -89,9 +88,6 @@ def build_parser():
     check.add_argument("--only", nargs="+", metavar="CHECK", help="run only these checks")
     check.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     check.set_defaults(handler=_cmd_check)
-    from .crosscheck import ALGORITHMS
-    from .strategies import CROSSCHECK_SEED
-
     cross = sub.add_parser("crosscheck", help="run a candidate and the reference on the same tapes and compare")
     cross.add_argument("--candidate", required=True, help="import path of the candidate implementation (e.g. fast)")
     cross.add_argument("--cases", type=int, default=50, help="how many fixed generated cases (default 50)")

@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 
 from reference.calruption import (
     EpochCounts, EpochState, calruption_epoch, epoch_length, epsilon, gap_estimates, layers_of, lp_rows, lp_value,
@@ -47,6 +48,7 @@ from reference.calruption import (
 )
 from reference.empirical import argmin_lowest_index, empirical_risks
 from reference.instance import disagreement_region
+from reference.passive import passive as reference_passive
 from reference.robust_cal import checkpoint_update
 
 from .impl import CallFailed, run_algorithm
@@ -170,11 +172,8 @@ def _mid(enclosure) -> Fraction:
 
 # -- passive -----------------------------------------------------------------------------
 def _passive(cmp: _Comparer, H, tape, params, trace) -> None:
-    counts = [[0, 0] for _ in H[0]]
-    for x, y in zip(tape.x, tape.y):
-        counts[x][y] += 1
     everyone = range(len(H))
-    exact = empirical_risks(H, counts, tape.n, everyone)
+    exact = reference_passive(H, tape, params).empirical_risk
     cmp.same("labels_requested", trace.labels_requested, tape.n)
     cmp.close_all("empirical_risk", "empirical_risk", trace.empirical_risk, exact)
     cmp.minimiser("empirical_risk", "output", trace.output, exact, everyone, trace.empirical_risk)
@@ -412,10 +411,10 @@ def _check_layers(cmp: _Comparer, where, e, gap, scale):
 
 # -- driver ------------------------------------------------------------------------------
 RUNNERS = {
-    "passive": lambda cmp, H, tape, params, trace: _passive(cmp, H, tape, params, trace),
-    "robust_cal": lambda cmp, H, tape, params, trace: _robust_cal(cmp, H, tape, params, trace, False),
-    "robust_cal_vanilla": lambda cmp, H, tape, params, trace: _robust_cal(cmp, H, tape, params, trace, True),
-    "calruption": lambda cmp, H, tape, params, trace: _calruption(cmp, H, tape, params, trace),
+    "passive": _passive,
+    "robust_cal": partial(_robust_cal, vanilla=False),
+    "robust_cal_vanilla": partial(_robust_cal, vanilla=True),
+    "calruption": _calruption,
 }
 
 

@@ -12,6 +12,7 @@ cases; fixed experiments."""
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass
 from fractions import Fraction
 from math import isqrt
@@ -1194,8 +1195,6 @@ def fixed_crosscheck_cases(count: int = 50, seed: int = CROSSCHECK_SEED) -> list
     eta with 0, 1/2 and 1, the paper's adversaries (clean, misspecification, early burst,
     the appendix's counter-example) and piecewise ones, scaled CALruption constants with
     several completed epochs (CROSSCHECK_BETA1_CHOICES) and sometimes the paper regime."""
-    import random
-
     rng = random.Random(seed)
 
     def prob():

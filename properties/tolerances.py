@@ -26,13 +26,15 @@ class Tolerance:
     scale: str  # what `abs` is relative to
     reason: str
 
+    def bound(self, exact: Fraction, scale: Fraction = Fraction(1)) -> Fraction:
+        return Fraction(self.rel) * abs(exact) + Fraction(self.abs) * scale
+
     def accepts(self, candidate: Fraction, exact: Fraction, scale: Fraction = Fraction(1)) -> bool:
-        bound = Fraction(self.rel) * abs(exact) + Fraction(self.abs) * scale
-        return abs(candidate - exact) <= bound
+        return abs(candidate - exact) <= self.bound(exact, scale)
 
     def error_ratio(self, candidate: Fraction, exact: Fraction, scale: Fraction = Fraction(1)) -> float:
         """|c - e| over the allowed bound (<= 1 passes); for reports."""
-        bound = Fraction(self.rel) * abs(exact) + Fraction(self.abs) * scale
+        bound = self.bound(exact, scale)
         error = abs(candidate - exact)
         return 0.0 if error == 0 else (float(error / bound) if bound else float("inf"))
 

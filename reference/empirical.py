@@ -20,15 +20,20 @@ def check_run_inputs(hypotheses, tape, params) -> tuple[Hypothesis, ...]:
         raise ValueError(f"tape must be a reference.Tape, got {type(tape).__name__}")
     if not isinstance(params, Params):
         raise ValueError(f"params must be a reference.Params, got {type(params).__name__}")
-    if params.n != tape.n:
-        raise ValueError(f"params.n is {params.n} but the tape has n = {tape.n} rounds")
-    if params.num_hypotheses != len(H):
-        raise ValueError(f"params.num_hypotheses is {params.num_hypotheses} but {len(H)} hypotheses were given")
+    check_params_match(params, tape.n, len(H))
     m = len(H[0])
     top = max(tape.x)
     if top >= m:
         raise ValueError(f"tape.x[{tape.x.index(top)}] is {top}, but the hypotheses label only points 0..{m - 1}")
     return H
+
+
+def check_params_match(params, n: int, num_hypotheses: int, source: str = "the tape") -> None:
+    """The run's Params must be for this many rounds and hypotheses (shared with fast/)."""
+    if params.n != n:
+        raise ValueError(f"params.n is {params.n} but {source} has n = {n} rounds")
+    if params.num_hypotheses != num_hypotheses:
+        raise ValueError(f"params.num_hypotheses is {params.num_hypotheses} but {num_hypotheses} hypotheses were given")
 
 
 def empirical_risks(

@@ -20,6 +20,7 @@ from hypothesis import given
 
 import fast
 import reference
+from properties.case import Case
 from properties.crosscheck import DIVERGENCE_KINDS, crosscheck, crosscheck_case, summary_text
 from properties.impl import load_impl
 from properties.strategies import calruption_cases, fixed_crosscheck_cases
@@ -89,7 +90,6 @@ def _coin_case():
                                   [(0, 0, 1), (0, 1, 1), (1, 1, 1)])
     n = 12 + 48
     params = Params.scaled(n, 3, Fraction(1, 10), Fraction(1, 4), Fraction(3))
-    from properties.case import Case
     return Case(instance, reference.adversary.clean(n), 7, params)
 
 
@@ -109,11 +109,8 @@ def test_a_coin_between_float_q_and_exact_q_is_a_coin_divergence():
     u = list(tape.u)
     for t in rounds:
         u[t] = u_between
-    crafted = reference.Tape(tape.x, tape.y, u)
-    from properties.case import Case
-    crafted_case = types.SimpleNamespace(instance=case.instance, params=case.params, tape=crafted,
-                                         reproducer=lambda: "crafted coin tape")
-    assert isinstance(crafted_case.tape, reference.Tape) and Case
+    crafted_case = types.SimpleNamespace(instance=case.instance, params=case.params,
+                                         tape=reference.Tape(tape.x, tape.y, u), reproducer=lambda: "crafted coin tape")
     (report,) = crosscheck_case(fast, crafted_case, algorithms=("calruption",))
     assert not report.mismatches, report.mismatches
     assert report.divergence_counts()["coin"] == len(rounds)
