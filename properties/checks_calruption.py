@@ -19,10 +19,10 @@ from fractions import Fraction
 from reference.calruption import EpochCounts, EpochState
 from reference.catoni import catoni_alpha, catoni_sign_exact
 from reference.lp import LPInfeasible, LPUnbounded, solve_lp
-from reference.trace import CALruptionEpoch
 
 from .epochs import eps
-from .impl import CallFailed, call, normalise, run_algorithm
+from .contract import decode_epoch_result, decode_samples
+from .impl import CallFailed, as_candidate, call, call_many, run_algorithm
 from .registry import custom_check, trace_check
 from .strategies import EpochExample, calruption_cases, epoch_examples
 from .violation import Violation
@@ -588,38 +588,46 @@ def _loss_difference_function_violations(name, impl, H, trace) -> list[Violation
     (the reference's signature), then for every epoch's q, x with q^x > 0, pair disagreeing
     at x and label y: q * (sample when Q = 1) + (1 - q) * (sample when Q = 0) equals
     1{h(x) != y} - 1{h'(x) != y} exactly."""
-    if not callable(getattr(impl, "loss_difference_samples", None)):
+    if not as_candidate(impl).provides("loss_difference_samples"):
         return []
-    found = []
     m = len(H[0])
+    # every (epoch, x with q^x > 0, pair disagreeing at x, label y, coin Q) as one round,
+    # asked in one batch (one round trip to an isolated candidate)
+    asked_for, calls = [], []
     for e in trace.epochs:
         for x in range(m):
-            qx = e.q[x]
-            if qx <= 0:
+            if e.q[x] <= 0:
                 continue
             for h in range(len(H)):
                 for h2 in range(len(H)):
                     if H[h][x] == H[h2][x]:
                         continue
                     for y in (0, 1):
-                        outcome = {}
                         for asked in (0, 1):
                             seen = tuple(int(z == x) for z in range(m))
                             queried = tuple((asked * (y == 0), asked * (y == 1)) if z == x else (0, 0)
                                             for z in range(m))
-                            values, counts = call(name, impl, "loss_difference_samples", H, h, h2, e.q,
-                                                  EpochCounts(seen, queried), 1)
-                            if list(counts) != [1]:
-                                found.append(Violation.of(name, "one round must give one sample", l=e.l, pair=(h, h2),
-                                                          x=x, y=y, Q=asked, values=_s(values), counts=list(counts)))
-                                return found
-                            outcome[asked] = values[0]
-                        mean = qx * outcome[1] + (1 - qx) * outcome[0]
-                        truth = int(H[h][x] != y) - int(H[h2][x] != y)
-                        if mean != truth:
-                            found.append(Violation.of(
-                                name, "E_Q[l^(h) - l^(h')] is not 1{h(x) != y} - 1{h'(x) != y}", l=e.l, pair=(h, h2),
-                                x=x, y=y, q=qx, sample_Q1=outcome[1], sample_Q0=outcome[0], mean=mean, truth=truth))
+                            asked_for.append((e, x, h, h2, y, asked))
+                            calls.append(((H, h, h2, e.q, EpochCounts(seen, queried), 1), {}))
+    results = call_many(name, impl, "loss_difference_samples", calls)
+    outcome = {}
+    for (e, x, h, h2, y, asked), plain in zip(asked_for, results):
+        values, counts = decode_samples(name, plain)
+        if counts != [1]:
+            return [Violation.of(name, "one round must give one sample", l=e.l, pair=(h, h2), x=x, y=y, Q=asked,
+                                 values=_s(values), counts=counts)]
+        outcome[e.l, x, h, h2, y, asked] = values[0]
+    found = []
+    for (e, x, h, h2, y, asked) in asked_for:
+        if asked == 0:
+            continue
+        qx, sample_q1, sample_q0 = e.q[x], outcome[e.l, x, h, h2, y, 1], outcome[e.l, x, h, h2, y, 0]
+        mean = qx * sample_q1 + (1 - qx) * sample_q0
+        truth = int(H[h][x] != y) - int(H[h2][x] != y)
+        if mean != truth:
+            found.append(Violation.of(
+                name, "E_Q[l^(h) - l^(h')] is not 1{h(x) != y} - 1{h'(x) != y}", l=e.l, pair=(h, h2),
+                x=x, y=y, q=qx, sample_Q1=sample_q1, sample_Q0=sample_q0, mean=mean, truth=truth))
     return found
 
 
@@ -677,14 +685,8 @@ def run_epoch(name, impl, example: EpochExample):
     """impl.calruption_epoch on the example, normalised to (CALruptionEpoch, EpochState);
     raises CallFailed (a violation) when the implementation lacks it, raises, or returns
     something malformed."""
-    result = call(name, impl, "calruption_epoch", example.hypotheses, example.state, example.counts, example.params)
-    try:
-        record, next_state = result
-    except (TypeError, ValueError):
-        raise CallFailed(Violation.of(name, "calruption_epoch must return (epoch record, next state)",
-                                      got=type(result).__name__)) from None
-    record = normalise(name, record, CALruptionEpoch, "epoch record")
-    next_state = normalise(name, next_state, EpochState, "next epoch state")
+    record, next_state = decode_epoch_result(
+        name, call(name, impl, "calruption_epoch", example.hypotheses, example.state, example.counts, example.params))
     shape = _shape_violations(name, example.hypotheses, record, {"l": record.l})
     if shape:
         raise CallFailed(shape[0])
@@ -765,17 +767,17 @@ CHECKS = (
     trace_check(check_calruption_fit_is_optimal, "Algorithm 2, line 9; FINDINGS R11, R12",
                 "deterministic", "calruption", calruption_cases()),
     custom_check(check_calruption_importance_weights_unbiased, "Algorithm 2, lines 4-5; FINDINGS R11, R14",
-                 "deterministic", calruption_cases()),
+                 "deterministic", calruption_cases(), covers=("calruption", "loss_difference_samples")),
     trace_check(check_calruption_never_hard_eliminates, "Algorithm 2, line 13; Section 5 (soft elimination)",
                 "deterministic", "calruption", calruption_cases()),
     custom_check(check_calruption_one_epoch_query_probabilities, "Algorithm 2, line 13; FINDINGS R10",
-                 "deterministic", epoch_examples()),
+                 "deterministic", epoch_examples(), covers=("calruption_epoch",)),
     custom_check(check_calruption_one_epoch_recomputed, "Algorithm 2, lines 7, 10-14; FINDINGS R10, R11",
-                 "deterministic", epoch_examples()),
+                 "deterministic", epoch_examples(), covers=("calruption_epoch",)),
     custom_check(check_calruption_one_epoch_catoni_certified, "Algorithm 2, line 8; FINDINGS R11, R12",
-                 "deterministic", epoch_examples()),
+                 "deterministic", epoch_examples(), covers=("calruption_epoch",)),
     custom_check(check_calruption_one_epoch_fit_is_optimal, "Algorithm 2, line 9; FINDINGS R11, R12",
-                 "deterministic", epoch_examples()),
+                 "deterministic", epoch_examples(), covers=("calruption_epoch",)),
     custom_check(check_calruption_one_epoch_never_hard_eliminates, "Algorithm 2, line 13",
-                 "deterministic", epoch_examples()),
+                 "deterministic", epoch_examples(), covers=("calruption_epoch",)),
 )

@@ -73,7 +73,8 @@ from reference.trace import CALruptionEpoch
 
 from .case import Case
 from .epochs import eps, g_value, rho_matrix
-from .impl import CallFailed, call, normalise, run_algorithm
+from .contract import decode_epoch_result
+from .impl import CallFailed, call, run_algorithm
 from .registry import case_check, custom_check
 from .steering import note, steer
 from .strategies import (CATONI_EXPERIMENT, GAP_BOUND_MODES, CatoniFrequencyExperiment, OneEpochCase,
@@ -399,10 +400,7 @@ def run_events(view: RunView) -> RunEvents:
 def one_epoch_record(name: str, impl, ex: OneEpochCase):
     """impl.calruption_epoch on the example, normalised to the reference's record type."""
     H = ex.instance.hypotheses
-    result = call(name, impl, "calruption_epoch", H, ex.state, ex.counts, ex.params)
-    if not isinstance(result, (tuple, list)) or len(result) != 2:
-        raise CallFailed(Violation.of(name, "calruption_epoch must return (epoch record, next state)"))
-    record = normalise(name, result[0], CALruptionEpoch, "epoch record")
+    record, _ = decode_epoch_result(name, call(name, impl, "calruption_epoch", H, ex.state, ex.counts, ex.params))
     _validate_record(name, record, ex.instance.num_points, ex.instance.num_hypotheses, ex.state.l)
     return record
 
@@ -1182,34 +1180,34 @@ _THM = "Theorem 5.1; Appendix D, main proof (correctness)"
 
 CHECKS = (
     custom_check(check_calruption_fit_error_on_event, _EST + " (proof, intermediate line)", "conditional",
-                 any_regime_cases()),
-    custom_check(check_calruption_estimation_lemma, _EST + " (as printed)", "conditional", paper_premise_cases()),
+                 any_regime_cases(), covers=("calruption",)),
+    custom_check(check_calruption_estimation_lemma, _EST + " (as printed)", "conditional", paper_premise_cases(), covers=("calruption",)),
     custom_check(check_calruption_estimation_lemma_corrected, _EST + " (corrected)", "conditional",
-                 any_regime_cases()),
-    custom_check(check_calruption_gap_bounds_lemma_51, _GAP, "conditional", paper_premise_cases()),
+                 any_regime_cases(), covers=("calruption",)),
+    custom_check(check_calruption_gap_bounds_lemma_51, _GAP, "conditional", paper_premise_cases(), covers=("calruption",)),
     custom_check(check_calruption_gap_bounds_lemma_51_with_sampling_events, _GAP + " (with E_bern)", "conditional",
-                 paper_premise_cases()),
-    custom_check(check_calruption_layer_disagreement_bound, _LAYER, "conditional", paper_premise_cases()),
+                 paper_premise_cases(), covers=("calruption",)),
+    custom_check(check_calruption_layer_disagreement_bound, _LAYER, "conditional", paper_premise_cases(), covers=("calruption",)),
     custom_check(check_calruption_layer_disagreement_bound_from_lower_bound, _LAYER + " (premise it uses)",
-                 "conditional", any_regime_cases()),
-    custom_check(check_calruption_correctness_theorem_51, _THM, "conditional", paper_premise_cases()),
+                 "conditional", any_regime_cases(), covers=("calruption",)),
+    custom_check(check_calruption_correctness_theorem_51, _THM, "conditional", paper_premise_cases(), covers=("calruption",)),
     custom_check(check_calruption_correctness_from_lower_bound, _THM + " (premise it uses)", "conditional",
-                 any_regime_cases()),
+                 any_regime_cases(), covers=("calruption",)),
     case_check(check_calruption_correctness_final_step, _THM + ", last two inequalities as printed", "lemma",
                burst_then_clean_cases()),
     case_check(check_calruption_correctness_final_step_corrected, _THM + ", last two inequalities corrected", "lemma",
                burst_then_clean_cases()),
     custom_check(check_calruption_estimation_lemma_one_epoch, _EST + " (as printed, one epoch)", "conditional",
-                 one_epoch_cases()),
+                 one_epoch_cases(), covers=("calruption_epoch",)),
     custom_check(check_calruption_fit_error_one_epoch, _EST + " (proof, intermediate line, one epoch)", "conditional",
-                 one_epoch_cases(regimes=("paper", "scaled"))),
+                 one_epoch_cases(regimes=("paper", "scaled")), covers=("calruption_epoch",)),
     custom_check(check_calruption_estimation_lemma_corrected_one_epoch, _EST + " (corrected, one epoch)",
-                 "conditional", one_epoch_cases(regimes=("paper", "scaled"))),
+                 "conditional", one_epoch_cases(regimes=("paper", "scaled")), covers=("calruption_epoch",)),
     custom_check(check_calruption_gap_bounds_one_epoch, _GAP + " (induction step, one epoch)", "conditional",
-                 one_epoch_cases(modes=GAP_BOUND_MODES, first_epoch=2)),
+                 one_epoch_cases(modes=GAP_BOUND_MODES, first_epoch=2), covers=("calruption_epoch",)),
     custom_check(check_calruption_gap_bounds_one_epoch_with_sampling_events,
                  _GAP + " (induction step with E_bern and E_dis, one epoch)", "conditional",
-                 one_epoch_cases(modes=GAP_BOUND_MODES, first_epoch=2)),
+                 one_epoch_cases(modes=GAP_BOUND_MODES, first_epoch=2), covers=("calruption_epoch",)),
     custom_check(check_catoni_condition_1_frequency, "Algorithm 2, line 8, condition (1); Appendix D, lemma "
-                 '"Concentration inequality in our case"', "statistical", st.just(CATONI_EXPERIMENT)),
+                 '"Concentration inequality in our case"', "statistical", st.just(CATONI_EXPERIMENT), covers=("calruption",)),
 )

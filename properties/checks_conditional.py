@@ -425,6 +425,6 @@ CHECKS = (
                 "conditional", "passive", cases()),
     custom_check(check_counterexample_vanilla_loses_best,
                  "Appendix C.2 ('Why vanilla Robust CAL does not work?'); remark after Theorem 4.1", "counterexample",
-                 st.just(VANILLA_EXPERIMENT)),
-    custom_check(check_passive_bound_theorem_31, "Theorem 3.1", "statistical", st.just(PASSIVE_EXPERIMENT)),
+                 st.just(VANILLA_EXPERIMENT), covers=("robust_cal_vanilla", "robust_cal", "calruption")),
+    custom_check(check_passive_bound_theorem_31, "Theorem 3.1", "statistical", st.just(PASSIVE_EXPERIMENT), covers=("passive",)),
 )

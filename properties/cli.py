@@ -1,56 +1,118 @@
-"""`python -m properties check`: run every registered check against an implementation.
+"""`python -m properties check` / `crosscheck`: run every registered check, or the
+cross-check, against an implementation.
 
-Exit status: 0 when every check passed or failed as expected, 1 on any unexpected
-failure or unexpected pass, 2 on bad command-line input (one line on stderr)."""
+Exit status: 0 when every check passed (or failed as expected, or does not apply), 1 on
+any failure or unexpected pass -- whatever the candidate did, crash, hang or garbage
+included -- and 2 only on bad command-line input (one line on stderr), which includes a
+candidate that cannot be imported or lacks a required name. stdout carries only the
+report: the candidate's own output is captured (and shown with its check), Hypothesis's
+notes go to stderr."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 
 from reference.cli import OneLineParser, UsageError, run
 
+from . import impl as harness
 from . import profiles
 from .crosscheck import ALGORITHMS, crosscheck, summary_text
-from .impl import ENV_VAR, impl_path, load_impl
+from .impl import DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_impl
 from .registry import all_checks
 from .runner import FAILED, XPASS, run_check
 from .strategies import CROSSCHECK_SEED, fixed_crosscheck_cases
 
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_size(text: str) -> int | None:
+    """'16G', '512M', '2048' (bytes) or 'none' -> bytes (None: no limit)."""
+    if text.strip().lower() == "none":
+        return None
+    match = re.fullmatch(r"\s*(\d+)\s*([KMGT]?)(?:i?B)?\s*", text, re.IGNORECASE)
+    if not match or int(match.group(1)) == 0:
+        raise UsageError(f"--memory-limit must be a size such as 16G, 512M or 'none', got {text!r}")
+    return int(match.group(1)) * _UNITS[match.group(2).upper()]
+
+
+def _timeout(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not seconds > 0 or seconds == float("inf"):
+        raise UsageError(f"--timeout must be a number of seconds > 0, got {text!r}")
+    return seconds
+
+
+def _candidate(args, path: str | None):
+    """The candidate, isolated unless it is the reference or --in-process is given."""
+    if args.in_process and args.isolate:
+        raise UsageError("--in-process and --isolate exclude each other")
+    harness.DEFAULT_TIMEOUT_S = args.timeout
+    isolate = True if args.isolate else False if args.in_process else None
+    candidate = load_impl(path, isolate=isolate, timeout=args.timeout, memory_limit=args.memory_limit)
+    if args.in_process and candidate.path != harness.DEFAULT_IMPL:
+        print(f"warning: {candidate.path} runs in the judge's own process (--in-process): a crash, exit or "
+              "change it makes to the interpreter can change the verdict, which is then not protected",
+              file=sys.stderr)
+    return candidate
+
+
+def _output_lines(output: dict | None) -> list[str]:
+    if not output:
+        return []
+    lines = []
+    for stream in ("stdout", "stderr"):
+        total = output.get(f"{stream}_bytes", 0)
+        if total:
+            shown = output[stream].rstrip("\n").splitlines()
+            more = " (first lines)" if output.get(f"{stream}_truncated") or len(shown) > 5 else ""
+            lines.append(f"  candidate {stream}, {total} bytes{more}:")
+            lines += [f"    | {line}" for line in shown[:5]]
+    return lines
+
 
 def _cmd_check(args) -> int:
     profile = profiles.load(args.profile)
-    impl = load_impl(args.impl)
     checks = all_checks()
     if args.only:
         unknown = [name for name in args.only if name not in checks]
         if unknown:
             raise UsageError(f"--only names unknown checks: {', '.join(unknown)}")
         checks = {name: checks[name] for name in args.only}
-    results = []
-    started = time.perf_counter()
-    for i, check in enumerate(checks.values(), start=1):
-        print(f"[{i}/{len(checks)}] {check.name} ...", end="", file=sys.stderr, flush=True)
-        result = run_check(check, impl)
-        results.append(result)
-        print(f" {result.status} ({result.examples} examples)", file=sys.stderr, flush=True)
-    elapsed = time.perf_counter() - started
+    with _candidate(args, args.impl) as candidate:
+        results = []
+        started = time.perf_counter()
+        for i, check in enumerate(checks.values(), start=1):
+            print(f"[{i}/{len(checks)}] {check.name} ...", end="", file=sys.stderr, flush=True)
+            result = run_check(check, candidate)
+            results.append(result)
+            print(f" {result.status} ({result.examples} examples)", file=sys.stderr, flush=True)
+        elapsed = time.perf_counter() - started
     bad = [r for r in results if r.status in (FAILED, XPASS)]
     if args.json:
-        print(json.dumps({"impl": impl_path(args.impl), "profile": profile, "seconds": round(elapsed, 2),
-                          "checks": [r.to_json() for r in results]}))
+        print(json.dumps({"impl": candidate.path, "isolated": candidate.isolated, "profile": profile,
+                          "seconds": round(elapsed, 2), "checks": [r.to_json() for r in results]}))
     else:
+        mode = "isolated worker process" if candidate.isolated else "in-process"
         width = max(len(r.name) for r in results)
-        print(f"implementation {impl_path(args.impl)}, profile {profile}, {elapsed:.1f} s")
+        print(f"implementation {candidate.path} ({mode}), profile {profile}, {elapsed:.1f} s")
         print(f"{'check':<{width}}  {'status':<19}  {'examples':>8}  cites")
         for r in results:
             print(f"{r.name:<{width}}  {r.status:<19}  {r.examples:>8}  {r.cites}")
         for r in results:
-            if r.counterexample:
+            if r.counterexample or r.output:
                 print(f"\n{r.name} ({r.status}{': ' + r.reason if r.reason else ''})")
                 for v in r.violations[:3]:
                     print(f"  {v}")
-                print(f"  reproduce: {r.counterexample}")
+                if r.counterexample:
+                    print(f"  reproduce{'' if r.shrunk else ' (not shrunk: the call cost the worker)'}: "
+                          f"{r.counterexample}")
+                for line in _output_lines(r.output):
+                    print(line)
         counts = {s: sum(r.status == s for r in results) for s in sorted({r.status for r in results})}
         print("\n" + ", ".join(f"{n} {s}" for s, n in counts.items()))
     return 1 if bad else 0
@@ -59,24 +121,40 @@ def _cmd_check(args) -> int:
 def _cmd_crosscheck(args) -> int:
     if args.cases < 1:
         raise UsageError(f"--cases must be >= 1, got {args.cases}")
-    candidate = load_impl(args.candidate)
     algorithms = tuple(args.algorithms or ALGORITHMS)
     cases = fixed_crosscheck_cases(args.cases, args.seed)
-    started = time.perf_counter()
+    with _candidate(args, args.candidate) as candidate:
+        started = time.perf_counter()
 
-    def progress(index, reports):
-        bad = sum(not r.ok for r in reports)
-        print(f"\r[{index + 1}/{len(cases)}] cases, {bad} failing runs", end="", file=sys.stderr, flush=True)
+        def progress(index, reports):
+            bad = sum(not r.ok for r in reports)
+            print(f"\r[{index + 1}/{len(cases)}] cases, {bad} failing runs", end="", file=sys.stderr, flush=True)
 
-    summary = crosscheck(candidate, args.candidate, cases, algorithms, progress)
+        summary = crosscheck(candidate, candidate.path, cases, algorithms, progress)
+        output = candidate.take_output()
     print(file=sys.stderr)
     elapsed = time.perf_counter() - started
     if args.json:
-        print(json.dumps({**summary.to_json(), "cases": len(cases), "seed": args.seed, "seconds": round(elapsed, 2)}))
+        print(json.dumps({**summary.to_json(), "isolated": candidate.isolated, "candidate_output": output,
+                          "cases": len(cases), "seed": args.seed, "seconds": round(elapsed, 2)}))
     else:
         print(summary_text(summary))
+        for line in _output_lines(output):
+            print(line)
         print(f"{len(cases)} cases (seed {args.seed}) in {elapsed:.1f} s")
-    return 1 if summary.mismatches else 0
+    return 1 if summary.mismatches or any(r.skipped for r in summary.reports) else 0
+
+
+def _add_candidate_options(parser):
+    parser.add_argument("--timeout", type=_timeout, default=harness.DEFAULT_TIMEOUT_S, metavar="S",
+                        help=f"seconds one call of the implementation may take (default {harness.DEFAULT_TIMEOUT_S:g})")
+    parser.add_argument("--memory-limit", type=parse_size, default=DEFAULT_MEMORY_LIMIT, metavar="SIZE",
+                        help="address space of the worker process (RLIMIT_AS), e.g. 4G or 'none' (default 16G)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="run the implementation in the judge's own process (for a debugger; the verdict is "
+                             "then not protected from it)")
+    parser.add_argument("--isolate", action="store_true",
+                        help="run even the built-in reference in a worker process (it runs in-process by default)")
 
 
 def build_parser():
@@ -87,6 +165,7 @@ def build_parser():
     check.add_argument("--profile", choices=profiles.PROFILES, help="Hypothesis profile (default ci under CI, else dev)")
     check.add_argument("--only", nargs="+", metavar="CHECK", help="run only these checks")
     check.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    _add_candidate_options(check)
     check.set_defaults(handler=_cmd_check)
     cross = sub.add_parser("crosscheck", help="run a candidate and the reference on the same tapes and compare")
     cross.add_argument("--candidate", required=True, help="import path of the candidate implementation (e.g. fast)")
@@ -94,9 +173,13 @@ def build_parser():
     cross.add_argument("--seed", type=int, default=CROSSCHECK_SEED, help="seed of the fixed case set")
     cross.add_argument("--algorithms", nargs="+", choices=ALGORITHMS, help="compare only these algorithms")
     cross.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    _add_candidate_options(cross)
     cross.set_defaults(handler=_cmd_crosscheck)
     return parser
 
 
 def main(argv=None) -> int:
     return run(build_parser(), argv)
+
+
+__all__ = ["build_parser", "impl_path", "main", "parse_size"]

@@ -51,7 +51,7 @@ from reference.instance import disagreement_region
 from reference.passive import passive as reference_passive
 from reference.robust_cal import checkpoint_update
 
-from .impl import CallFailed, run_algorithm
+from .impl import CallFailed, as_candidate, run_algorithm
 from .tolerances import EXACT, table
 from .violation import Violation
 
@@ -78,10 +78,11 @@ class AlgorithmReport:
     divergences: list[Divergence] = field(default_factory=list)
     mismatches: list[Violation] = field(default_factory=list)
     worst: dict[str, float] = field(default_factory=dict)  # largest error / tolerance per entry
+    skipped: str | None = None  # why the algorithm was not run on this case
 
     @property
     def ok(self) -> bool:
-        return not self.mismatches
+        return not self.mismatches and self.skipped is None
 
     def divergence_counts(self) -> Counter:
         counts = Counter()
@@ -421,31 +422,41 @@ RUNNERS = {
 def arithmetic_of(candidate) -> str:
     """The candidate's declared arithmetic (module attribute ARITHMETIC): "exact" unless it
     says "float64" -- a float candidate must say so to get the tolerance table."""
-    return getattr(candidate, "ARITHMETIC", "exact")
+    return as_candidate(candidate).arithmetic
 
 
 def _params(cmp: _Comparer, trace, params) -> None:
     cmp.same("params (the trace records what it ran with)", trace.params, params)
 
 
-def crosscheck_case(candidate, case, index: int = 0, algorithms=ALGORITHMS) -> list[AlgorithmReport]:
+def crosscheck_case(candidate, case, index: int = 0, algorithms=ALGORITHMS, hung=None) -> list[AlgorithmReport]:
+    """The candidate against the reference on one case. `hung` ({algorithm: case index}),
+    shared across cases, records algorithms whose call hung: they are not run again (each
+    would wait out the timeout) and their later cases are reported as skipped."""
+    candidate = as_candidate(candidate)
     tolerances = table(arithmetic_of(candidate))
     H = case.instance.hypotheses
+    hung = {} if hung is None else hung
     reports = []
     for algorithm in algorithms:
         report = AlgorithmReport(index, algorithm, case.reproducer())
+        if algorithm in hung:
+            report.skipped = f"not run: the candidate hung on {algorithm} in case {hung[algorithm]}"
+            reports.append(report)
+            continue
         cmp = _Comparer(report, tolerances)
         try:
             trace = run_algorithm(CHECK, candidate, algorithm, case)
         except CallFailed as failure:
             report.mismatches.append(failure.violation)
+            if failure.violation.message.startswith("hung after"):
+                hung[algorithm] = index
         else:
             try:
                 _params(cmp, trace, case.params)
                 RUNNERS[algorithm](cmp, H, case.tape, case.params, trace)
-            except (TypeError, AttributeError, IndexError, KeyError, ValueError) as error:
-                # a structurally odd trace (wrong lengths, wrong types) is the candidate's fault
-                cmp.fail("trace", f"could not be compared: {type(error).__name__}: {error}")
+            except Exception as error:  # a structurally odd trace (wrong lengths, types) is the candidate's fault
+                cmp.fail("trace", f"crashed: {type(error).__name__}: {error} (comparing it with the reference)")
         reports.append(report)
     return reports
 
@@ -483,7 +494,8 @@ class Summary:
         for algorithm, kinds in self.divergence_counts().items():
             mine = [r for r in self.reports if r.algorithm == algorithm]
             per_algorithm[algorithm] = {
-                "cases": len(mine), "agreed": sum(r.ok for r in mine), "divergences": kinds,
+                "cases": len(mine), "agreed": sum(r.ok for r in mine), "skipped": sum(r.skipped is not None for r in mine),
+                "divergences": kinds,
                 "cases_with_divergences": sum(bool(r.divergences) for r in mine),
             }
         return {
@@ -498,9 +510,9 @@ class Summary:
 
 
 def crosscheck(candidate, name: str, cases, algorithms=ALGORITHMS, progress=None) -> Summary:
-    reports = []
+    reports, hung = [], {}
     for index, case in enumerate(cases):
-        reports.extend(crosscheck_case(candidate, case, index, algorithms))
+        reports.extend(crosscheck_case(candidate, case, index, algorithms, hung))
         if progress:
             progress(index, reports)
     return Summary(name, arithmetic_of(candidate), reports)
@@ -524,6 +536,10 @@ def summary_text(summary: Summary) -> str:
         lines.append(f"  reproduce: {r.reproducer}")
     if len(failing) > 5:
         lines.append(f"... and {len(failing) - 5} more failing runs")
+    skipped = [r for r in summary.reports if r.skipped]
+    if skipped:
+        lines.append(f"{len(skipped)} runs skipped, the first: case {skipped[0].case_index}, {skipped[0].algorithm}: "
+                     f"{skipped[0].skipped}")
     lines.append(f"{len(summary.mismatches)} mismatches")
     return "\n".join(lines)
 

@@ -1,22 +1,21 @@
-"""The implementation under test: chosen by import path, called defensively.
+"""The implementation under test (the candidate): chosen by import path, called through
+plain data only.
 
-An implementation is a module (or package) that provides the public names of
-DESIGN.md that the checks use:
+A candidate is any module (or package) that provides the public names of
+properties/contract.py. Every candidate except the built-in reference runs in a worker
+process of its own (properties/isolation.py): the judge's process never imports it,
+hands it copies of the inputs, and receives only plain data (properties/plain.py),
+decoded and validated here. So whatever the candidate does -- crash the interpreter,
+call os._exit, print, replace functions of `reference`, change its inputs in place,
+hang, leave children behind, exhaust memory -- it can change its own verdict only
+through what it returns, and every such outcome is a failing result of the check that
+called it. The reference, trusted, runs in-process (fast); `--in-process` runs any
+candidate that way, for stepping through it in a debugger, and the verdict is then not
+protected.
 
-    passive(hypotheses, tape, params)            -> trace
-    robust_cal(hypotheses, tape, params, vanilla=False) -> trace
-    calruption(hypotheses, tape, params)         -> trace
-    calruption_epoch(hypotheses, state, counts, params) -> (epoch record, next state)
-    catoni_root(values, counts, alpha)           -> (lo, hi)
-
-Inputs are the reference's objects (reference.Tape, reference.Params, tuples of
-Fractions). A trace may be returned as the reference's dataclasses, as any dataclasses
-with the same fields, or as the lossless JSON dict of `reference.trace_to_json`; it is
-normalised by a JSON round trip through the reference's typed decoder, so a trace with a
-missing field, a float where a rational belongs, or an index out of range is reported
-as a violation, not a crash of the suite. A call that raises, or runs longer than the
-per-call timeout, is a violation too.
-"""
+`call(check, impl, name, *args)` returns the candidate's result as plain data or raises
+`CallFailed` carrying a Violation ("crashed: ...", "hung after ...", "exited with ...",
+"out of memory ...", or a malformed result); `run_algorithm` returns a decoded trace."""
 from __future__ import annotations
 
 import importlib
@@ -25,41 +24,64 @@ import signal
 import threading
 import traceback
 from contextlib import contextmanager
+from types import SimpleNamespace
 
-from reference.serialization import from_jsonable, to_jsonable
-from reference.trace import TRACE_TYPES, trace_from_json, trace_to_json
-
-from .violation import Violation
+from .contract import PUBLIC_NAMES, REQUIRED, decode_trace, function_of
+from .plain import NotPlain, encode_result
+from .violation import CallFailed, Violation
 
 DEFAULT_IMPL = "reference"
 ENV_VAR = "CRAL_IMPL"
 DEFAULT_TIMEOUT_S = 60.0
-REQUIRED = ("passive", "robust_cal", "calruption", "catoni_root")
+DEFAULT_MEMORY_LIMIT = 16 << 30  # bytes of address space per worker (RLIMIT_AS); generous on purpose
 
 
 def impl_path(explicit: str | None = None) -> str:
+    if explicit is not None and not explicit.strip():
+        raise ValueError("the implementation's import path is empty")
     return explicit or os.environ.get(ENV_VAR) or DEFAULT_IMPL
 
 
-def load_impl(path: str | None = None):
-    """Import the implementation; a missing module or public name is a ValueError."""
-    path = impl_path(path)
-    try:
-        module = importlib.import_module(path)
-    except ImportError as error:
-        raise ValueError(f"implementation {path!r} cannot be imported: {error}") from None
-    missing = [name for name in REQUIRED if not callable(getattr(module, name, None))]
-    if missing:
-        raise ValueError(f"implementation {path!r} lacks {', '.join(missing)}")
-    return module
+class CandidateFault(Exception):
+    """What went wrong in one call of the candidate, before the check is known."""
+
+    def __init__(self, message: str, fatal: bool = False, **values):
+        super().__init__(message)
+        self.message, self.fatal, self.values = message, fatal, values
 
 
-class CallFailed(Exception):
-    """The implementation raised, timed out or returned garbage: carries the Violation."""
+class Candidate:
+    """The judge's handle on an implementation under test."""
 
-    def __init__(self, violation: Violation):
-        super().__init__(str(violation))
-        self.violation = violation
+    path: str
+    isolated: bool
+    arithmetic: str  # the candidate's declared ARITHMETIC: "exact" (default) or "float64"
+    names: frozenset  # the public names it provides as callables
+
+    def provides(self, name: str) -> bool:
+        return name in self.names
+
+    def invoke(self, name: str, args: tuple, kwargs: dict, timeout: float | None):
+        """name(*args, **kwargs) as plain data, or CandidateFault."""
+        raise NotImplementedError
+
+    def invoke_many(self, name: str, calls: list[tuple[tuple, dict]], timeout: float | None) -> list:
+        """Several calls of one function (one round trip when isolated); the first
+        failure raises CandidateFault. The timeout is for all of them together."""
+        return [self.invoke(name, args, kwargs, timeout) for args, kwargs in calls]
+
+    def take_output(self):
+        """The candidate's captured stdout/stderr since the last take (isolated only)."""
+        return None
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
 
 class _Timeout(BaseException):
@@ -67,9 +89,9 @@ class _Timeout(BaseException):
 
 
 @contextmanager
-def _time_limit(seconds: float):
-    """SIGALRM-based limit: works in the main thread for code that returns to the
-    interpreter (pure Python, numpy between calls); elsewhere no limit is applied."""
+def _time_limit(seconds: float | None):
+    """SIGALRM-based limit for in-process calls: works in the main thread for code that
+    returns to the interpreter; elsewhere no limit is applied."""
     if seconds is None or threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -86,61 +108,124 @@ def _time_limit(seconds: float):
         signal.signal(signal.SIGALRM, previous)
 
 
+def fault_of_exception(name: str, error: BaseException) -> CandidateFault:
+    """A Python exception raised by the candidate, as a fault naming its type and place."""
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else "?"
+    if isinstance(error, SystemExit):
+        return CandidateFault(f"exited with {error.code} (sys.exit in {name})", at=where)
+    if isinstance(error, MemoryError):
+        return CandidateFault(f"out of memory (MemoryError in {name})", at=where)
+    return CandidateFault(f"crashed: {type(error).__name__}: {error} (in {name})", at=where,
+                          exception=type(error).__name__)
+
+
+class InProcessCandidate(Candidate):
+    """A module (or any namespace of functions) called in the judge's own process."""
+
+    isolated = False
+
+    def __init__(self, module, path: str):
+        self.module, self.path = module, path
+        self.arithmetic = getattr(module, "ARITHMETIC", "exact")
+        self.names = frozenset(name for name in PUBLIC_NAMES if callable(getattr(module, name, None)))
+
+    def invoke(self, name, args, kwargs, timeout):
+        function = getattr(self.module, name, None)
+        if not callable(function):
+            raise CandidateFault(f"the implementation has no callable {name!r}")
+        try:
+            with _time_limit(timeout):
+                value = function(*args, **kwargs)
+        except _Timeout:
+            raise CandidateFault(f"hung after {timeout:g} s (in {name})", fatal=True) from None
+        except (Exception, SystemExit) as error:  # the suite goes on: the candidate's crash is a finding
+            raise fault_of_exception(name, error) from None
+        try:
+            return encode_result(name, value)
+        except NotPlain as error:
+            raise CandidateFault(f"{name} returned something that is not plain data: {error}") from None
+
+
+def load_impl(path: str | None = None, *, isolate: bool | None = None, timeout: float | None = None,
+              memory_limit: int | None = DEFAULT_MEMORY_LIMIT) -> Candidate:
+    """The candidate at import path `path` (default $CRAL_IMPL or the reference). Isolated
+    in a worker process unless it is the built-in reference (or `isolate` says otherwise).
+    A candidate that cannot be imported, or lacks a required name, is a ValueError (bad
+    input: the command lines exit with 2)."""
+    path = impl_path(path)
+    if isolate is None:
+        isolate = path != DEFAULT_IMPL
+    if isolate:
+        from .isolation import IsolatedCandidate
+
+        return IsolatedCandidate(path, timeout=DEFAULT_TIMEOUT_S if timeout is None else timeout,
+                                 memory_limit=memory_limit)
+    try:
+        module = importlib.import_module(path)
+    except Exception as error:  # ImportError, SyntaxError, or whatever its import raises
+        raise ValueError(f"implementation {path!r} cannot be imported: {type(error).__name__}: {error}") from None
+    candidate = InProcessCandidate(module, path)
+    check_required(candidate)
+    return candidate
+
+
+def check_required(candidate: Candidate) -> None:
+    missing = [name for name in REQUIRED if not candidate.provides(name)]
+    if missing:
+        raise ValueError(f"implementation {candidate.path!r} lacks {', '.join(missing)}")
+
+
+def as_candidate(impl, path: str | None = None) -> Candidate:
+    """A Candidate as is; a module or namespace of functions wrapped to run in-process
+    (for the Python API and tests that build candidates on the fly)."""
+    if isinstance(impl, Candidate):
+        return impl
+    if isinstance(impl, dict):
+        impl = SimpleNamespace(**impl)
+    return InProcessCandidate(impl, path or getattr(impl, "__name__", type(impl).__name__))
+
+
 _USE_DEFAULT = object()
 
 
+def _timeout(timeout):
+    return DEFAULT_TIMEOUT_S if timeout is _USE_DEFAULT else timeout
+
+
 def call(check: str, impl, name: str, *args, timeout=_USE_DEFAULT, **kwargs):
-    """impl.name(*args, **kwargs), turning a raise or a timeout into CallFailed. The
-    timeout defaults to DEFAULT_TIMEOUT_S as it is when called (so tests may lower it)."""
-    if timeout is _USE_DEFAULT:
-        timeout = DEFAULT_TIMEOUT_S
-    function = getattr(impl, name, None)
-    if not callable(function):
-        raise CallFailed(Violation.of(check, f"the implementation has no callable {name!r}"))
+    """impl.name(*args, **kwargs) as plain data; a fault becomes CallFailed. The timeout
+    defaults to DEFAULT_TIMEOUT_S as it is when called (so tests and the CLI may change it)."""
     try:
-        with _time_limit(timeout):
-            return function(*args, **kwargs)
-    except _Timeout:
-        raise CallFailed(Violation.of(check, f"{name} did not return within {timeout} s")) from None
-    except Exception as error:  # the suite goes on: an implementation's crash is a finding
-        where = traceback.extract_tb(error.__traceback__)[-1]
-        raise CallFailed(Violation.of(
-            check, f"{name} raised {type(error).__name__}: {error}", at=f"{where.filename}:{where.lineno}"
-        )) from None
+        return as_candidate(impl).invoke(name, args, kwargs, _timeout(timeout))
+    except CandidateFault as fault:
+        raise CallFailed(Violation.of(check, fault.message, **fault.values), fatal=fault.fatal) from None
 
 
-def normalise_trace(check: str, trace, algorithm: str):
-    """The trace as the reference's dataclasses, or CallFailed if it is malformed."""
+def call_many(check: str, impl, name: str, calls, timeout=_USE_DEFAULT) -> list:
+    """[impl.name(*args, **kwargs) for (args, kwargs) in calls] as plain data."""
     try:
-        data = trace if isinstance(trace, dict) else trace_to_json(trace)
-        result = trace_from_json(data)
-    except (ValueError, TypeError, AttributeError) as error:
-        raise CallFailed(Violation.of(check, f"{algorithm} returned a malformed trace: {error}")) from None
-    if not isinstance(result, TRACE_TYPES.get(algorithm, object)) or getattr(result, "algorithm", None) not in (
-        algorithm, f"{algorithm}_vanilla"
-    ):
-        raise CallFailed(Violation.of(check, f"{algorithm} returned a trace of algorithm {getattr(result, 'algorithm', None)!r}"))
-    return result
+        return as_candidate(impl).invoke_many(name, list(calls), _timeout(timeout))
+    except CandidateFault as fault:
+        raise CallFailed(Violation.of(check, fault.message, **fault.values), fatal=fault.fatal) from None
 
 
-def normalise(check: str, value, tp, what: str):
-    """Any dataclass-shaped value as the reference type `tp` (JSON round trip)."""
-    try:
-        return from_jsonable(tp, value if isinstance(value, dict) else to_jsonable(value), what)
-    except (ValueError, TypeError, AttributeError) as error:
-        raise CallFailed(Violation.of(check, f"malformed {what}: {error}")) from None
-
-
-def run_algorithm(check: str, impl, algorithm: str, case, timeout=_USE_DEFAULT):
-    """Run `algorithm` of impl on a Case and return its normalised trace."""
+def run_algorithm(check: str, impl, mode: str, case, timeout=_USE_DEFAULT):
+    """Run `mode` (passive, robust_cal, robust_cal_vanilla, calruption) of impl on a Case
+    and return its decoded trace."""
     hypotheses, tape, params = case.instance.hypotheses, case.tape, case.params
-    if algorithm == "robust_cal_vanilla":
-        trace = call(check, impl, "robust_cal", hypotheses, tape, params, vanilla=True, timeout=timeout)
-    else:
-        trace = call(check, impl, algorithm, hypotheses, tape, params, timeout=timeout)
-    result = normalise_trace(check, trace, "robust_cal" if algorithm == "robust_cal_vanilla" else algorithm)
+    extra = {"vanilla": True} if mode == "robust_cal_vanilla" else {}
+    plain = call(check, impl, function_of(mode), hypotheses, tape, params, timeout=timeout, **extra)
+    result = decode_trace(check, plain, mode)
     if result.n != tape.n:
         raise CallFailed(Violation.of(check, "trace.n differs from the tape", trace_n=result.n, tape_n=tape.n))
     if not 0 <= result.output < len(hypotheses):
         raise CallFailed(Violation.of(check, "trace.output is not a hypothesis index", output=result.output))
     return result
+
+
+__all__ = [
+    "CallFailed", "Candidate", "CandidateFault", "DEFAULT_IMPL", "DEFAULT_MEMORY_LIMIT", "DEFAULT_TIMEOUT_S",
+    "ENV_VAR", "InProcessCandidate", "as_candidate", "call", "call_many", "check_required", "impl_path",
+    "load_impl", "run_algorithm",
+]

@@ -8,12 +8,13 @@ reason, never silenced inside a check; each of them has its finding's counterexa
 `KNOWN_EXAMPLES`, run first (an explicit example) so the failure is found in every profile."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from hypothesis.strategies import SearchStrategy
 
 from . import strategies as S
+from .contract import MODES
 from .impl import run_algorithm
 from .violation import Violation
 
@@ -28,15 +29,21 @@ class Check:
     strategy: SearchStrategy  # examples
     execute: Callable  # (impl, example) -> list[Violation]
     description: str = ""
+    # the modes of properties.contract.MODES the check calls; () for a statement about the
+    # paper that calls no implementation
+    covers: tuple[str, ...] = ()
 
 
-def trace_check(function, cites: str, kind: str, algorithm: str, strategy) -> Check:
-    """A check of one algorithm's trace on a generated Case: run, then inspect."""
+def trace_check(function, cites: str, kind: str, algorithm: str, strategy, name: str | None = None) -> Check:
+    """A check of one mode's trace on a generated Case: run, then inspect. `name`
+    registers the same function for another mode under its own name."""
+    name = name or function.__name__
 
     def execute(impl, case):
-        return function(case, run_algorithm(function.__name__, impl, algorithm, case))
+        found = function(case, run_algorithm(name, impl, algorithm, case))
+        return [replace(v, check=name) if v.check != name else v for v in found]
 
-    return Check(function.__name__, cites, kind, strategy, execute, (function.__doc__ or "").strip())
+    return Check(name, cites, kind, strategy, execute, (function.__doc__ or "").strip(), (algorithm,))
 
 
 def case_check(function, cites: str, kind: str, strategy) -> Check:
@@ -45,10 +52,11 @@ def case_check(function, cites: str, kind: str, strategy) -> Check:
                  (function.__doc__ or "").strip())
 
 
-def custom_check(function, cites: str, kind: str, strategy) -> Check:
+def custom_check(function, cites: str, kind: str, strategy, *, covers: tuple[str, ...]) -> Check:
     """function(impl, example) -> list[Violation], for checks that call the
-    implementation in their own way (one epoch, Catoni, several algorithms)."""
-    return Check(function.__name__, cites, kind, strategy, function, (function.__doc__ or "").strip())
+    implementation in their own way (one epoch, Catoni, several algorithms); `covers`
+    names the modes it calls."""
+    return Check(function.__name__, cites, kind, strategy, function, (function.__doc__ or "").strip(), covers)
 
 
 # check name -> reason (a FINDINGS.md entry): the check fails on the reference because the
@@ -95,6 +103,9 @@ def all_checks() -> dict[str, Check]:
                 raise ValueError(f"check {check.name!r} is registered twice")
             if check.kind not in KINDS:
                 raise ValueError(f"check {check.name!r} has kind {check.kind!r}, not one of {KINDS}")
+            unknown_modes = set(check.covers) - set(MODES)
+            if unknown_modes:
+                raise ValueError(f"check {check.name!r} covers unknown modes {sorted(unknown_modes)}")
             checks[check.name] = check
     for what, names in (("expected failures", EXPECTED_FAILURES), ("known examples", KNOWN_EXAMPLES)):
         unknown = set(names) - set(checks)

@@ -1,21 +1,40 @@
 """Run a check against an implementation without pytest: Hypothesis drives the
 examples (the check's known examples first, see registry.KNOWN_EXAMPLES), shrinks a
-failure to a minimal one, and the result is plain data."""
+failure to a minimal one, and the result is plain data.
+
+Nothing a candidate does stops the run: whatever is raised while checking it -- by the
+candidate, by decoding its results, or by the check's own recomputation from them -- is
+a failing result of that check ("crashed: ..."). A call that cost the candidate its
+worker (a hang, a crash of the process, exhausted memory) ends the check at once with
+the example that caused it, unshrunk: shrinking would run the hanging or crashing call
+again and again."""
 from __future__ import annotations
 
+import sys
+import traceback
 from dataclasses import dataclass, field
 
 from hypothesis import example as explicit_example
 from hypothesis import given, seed as fixed_seed, settings
+from hypothesis.reporting import with_reporter
 
-from .impl import CallFailed
+from .contract import CHECKED_IF_PRESENT
+from .impl import as_candidate
 from .registry import EXPECTED_FAILURES, Check, known_examples
+from .violation import CallFailed, Violation
 
 PASSED, FAILED, XFAIL, XPASS = "passed", "failed", "expected failure", "unexpectedly passed"
+NOT_APPLICABLE = "not applicable"
+STATUSES = (PASSED, FAILED, XFAIL, XPASS, NOT_APPLICABLE)
 
 
 class CheckFailed(AssertionError):
     pass
+
+
+class _FatalCall(BaseException):
+    """Ends a Hypothesis run at once (Hypothesis does not catch BaseExceptions, so it
+    neither shrinks nor retries)."""
 
 
 @dataclass
@@ -27,21 +46,48 @@ class CheckResult:
     examples: int
     counterexample: str | None = None
     violations: list[str] = field(default_factory=list)
-    reason: str | None = None  # for expected failures
+    reason: str | None = None  # for expected failures and checks that do not apply
+    output: dict | None = None  # what the candidate wrote to stdout/stderr during the check
+    shrunk: bool = True  # False when a fatal call ended the check with its first example
 
     def to_json(self) -> dict:
         return {
             "name": self.name, "cites": self.cites, "kind": self.kind, "status": self.status,
             "examples": self.examples, "counterexample": self.counterexample,
-            "violations": self.violations, "reason": self.reason,
+            "violations": self.violations, "reason": self.reason, "candidate_output": self.output,
+            "shrunk": self.shrunk,
         }
 
 
+def crash_violation(check: str, error: Exception) -> Violation:
+    """An exception raised by the check's own code while judging the candidate's results."""
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else "?"
+    return Violation.of(check, f"crashed: {type(error).__name__}: {error} (in the check, recomputing from the "
+                               f"candidate's results)", at=where)
+
+
 def violations_of(check: Check, impl, example) -> list:
+    """The check's violations on one example; a fatal call raises _FatalCall."""
     try:
         return check.execute(impl, example)
     except CallFailed as failure:
+        if failure.fatal:
+            raise _FatalCall(failure.violation) from None
         return [failure.violation]
+    except Exception as error:  # the check's own recomputation choked on the candidate's results
+        return [crash_violation(check.name, error)]
+
+
+def not_applicable_reason(check: Check, impl) -> str | None:
+    """Why the check cannot say anything about this candidate, or None."""
+    candidate = as_candidate(impl)
+    if not check.covers and candidate.path != "reference":
+        return "a statement about the paper: it does not call the implementation (checked against the reference)"
+    absent = [name for name in CHECKED_IF_PRESENT if name in check.covers and not candidate.provides(name)]
+    if absent and set(check.covers) <= set(CHECKED_IF_PRESENT):
+        return f"the implementation does not provide {', '.join(absent)} (optional)"
+    return None
 
 
 def run_check(check: Check, impl, *, max_examples: int | None = None, profile: str | None = None,
@@ -49,13 +95,19 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
     """Run one check under the loaded Hypothesis profile (or the named one), optionally with
     fewer examples or a fixed random seed. Its known examples run first (unless `known` is
     false: the strategy alone); a failure there ends the run, as any failure does."""
-    seen = {"examples": 0, "last": None}
+    candidate = as_candidate(impl)
+    reason = EXPECTED_FAILURES.get(check.name)
+    skip = not_applicable_reason(check, candidate)
+    if skip:
+        return CheckResult(check.name, check.cites, check.kind, NOT_APPLICABLE, 0, reason=skip)
+    seen = {"examples": 0, "current": None, "failure": None}
 
     def body(example):
         seen["examples"] += 1
-        found = violations_of(check, impl, example)
+        seen["current"] = example
+        found = violations_of(check, candidate, example)
         if found:
-            seen["last"] = (example, found)
+            seen["failure"] = (example, found)  # after shrinking, the last one is the minimal one
             raise CheckFailed("; ".join(map(str, found[:3])))
 
     options = {} if max_examples is None else {"max_examples": max_examples}
@@ -66,13 +118,26 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
         test = fixed_seed(seed)(test)
     parent = settings.get_profile(profile) if profile else settings.default
     test = settings(parent, **options)(test)
-    reason = EXPECTED_FAILURES.get(check.name)
+    candidate.take_output()  # what an earlier check left is not this check's
+    fatal = None
     try:
-        test()
+        with with_reporter(_to_stderr):  # Hypothesis's notes must not mix with a report on stdout
+            test()
     except CheckFailed:
-        example, found = seen["last"]
+        pass
+    except _FatalCall as stop:
+        fatal = stop.args[0]
+    output = candidate.take_output()
+    example, found = seen["failure"] or (None, None)
+    if fatal is not None:
+        example, found = seen["current"], [fatal]
+    if found:
         reproducer = example.reproducer() if hasattr(example, "reproducer") else repr(example)
         return CheckResult(check.name, check.cites, check.kind, XFAIL if reason else FAILED, seen["examples"],
-                           reproducer, [str(v) for v in found], reason)
+                           reproducer, [str(v) for v in found], reason, output, shrunk=fatal is None)
     return CheckResult(check.name, check.cites, check.kind, XPASS if reason else PASSED, seen["examples"],
-                       reason=reason)
+                       reason=reason, output=output)
+
+
+def _to_stderr(text: str) -> None:
+    print(text, file=sys.stderr)

@@ -27,3 +27,15 @@ class Violation:
     def __str__(self) -> str:
         shown = ", ".join(f"{k} = {v}" for k, v in self.values.items())
         return f"{self.check}: {self.message}" + (f" ({shown})" if shown else "")
+
+
+class CallFailed(Exception):
+    """The candidate raised, hung, died or returned something that breaks the contract:
+    carries the Violation. `fatal` means the call cost the candidate its worker process
+    (it hung, crashed or ran out of memory): the check ends at once rather than shrinking
+    by running the candidate again (properties/runner.py)."""
+
+    def __init__(self, violation: Violation, fatal: bool = False):
+        super().__init__(str(violation))
+        self.violation = violation
+        self.fatal = fatal

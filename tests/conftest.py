@@ -36,4 +36,6 @@ def candidate_name(request):
 
 @pytest.fixture(scope="session")
 def impl(request):
-    return load_impl(request.config.getoption("--impl"))
+    """The implementation under test: in a worker process unless it is the reference."""
+    with load_impl(request.config.getoption("--impl")) as candidate:
+        yield candidate

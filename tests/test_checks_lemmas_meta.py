@@ -266,15 +266,23 @@ def _fake_impl(**overrides):
     return SimpleNamespace(**functions)
 
 
+def _relabelled(trace, vanilla: bool):
+    return replace(trace, vanilla=vanilla, algorithm="robust_cal_vanilla" if vanilla else "robust_cal")
+
+
 def test_vanilla_counterexample_check_fails_when_vanilla_never_eliminates():
-    never = _fake_impl(robust_cal=lambda H, tape, params, vanilla=False: R.robust_cal(H, tape, params))
+    # the vanilla form answered by the modified rule's computation (labelled as asked, so
+    # the check's own logic, not the harness's trace validation, must catch it)
+    never = _fake_impl(robust_cal=lambda H, tape, params, vanilla=False: _relabelled(R.robust_cal(H, tape, params),
+                                                                                     vanilla))
     experiment = replace(S.VANILLA_EXPERIMENT, seeds=(0, 1, 2), min_vanilla_eliminations=2)
     found = CC.check_counterexample_vanilla_loses_best(never, experiment)
     assert any("vanilla" in v.message for v in found)
 
 
 def test_vanilla_counterexample_check_fails_when_modified_eliminates():
-    always_vanilla = _fake_impl(robust_cal=lambda H, tape, params, vanilla=False: R.robust_cal(H, tape, params, vanilla=True))
+    always_vanilla = _fake_impl(robust_cal=lambda H, tape, params, vanilla=False: _relabelled(
+        R.robust_cal(H, tape, params, vanilla=True), vanilla))
     experiment = replace(S.VANILLA_EXPERIMENT, seeds=(0,), min_vanilla_eliminations=1)
     found = CC.check_counterexample_vanilla_loses_best(always_vanilla, experiment)
     assert any("modified" in v.message for v in found)

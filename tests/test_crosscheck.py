@@ -135,7 +135,7 @@ def test_a_crashing_or_garbage_candidate_is_reported_and_the_run_goes_on():
 
     summary = crosscheck(_candidate(calruption=crash, passive=garbage), "scratch", CASES[:3])
     by_algorithm = {a: [r for r in summary.reports if r.algorithm == a] for a in ("passive", "calruption", "robust_cal")}
-    assert all(r.mismatches and "raised ZeroDivisionError" in r.mismatches[0].message for r in by_algorithm["calruption"])
+    assert all(r.mismatches and "crashed: ZeroDivisionError" in r.mismatches[0].message for r in by_algorithm["calruption"])
     assert all(r.mismatches and "malformed" in r.mismatches[0].message for r in by_algorithm["passive"])
     assert all(r.ok for r in by_algorithm["robust_cal"])
 

@@ -27,7 +27,8 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from properties import impl as harness
-from properties.impl import load_impl
+from properties.contract import TRACE_MODES, decode_enclosure
+from properties.impl import call, load_impl, run_algorithm
 from properties.registry import all_checks
 from properties.runner import FAILED, PASSED, run_check
 from properties.strategies import cases
@@ -37,11 +38,12 @@ from tests.broken.mutants import MUTANTS, build, copy_reference, patched_source
 MAX_EXAMPLES = 50
 TIMEOUT_S = 20.0  # a copy call that runs longer is a finding anyway; keeps a wild mutant from stalling the file
 HANG_TIMEOUT_S = 1.0
-CRASH_MARKERS = (" raised ",)
-TIMEOUT_MARKERS = ("did not return within",)
-# the harness's own findings (impl.call / impl.normalise_trace): a "violation" mutant
-# must be caught by the check's logic, not by one of these
-HARNESS_MARKERS = CRASH_MARKERS + TIMEOUT_MARKERS + ("has no callable", "malformed", "returned a trace of algorithm")
+CRASH_MARKERS = ("crashed: ",)
+TIMEOUT_MARKERS = ("hung after",)
+# the harness's own findings (impl.call, the decoders of properties/contract.py): a
+# "violation" mutant must be caught by the check's logic, not by one of these
+HARNESS_MARKERS = CRASH_MARKERS + TIMEOUT_MARKERS + (
+    "has no callable", "malformed", "asked for", "exited with", "out of memory", "not plain data")
 
 
 @pytest.fixture(scope="session")
@@ -133,12 +135,10 @@ def test_unpatched_copy_returns_the_reference_traces(unpatched):
     @settings(max_examples=15, derandomize=True, database=None, phases=(Phase.explicit, Phase.generate))
     @given(case=cases(max_rounds=300))
     def same_traces(case):
-        H, tape, params = case.instance.hypotheses, case.tape, case.params
-        for name, kwargs in (("passive", {}), ("robust_cal", {}), ("robust_cal", {"vanilla": True}),
-                             ("calruption", {})):
-            ours = getattr(unpatched, name)(H, tape, params, **kwargs)
-            theirs = getattr(reference, name)(H, tape, params, **kwargs)
-            assert trace_to_json(ours) == trace_to_json(theirs), name
+        for mode in TRACE_MODES:
+            ours = run_algorithm("control", unpatched, mode, case)
+            theirs = run_algorithm("control", reference, mode, case)
+            assert trace_to_json(ours) == trace_to_json(theirs), mode
 
     same_traces()
 
@@ -152,9 +152,9 @@ def test_unpatched_copy_returns_the_reference_catoni_roots(unpatched):
     @given(values=values, data=st.data(), alpha=st.fractions(Fraction(1, 64), 4, max_denominator=64))
     def same_roots(values, data, alpha):
         counts = data.draw(st.lists(st.integers(1, 30), min_size=len(values), max_size=len(values)))
-        ours = unpatched.catoni_root(values, counts, alpha)
+        ours = decode_enclosure("control", call("control", unpatched, "catoni_root", values, counts, alpha))
         theirs = reference.catoni_root(values, counts, alpha)
-        assert (ours.lo, ours.hi) == (theirs.lo, theirs.hi)
+        assert ours == (theirs.lo, theirs.hi)
 
     same_roots()
 

@@ -1,0 +1,160 @@
+"""The contract between the judge and a candidate: which public names it may provide,
+and how their plain-data results (properties/plain.py) are decoded into the reference's
+types on the judge's side. A result that does not fit is a `CallFailed` naming the
+field and the value, never a crash of the suite.
+
+Public names (DESIGN.md, "Public entry points"; README "Pointing the suite at your
+implementation"):
+
+    passive(hypotheses, tape, params)                      -> trace       required
+    robust_cal(hypotheses, tape, params, vanilla=False)    -> trace       required
+    calruption(hypotheses, tape, params)                   -> trace       required
+    catoni_root(values, counts, alpha)                     -> (lo, hi)    required
+    calruption_epoch(hypotheses, state, counts, params)    -> (record, next state)
+                                                             required by the one-epoch checks
+    sample_tape(instance, adversary, seed)                 -> tape        optional, checked if present
+    loss_difference_samples(H, h, h', q, counts, length)   -> (values, counts)
+                                                             optional, checked if present
+
+A *mode* is what a check exercises: a public name, or RobustCAL in one of its two forms
+(`robust_cal` is the modified rule, `robust_cal_vanilla` the vanilla one, FINDINGS R6)."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from reference.calruption import EpochState
+from reference.exact import as_fraction
+from reference.serialization import from_jsonable
+from reference.tape import Tape
+from reference.trace import TRACE_TYPES, CALruptionEpoch, trace_from_json
+
+from .violation import CallFailed, Violation
+
+REQUIRED = ("passive", "robust_cal", "calruption", "catoni_root")
+OPTIONAL = ("calruption_epoch", "sample_tape", "loss_difference_samples")
+PUBLIC_NAMES = REQUIRED + OPTIONAL
+# names whose absence makes a check not applicable (rather than failed)
+CHECKED_IF_PRESENT = ("sample_tape", "loss_difference_samples")
+TRACE_MODES = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
+MODES = TRACE_MODES + ("calruption_epoch", "catoni_root", "sample_tape", "loss_difference_samples")
+WORD_SCALE = 1 << 64  # a tape may give its coins as 64-bit words, u_t = w / 2^64
+
+
+def function_of(mode: str) -> str:
+    """The public name a mode calls."""
+    return "robust_cal" if mode == "robust_cal_vanilla" else mode
+
+
+def _malformed(check: str, what: str, error) -> CallFailed:
+    return CallFailed(Violation.of(check, f"returned a malformed {what}: {error}"))
+
+
+def decode_trace(check: str, plain, mode: str):
+    """A trace of `mode`, as the reference's dataclasses. The trace must be of the
+    algorithm asked for: a vanilla request answered by the modified rule (or the other
+    way round) is a failure, not a trace to judge by its own claim."""
+    try:
+        trace = trace_from_json(plain)
+    except (ValueError, TypeError, AttributeError) as error:
+        raise _malformed(check, f"{mode} trace", error) from None
+    if not isinstance(trace, TRACE_TYPES[mode]) or trace.algorithm != mode:
+        raise CallFailed(Violation.of(check, f"asked for {mode}, returned a trace of algorithm "
+                                             f"{getattr(trace, 'algorithm', None)!r}"))
+    return trace
+
+
+def decode_as(check: str, plain, tp, what: str):
+    """Plain data as the reference dataclass `tp`."""
+    try:
+        return from_jsonable(tp, plain, what)
+    except (ValueError, TypeError, AttributeError) as error:
+        raise _malformed(check, what, error) from None
+
+
+def _pair(check: str, plain, what: str):
+    if not isinstance(plain, list) or len(plain) != 2:
+        raise CallFailed(Violation.of(check, f"{what} must return a pair", got=_shape(plain)))
+    return plain
+
+
+def _shape(plain) -> str:
+    if isinstance(plain, list):
+        return f"a list of {len(plain)}"
+    return type(plain).__name__
+
+
+def decode_epoch_result(check: str, plain):
+    """calruption_epoch's (epoch record, next state)."""
+    record, state = _pair(check, plain, "calruption_epoch")
+    return decode_as(check, record, CALruptionEpoch, "epoch record"), decode_as(check, state, EpochState,
+                                                                                 "next epoch state")
+
+
+def _rational(check: str, plain, what: str) -> Fraction:
+    """A "p/q" string or an int (a float is not a rational of the contract)."""
+    if isinstance(plain, bool) or not isinstance(plain, (str, int)):
+        raise CallFailed(Violation.of(check, f"{what} must be a rational ('p/q' or an integer)", got=repr(plain)))
+    try:
+        return as_fraction(plain, what)
+    except ValueError as error:
+        raise _malformed(check, what, error) from None
+
+
+def _float_or_rational(check: str, plain, what: str) -> Fraction:
+    if isinstance(plain, float):
+        return Fraction(plain)
+    return _rational(check, plain, what)
+
+
+def decode_enclosure(check: str, plain, *, floats: bool = False) -> tuple[Fraction, Fraction]:
+    """catoni_root's (lo, hi): a pair, or an object with fields lo and hi (the reference's
+    Enclosure). Floats are accepted only from a candidate that declares float64
+    arithmetic (`floats`); lo <= hi is checked by the Catoni checks, not here."""
+    if isinstance(plain, dict) and {"lo", "hi"} <= set(plain):
+        lo, hi = plain["lo"], plain["hi"]
+    else:
+        lo, hi = _pair(check, plain, "catoni_root")
+    read = _float_or_rational if floats else _rational
+    return read(check, lo, "catoni_root lo"), read(check, hi, "catoni_root hi")
+
+
+def decode_samples(check: str, plain) -> tuple[list[Fraction], list[int]]:
+    """loss_difference_samples' (values, counts)."""
+    values, counts = _pair(check, plain, "loss_difference_samples")
+    if not isinstance(values, list) or not isinstance(counts, list):
+        raise CallFailed(Violation.of(check, "loss_difference_samples must return two lists",
+                                      got=f"{_shape(values)}, {_shape(counts)}"))
+    decoded = [_rational(check, v, f"values[{i}]") for i, v in enumerate(values)]
+    if any(isinstance(c, bool) or not isinstance(c, int) for c in counts):
+        raise CallFailed(Violation.of(check, "loss_difference_samples' counts must be integers", counts=counts))
+    return decoded, counts
+
+
+def decode_tape(check: str, plain) -> Tape:
+    """sample_tape's tape: fields x, y and either u (rationals in [0, 1)) or u_words
+    (64-bit integers w, u = w / 2^64), optionally seed and generator; validated by
+    reference.Tape (so a coin outside [0, 1) or a label outside {0, 1} is named)."""
+    if not isinstance(plain, dict):
+        raise CallFailed(Violation.of(check, "sample_tape must return a tape object", got=_shape(plain)))
+    try:
+        if "u" in plain:
+            if not isinstance(plain["u"], list):
+                raise ValueError(f"tape.u must be a list, got {_shape(plain['u'])}")
+            u = [_rational(check, v, f"tape.u[{i}]") for i, v in enumerate(plain["u"])]
+        elif "u_words" in plain:
+            words = plain["u_words"]
+            if not isinstance(words, list) or any(isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < WORD_SCALE
+                                                  for w in words):
+                raise ValueError("tape.u_words must be a list of integers in [0, 2^64)")
+            u = [Fraction(w, WORD_SCALE) for w in words]
+        else:
+            raise ValueError("tape has neither u nor u_words")
+        return Tape(plain.get("x"), plain.get("y"), u, plain.get("seed"), plain.get("generator"))
+    except (ValueError, TypeError) as error:
+        raise _malformed(check, "tape", error) from None
+
+
+__all__ = [
+    "CHECKED_IF_PRESENT", "MODES", "OPTIONAL", "PUBLIC_NAMES", "REQUIRED", "TRACE_MODES", "decode_as",
+    "decode_enclosure", "decode_epoch_result", "decode_samples", "decode_tape", "decode_trace", "function_of",
+]
