@@ -109,8 +109,7 @@ def _cmd_check(args) -> int:
                 for v in r.violations[:3]:
                     print(f"  {v}")
                 if r.counterexample:
-                    print(f"  reproduce{'' if r.shrunk else ' (not shrunk: the call cost the worker)'}: "
-                          f"{r.counterexample}")
+                    print(f"  reproduce{f' ({r.unshrunk})' if r.unshrunk else ''}: {r.counterexample}")
                 for line in _output_lines(r.output):
                     print(line)
         counts = {s: sum(r.status == s for r in results) for s in sorted({r.status for r in results})}

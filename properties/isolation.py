@@ -117,7 +117,11 @@ class IsolatedCandidate(Candidate):
         self.arithmetic = hello["arithmetic"]
         self.starts = 1
         _LIVE.add(self)
-        check_required(self)
+        try:
+            check_required(self)
+        except ValueError:
+            self.close()
+            raise
 
     # -- the worker's life ---------------------------------------------------------------
     def _start(self) -> dict:

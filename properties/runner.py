@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from hypothesis import example as explicit_example
 from hypothesis import given, seed as fixed_seed, settings
@@ -24,6 +24,9 @@ from .registry import EXPECTED_FAILURES, Check, known_examples
 from .violation import CallFailed, Violation
 
 PASSED, FAILED, XFAIL, XPASS = "passed", "failed", "expected failure", "unexpectedly passed"
+# A candidate's fault (a crash, a malformed result) usually happens on every input: after
+# this many failing examples of faults alone, shrinking stops with the smallest so far.
+FAULT_SHRINK_BUDGET = 16
 NOT_APPLICABLE = "not applicable"
 STATUSES = (PASSED, FAILED, XFAIL, XPASS, NOT_APPLICABLE)
 
@@ -34,7 +37,7 @@ class CheckFailed(AssertionError):
 
 class _FatalCall(BaseException):
     """Ends a Hypothesis run at once (Hypothesis does not catch BaseExceptions, so it
-    neither shrinks nor retries)."""
+    neither shrinks nor retries); args: (violation, why the example is not minimal)."""
 
 
 @dataclass
@@ -48,14 +51,15 @@ class CheckResult:
     violations: list[str] = field(default_factory=list)
     reason: str | None = None  # for expected failures and checks that do not apply
     output: dict | None = None  # what the candidate wrote to stdout/stderr during the check
-    shrunk: bool = True  # False when a fatal call ended the check with its first example
+    # None when Hypothesis shrank the counterexample to a minimal one; else why not
+    unshrunk: str | None = None
 
     def to_json(self) -> dict:
         return {
             "name": self.name, "cites": self.cites, "kind": self.kind, "status": self.status,
             "examples": self.examples, "counterexample": self.counterexample,
             "violations": self.violations, "reason": self.reason, "candidate_output": self.output,
-            "shrunk": self.shrunk,
+            "unshrunk": self.unshrunk,
         }
 
 
@@ -63,8 +67,8 @@ def crash_violation(check: str, error: Exception) -> Violation:
     """An exception raised by the check's own code while judging the candidate's results."""
     frames = traceback.extract_tb(error.__traceback__)
     where = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else "?"
-    return Violation.of(check, f"crashed: {type(error).__name__}: {error} (in the check, recomputing from the "
-                               f"candidate's results)", at=where)
+    return replace(Violation.of(check, f"crashed: {type(error).__name__}: {error} (in the check, recomputing from "
+                                       f"the candidate's results)", at=where), fault=True)
 
 
 def violations_of(check: Check, impl, example) -> list:
@@ -72,9 +76,10 @@ def violations_of(check: Check, impl, example) -> list:
     try:
         return check.execute(impl, example)
     except CallFailed as failure:
+        violation = replace(failure.violation, fault=True)
         if failure.fatal:
-            raise _FatalCall(failure.violation) from None
-        return [failure.violation]
+            raise _FatalCall(violation, "not shrunk: the call cost the candidate its worker") from None
+        return [violation]
     except Exception as error:  # the check's own recomputation choked on the candidate's results
         return [crash_violation(check.name, error)]
 
@@ -100,7 +105,7 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
     skip = not_applicable_reason(check, candidate)
     if skip:
         return CheckResult(check.name, check.cites, check.kind, NOT_APPLICABLE, 0, reason=skip)
-    seen = {"examples": 0, "current": None, "failure": None}
+    seen = {"examples": 0, "current": None, "failure": None, "faults": 0}
 
     def body(example):
         seen["examples"] += 1
@@ -108,6 +113,11 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
         found = violations_of(check, candidate, example)
         if found:
             seen["failure"] = (example, found)  # after shrinking, the last one is the minimal one
+            if all(v.fault for v in found):
+                seen["faults"] += 1
+                if seen["faults"] > FAULT_SHRINK_BUDGET:
+                    raise _FatalCall(found[0], f"shrunk for {FAULT_SHRINK_BUDGET} steps: the candidate failed as a "
+                                               "program every time")
             raise CheckFailed("; ".join(map(str, found[:3])))
 
     options = {} if max_examples is None else {"max_examples": max_examples}
@@ -119,22 +129,24 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
     parent = settings.get_profile(profile) if profile else settings.default
     test = settings(parent, **options)(test)
     candidate.take_output()  # what an earlier check left is not this check's
-    fatal = None
+    fatal, unshrunk = None, None
     try:
         with with_reporter(_to_stderr):  # Hypothesis's notes must not mix with a report on stdout
             test()
     except CheckFailed:
         pass
     except _FatalCall as stop:
-        fatal = stop.args[0]
+        fatal, unshrunk = stop.args
     output = candidate.take_output()
     example, found = seen["failure"] or (None, None)
     if fatal is not None:
         example, found = seen["current"], [fatal]
     if found:
         reproducer = example.reproducer() if hasattr(example, "reproducer") else repr(example)
-        return CheckResult(check.name, check.cites, check.kind, XFAIL if reason else FAILED, seen["examples"],
-                           reproducer, [str(v) for v in found], reason, output, shrunk=fatal is None)
+        # a crash, hang or malformed result is never the paper's finding an expected failure names
+        expected = reason is not None and not any(v.fault for v in found)
+        return CheckResult(check.name, check.cites, check.kind, XFAIL if expected else FAILED, seen["examples"],
+                           reproducer, [str(v) for v in found], reason, output, unshrunk)
     return CheckResult(check.name, check.cites, check.kind, XPASS if reason else PASSED, seen["examples"],
                        reason=reason, output=output)
 

@@ -19,6 +19,10 @@ class Violation:
     check: str
     message: str
     values: dict[str, str] = field(default_factory=dict)
+    # True for a failure of the candidate as a program (it crashed, hung, exited, or
+    # returned something the contract does not allow) rather than a property the check
+    # decided false: never the finding behind an expected failure (properties/runner.py)
+    fault: bool = field(default=False, compare=False)
 
     @classmethod
     def of(cls, check: str, message: str, **values) -> "Violation":

@@ -94,6 +94,21 @@ class Tape:
     def n(self) -> int:
         return len(self.x)
 
+    def __reduce__(self):
+        """A compact pickle (the property suite sends tapes to candidates in worker
+        processes): x and y as machine arrays, each coin u = w / 2^64 as its 64-bit word w,
+        and only the coins that are not such words (hand-written tapes) as Fractions.
+        About twice as fast both ways as pickling the Fractions."""
+        words, others = array("Q"), []
+        for i, u in enumerate(self.u):
+            if _SCALE % u.denominator:
+                words.append(0)
+                others.append((i, u))
+            else:
+                words.append(u.numerator * (_SCALE // u.denominator))
+        return _tape_from_arrays, (array("q", self.x).tobytes(), bytes(self.y), words.tobytes(), tuple(others),
+                                   self.seed, self.generator)
+
     def to_json(self) -> dict:
         return {
             "format": "cral-tape",
@@ -120,6 +135,17 @@ class Tape:
             if key not in data:
                 raise ValueError(f"tape is missing field {key!r}")
         return cls(data["x"], data["y"], data["u"], data.get("seed"), data.get("generator"))
+
+
+def _tape_from_arrays(x: bytes, y: bytes, words: bytes, others, seed, generator) -> Tape:
+    """Tape.__reduce__'s inverse (the pickled tape was valid when it was pickled)."""
+    xs, ws = array("q"), array("Q")
+    xs.frombytes(x)
+    ws.frombytes(words)
+    u = [Fraction(w, _SCALE) for w in ws]
+    for i, value in others:
+        u[i] = value
+    return Tape._trusted(tuple(xs), tuple(y), tuple(u), seed, generator)
 
 
 # -- the generator ------------------------------------------------------------------------

@@ -1,12 +1,16 @@
 """pytest wiring: the Hypothesis profile (registered in properties/profiles.py) and the
 implementation under test (--impl or $CRAL_IMPL, default `reference`), both shown in
-the pytest header."""
+the pytest header. Any implementation but the reference runs in a worker process
+(properties/isolation.py); --cral-timeout, --cral-memory-limit and --cral-in-process
+are the command line's --timeout, --memory-limit and --in-process."""
 import os
 
 import pytest
 
+from properties import impl as harness
 from properties import profiles
-from properties.impl import ENV_VAR, impl_path, load_impl
+from properties.cli import parse_size
+from properties.impl import DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_impl
 
 PROFILE = profiles.load()
 
@@ -18,6 +22,11 @@ def pytest_addoption(parser):
     parser.addoption("--impl", default=None, help=f"import path of the implementation under test (default ${ENV_VAR} or 'reference')")
     parser.addoption("--candidate", default=None,
                      help=f"import path of the candidate the cross-check holds against the reference (default ${CANDIDATE_ENV_VAR} or 'fast')")
+    parser.addoption("--cral-timeout", type=float, default=harness.DEFAULT_TIMEOUT_S,
+                     help="seconds one call of the implementation may take")
+    parser.addoption("--cral-memory-limit", default=None, help="the worker's address space, e.g. 4G or 'none' (default 16G)")
+    parser.addoption("--cral-in-process", action="store_true",
+                     help="run the implementation in pytest's own process (for a debugger; the verdict is not protected)")
 
 
 def _candidate(config) -> str:
@@ -25,7 +34,9 @@ def _candidate(config) -> str:
 
 
 def pytest_report_header(config):
-    return [f"implementation under test: {impl_path(config.getoption('--impl'))}",
+    path = impl_path(config.getoption("--impl"))
+    where = "in-process" if path == harness.DEFAULT_IMPL or config.getoption("--cral-in-process") else "worker process"
+    return [f"implementation under test: {path} ({where})",
             f"cross-check candidate: {_candidate(config)}", f"hypothesis profile: {PROFILE}"]
 
 
@@ -37,5 +48,10 @@ def candidate_name(request):
 @pytest.fixture(scope="session")
 def impl(request):
     """The implementation under test: in a worker process unless it is the reference."""
-    with load_impl(request.config.getoption("--impl")) as candidate:
+    config = request.config
+    limit = config.getoption("--cral-memory-limit")
+    harness.DEFAULT_TIMEOUT_S = config.getoption("--cral-timeout")
+    with load_impl(config.getoption("--impl"), isolate=False if config.getoption("--cral-in-process") else None,
+                   timeout=harness.DEFAULT_TIMEOUT_S,
+                   memory_limit=DEFAULT_MEMORY_LIMIT if limit is None else parse_size(limit)) as candidate:
         yield candidate

@@ -1,0 +1,8 @@
+"""passive ends its process with os._exit(3) (no exception, no cleanup)."""
+import os
+
+from reference import calruption, calruption_epoch, catoni_root, robust_cal  # noqa: F401
+
+
+def passive(hypotheses, tape, params):
+    os._exit(3)

@@ -1,0 +1,8 @@
+"""passive calls sys.exit(4): a SystemExit, which the worker reports (and survives)."""
+import sys
+
+from reference import calruption, calruption_epoch, catoni_root, robust_cal  # noqa: F401
+
+
+def passive(hypotheses, tape, params):
+    sys.exit(4)

@@ -1,0 +1,263 @@
+"""The judge never shares a process with the implementation it judges (issue 18).
+
+The planted candidates of tests/planted/ misbehave outside the algorithms. Each runs
+through the three routes a user has -- `python -m properties check`, `python -m
+properties crosscheck` and pytest (`tests/test_properties.py --impl`) -- each in a
+subprocess of its own, as a user would run them: every route must give a named failing
+result for what the candidate did (or, for the one that only prints, passing results
+with its output attached), run every other check, exit 1 (0 for the printer), and keep
+--json parseable. For the two candidates that tamper with the judge or with their
+inputs, the same crosscheck run `--in-process` shows they did fool an unprotected
+judge, so the tests here are about the protection, not about a bug found another way.
+
+The route commands run concurrently (a module fixture), to keep the wall time down."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from properties.contract import TRACE_MODES
+from properties.impl import CallFailed, call, load_impl, run_algorithm
+from properties.isolation import CAPTURE_BYTES
+from properties.strategies import fixed_crosscheck_cases
+from reference.trace import trace_to_json
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMEOUT = "3"  # per call, for the candidate that hangs
+# one check per mode, and a statement about the paper that calls no implementation
+ONLY = ("check_calruption_epoch_schedule", "check_passive_output_is_erm", "check_robust_cal_elimination_recomputed",
+        "check_robust_cal_empirical_risks_and_output", "check_corruption_effect_lemma_1")
+PAPER_ONLY = "check_corruption_effect_lemma_1"
+
+
+@dataclass(frozen=True)
+class Planted:
+    name: str
+    fails: tuple[str, ...]  # the checks of ONLY that must fail
+    marker: str | None  # in their violations (None: caught by the check's own logic)
+    algorithms: tuple[str, ...]  # the cross-check's algorithms that must report mismatches
+
+
+PLANTED = (
+    Planted("segfault", ("check_calruption_epoch_schedule",),
+            "crashed: SIGSEGV (in calruption", ("calruption",)),
+    Planted("os_exit", ("check_passive_output_is_erm",), "exited with 3 (in passive", ("passive",)),
+    Planted("sys_exit", ("check_passive_output_is_erm",), "exited with 4 (sys.exit in passive", ("passive",)),
+    Planted("memory_hog", ("check_passive_output_is_erm",), "out of memory", ("passive",)),
+    Planted("orphan_child", ("check_calruption_epoch_schedule",),
+            f"hung after {TIMEOUT} s (in calruption", ("calruption",)),
+    Planted("tampers_with_judge", ("check_robust_cal_elimination_recomputed",), None, ("robust_cal",)),
+    Planted("mutates_tape", ("check_robust_cal_elimination_recomputed", "check_robust_cal_empirical_risks_and_output"),
+            None, ("robust_cal", "robust_cal_vanilla")),
+    Planted("chatty", (), None, ()),
+)
+BY_NAME = {p.name: p for p in PLANTED}
+
+
+def _module(name: str) -> str:
+    return f"tests.planted.{name}"
+
+
+def _commands(pid_file: Path) -> dict:
+    runs = {}
+    for p in PLANTED:
+        runs[p.name, "check"] = [sys.executable, "-m", "properties", "check", "--impl", _module(p.name), "--json",
+                                 "--timeout", TIMEOUT, "--only", *ONLY]
+        runs[p.name, "crosscheck"] = [sys.executable, "-m", "properties", "crosscheck", "--candidate", _module(p.name),
+                                      "--cases", "2", "--json", "--timeout", TIMEOUT]
+        runs[p.name, "pytest"] = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
+                                  "tests/test_properties.py::test_check", "--impl", _module(p.name), "--cral-timeout",
+                                  TIMEOUT, "-k", " or ".join(f"[{name}]" for name in ONLY)]
+    for name in ("tampers_with_judge", "mutates_tape"):
+        runs[name, "crosscheck --in-process"] = [sys.executable, "-m", "properties", "crosscheck", "--candidate",
+                                                 _module(name), "--cases", "2", "--json", "--in-process",
+                                                 "--algorithms", "robust_cal"]
+    return runs
+
+
+@pytest.fixture(scope="module")
+def routes(tmp_path_factory):
+    pid_file = tmp_path_factory.mktemp("planted") / "pids"
+    env = {**os.environ, "CRAL_PLANTED_PID_FILE": str(pid_file), "CI": "true"}
+    commands = _commands(pid_file)
+
+    def run(command):
+        return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        results = dict(zip(commands, pool.map(run, commands.values())))
+    return results, pid_file
+
+
+def _json(result) -> dict:
+    try:
+        return json.loads(result.stdout)
+    except ValueError:
+        pytest.fail(f"stdout is not one JSON object (exit {result.returncode}):\n{result.stdout[:2000]}\n"
+                    f"stderr:\n{result.stderr[-2000:]}")
+
+
+@pytest.mark.parametrize("name", [p.name for p in PLANTED])
+def test_check_route(routes, name):
+    planted = BY_NAME[name]
+    result = routes[0][name, "check"]
+    report = _json(result)
+    assert result.returncode == (1 if planted.fails else 0), result.stderr[-2000:]
+    statuses = {c["name"]: c for c in report["checks"]}
+    assert list(statuses) == list(ONLY), "the report lists every check asked for"
+    for check, entry in statuses.items():
+        if check == PAPER_ONLY:
+            assert entry["status"] == "not applicable", entry
+        elif check in planted.fails:
+            assert entry["status"] == "failed", entry
+            if planted.marker:
+                assert planted.marker in entry["violations"][0], entry["violations"]
+            else:  # the check's own logic, not the harness
+                assert not any(m in entry["violations"][0] for m in ("crashed", "hung", "exited")), entry
+        else:
+            assert entry["status"] == "passed", (check, entry)
+    if name == "chatty":
+        output = statuses["check_passive_output_is_erm"]["candidate_output"]
+        assert "chatty: passive called" in output["stdout"] and "debug line on stderr" in output["stderr"]
+        assert output["stdout_bytes"] >= 25 * len("chatty: passive called\n")
+
+
+@pytest.mark.parametrize("name", [p.name for p in PLANTED])
+def test_crosscheck_route(routes, name):
+    planted = BY_NAME[name]
+    result = routes[0][name, "crosscheck"]
+    report = _json(result)
+    assert result.returncode == (1 if planted.algorithms else 0), result.stderr[-2000:]
+    for algorithm in TRACE_MODES:
+        row = report["algorithms"][algorithm]
+        if algorithm in planted.algorithms:
+            assert row["agreed"] == 0, row
+            messages = [m["message"] for m in report["mismatches"] if m["algorithm"] == algorithm]
+            assert messages
+            if planted.marker:
+                assert planted.marker in messages[0], messages[0]
+        else:
+            assert row["agreed"] == row["cases"] == 2, (algorithm, row)
+    if name == "chatty":
+        assert "chatty: calruption called" in report["candidate_output"]["stdout"]
+
+
+@pytest.mark.parametrize("name", [p.name for p in PLANTED])
+def test_pytest_route(routes, name):
+    planted = BY_NAME[name]
+    result = routes[0][name, "pytest"]
+    assert result.returncode == (1 if planted.fails else 0), result.stdout[-3000:]
+    summary = result.stdout.strip().splitlines()[-1]
+    assert f"{len(planted.fails)} failed" in summary if planted.fails else "failed" not in summary, summary
+    assert "1 skipped" in summary, summary  # the statement about the paper
+    if planted.marker:
+        assert planted.marker in result.stdout, result.stdout[-3000:]
+
+
+@pytest.mark.parametrize("name", ["tampers_with_judge", "mutates_tape"])
+def test_an_unprotected_judge_is_fooled_by_them(routes, name):
+    """--in-process: the same candidate, the same cases, no mismatch -- what isolation prevents."""
+    report = _json(routes[0][name, "crosscheck --in-process"])
+    assert report["algorithms"]["robust_cal"]["agreed"] == 2 and not report["mismatches"], report
+
+
+def test_children_of_a_hung_candidate_are_killed(routes):
+    _, pid_file = routes
+    pids = [int(line) for line in pid_file.read_text().split()]
+    assert len(pids) >= 3  # one per route
+    for pid in pids:
+        status = Path(f"/proc/{pid}/status")
+        if status.exists():  # killed but not yet reaped by its new parent is dead too
+            assert "State:\tZ" in status.read_text(), f"child {pid} of the hung candidate still runs"
+
+
+# -- the harness in-process ---------------------------------------------------------------
+CASES = fixed_crosscheck_cases(4)
+
+
+def test_an_isolated_reference_returns_the_reference_traces():
+    import reference
+
+    with load_impl("reference", isolate=True) as isolated:
+        assert isolated.isolated
+        for case in CASES:
+            for mode in TRACE_MODES:
+                ours = trace_to_json(run_algorithm("t", isolated, mode, case))
+                assert ours == trace_to_json(run_algorithm("t", reference, mode, case)), mode
+
+
+def test_the_judge_keeps_its_own_inputs():
+    case = CASES[0]
+    before = (case.tape.x, case.tape.y, case.tape.u)
+    with load_impl(_module("mutates_tape")) as candidate:
+        run_algorithm("t", candidate, "robust_cal", case)
+    assert (case.tape.x, case.tape.y, case.tape.u) == before
+
+
+def test_a_worker_that_dies_is_replaced():
+    case = CASES[0]
+    with load_impl(_module("segfault")) as candidate:
+        with pytest.raises(CallFailed) as failure:
+            run_algorithm("t", candidate, "calruption", case)
+        assert failure.value.fatal and "crashed: SIGSEGV" in failure.value.violation.message
+        assert "Segmentation fault" in failure.value.violation.values.get("stderr", "")  # faulthandler's traceback
+        assert run_algorithm("t", candidate, "passive", case).output >= 0
+        assert candidate.starts == 2
+
+
+def test_sys_exit_in_a_call_keeps_the_worker():
+    with load_impl(_module("sys_exit")) as candidate:
+        with pytest.raises(CallFailed) as failure:
+            run_algorithm("t", candidate, "passive", CASES[0])
+        assert not failure.value.fatal and candidate.starts == 1
+
+
+def test_captured_output_is_bounded_and_counted():
+    case = CASES[0]
+    with load_impl(_module("chatty")) as candidate:
+        candidate.take_output()
+        calls = 2 * CAPTURE_BYTES // len("chatty: passive called\n") + 1
+        for _ in range(calls):
+            call("t", candidate, "passive", case.instance.hypotheses, case.tape, case.params)
+        output = candidate.take_output()
+    assert len(output["stdout"]) == CAPTURE_BYTES and output["stdout_truncated"]
+    assert output["stdout_bytes"] == calls * len("chatty: passive called\n")
+
+
+# -- a candidate that cannot even be loaded is bad input: exit 2, one line -------------------
+def _cli(*args, tmp_path=None):
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path or ""), str(ROOT)]))}
+    return subprocess.run([sys.executable, "-m", "properties", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("raise RuntimeError('no GPU here')", "RuntimeError: no GPU here"),
+    ("def passive(:\n    pass", "SyntaxError"),
+    ("import sys\nsys.exit(3)", "SystemExit: 3"),
+    ("import time\ntime.sleep(60)", "hung after 2 s (importing it)"),
+    ("import os\nos._exit(5)", "exited with 5 (importing it)"),
+    ("passive = robust_cal = calruption = None", "lacks passive, robust_cal, calruption, catoni_root"),
+])
+def test_a_candidate_that_fails_to_load_is_one_line_and_exit_2(tmp_path, body, expected):
+    (tmp_path / "unloadable_candidate.py").write_text(body + "\n")
+    for command in ("check", "crosscheck"):
+        option = "--impl" if command == "check" else "--candidate"
+        result = _cli(command, option, "unloadable_candidate", "--timeout", "2", tmp_path=tmp_path)
+        assert result.returncode == 2, result.stderr
+        assert result.stdout == "" and len(result.stderr.strip().splitlines()) == 1, result.stderr
+        assert expected in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("args", [["--impl", ""], ["--impl", "x", "--timeout", "0"], ["--impl", "x", "--memory-limit", "lots"],
+                                  ["--impl", "x", "--in-process", "--isolate"]])
+def test_bad_candidate_options_are_one_line_and_exit_2(args):
+    result = _cli("check", *args)
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
