@@ -19,6 +19,7 @@ TIMEOUT_S for the others.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from contextlib import contextmanager
 from fractions import Fraction
 
@@ -167,3 +168,29 @@ def test_unpatched_copy_passes_every_target_check(unpatched):
     with teeth_profile():
         failing = {name: run_check(checks[name], unpatched, max_examples=5) for name in targets}
     assert {n: r.violations[:1] for n, r in failing.items() if r.status != PASSED} == {}
+
+
+def test_a_crash_in_a_checks_recomputation_is_that_checks_failure(broken_dir):
+    """Issue 11: the copy that updates at t = 3 makes check_robust_cal_elimination_recomputed's
+    own recomputation raise (Params.robust_cal_beta(3)); through the command line that is
+    that check's failing result ("crashed: ..."), the other checks run, exit 1, JSON parses."""
+    import json
+    import os
+    import subprocess
+
+    from tests.broken.mutants import BY_NAME
+
+    name = build(BY_NAME["robust_cal_update_at_round_3"], broken_dir)
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(broken_dir), str(root)]), "CI": "true"}
+    only = ["check_robust_cal_elimination_recomputed", "check_robust_cal_checkpoints_at_powers_of_two",
+            "check_passive_output_is_erm"]
+    result = subprocess.run([sys.executable, "-m", "properties", "check", "--impl", name, "--json", "--only", *only],
+                            cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 1, result.stderr[-2000:]
+    checks = {c["name"]: c for c in json.loads(result.stdout)["checks"]}
+    crashed = checks["check_robust_cal_elimination_recomputed"]
+    assert crashed["status"] == FAILED
+    assert "crashed: ValueError: t must be a power of two, got 3 (in the check" in crashed["violations"][0]
+    assert checks["check_robust_cal_checkpoints_at_powers_of_two"]["status"] == FAILED
+    assert checks["check_passive_output_is_erm"]["status"] == PASSED

@@ -53,8 +53,8 @@ class Mutant:
     name: str  # an identifier; the copy is the package broken_<name>
     description: str  # what is broken, in the paper's terms
     file: str  # path inside reference/, e.g. "robust_cal.py"
-    old: str  # exact snippet, occurs exactly once in the file
-    new: str  # its broken replacement
+    old: str | tuple[str, ...]  # exact snippet(s), each occurs exactly once in the file
+    new: str | tuple[str, ...]  # the broken replacement(s), one per snippet
     caught_by: str  # the registered check expected to catch it
     expect: str = "violation"  # one of EXPECTS
     xfail: str | None = None  # "not caught yet: <what is missing>", or None
@@ -64,6 +64,9 @@ class Mutant:
             raise ValueError(f"mutant name {self.name!r} is not an identifier")
         if self.old == self.new:
             raise ValueError(f"mutant {self.name}: the patch changes nothing")
+        if isinstance(self.old, tuple) != isinstance(self.new, tuple) or (
+                isinstance(self.old, tuple) and len(self.old) != len(self.new)):
+            raise ValueError(f"mutant {self.name}: old and new must pair up snippet by snippet")
         if self.file.removesuffix(".py") in SHARED_MODULES:
             raise ValueError(f"mutant {self.name}: {self.file} is shared with the reference, a patch has no effect")
         if self.expect not in EXPECTS:
@@ -78,12 +81,15 @@ def patched_source(mutant: Mutant) -> tuple[str, str]:
     """(the reference file's text, the patched text); the snippet must occur exactly once."""
     path = REFERENCE_DIR / mutant.file
     original = path.read_text()
-    occurrences = original.count(mutant.old)
-    assert occurrences == 1, (
-        f"mutant {mutant.name}: the snippet occurs {occurrences} times in reference/{mutant.file} (expected once); "
-        f"update the mutant to the current reference:\n{mutant.old}"
-    )
-    patched = original.replace(mutant.old, mutant.new)
+    patched = original
+    pairs = zip(mutant.old, mutant.new) if isinstance(mutant.old, tuple) else [(mutant.old, mutant.new)]
+    for old, new in pairs:
+        occurrences = original.count(old)
+        assert occurrences == 1, (
+            f"mutant {mutant.name}: the snippet occurs {occurrences} times in reference/{mutant.file} (expected "
+            f"once); update the mutant to the current reference:\n{old}"
+        )
+        patched = patched.replace(old, new)
     assert patched != original
     return original, patched
 
@@ -290,6 +296,20 @@ MUTANTS: list[Mutant] = [
         "check_calruption_never_hard_eliminates",
     ),
 ]
+
+# A candidate's fault inside a check (issue 11): this copy reports an update at t = 3 (not a
+# power of two) and computes its beta_3 without complaint; the check that recomputes line
+# 9 from the trace asks Params.robust_cal_beta(3), which refuses t = 3 -- a crash of the
+# check's recomputation, which must be that check's failing result, not the end of the run.
+MUTANTS.append(Mutant(
+    "robust_cal_update_at_round_3",
+    "RobustCAL also updates at t = 3 (line 7: log t in N), with beta_t taken at the power of two below t",
+    "robust_cal.py",
+    ("            next_checkpoint *= 2", "    beta = params.robust_cal_beta(t)  # line 9"),
+    ("            next_checkpoint = 3 if next_checkpoint == 2 else 2 ** next_checkpoint.bit_length()",
+     "    beta = params.robust_cal_beta(1 << (t.bit_length() - 1))  # line 9"),
+    "check_robust_cal_checkpoints_at_powers_of_two",
+))
 
 BY_NAME = {m.name: m for m in MUTANTS}
 assert len(BY_NAME) == len(MUTANTS), "mutant names must be unique"
