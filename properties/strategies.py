@@ -1279,8 +1279,8 @@ class SamplerCase:
 def sampler_rounds(min_rounds: int = 1, max_rounds: int = SAMPLER_MAX_ROUNDS):
     """n: small, anywhere up to max_rounds, or at a block edge of cral-tape-v1."""
     edges = [e for e in BLOCK_EDGE_ROUNDS if min_rounds <= e <= max_rounds]
-    return st.one_of(st.integers(min_rounds, min(600, max_rounds)), st.integers(min_rounds, max_rounds),
-                     st.sampled_from(edges))
+    choices = [st.integers(min_rounds, min(600, max_rounds)), st.integers(min_rounds, max_rounds)]
+    return st.one_of(*choices, *([st.sampled_from(edges)] if edges else []))
 
 
 def sampler_seeds():
