@@ -68,7 +68,8 @@ def tape_violations(check: str, instance, adversary, seed, tape) -> list[Violati
     a reported seed equal to the one asked for, x_t a point of the instance with
     nu*(x_t) > 0, y_t with P(y_t | x_t) > 0, i.e. y_t = 1 only if eta_t^{x_t} > 0 and
     y_t = 0 only if eta_t^{x_t} < 1. Labels in {0, 1} and u_t in [0, 1) are enforced by
-    decode_tape (a malformed tape, naming the round's index)."""
+    decode_tape: a label or coin outside them is a malformed tape, named by its 0-based
+    index (round t is index t - 1)."""
     found = []
     if tape.n != adversary.n:
         return [Violation.of(check, "the tape's length is not the adversary's n", tape_n=tape.n, n=adversary.n)]

@@ -21,6 +21,7 @@ from properties.checks_sampler import (
 from properties.impl import as_candidate, load_impl
 from properties.registry import all_checks
 from properties.runner import NOT_APPLICABLE, PASSED, run_check
+from properties.violation import CallFailed
 from properties.strategies import (
     BLOCK_EDGE_ROUNDS, SAMPLER_LAW_EXPERIMENT, SamplerCase, SamplerPrefixCase, prefix_adversary, sampler_cases,
     sampler_prefix_cases,
@@ -279,6 +280,20 @@ def test_matches_reports_a_point_outside_the_instance():
 
     found = _matches(point_three)
     assert "not a point" in found[0].message and found[0].values["round"] == "1500"
+
+
+@pytest.mark.parametrize("field, value, text", [("u", "1/1", "tape.u[1024] must lie in [0, 1)"),
+                                                ("y", 2, "tape.y[1024]")])
+def test_matches_reports_a_coin_or_label_out_of_range_as_malformed(field, value, text):
+    """decode_tape (properties/contract.py) refuses them, naming the 0-based index (round - 1)."""
+    def out_of_range(instance, adversary, seed):
+        plain = reference.sample_tape(instance, adversary, seed).to_json()
+        plain[field][1024] = value
+        return plain
+
+    with pytest.raises(CallFailed) as failure:  # the runner reports it as the check's failure
+        _matches(out_of_range)
+    assert "malformed tape" in failure.value.violation.message and text in failure.value.violation.message
 
 
 # -- the prefix property ----------------------------------------------------------------------
