@@ -295,6 +295,47 @@ MUTANTS: list[Mutant] = [
         "                    best = max(best, rho[h][h2] * Fraction(4**k, 4 ** (l + 1)) if k == l else 0)",
         "check_calruption_never_hard_eliminates",
     ),
+    # tape samplers (the optional public name sample_tape; reference/tape.py is shared, so
+    # these patch the copy's __init__.py to wrap the reference's sampler; the clean adversary
+    # is built with type(adv), the reference's class the shared sampler accepts) ------------
+    Mutant(
+        "sampler_ignores_adversary",
+        "sample_tape draws every label from eta* (a clean adversary) instead of eta_t, and its tape "
+        "still claims generator cral-tape-v1",
+        "__init__.py",
+        "from .tape import Tape, sample_tape\n",
+        "from .tape import Tape\n"
+        "from .tape import sample_tape as _exact_sample_tape\n\n\n"
+        "def sample_tape(instance, adv, seed):\n"
+        "    return _exact_sample_tape(instance, type(adv)(adv.n, [{'start': 1, 'end': adv.n}]), seed)\n",
+        "check_sample_tape_matches_cral_tape_v1",
+    ),
+    Mutant(
+        "sampler_ignores_adversary_unclaimed",
+        "sample_tape draws every label from eta* instead of eta_t, and its tape claims no generator "
+        "(so only the law can catch it)",
+        "__init__.py",
+        "from .tape import Tape, sample_tape\n",
+        "from .tape import Tape\n"
+        "from .tape import sample_tape as _exact_sample_tape\n\n\n"
+        "def sample_tape(instance, adv, seed):\n"
+        "    tape = _exact_sample_tape(instance, type(adv)(adv.n, [{'start': 1, 'end': adv.n}]), seed)\n"
+        "    return Tape._trusted(tape.x, tape.y, tape.u, tape.seed, None)\n",
+        "check_sample_tape_law",
+    ),
+    Mutant(
+        "sampler_reseeds_by_n",
+        "sample_tape hashes the seed with n (an exact cral-tape-v1 tape of seed + n, under a generator "
+        "name of its own): the law holds, but a tape is no longer the prefix of a longer one",
+        "__init__.py",
+        "from .tape import Tape, sample_tape\n",
+        "from .tape import Tape\n"
+        "from .tape import sample_tape as _exact_sample_tape\n\n\n"
+        "def sample_tape(instance, adv, seed):\n"
+        "    tape = _exact_sample_tape(instance, adv, (seed + adv.n) % 2**64)\n"
+        "    return Tape._trusted(tape.x, tape.y, tape.u, seed, 'cral-tape-v1-reseeded-by-n')\n",
+        "check_sample_tape_prefix",
+    ),
 ]
 
 # A candidate's fault inside a check (issue 11): this copy reports an update at t = 3 (not a
