@@ -96,28 +96,35 @@ def not_applicable_reason(check: Check, impl) -> str | None:
 
 
 def run_check(check: Check, impl, *, max_examples: int | None = None, profile: str | None = None,
-              seed: int | None = None, known: bool = True) -> CheckResult:
+              seed: int | None = None, known: bool = True, prefer_violations: bool = False) -> CheckResult:
     """Run one check under the loaded Hypothesis profile (or the named one), optionally with
     fewer examples or a fixed random seed. Its known examples run first (unless `known` is
-    false: the strategy alone); a failure there ends the run, as any failure does."""
+    false: the strategy alone); a failure there ends the run, as any failure does.
+    `prefer_violations`: a non-fatal fault (a raise, a malformed result) does not end the
+    run; the search goes on for an example on which the check's own logic fails, and the
+    fault is reported only if none is found (tests/test_teeth.py: a broken copy that also
+    crashes on some inputs must still be caught by the property it breaks)."""
     candidate = as_candidate(impl)
     reason = EXPECTED_FAILURES.get(check.name)
     skip = not_applicable_reason(check, candidate)
     if skip:
         return CheckResult(check.name, check.cites, check.kind, NOT_APPLICABLE, 0, reason=skip)
-    seen = {"examples": 0, "current": None, "failure": None, "faults": 0}
+    seen = {"examples": 0, "current": None, "failure": None, "faults": 0, "first_fault": None}
 
     def body(example):
         seen["examples"] += 1
         seen["current"] = example
         found = violations_of(check, candidate, example)
         if found:
-            seen["failure"] = (example, found)  # after shrinking, the last one is the minimal one
             if all(v.fault for v in found):
+                if prefer_violations:
+                    seen["first_fault"] = seen["first_fault"] or (example, found)
+                    return
                 seen["faults"] += 1
                 if seen["faults"] > FAULT_SHRINK_BUDGET:
                     raise _FatalCall(found[0], f"shrunk for {FAULT_SHRINK_BUDGET} steps: the candidate failed as a "
                                                "program every time")
+            seen["failure"] = (example, found)  # after shrinking, the last one is the minimal one
             raise CheckFailed("; ".join(map(str, found[:3])))
 
     options = {} if max_examples is None else {"max_examples": max_examples}
@@ -138,7 +145,7 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
     except _FatalCall as stop:
         fatal, unshrunk = stop.args
     output = candidate.take_output()
-    example, found = seen["failure"] or (None, None)
+    example, found = seen["failure"] or seen["first_fault"] or (None, None)
     if fatal is not None:
         example, found = seen["current"], [fatal]
     if found:

@@ -108,7 +108,8 @@ def test_mutant_is_caught(mutant, broken_dir):
     assert mutant.caught_by in checks, f"no registered check {mutant.caught_by!r}"
     seconds = HANG_TIMEOUT_S if mutant.expect == "timeout" else TIMEOUT_S
     with teeth_profile(), per_call_timeout(seconds):
-        result = run_check(checks[mutant.caught_by], broken, max_examples=MAX_EXAMPLES)
+        result = run_check(checks[mutant.caught_by], broken, max_examples=MAX_EXAMPLES,
+                           prefer_violations=mutant.expect == "violation")
     assert result.status == FAILED, (
         f"{mutant.caught_by} did not catch {mutant.name} ({mutant.description}) in {result.examples} examples"
     )
