@@ -195,3 +195,17 @@ def test_a_crash_in_a_checks_recomputation_is_that_checks_failure(broken_dir):
     assert "crashed: ValueError: t must be a power of two, got 3 (in the check" in crashed["violations"][0]
     assert checks["check_robust_cal_checkpoints_at_powers_of_two"]["status"] == FAILED
     assert checks["check_passive_output_is_erm"]["status"] == PASSED
+
+
+def test_the_broken_vanilla_rule_escapes_every_check_but_the_vanilla_trace_checks(broken_dir):
+    """The hole issue 11 reported: before the vanilla rule had trace checks of its own, only
+    the counter-example experiment ran it, and this copy still loses h* there."""
+    from tests.broken.mutants import BY_NAME
+
+    broken = load_impl(build(BY_NAME["robust_cal_vanilla_threshold_constant_half"], broken_dir))
+    checks = all_checks()
+    with teeth_profile():
+        assert run_check(checks["check_counterexample_vanilla_loses_best"], broken).status == PASSED
+        assert run_check(checks["check_robust_cal_elimination_recomputed"], broken).status == PASSED
+        assert run_check(checks["check_robust_cal_vanilla_elimination_recomputed"], broken).status == FAILED
+    broken.close()

@@ -352,5 +352,18 @@ MUTANTS.append(Mutant(
     "check_robust_cal_checkpoints_at_powers_of_two",
 ))
 
+# The vanilla rule with a wrong threshold (issue 11: the trace checks ran only on the
+# modified rule, so a broken vanilla form passed every check).
+# It still loses h* in the appendix's counter-example, so check_counterexample_vanilla_
+# loses_best cannot tell (tests/test_teeth.py shows it passes there).
+MUTANTS.append(Mutant(
+    "robust_cal_vanilla_threshold_constant_half",
+    "vanilla RobustCAL's threshold (FINDINGS R6) uses beta_t / (2t) instead of 3 beta_t / (2t)",
+    "robust_cal.py",
+    "    bound = root + beta.scale(Fraction(3, 2 * t))",
+    "    bound = root + beta.scale(Fraction(1 if vanilla else 3, 2 * t))",
+    "check_robust_cal_vanilla_elimination_recomputed",
+))
+
 BY_NAME = {m.name: m for m in MUTANTS}
 assert len(BY_NAME) == len(MUTANTS), "mutant names must be unique"
