@@ -50,25 +50,27 @@ def _signal_name(number: int) -> str:
 
 
 class _Stream:
-    """One captured stream: the first CAPTURE_BYTES since the last take, and a count."""
+    """One captured stream: the first CAPTURE_BYTES since the last take and a count (for
+    the check's report), and the last bytes of the current call (for a failing call)."""
 
     def __init__(self):
-        self.kept, self.total, self.call_start = bytearray(), 0, 0
+        self.kept, self.total, self.call_tail = bytearray(), 0, bytearray()
 
     def add(self, data: bytes) -> None:
         room = CAPTURE_BYTES - len(self.kept)
         if room > 0:
             self.kept += data[:room]
         self.total += len(data)
+        self.call_tail = (self.call_tail + data)[-4 * FAULT_OUTPUT_CHARS:]
 
     def take(self, name: str) -> dict:
         text = self.kept.decode("utf-8", "replace")
         report = {name: text, f"{name}_bytes": self.total, f"{name}_truncated": self.total > len(self.kept)}
-        self.kept, self.total, self.call_start = bytearray(), 0, 0
+        self.kept, self.total = bytearray(), 0
         return report
 
     def since_call(self) -> str:
-        return self.kept[self.call_start:].decode("utf-8", "replace")
+        return self.call_tail.decode("utf-8", "replace")[-FAULT_OUTPUT_CHARS:]
 
 
 class _Worker:
@@ -194,7 +196,7 @@ class IsolatedCandidate(Candidate):
     def _with_output(self, values: dict) -> dict:
         stderr = self._streams["stderr"].since_call()
         if stderr.strip():
-            values = {**values, "stderr": stderr[-FAULT_OUTPUT_CHARS:]}
+            values = {**values, "stderr": stderr}
         return values
 
     def _exchange(self, request: bytes | None, timeout: float | None, where: str) -> dict:
@@ -203,7 +205,7 @@ class IsolatedCandidate(Candidate):
         CandidateFault and costs the worker."""
         worker = self._worker
         for stream in self._streams.values():
-            stream.call_start = len(stream.kept)
+            stream.call_tail = bytearray()
         pending = memoryview(b"" if request is None else HEADER.pack(len(request)) + request)
         reply = bytearray()
         deadline = None if timeout is None else time.monotonic() + timeout
