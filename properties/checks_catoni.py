@@ -117,10 +117,11 @@ def check_catoni_root_certified(impl, problem: CatoniProblem) -> list[Violation]
     lo, hi = decode_enclosure(name, plain, floats=floats)
     note(f"catoni answer: {'a point' if lo == hi else 'an interval'}")
     found = enclosure_violations(name, problem.values, problem.counts, problem.alpha, lo, hi, floats)
-    if floats and not found:
-        _steer_float_error(problem.values, problem.counts, problem.alpha, lo, hi)
-    elif not floats:
-        steer((hi - lo) / MAX_WIDTH, "catoni_root width / 2^-64")
+    if not found:  # steer within the contract only (a wild answer could overflow a float)
+        if floats:
+            _steer_float_error(problem.values, problem.counts, problem.alpha, lo, hi)
+        else:
+            steer((hi - lo) / MAX_WIDTH, "catoni_root width / 2^-64")
     return found
 
 
@@ -191,29 +192,29 @@ def _raised_value_error(violation: Violation) -> bool:
     return isinstance(cls, type) and issubclass(cls, ValueError)
 
 
-def bad_arguments(problem: CatoniProblem, floats: bool) -> list[tuple[str, tuple]]:
-    """(what is wrong, arguments) derived from a valid problem; each must raise
-    ValueError (DESIGN.md, "Instance": invalid input raises ValueError naming the field,
-    floats where exact values are required included). The float entries are for exact
-    candidates only: a float64 candidate may take floats."""
+def bad_arguments(problem: CatoniProblem, floats: bool) -> list[tuple[str, tuple, tuple[str, ...]]]:
+    """(what is wrong, arguments, fields) derived from a valid problem; each must raise
+    ValueError naming one of `fields` (DESIGN.md, "Instance": invalid input raises
+    ValueError naming the field, floats where exact values are required included). The
+    float entries are for exact candidates only: a float64 candidate may take floats."""
     values, counts, alpha = list(problem.values), list(problem.counts), problem.alpha
     i = problem.permutation[0]  # which entry to spoil: varies with the example
     negative = list(counts)
     negative[i] = -counts[i]
     cases = [
-        (f"a negative count (counts[{i}] = {-counts[i]})", (values, negative, alpha)),
-        ("alpha = 0", (values, counts, Fraction(0))),
-        (f"alpha < 0 (alpha = {-alpha})", (values, counts, -alpha)),
-        ("empty values (and counts)", ([], [], alpha)),
-        ("more counts than values", (values, counts + [1], alpha)),
-        ("more values than counts", (values + [values[i]], counts, alpha)),
+        (f"a negative count (counts[{i}] = {-counts[i]})", (values, negative, alpha), ("counts",)),
+        ("alpha = 0", (values, counts, Fraction(0)), ("alpha",)),
+        (f"alpha < 0 (alpha = {-alpha})", (values, counts, -alpha), ("alpha",)),
+        ("empty values (and counts)", ([], [], alpha), ("values", "counts")),
+        ("more counts than values", (values, counts + [1], alpha), ("values", "counts")),
+        ("more values than counts", (values + [values[i]], counts, alpha), ("values", "counts")),
     ]
     if not floats:
         float_values = list(values)
         float_values[i] = float(values[i])
         cases += [
-            (f"a float value (values[{i}] = {float(values[i])!r})", (float_values, counts, alpha)),
-            (f"a float alpha ({float(alpha)!r})", (values, counts, float(alpha))),
+            (f"a float value (values[{i}] = {float(values[i])!r})", (float_values, counts, alpha), ("values",)),
+            (f"a float alpha ({float(alpha)!r})", (values, counts, float(alpha)), ("alpha",)),
         ]
     return cases
 
@@ -229,17 +230,21 @@ def check_catoni_root_rejects_bad_arguments(impl, problem: CatoniProblem) -> lis
     """DESIGN.md, "Instance" and catoni_root: bad input raises ValueError naming the field
     (a subclass of ValueError counts). A negative count, alpha <= 0, empty data, lengths
     that differ and, for exact candidates, a float value or alpha: each must raise
-    ValueError; returning a value, hanging or raising another exception names the
-    argument. A zero count is outside the paper's estimator (module notes): refusing it
+    ValueError whose message names the field (values, counts or alpha); returning a value,
+    hanging or raising another exception is reported naming the argument. A zero count is outside the paper's estimator (module notes): refusing it
     (ValueError) and ignoring the entry are both accepted, counting it is not."""
     name = "check_catoni_root_rejects_bad_arguments"
     floats = _floats(impl)
     found = []
-    for what, args in bad_arguments(problem, floats):
+    for what, args, fields in bad_arguments(problem, floats):
         try:
             result = call(name, impl, "catoni_root", *args)
         except CallFailed as failure:
             if _raised_value_error(failure.violation):
+                if not any(field in failure.violation.message for field in fields):
+                    found.append(Violation(name, f"catoni_root given {what} raised ValueError without naming "
+                                                 f"{' or '.join(fields)}: {failure.violation.message}",
+                                           dict(failure.violation.values)))
                 continue
             violation = Violation(name, f"catoni_root given {what} must raise ValueError, but: "
                                         f"{failure.violation.message}", dict(failure.violation.values))
@@ -254,6 +259,9 @@ def check_catoni_root_rejects_bad_arguments(impl, problem: CatoniProblem) -> lis
     except CallFailed as failure:
         if _raised_value_error(failure.violation):
             note("catoni_root refuses a zero count")
+            if "counts" not in failure.violation.message:
+                found.append(Violation(name, "catoni_root given a zero count raised ValueError without naming counts: "
+                                             f"{failure.violation.message}", dict(failure.violation.values)))
             return found
         violation = Violation(name, "catoni_root given a zero count must either raise ValueError or ignore the "
                                     f"entry, but: {failure.violation.message}", dict(failure.violation.values))

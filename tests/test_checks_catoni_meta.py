@@ -265,8 +265,21 @@ def test_floats_are_bad_arguments_for_exact_candidates_only():
     found = C.check_catoni_root_rejects_bad_arguments(candidate(floats_welcome), PROBLEM)
     assert [v.message.split(" (")[0] for v in found] == ["catoni_root accepted a float value", "catoni_root accepted a float alpha"]
     names = {"values", "counts", "alpha"}
-    assert all(n in "".join(w for w, _ in C.bad_arguments(PROBLEM, False)) for n in names)
-    assert not any("float" in w for w, _ in C.bad_arguments(PROBLEM, True))
+    assert all(n in "".join(w for w, _, _ in C.bad_arguments(PROBLEM, False)) for n in names)
+    assert not any("float" in w for w, _, _ in C.bad_arguments(PROBLEM, True))
+
+
+def test_a_value_error_must_name_the_field():
+    def vague(values, counts, alpha):
+        try:
+            return R.catoni_root(values, counts, alpha)
+        except ValueError:
+            raise ValueError("bad input") from None
+
+    found = C.check_catoni_root_rejects_bad_arguments(candidate(vague), PROBLEM)
+    assert len(found) == 9 and all("raised ValueError without naming" in v.message for v in found)
+    assert "a zero count raised ValueError without naming counts" in found[-1].message
+    assert "without naming alpha" in found[1].message and "without naming values or counts" in found[3].message
 
 
 class SpecialValueError(ValueError):
