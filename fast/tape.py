@@ -4,7 +4,7 @@ reference's generator "cral-tape-v1" (reference/tape.py) bit for bit.
 The contract (reference/tape.py, module docstring) fixes, for each round t, three 64-bit
 words w_x, w_y, w_u and the integer comparisons that turn them into x_t, y_t, u_t. This
 module reads the same words (one SHAKE-256 digest per block of 1024 rounds, through the
-reference's own `_block_words`) and makes the same comparisons on whole arrays:
+reference's own `block_words`) and makes the same comparisons on whole arrays:
 
 * x_t = bisect_right(ceil(cdf 2^64), w_x), settled iff w_x < floor(cdf[x_t] 2^64);
 * y_t = 1 if w_y < floor(eta 2^64), 0 if w_y >= ceil(eta 2^64);
@@ -14,7 +14,7 @@ Numbers that are exactly 2^64 (cdf = 1, eta = 1) do not fit in a uint64. The arr
 them clipped to 2^64 - 1, and every round whose comparison could be affected by the
 clipping (w = 2^64 - 1) is among the few rounds that are re-decided one at a time with
 the reference's exact rule, as are the unsettled ones (the reference's lazy extension,
-`_lazy_inverse_cdf`). No float enters the sampling.
+`lazy_inverse_cdf`). No float enters the sampling.
 
 `coins` decides the query coin Q_t = 1 iff u_t < q^{x_t} exactly for float64 q.
 """
@@ -31,7 +31,7 @@ import reference.tape as _ref_tape
 from reference.adversary import Adversary
 from reference.exact import as_fraction, as_int
 from reference.instance import Instance
-from reference.tape import BLOCK_ROUNDS, GENERATOR, SEED_LIMIT, WORDS_PER_ROUND, Tape, _cdf_table, _Comparator
+from reference.tape import BLOCK_ROUNDS, GENERATOR, SEED_LIMIT, WORDS_PER_ROUND, Comparator, Tape, cdf_table
 
 _SCALE = 1 << 64  # a word w stands for U in [w / 2^64, (w + 1) / 2^64)
 _TOP = np.uint64(_SCALE - 1)
@@ -166,17 +166,17 @@ def _exact_x(word: int, cdf, cdf_ceil, cdf_floor, seed: int, t: int) -> int:
     reference's per-round rule, including its lazy extension)."""
     x = bisect_right(cdf_ceil, word)
     if not word < cdf_floor[x]:
-        x = _ref_tape._lazy_inverse_cdf(word, cdf, seed, t, 0)
+        x = _ref_tape.lazy_inverse_cdf(word, cdf, seed, t, 0)
     return x
 
 
-def _exact_y(word: int, rule: _Comparator, seed: int, t: int) -> int:
+def _exact_y(word: int, rule: Comparator, seed: int, t: int) -> int:
     """y_t from w_y for eta_t^{x_t} = rule.p as cral-tape-v1 defines it, one round."""
     if word < rule.certainly_below:
         return 1
     if word >= rule.certainly_not_below:
         return 0
-    return 1 if _ref_tape._lazy_inverse_cdf(word, (rule.p, Fraction(2)), seed, t, 1) == 0 else 0
+    return 1 if _ref_tape.lazy_inverse_cdf(word, (rule.p, Fraction(2)), seed, t, 1) == 0 else 0
 
 
 def _clipped(values: Sequence[int]) -> np.ndarray:
@@ -197,7 +197,7 @@ class _Points:
     of the rounds) are marked -1 and go to searchsorted and the exact settled test."""
 
     def __init__(self, nu: Sequence[Fraction]):
-        self.cdf, self.cdf_ceil, self.cdf_floor = _cdf_table(nu)
+        self.cdf, self.cdf_ceil, self.cdf_floor = cdf_table(nu)
         m = len(nu)
         # ceil(cdf 2^64) is non-decreasing; entries equal to 2^64 (from cdf = 1, at least
         # the last) are never <= a word, so bisect_right over the table equals
@@ -246,7 +246,7 @@ class _Labels:
                 rows[key] = len(etas)
                 etas.append(eta_t)
             seg_row.append(rows[key])
-        self.rules = [[_Comparator(e) for e in eta] for eta in etas]
+        self.rules = [[Comparator(e) for e in eta] for eta in etas]
         self.below = np.stack([_clipped([r.certainly_below for r in rules]) for rules in self.rules])
         self.below_flat = self.below.reshape(-1)
         self.m = m
@@ -289,8 +289,8 @@ def sample_tape_arrays(instance: Instance, adversary: Adversary, seed) -> TapeAr
         blocks = range(first_block, min(first_block + _CHUNK_BLOCKS, num_blocks))
         for k, b in enumerate(blocks):
             # cral-tape-v1: block b is rounds 1024 b + 1 .. 1024 b + 1024, words 0, 1, 2
-            # (for x, y, u) of each round in turn; _block_words returns native uint64.
-            words = np.frombuffer(_ref_tape._block_words(seed, b), dtype=np.uint64)
+            # (for x, y, u) of each round in turn; block_words returns native uint64.
+            words = np.frombuffer(_ref_tape.block_words(seed, b), dtype=np.uint64)
             buffer[k * BLOCK_ROUNDS:(k + 1) * BLOCK_ROUNDS] = words.reshape(BLOCK_ROUNDS, WORDS_PER_ROUND)
         lo = first_block * BLOCK_ROUNDS
         hi = min(n, (first_block + len(blocks)) * BLOCK_ROUNDS)

@@ -12,6 +12,7 @@ CHECK_MODULES = (
     "properties.checks_conditional",
     "properties.checks_calruption_events",
     "properties.checks_sampler",
+    "properties.checks_catoni",
 )
 
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from reference.calruption import EpochCounts, EpochState
-from reference.catoni import catoni_alpha, catoni_sign_exact
+from reference.catoni import catoni_alpha
 from reference.lp import LPInfeasible, LPUnbounded, solve_lp
 
+from .catoni_sign import catoni_sign
 from .epochs import eps
 from .contract import decode_epoch_result, decode_samples
 from .impl import CallFailed, as_candidate, call, call_many, run_algorithm
@@ -31,7 +32,6 @@ from .violation import Violation
 # shared helpers
 # =====================================================================================
 CERTIFY_BITS = (64, 256, 1024, 4096)
-EXACT_SIGN_MAX_ROUNDS = 4096  # above this, Catoni signs use reference.catoni's certified evaluation
 ALPHA_RELATIVE = Fraction(2**62 - 1, 2**62)  # catoni_alpha: alpha >= (1 - 2^-62) x the lemma's value
 WEIGHT_RELATIVE = Fraction(2**64 - 1, 2**64)  # FINDINGS R12: w~ in [w (1 - 2^-64), w]
 MAX_W_WIDTH = Fraction(1, 2**64)  # FINDINGS R12: |W~ - W| <= 2^-65, W~ the midpoint
@@ -286,14 +286,6 @@ def _loss_differences(H, h, h2, q, queried, length):
     return values, [grouped[v] for v in values]
 
 
-def _catoni_sign(values, counts, alpha, z) -> tuple[int, str]:
-    if sum(counts) <= EXACT_SIGN_MAX_ROUNDS:
-        return catoni_sign_exact(values, counts, alpha, z), "exact"
-    from reference.catoni import _grouped, _Problem  # certified fixed-point evaluation, exact fallback
-
-    return _Problem(_grouped(values, counts), alpha).certified_sign(z)[0], "certified"
-
-
 def _catoni_violations(name, H, params, rec, queried) -> list[Violation]:
     """Line 8 with Catoni's estimator: for every pair with rho^ > 0 and min q > 0 (R11),
     W encloses the root of f(z) = sum psi(alpha (X_t - z)) of the recomputed samples
@@ -351,8 +343,8 @@ def _catoni_violations(name, H, params, rec, queried) -> list[Violation]:
         for (a, b, got) in ((h, h2, W), (h2, h, W_back)):
             vals = values if a == h else [-v for v in reversed(values)]
             cnts = counts if a == h else list(reversed(counts))
-            sign_lo, how = _catoni_sign(vals, cnts, alpha, got.lo)
-            sign_hi, _ = _catoni_sign(vals, cnts, alpha, got.hi)
+            sign_lo, how = catoni_sign(vals, cnts, alpha, got.lo)
+            sign_hi, _ = catoni_sign(vals, cnts, alpha, got.hi)
             if sign_lo < 0 or sign_hi > 0:
                 found.append(Violation.of(
                     name, "W does not enclose the Catoni root of the recomputed samples (need f(lo) >= 0 >= f(hi))",
@@ -556,9 +548,10 @@ def check_calruption_catoni_enclosures_certified(case, trace):
     """Algorithm 2, line 8; appendix lemmas "Concentration inequality for Catoni's
     estimator" and "... in our case" (alpha); FINDINGS R11, R12. The samples l^(h) - l^(h')
     are recomputed from the tape with the trace's q (queried iff u_t < q_l^{x_t}); W is
-    certified by exact integer signs (`reference.catoni.catoni_sign_exact`) of f at its
-    ends, for epochs of <= 4096 rounds (all the epochs this check's cases generate);
-    longer epochs use reference.catoni's certified fixed-point evaluation instead."""
+    certified by the signs of f at its ends (properties/catoni_sign.py): exact integer
+    signs (`reference.catoni.catoni_sign_exact`) while they are cheap, as for the epochs
+    of <= 4096 rounds this check's cases generate, otherwise reference.catoni's certified
+    fixed-point evaluation (`catoni_sign_certified`)."""
     name = "check_calruption_catoni_enclosures_certified"
     H, params = case.instance.hypotheses, case.params
     records, found = _records(name, case, trace)

@@ -116,8 +116,13 @@ def fault_of_exception(name: str, error: BaseException) -> CandidateFault:
         return CandidateFault(f"exited with {error.code} (sys.exit in {name})", at=where)
     if isinstance(error, MemoryError):
         return CandidateFault(f"out of memory (MemoryError in {name})", at=where)
+    extra = {}
+    if type(error).__module__ != "builtins":
+        # the candidate's own exception class: name the built-in one it derives from, so a
+        # check can accept, say, a subclass of ValueError for bad input
+        extra["builtin_base"] = next(c.__name__ for c in type(error).__mro__ if c.__module__ == "builtins")
     return CandidateFault(f"crashed: {type(error).__name__}: {error} (in {name})", at=where,
-                          exception=type(error).__name__)
+                          exception=type(error).__name__, **extra)
 
 
 class InProcessCandidate(Candidate):

@@ -411,6 +411,21 @@ class _Problem:
         return _sign_exact(self.groups, self.alpha, z), None
 
 
+def catoni_sign_certified(values, counts, alpha, z) -> int:
+    """The sign (-1, 0 or 1) of f(z), certified, for any counts (up to 10^12 and beyond).
+
+    The search's own test (module notes, "Signs"): the fixed-point enclosure of f(z) at
+    2^-64, 2^-128, ... up to 2^-8192, with the exact-root test (`_is_exact_root`, cost
+    independent of the counts) the first time the enclosure contains 0, and
+    `catoni_sign_exact` past that. Same inputs and validation as `catoni_root` (counts
+    >= 1); z any rational. Use `catoni_sign_exact` when the counts are small: it shares
+    nothing with this code but the grouping."""
+    groups = _grouped(values, counts)
+    alpha = _positive(alpha, "alpha")
+    z = as_fraction(z, "z")
+    return _Problem(groups, alpha).certified_sign(z)[0]
+
+
 def _simplest_between(a: Fraction, b: Fraction) -> Fraction:
     """The rational with the smallest denominator in [a, b] (a <= b), by continued fractions."""
     if a <= 0 <= b:

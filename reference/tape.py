@@ -149,7 +149,12 @@ def _tape_from_arrays(x: bytes, y: bytes, words: bytes, others, seed, generator)
 
 
 # -- the generator ------------------------------------------------------------------------
-def _block_words(seed: int, block: int) -> array:
+# block_words, lazy_inverse_cdf, Comparator and cdf_table are public: they are the
+# pieces of cral-tape-v1 that another sampler (fast/tape.py) reuses to reproduce this
+# generator bit for bit. Their behaviour is the contract of the module docstring.
+def block_words(seed: int, block: int) -> array:
+    """The 3 * 1024 words of block b (rounds 1024 b + 1 .. 1024 b + 1024, words 0, 1, 2 of
+    each round in turn) as an array of native-endian uint64 ("Q")."""
     digest = hashlib.shake_256(
         b"cral-tape-v1/block" + seed.to_bytes(8, "little") + block.to_bytes(8, "little")
     ).digest(BLOCK_ROUNDS * WORDS_PER_ROUND * 8)
@@ -174,7 +179,7 @@ def _extension_words(seed: int, t: int, j: int) -> Iterator[int]:
         produced = chunk
 
 
-def _lazy_inverse_cdf(word: int, cdf: Sequence[Fraction], seed: int, t: int, j: int) -> int:
+def lazy_inverse_cdf(word: int, cdf: Sequence[Fraction], seed: int, t: int, j: int) -> int:
     """min{i : U < cdf[i]} for U = 0.word ext1 ext2 ... (binary), reading digits until
     the answer is settled. cdf is non-decreasing and ends with a value > U for sure."""
     prefix, bits = word, WORD_BITS
@@ -189,9 +194,11 @@ def _lazy_inverse_cdf(word: int, cdf: Sequence[Fraction], seed: int, t: int, j: 
         bits += WORD_BITS
 
 
-class _Comparator:
+class Comparator:
     """Decides U < p for a fixed rational p from the first 64 digits of U (integers
-    only), deferring to exact refinement in the rare unsettled case."""
+    only), deferring to exact refinement in the rare unsettled case: for a word w,
+    U < p for sure iff w < certainly_below, U >= p for sure iff w >= certainly_not_below;
+    otherwise `lazy_inverse_cdf(w, (p, 2), ...)` reads more digits."""
 
     __slots__ = ("p", "certainly_below", "certainly_not_below")
 
@@ -204,7 +211,9 @@ class _Comparator:
         self.certainly_not_below = -((-scaled.numerator) // scaled.denominator)
 
 
-def _cdf_table(nu: Sequence[Fraction]):
+def cdf_table(nu: Sequence[Fraction]):
+    """(cdf, ceil(cdf 2^64), floor(cdf 2^64)) for point masses nu, as lists: x_t =
+    bisect_right(ceil, w_x) is settled iff w_x < floor[x_t] (else `lazy_inverse_cdf`)."""
     cdf, acc = [], Fraction(0)
     for p in nu:
         acc += p
@@ -228,27 +237,27 @@ def sample_tape(instance: Instance, adversary: Adversary, seed) -> Tape:
     """The tape of n = adversary.n rounds: x_t ~ nu*, y_t ~ Ber(eta_t^{x_t}), u_t ~ U[0,1)."""
     seed = check_sampling_inputs(instance, adversary, seed)
     n = adversary.n
-    cdf, cdf_ceil, cdf_floor = _cdf_table(instance.nu)
+    cdf, cdf_ceil, cdf_floor = cdf_table(instance.nu)
     xs, ys, us = [], [], []
     words, block = None, -1
     for start, end, eta_t, _ in adversary.bind(instance):
-        label_rule = [_Comparator(e) for e in eta_t]
+        label_rule = [Comparator(e) for e in eta_t]
         for t in range(start, end + 1):
             b, r = divmod(t - 1, BLOCK_ROUNDS)
             if b != block:
-                words, block = _block_words(seed, b), b
+                words, block = block_words(seed, b), b
             base = WORDS_PER_ROUND * r
             wx, wy, wu = words[base], words[base + 1], words[base + 2]
             x = bisect_right(cdf_ceil, wx)
             if not wx < cdf_floor[x]:
-                x = _lazy_inverse_cdf(wx, cdf, seed, t, 0)
+                x = lazy_inverse_cdf(wx, cdf, seed, t, 0)
             rule = label_rule[x]
             if wy < rule.certainly_below:
                 y = 1
             elif wy >= rule.certainly_not_below:
                 y = 0
             else:
-                y = 1 if _lazy_inverse_cdf(wy, (rule.p, Fraction(2)), seed, t, 1) == 0 else 0
+                y = 1 if lazy_inverse_cdf(wy, (rule.p, Fraction(2)), seed, t, 1) == 0 else 0
             xs.append(x)
             ys.append(y)
             us.append(Fraction(wu, _SCALE))

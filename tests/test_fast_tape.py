@@ -118,7 +118,7 @@ def _edge_words(values):
 
 
 def _fake_block_words(rounds):
-    """A replacement for reference.tape._block_words serving the given (w_x, w_y, w_u)."""
+    """A replacement for reference.tape.block_words serving the given (w_x, w_y, w_u)."""
     def block_words(seed, block):
         words = array("Q")
         for r in range(RT.BLOCK_ROUNDS):
@@ -139,20 +139,20 @@ def test_edge_words_take_the_exact_and_lazy_paths_like_the_reference(monkeypatch
     n = 2100
     wx = [x_words[t % len(x_words)] if t % 3 else rng.randrange(SCALE) for t in range(n)]
     wu = [rng.randrange(SCALE) for _ in range(n)]
-    monkeypatch.setattr(RT, "_block_words", _fake_block_words([(a, 0, c) for a, c in zip(wx, wu)]))
+    monkeypatch.setattr(RT, "block_words", _fake_block_words([(a, 0, c) for a, c in zip(wx, wu)]))
     adv = R.adversary.early_burst([F(1, 5), F(1), None, None, F(1, 2**64 + 1)], 1100, n)
     xs = R.sample_tape(inst, adv, 9).x
     wy = [y_edges[x][t % len(y_edges[x])] if t % 4 else rng.randrange(SCALE) for t, x in enumerate(xs)]
-    monkeypatch.setattr(RT, "_block_words", _fake_block_words(list(zip(wx, wy, wu))))
+    monkeypatch.setattr(RT, "block_words", _fake_block_words(list(zip(wx, wy, wu))))
 
     calls = []
-    lazy = RT._lazy_inverse_cdf
+    lazy = RT.lazy_inverse_cdf
 
     def counting(word, cdf, seed, t, j):
         calls.append(j)
         return lazy(word, cdf, seed, t, j)
 
-    monkeypatch.setattr(RT, "_lazy_inverse_cdf", counting)
+    monkeypatch.setattr(RT, "lazy_inverse_cdf", counting)
     tape = R.sample_tape(inst, adv, 9)
     reference_calls, calls[:] = list(calls), []
     for chunk_blocks in (1, 16):
@@ -169,25 +169,25 @@ def test_per_round_fallbacks_match_the_lazy_rule():
     for p in (F(1, 3), F(2, 7), 1 - F(1, 2**65), F(1, 2**64 + 1)):
         below, not_below = _scaled(p)
         assert not_below == below + 1  # non-dyadic at 64 bits: the word `below` is unsettled
-        expected = 1 if RT._lazy_inverse_cdf(below, (p, F(2)), seed, t, 1) == 0 else 0
-        assert FT._exact_y(below, RT._Comparator(p), seed, t) == expected
-        assert FT._exact_y(below - 1, RT._Comparator(p), seed, t) == 1
-        assert FT._exact_y(not_below, RT._Comparator(p), seed, t) == 0 or not_below == SCALE
-    assert FT._exact_y(SCALE - 1, RT._Comparator(F(1)), seed, t) == 1
-    cdf, ceil, floor = RT._cdf_table([F(1, 3), F(1, 3), F(1, 3)])
+        expected = 1 if RT.lazy_inverse_cdf(below, (p, F(2)), seed, t, 1) == 0 else 0
+        assert FT._exact_y(below, RT.Comparator(p), seed, t) == expected
+        assert FT._exact_y(below - 1, RT.Comparator(p), seed, t) == 1
+        assert FT._exact_y(not_below, RT.Comparator(p), seed, t) == 0 or not_below == SCALE
+    assert FT._exact_y(SCALE - 1, RT.Comparator(F(1)), seed, t) == 1
+    cdf, ceil, floor = RT.cdf_table([F(1, 3), F(1, 3), F(1, 3)])
     for i in range(2):
-        expected = RT._lazy_inverse_cdf(floor[i], cdf, seed, t, 0)
+        expected = RT.lazy_inverse_cdf(floor[i], cdf, seed, t, 0)
         assert expected in (i, i + 1)
         assert FT._exact_x(floor[i], cdf, ceil, floor, seed, t) == expected
         assert FT._exact_x(floor[i] - 1, cdf, ceil, floor, seed, t) == i
 
 
 def test_block_words_are_the_contract_digest():
-    # The generator reads reference.tape._block_words; pin that to the contract's hash.
+    # The generator reads reference.tape.block_words; pin that to the contract's hash.
     import hashlib
     digest = hashlib.shake_256(b"cral-tape-v1/block" + (5).to_bytes(8, "little") + (2).to_bytes(8, "little"))
     words = np.frombuffer(digest.digest(3 * 1024 * 8), dtype="<u8")
-    assert np.array_equal(np.frombuffer(RT._block_words(5, 2), dtype=np.uint64), words)
+    assert np.array_equal(np.frombuffer(RT.block_words(5, 2), dtype=np.uint64), words)
 
 
 # -- validation ---------------------------------------------------------------------------

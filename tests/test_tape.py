@@ -7,7 +7,7 @@ from fractions import Fraction as F
 import pytest
 
 import reference as R
-from reference.tape import BLOCK_ROUNDS, _block_words, _extension_words, _lazy_inverse_cdf
+from reference.tape import BLOCK_ROUNDS, _extension_words, block_words, lazy_inverse_cdf
 
 
 def _golden_setup():
@@ -108,11 +108,11 @@ def test_unsettled_comparison_reads_more_digits_exactly():
     """The rare path: the first 64 digits do not settle U < p. Build p inside the
     dyadic cell of the actual first word and check the answer against digit 65."""
     seed, t = 0, 1
-    word = _block_words(seed, 0)[0]  # word 0 of round 1 drives x_1
+    word = block_words(seed, 0)[0]  # word 0 of round 1 drives x_1
     p = F(2 * word + 1, 2**65)  # the midpoint of [word, word+1) / 2^64
     digit_65_is_zero = next(_extension_words(seed, t, 0)) < 2**63
     expected = 0 if digit_65_is_zero else 1
-    assert _lazy_inverse_cdf(word, (p, F(1)), seed, t, 0) == expected
+    assert lazy_inverse_cdf(word, (p, F(1)), seed, t, 0) == expected
     inst = R.Instance([p, 1 - p], [F(1, 2), F(1, 2)], [(0, 1)])
     assert R.sample_tape(inst, R.adversary.clean(3), seed).x[0] == expected
 

@@ -336,6 +336,27 @@ MUTANTS: list[Mutant] = [
         "    return Tape._trusted(tape.x, tape.y, tape.u, seed, 'cral-tape-v1-reseeded-by-n')\n",
         "check_sample_tape_prefix",
     ),
+    # catoni_root called directly (properties/checks_catoni.py) ---------------------------------
+    Mutant(
+        "catoni_root_brackets_by_first_and_last_entry",
+        "catoni_root assumes sorted input: it starts its bracket at the first and last entries of values "
+        "instead of the data's minimum and maximum (the algorithms always pass sorted data)",
+        "catoni.py",
+        "    a, b = vmin, vmax  # f(vmin) > 0 > f(vmax): the data are not constant\n",
+        '    a, b = sorted((as_fraction(values[0], "values[0]"), as_fraction(values[-1], "values[-1]")))\n',
+        "check_catoni_root_certified",
+    ),
+    Mutant(
+        "catoni_root_groups_unsorted",
+        "catoni_root's grouping keeps the input order, so vmin and vmax are the first and last distinct values: "
+        "on unsorted data a reversed bracket (lo > hi), an endless recursion in the simplest-rational search, "
+        "or a division by zero",
+        "catoni.py",
+        "    return sorted(merged.items())",
+        "    return list(merged.items())",
+        "check_catoni_root_certified",
+        expect="crash",
+    ),
 ]
 
 # A candidate's fault inside a check (issue 11): this copy reports an update at t = 3 (not a
