@@ -11,6 +11,7 @@ CHECK_MODULES = (
     "properties.checks_lemmas",
     "properties.checks_conditional",
     "properties.checks_calruption_events",
+    "properties.checks_boundary",
 )
 
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import strategies as st
-
 from reference.calruption import EpochCounts, EpochState
 from reference.catoni import catoni_alpha, catoni_sign_exact
 from reference.lp import LPInfeasible, LPUnbounded, solve_lp
@@ -26,14 +24,8 @@ from .epochs import eps
 from .contract import decode_epoch_result, decode_samples
 from .impl import CallFailed, as_candidate, call, call_many, run_algorithm
 from .registry import custom_check, trace_check
-from .strategies import EpochExample, calruption_boundary_cases, calruption_cases, epoch_examples
+from .strategies import EpochExample, calruption_cases, epoch_examples
 from .violation import Violation
-
-def _tape_cases():
-    """For the checks that recount the tape: sampled cases and, as often, boundary cases
-    whose coins sit exactly on q_l^{x_t} (a tie u_t = q is not a query, line 4)."""
-    return st.one_of(calruption_cases(), calruption_boundary_cases())
-
 
 # =====================================================================================
 # shared helpers
@@ -765,17 +757,17 @@ CHECKS = (
     trace_check(check_calruption_query_probabilities_bounded, "Algorithm 2, lines 1 and 13; FINDINGS R10",
                 "deterministic", "calruption", calruption_cases()),
     trace_check(check_calruption_epoch_schedule, "Algorithm 2, lines 1, 6 and 14; FINDINGS R10, R14",
-                "deterministic", "calruption", _tape_cases()),
+                "deterministic", "calruption", calruption_cases()),
     trace_check(check_calruption_recomputed_from_trace,
                 "Algorithm 2, lines 7, 10-13, the remark after it and Output; FINDINGS R10, R11, R13",
-                "deterministic", "calruption", _tape_cases()),
+                "deterministic", "calruption", calruption_cases()),
     trace_check(check_calruption_catoni_enclosures_certified,
                 "Algorithm 2, line 8; Appendix, Catoni lemmas; FINDINGS R11, R12",
-                "deterministic", "calruption", _tape_cases()),
+                "deterministic", "calruption", calruption_cases()),
     trace_check(check_calruption_fit_is_optimal, "Algorithm 2, line 9; FINDINGS R11, R12",
                 "deterministic", "calruption", calruption_cases()),
     custom_check(check_calruption_importance_weights_unbiased, "Algorithm 2, lines 4-5; FINDINGS R11, R14",
-                 "deterministic", _tape_cases(), covers=("calruption", "loss_difference_samples")),
+                 "deterministic", calruption_cases(), covers=("calruption", "loss_difference_samples")),
     trace_check(check_calruption_never_hard_eliminates, "Algorithm 2, line 13; Section 5 (soft elimination)",
                 "deterministic", "calruption", calruption_cases()),
     custom_check(check_calruption_one_epoch_query_probabilities, "Algorithm 2, line 13; FINDINGS R10",

@@ -1523,34 +1523,41 @@ def erm_tie_cases(draw):
     hypotheses a and b, n in {2^k - 1, 2^k, 2^k + 1}: on Dis(a, b) the stream gives as many
     labels a(x) as b(x) (a label that closes the gap whenever eta_t^x allows one; the last
     rounds are spent closing it), elsewhere a's label where allowed, so a and b tie low
-    in the ranking, often at the minimum (line "ties towards the lowest index"). Coins
-    are simple rationals half the time (ERM ignores them). The tie is exact when the
-    labels allow closing the gap (the meta-tests measure how often)."""
+    in the ranking, often at the minimum (line "ties towards the lowest index"). When a
+    and b disagree on all of supp(nu), every round is on Dis(a, b) and an odd n cannot
+    tie: n is then 2^k. Coins are simple rationals half the time (ERM ignores them).
+    The tie is exact when the labels allow closing the gap (the meta-tests measure how
+    often)."""
     instance = draw(rich_instances(), label="instance")
     H = instance.hypotheses
-    n = _checkpoint_n(draw)
-    adversary = draw(adversaries_for(instance, n), label="adversary")
-    params = draw(params_for(n, len(H)), label="params")
     a = draw(st.integers(0, len(H) - 1), label="tie_a")
     others = [h for h in range(len(H)) if H[h] != H[a]]
     b = draw(st.sampled_from(others), label="tie_b")
-    rng = random.Random(draw(st.integers(0, 2**32 - 1), label="stream_seed"))
     support = [x for x in range(instance.num_points) if instance.nu[x] > 0]
     disputed = [x for x in support if H[a][x] != H[b][x]]
+    undisputed = [x for x in support if x not in disputed]
+    n = _checkpoint_n(draw)
+    if not undisputed and n % 2:
+        n = n + 1 if n & (n + 1) == 0 else n - 1  # 2^k - 1 -> 2^k, 2^k + 1 -> 2^k
+    adversary = draw(adversaries_for(instance, n), label="adversary")
+    params = draw(params_for(n, len(H)), label="params")
+    rng = random.Random(draw(st.integers(0, 2**32 - 1), label="stream_seed"))
     gap = 0  # rounds on Dis(a, b) labelled a(x) minus those labelled b(x): R^(b) - R^(a), times n
     xs, ys, us = [], [], []
     for t in range(1, n + 1):
         eta_t = adversary.eta(instance, t)
+        left = n - t  # rounds after this one
         closing = [(x, y) for x in disputed for y in allowed_labels(eta_t[x])
                    if (y == H[a][x] and gap < 0) or (y == H[b][x] and gap > 0)]
-        if closing and (n - t < abs(gap) or rng.random() < 0.5):
+        if closing and (left < abs(gap) or rng.random() < 0.5):
             x, y = closing[rng.randrange(len(closing))]
         else:
-            x = rng.choice(support)
+            # off Dis(a, b) when the rounds left could not close a new gap
+            x = rng.choice(undisputed if undisputed and left <= abs(gap) else support)
             labels = allowed_labels(eta_t[x])
             y = H[a][x] if H[a][x] in labels else labels[0]
-            if x in disputed and len(labels) == 2:
-                y = H[b][x] if gap > 0 else H[a][x]
+            if x in disputed and len(labels) == 2 and gap > 0:
+                y = H[b][x]
         if x in disputed:
             gap += 1 if y == H[a][x] else -1
         xs.append(x)

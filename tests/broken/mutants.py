@@ -298,7 +298,7 @@ MUTANTS: list[Mutant] = [
         "calruption.py",
         "        if u < state.q[x]:  # line 4: Q_t ~ Ber(q_l^x) through the tape's coin",
         "        if u <= state.q[x] and state.q[x] > 0:  # line 4 with <=",
-        "check_calruption_importance_weights_unbiased",
+        "check_calruption_on_boundary_tapes",
     ),
     Mutant(
         "calruption_coin_against_float_q",
@@ -307,7 +307,7 @@ MUTANTS: list[Mutant] = [
         "calruption.py",
         "        if u < state.q[x]:  # line 4: Q_t ~ Ber(q_l^x) through the tape's coin",
         "        if u < float(state.q[x]):  # line 4 against a float q",
-        "check_calruption_importance_weights_unbiased",
+        "check_calruption_on_boundary_tapes",
     ),
     Mutant(
         "robust_cal_checkpoint_round_queried_with_next_version_space",
@@ -329,7 +329,7 @@ MUTANTS: list[Mutant] = [
         "            queried[x][y] += 1\n"
         "            labels += 1\n"
         "        if t == next_checkpoint:\n",
-        "check_robust_cal_queries_iff_in_disagreement_region",
+        "check_robust_cal_on_boundary_streams",
     ),
     Mutant(
         "robust_cal_version_space_one_round_late",
@@ -346,7 +346,7 @@ MUTANTS: list[Mutant] = [
         "            checkpoint = checkpoint_update(H, version_space, seen, queried, labels, t, params, vanilla)\n"
         "            checkpoints.append(checkpoint)\n"
         "            version_space = checkpoint.next_version_space\n",
-        "check_robust_cal_queries_iff_in_disagreement_region",
+        "check_robust_cal_on_boundary_streams",
     ),
     Mutant(
         "robust_cal_no_update_at_last_round",
@@ -355,7 +355,7 @@ MUTANTS: list[Mutant] = [
         "robust_cal.py",
         "        if t == next_checkpoint:  # line 7: log t in N\n",
         "        if t == next_checkpoint and t < tape.n:  # line 7, but not at the last round\n",
-        "check_robust_cal_checkpoints_at_powers_of_two",
+        "check_robust_cal_on_boundary_streams",
     ),
 ]
 
