@@ -1263,7 +1263,7 @@ BOUNDARY_BETA1_CHOICES = BETA1_CHOICES + (Fraction(3),)
 BOUNDARY_MAX_ROUNDS = 340  # beta1 = 1: four complete epochs (4 + 16 + 64 + 256)
 MAX_CHECKPOINT_EXPONENT = 7  # RobustCAL/passive: n = 2^k - 1, 2^k, 2^k + 1 with k <= 7
 # small widths, so that line 10 eliminates from the first checkpoints on
-BOUNDARY_BETA_SCALES = (Fraction(1, 16), Fraction(1, 64), Fraction(1, 256))
+BOUNDARY_BETA_SCALES = (Fraction(1, 256), Fraction(1, 64), Fraction(1, 16))
 # RobustCAL ignores u_t (Algorithm 1, line 4 queries iff x_t in Dis(V_t)): coins on simple
 # rationals at the rounds that matter show that no coin rule crept in
 SIMPLE_COINS = (Fraction(0), Fraction(1, 2), Fraction(1, 4), Fraction(3, 4), Fraction(1, 3), Fraction(2, 3))
@@ -1459,11 +1459,12 @@ class _RobustCALRun:
 
 
 @st.composite
-def checkpoint_boundary_cases(draw):
+def checkpoint_boundary_cases(draw, vanilla: bool | None = None):
     """RobustCAL (Algorithm 1) on a stream built around its checkpoints t = 2^k: n in
-    {2^k - 1, 2^k, 2^k + 1} (k <= 7); scaled widths beta_scale in {1/16, 1/64, 1/256}, so line
+    {2^k - 1, 2^k, 2^k + 1} (k <= 7); scaled widths beta_scale in {1/256, 1/64, 1/16}, so line
     10 eliminates early. The stream is written round by round while the reference's
-    update (`checkpoint_update`, for the drawn rule: modified or vanilla) follows it:
+    update (`checkpoint_update`, for the given rule, or a drawn one if `vanilla` is None)
+    follows it:
     * at a checkpoint t, the round is a pair (x, y) with x in Dis(V_t) but not in
       Dis(V_{t+1}) -- V_{t+1} computed with that very round -- when one exists: the last
       round queried with V_t (lines 4, 7-10) is one V_{t+1} would not query;
@@ -1481,7 +1482,8 @@ def checkpoint_boundary_cases(draw):
     delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")
     beta_scale = draw(st.sampled_from(BOUNDARY_BETA_SCALES), label="beta_scale")
     params = Params.scaled(n, len(H), delta, beta_scale)
-    vanilla = draw(st.booleans(), label="vanilla_rule")
+    if vanilla is None:
+        vanilla = draw(st.booleans(), label="vanilla_rule")
     winner = draw(st.integers(0, len(H) - 1), label="winner")
     rng = random.Random(draw(st.integers(0, 2**32 - 1), label="stream_seed"))
     support = [x for x in range(instance.num_points) if instance.nu[x] > 0]
@@ -1566,6 +1568,7 @@ def erm_tie_cases(draw):
     return CraftedCase(instance, adversary, params, Tape(xs, ys, us))
 
 
-def update_boundary_cases():
-    """Boundary cases for RobustCAL and passive ERM: checkpoint streams and ERM ties."""
-    return st.one_of(checkpoint_boundary_cases(), erm_tie_cases())
+def update_boundary_cases(vanilla: bool | None = None):
+    """Boundary cases for RobustCAL: checkpoint streams (built for the given rule) and
+    ERM ties (ties of L^_t for h^_t)."""
+    return st.one_of(checkpoint_boundary_cases(vanilla), erm_tie_cases())
