@@ -1362,11 +1362,13 @@ def _boundary_rounds(draw, xs, start: int, length: int) -> set[int]:
 @st.composite
 def calruption_boundary_cases(draw):
     """CALruption (Algorithm 2) on a tape whose coins sit exactly on q_l^{x_t}. Scaled
-    constants (calruption_params) with beta1 in {1, 2, 3, 4}; n = the end of a complete
-    epoch L >= 1 plus 0 .. |I_{L+1}| - 1 rounds (>= 1 if L = 1, so that epoch 2 starts),
-    n <= BOUNDARY_MAX_ROUNDS. The base tape is sampled from a seed or crafted
-    (`_crafted_calruption_tape`: a block at one point reaches q = 0 at a seen disputed
-    point). Then, epoch by epoch from l = 2 (q_1 = 1, and a coin must be < 1), the coins of
+    constants (calruption_params); n = the end of a complete epoch L >= 1 plus
+    0 .. |I_{L+1}| - 1 rounds (>= 1 if L = 1, so that epoch 2 starts), n <=
+    BOUNDARY_MAX_ROUNDS. Two families: "odd_epochs", a `spread_instances` instance with
+    beta1 = 3 on a sampled tape (q's with a factor 3 in their denominators, whose nearest
+    double lies above or below them); "any", a `rich_instances` instance with beta1 in
+    {1, 2, 4, 3} on a tape sampled from a seed or crafted (`_crafted_calruption_tape`: a
+    block at one point reaches q = 0 at a seen disputed point). Then, epoch by epoch from l = 2 (q_1 = 1, and a coin must be < 1), the coins of
     1-3 rounds per point seen in the epoch (and, if drawn, of its first and last rounds)
     are set to exactly q_l^{x_t} (u_t = 0 where q_l^{x_t} = 0). q_l depends only on epochs
     < l, so it is taken from the reference's update (`calruption_epoch`) of the modified
@@ -1525,7 +1527,8 @@ def erm_tie_cases(draw):
     hypotheses a and b, n in {2^k - 1, 2^k, 2^k + 1}: on Dis(a, b) the stream gives as many
     labels a(x) as b(x) (a label that closes the gap whenever eta_t^x allows one; the last
     rounds are spent closing it), elsewhere a's label where allowed, so a and b tie low
-    in the ranking, often at the minimum (line "ties towards the lowest index"). When a
+    in the ranking, often at the minimum (where the reference's ERM takes the lowest
+    index). When a
     and b disagree on all of supp(nu), every round is on Dis(a, b) and an odd n cannot
     tie: n is then 2^k. Coins are simple rationals half the time (ERM ignores them).
     The tie is exact when the labels allow closing the gap (the meta-tests measure how
@@ -1569,6 +1572,6 @@ def erm_tie_cases(draw):
 
 
 def update_boundary_cases(vanilla: bool | None = None):
-    """Boundary cases for RobustCAL: checkpoint streams (built for the given rule) and
-    ERM ties (ties of L^_t for h^_t)."""
+    """Boundary cases for RobustCAL: checkpoint streams (built for the given rule) and the
+    ERM-tie streams (tied risks, which h^_t and the output break towards the lowest index)."""
     return st.one_of(checkpoint_boundary_cases(vanilla), erm_tie_cases())

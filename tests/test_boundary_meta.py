@@ -17,7 +17,8 @@ The cross-check of the reference against itself on boundary cases has no diverge
 no mismatch; fast (float64) has no mismatch, and its coin divergences are exactly the
 coins on a non-dyadic q whose double lies above q (it decides u_t < q for its float q's
 exact value: a coin on a dyadic q, or on a q its double rounds down, is decided as the
-reference decides it)."""
+reference decides it). A slow test shows that the two coin mutants of
+tests/broken/mutants.py escape every other CALruption check."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -214,3 +215,25 @@ def test_fast_decides_coins_on_q_as_its_float_q_says(calruption_sample, checkpoi
     for i, case in enumerate(checkpoint_sample[:4]):
         for report in crosscheck_case(fast_candidate, case, i, algorithms=("robust_cal", "robust_cal_vanilla")):
             assert report.ok and not report.divergence_counts()["coin"], report.mismatches[:1]
+
+
+# -- the boundary mutants need these strategies ---------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["calruption_queries_at_coin_equal_q", "calruption_coin_against_float_q"])
+def test_coin_mutants_escape_every_check_on_sampled_tapes(name, tmp_path, monkeypatch):
+    """The two coin mutants of tests/broken/mutants.py pass every other registered check of
+    CALruption under the loaded profile: on sampled tapes a 64-bit coin lies in [q, float(q)]
+    (or equals q) with probability ~2^-64, so only the boundary tapes tell them from the
+    reference (about 1 min; the RobustCAL boundary mutants, by contrast, are caught on
+    sampled cases in about half of the random 25-example runs)."""
+    from properties.registry import all_checks
+    from properties.runner import FAILED, run_check
+    from tests.broken.mutants import BY_NAME, build
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    broken = load_impl(build(BY_NAME[name], tmp_path))
+    others = [c for n, c in all_checks().items() if "calruption" in c.covers and "boundary" not in n]
+    assert len(others) >= 10
+    results = {c.name: run_check(c, broken) for c in others}
+    assert {n: r.violations[:1] for n, r in results.items() if r.status == FAILED} == {}
+    assert run_check(all_checks()[BY_NAME[name].caught_by], broken).status == FAILED
