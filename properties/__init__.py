@@ -13,6 +13,7 @@ CHECK_MODULES = (
     "properties.checks_calruption_events",
     "properties.checks_sampler",
     "properties.checks_catoni",
+    "properties.checks_boundary",
 )
 
 

@@ -357,6 +357,74 @@ MUTANTS: list[Mutant] = [
         "check_catoni_root_certified",
         expect="crash",
     ),
+    # boundary tapes (properties/strategies.py, "boundary tapes"): caught only on tapes whose
+    # coins sit exactly on q, or whose checkpoint rounds leave Dis(V) -------------------------
+    Mutant(
+        "calruption_queries_at_coin_equal_q",
+        "CALruption queries when u_t <= q_l^{x_t} (a coin exactly on q counts as a query; line 4 and DESIGN "
+        "say Q_t = 1 iff u_t < q), where q > 0",
+        "calruption.py",
+        "        if u < state.q[x]:  # line 4: Q_t ~ Ber(q_l^x) through the tape's coin",
+        "        if u <= state.q[x] and state.q[x] > 0:  # line 4 with <=",
+        "check_calruption_on_boundary_tapes",
+    ),
+    Mutant(
+        "calruption_coin_against_float_q",
+        "CALruption decides Q_t by u_t < float(q_l^{x_t}): q rounded to the nearest double, so a coin "
+        "exactly on a non-dyadic q is a query whenever the double rounds q up",
+        "calruption.py",
+        "        if u < state.q[x]:  # line 4: Q_t ~ Ber(q_l^x) through the tape's coin",
+        "        if u < float(state.q[x]):  # line 4 against a float q",
+        "check_calruption_on_boundary_tapes",
+    ),
+    Mutant(
+        "robust_cal_checkpoint_round_queried_with_next_version_space",
+        "RobustCAL applies the update of checkpoint t = 2^k before round t's query: the checkpoint's own "
+        "record is line 4-10's, but round t is queried (and enters later L^) iff x_t is in Dis(V_{t+1})",
+        "robust_cal.py",
+        "        if x in dis:  # line 4: query iff x_t in Dis(V_t)\n"
+        "            queried[x][y] += 1\n"
+        "            labels += 1\n"
+        "        if t == next_checkpoint:  # line 7: log t in N\n"
+        "            checkpoint = checkpoint_update(H, version_space, seen, queried, labels, t, params, vanilla)\n",
+        "        if t == next_checkpoint:  # line 7, applied before round t's query is recorded\n"
+        "            asked = x in dis\n"
+        "            queried[x][y] += asked\n"
+        "            checkpoint = checkpoint_update(H, version_space, seen, queried, labels + asked, t, params, vanilla)\n"
+        "            queried[x][y] -= asked\n"
+        "            dis = disagreement_region(H, checkpoint.next_version_space)\n"
+        "        if x in dis:  # line 4 with V_{t+1} at t = 2^k\n"
+        "            queried[x][y] += 1\n"
+        "            labels += 1\n"
+        "        if t == next_checkpoint:\n",
+        "check_robust_cal_on_boundary_streams",
+    ),
+    Mutant(
+        "robust_cal_version_space_one_round_late",
+        "RobustCAL's V_{t+1} takes effect one round late: round t + 1 after a checkpoint t = 2^k is "
+        "queried iff x_{t+1} is in Dis(V_t)",
+        "robust_cal.py",
+        "        if t == next_checkpoint:  # line 7: log t in N\n"
+        "            checkpoint = checkpoint_update(H, version_space, seen, queried, labels, t, params, vanilla)\n"
+        "            checkpoints.append(checkpoint)\n"
+        "            version_space = checkpoint.next_version_space\n"
+        "            dis = disagreement_region(H, version_space)\n",
+        "        dis = disagreement_region(H, version_space)  # the V of the previous round\n"
+        "        if t == next_checkpoint:  # line 7: log t in N\n"
+        "            checkpoint = checkpoint_update(H, version_space, seen, queried, labels, t, params, vanilla)\n"
+        "            checkpoints.append(checkpoint)\n"
+        "            version_space = checkpoint.next_version_space\n",
+        "check_robust_cal_on_boundary_streams",
+    ),
+    Mutant(
+        "robust_cal_no_update_at_last_round",
+        "RobustCAL skips the checkpoint t = n when n is a power of two (the update loop stops before the "
+        "last round): one checkpoint, V_{n+1} and the output's version space missing",
+        "robust_cal.py",
+        "        if t == next_checkpoint:  # line 7: log t in N\n",
+        "        if t == next_checkpoint and t < tape.n:  # line 7, but not at the last round\n",
+        "check_robust_cal_on_boundary_streams",
+    ),
 ]
 
 # A candidate's fault inside a check (issue 11): this copy reports an update at t = 3 (not a
