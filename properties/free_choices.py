@@ -19,6 +19,7 @@ accept (tests/test_free_choices.py shows it with a legitimate variant). `render_
 gives the README's copy of the table."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -58,7 +59,7 @@ class Choice:
 
 
 _LINE8_ARGMIN = ("the correctness proof (Appendix C.1) and Lemma C.1 use only that h^_t minimises L^_t over V_t, "
-                 "which every minimiser does; lines 9-10 are recomputed with the trace's own h^_t")
+                 "which every minimiser does")
 
 CHOICES: tuple[Choice, ...] = (
     # -- passive ERM (Theorem 3.1) --------------------------------------------------------
@@ -444,7 +445,8 @@ def render_markdown() -> str:
     ]
     for c in CHOICES:
         if not c.free:
-            findings = f" ({', '.join(c.findings)})" if c.findings else ""
+            missing = [r for r in c.findings if not re.search(rf"\b{r}\b", c.reason)]
+            findings = f" ({', '.join(missing)})" if missing else ""
             lines.append(f"| `{c.id}` | {_cell(c.where)} | {_cell(c.open)} | {_cell(c.accepted)} | {c.status} | "
                          f"{_cell(c.reason)}{findings} |")
     lines += ["", "Reading decisions that ask nothing of an implementation: " + "; ".join(
