@@ -18,10 +18,12 @@ from fractions import Fraction
 
 from reference.calruption import EpochCounts, EpochState
 from reference.catoni import catoni_alpha
+from reference.certified import sqrt_lower
 from reference.lp import LPInfeasible, LPUnbounded, solve_lp
 
 from .catoni_sign import catoni_sign
 from .epochs import eps
+from .free_choices import accepted_calruption_outputs, accepted_minimisers, cite, rounding_bound
 from .contract import decode_epoch_result, decode_samples
 from .impl import CallFailed, as_candidate, call, call_many, run_algorithm
 from .registry import custom_check, trace_check
@@ -32,9 +34,9 @@ from .violation import Violation
 # shared helpers
 # =====================================================================================
 CERTIFY_BITS = (64, 256, 1024, 4096)
-ALPHA_RELATIVE = Fraction(2**62 - 1, 2**62)  # catoni_alpha: alpha >= (1 - 2^-62) x the lemma's value
-WEIGHT_RELATIVE = Fraction(2**64 - 1, 2**64)  # FINDINGS R12: w~ in [w (1 - 2^-64), w]
 MAX_W_WIDTH = Fraction(1, 2**64)  # FINDINGS R12: |W~ - W| <= 2^-65, W~ the midpoint
+# honoured by `_fit_violations` (any optimal D^, vertex or not; any eta^ without rows)
+cite("calruption.fit", "calruption.fit_without_rows")
 
 
 def _s(values) -> list[str | None]:
@@ -185,8 +187,9 @@ def _counts_violations(name, H, rec, seen, queried=None) -> list[Violation]:
 
 
 def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
-    """Lines 10-13 from the record alone: R_D^(h) from eta^ and the x-marginal; h^*_l the
-    lowest-index argmin of R_D^(h) + beta2 Delta^^{l-1}_h (line 10, R13); Delta^^l_h =
+    """Lines 10-13 from the record alone: R_D^(h) from eta^ and the x-marginal; h^*_l a
+    minimiser of R_D^(h) + beta2 Delta^^{l-1}_h (line 10, R13: any exact minimiser, free
+    choice `calruption.h_star_tie`); Delta^^l_h =
     max(eps_l, R_D^(h) - R_D^(h^*) - beta2 Delta^^{l-1}_{h^*}) (line 11); V^i_{l+1} =
     {h : Delta^^l_h <= eps_i}, i = 0..l, nested (line 12); q_{l+1}^x = max_{Z(x)} rho^_l
     4^(k - l - 1), k = max{i : h, h' in V^i_{l+1}} (line 13, R10)."""
@@ -204,10 +207,10 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
         found.append(Violation.of(name, "eta^ is missing on the support", **where, eta_hat=_s(rec.eta_hat)))
     # line 10
     penalised = [rec.risk_hat[h] + params.beta2 * prev_gap[h] for h in range(num_h)]
-    h_star = penalised.index(min(penalised))
-    if rec.h_star_hat != h_star:
-        found.append(Violation.of(name, "h^*_l is not the lowest-index argmin of line 10", **where,
-                                  got=rec.h_star_hat, expected=h_star, penalised=_s(penalised)))
+    accepted = accepted_minimisers("calruption.h_star_tie", penalised, range(num_h))
+    if rec.h_star_hat not in accepted:
+        found.append(Violation.of(name, "h^*_l is not a minimiser of line 10", **where,
+                                  got=rec.h_star_hat, minimisers=accepted, penalised=_s(penalised)))
     # line 11 (with the record's h^*_l, so a wrong h^* is reported once, above)
     hs = rec.h_star_hat
     gap = tuple(max(eps(l), rec.risk_hat[h] - penalised[hs]) for h in range(num_h))
@@ -286,13 +289,34 @@ def _loss_differences(H, h, h2, q, queried, length):
     return values, [grouped[v] for v in values]
 
 
+def _alpha_violations(name, params, rec, mq, rho, alpha, where) -> list[Violation]:
+    """Catoni's alpha = sqrt(2 beta3 min q / (5 |I_l| rho^)) (R10) as a rational: any within
+    relative 2^-62 of it (the table's bound), either side (free choice `calruption.alpha_rounding`),
+    decided by certified bounds; if the table pins the rounding, exactly catoni_alpha's."""
+    bound = rounding_bound("calruption.alpha_rounding")
+    if bound is None:
+        documented = catoni_alpha(params.beta3, mq, rec.length, rho)
+        if alpha != documented:
+            return [Violation.of(name, "alpha differs from catoni_alpha(beta3, min q, |I_l|, rho^)", **where,
+                                 got=alpha, expected=documented)]
+        return []
+    found = []
+    ratio = 2 * mq / (5 * rec.length * rho)
+    if _compare_with_constant((alpha / (1 + bound)) ** 2, ratio, params.beta3) == 1:
+        found.append(Violation.of(name, f"alpha above (1 + {bound}) sqrt(2 beta3 min q / (5 |I_l| rho^))", **where,
+                                  alpha=alpha))
+    if _compare_with_constant((alpha / (1 - bound)) ** 2, ratio, params.beta3) == -1:
+        found.append(Violation.of(name, f"alpha below (1 - {bound}) sqrt(2 beta3 min q / (5 |I_l| rho^))", **where,
+                                  alpha=alpha))
+    return found
+
+
 def _catoni_violations(name, H, params, rec, queried) -> list[Violation]:
     """Line 8 with Catoni's estimator: for every pair with rho^ > 0 and min q > 0 (R11),
     W encloses the root of f(z) = sum psi(alpha (X_t - z)) of the recomputed samples
     (f(lo) >= 0 >= f(hi), decided exactly), W^{h',h} = -W^{h,h'} (their enclosures
     intersect after negation), width <= 2^-64 (R12), and alpha = sqrt(2 beta3 min q /
-    (5 |I_l| rho^)) rounded as `catoni_alpha` documents (0 < alpha <= the value, relative
-    error <= 2^-62; checked both exactly against catoni_alpha and by certified bounds).
+    (5 |I_l| rho^)) within relative 2^-62 (`_alpha_violations`).
     Pairs with rho^ = 0 have no alpha and W (if given) contains 0; pairs with min q = 0
     have neither W nor alpha."""
     found = []
@@ -319,17 +343,7 @@ def _catoni_violations(name, H, params, rec, queried) -> list[Violation]:
         if alpha <= 0:
             found.append(Violation.of(name, "alpha must be > 0", **where, alpha=alpha))
             continue
-        documented = catoni_alpha(params.beta3, mq, rec.length, rho)
-        if alpha != documented:
-            found.append(Violation.of(name, "alpha differs from catoni_alpha(beta3, min q, |I_l|, rho^)", **where,
-                                      got=alpha, expected=documented))
-        ratio = 2 * mq / (5 * rec.length * rho)
-        if _compare_with_constant(alpha * alpha, ratio, params.beta3) == 1:
-            found.append(Violation.of(name, "alpha exceeds sqrt(2 beta3 min q / (5 |I_l| rho^))", **where,
-                                      alpha=alpha))
-        if _compare_with_constant(alpha * alpha / (ALPHA_RELATIVE * ALPHA_RELATIVE), ratio, params.beta3) == -1:
-            found.append(Violation.of(name, "alpha below (1 - 2^-62) sqrt(2 beta3 min q / (5 |I_l| rho^))", **where,
-                                      alpha=alpha))
+        found += _alpha_violations(name, params, rec, mq, rho, alpha, where)
         # mirrored enclosures
         if max(W.lo, -W_back.hi) > min(W.hi, -W_back.lo):
             found.append(Violation.of(name, "W^{h',h} is not -W^{h,h'}: the enclosures are disjoint after negation",
@@ -355,12 +369,15 @@ def _catoni_violations(name, H, params, rec, queried) -> list[Violation]:
 
 # -- line 9: the fit of D^ ---------------------------------------------------------------------
 def _fit_violations(name, H, rec) -> list[Violation]:
-    """Line 9 (R11, R12): the weights are sqrt(min q / rho^) rounded down within relative
-    2^-64, present exactly for pairs with rho^ > 0 and min q > 0; eta^ in [0,1] on S_l and
-    None elsewhere; and eta^ is an optimal solution of the LP "minimise s subject to
-    w (R_D(h) - R_D(h') - mid W^{h,h'}) <= s for every weighted ordered pair, 0 <= eta <= 1"
-    built from the trace's weights and W midpoints: the objective eta^ attains equals the
-    exact optimum (reference.lp.solve_lp) and lp_objective. Holds for any optimal D^."""
+    """Line 9 (R11, R12): the weights are sqrt(min q / rho^) within relative 2^-64, either
+    side (free choice `calruption.weight_rounding`), present exactly for pairs with rho^ > 0
+    and min q > 0; eta^ in [0,1] on S_l and None elsewhere; and eta^ is an optimal solution
+    of the LP "minimise s subject to w (R_D(h) - R_D(h') - mid W^{h,h'}) <= s for every
+    weighted ordered pair, 0 <= eta <= 1" built from the trace's weights and W midpoints
+    (pinned: `calruption.lp_stand_in`): the objective eta^ attains equals the exact optimum
+    (reference.lp.solve_lp) and lp_objective. Any optimal D^ passes, vertex or not, and any
+    eta^ when no pair gives a row (free choices `calruption.fit`, `calruption.fit_without_rows`)."""
+    weight_bound = rounding_bound("calruption.weight_rounding")  # None: pinned to sqrt_lower's rounding
     found = []
     m, num_h = len(H[0]), len(H)
     where = {"l": rec.l}
@@ -387,8 +404,12 @@ def _fit_violations(name, H, rec) -> list[Violation]:
             if w is None:
                 continue
             target = mq / rho
-            if not (w > 0 and w * w <= target and w * w >= WEIGHT_RELATIVE**2 * target):
-                found.append(Violation.of(name, "weight not within [sqrt(min q/rho^)(1 - 2^-64), sqrt(min q/rho^)]",
+            if weight_bound is None:
+                if w != sqrt_lower(target):
+                    found.append(Violation.of(name, "weight differs from sqrt_lower(min q/rho^)", **where,
+                                              pair=(h, h2), weight=w, expected=sqrt_lower(target)))
+            elif not (w > 0 and (w / (1 + weight_bound)) ** 2 <= target <= (w / (1 - weight_bound)) ** 2):
+                found.append(Violation.of(name, f"weight not within relative {weight_bound} of sqrt(min q/rho^)",
                                           **where, pair=(h, h2), weight=w, min_q=mq, rho=rho))
             if rec.W[h][h2] is None:
                 found.append(Violation.of(name, "a weighted pair has no W", **where, pair=(h, h2)))
@@ -524,9 +545,11 @@ def check_calruption_epoch_schedule(case, trace):
 def check_calruption_recomputed_from_trace(case, trace):
     """Algorithm 2, lines 7 and 10-13, the remark after it, and the output (FINDINGS R10,
     R11, R13): S_l, the x-marginal, rho^_l and min q recomputed from the tape's epoch
-    counts; R_D^ from eta^; h^*_l (lowest index), Delta^^l, the nested layers V^i_{l+1} and
-    q_{l+1} recomputed from the record and the previous Delta^^{l-1}, compared exactly;
-    the output is h^*_L of the last completed epoch (0 if none)."""
+    counts; R_D^ from eta^; h^*_l (any minimiser), Delta^^l, the nested layers V^i_{l+1}
+    and q_{l+1} recomputed from the record and the previous Delta^^{l-1}, compared
+    exactly; the output is a member of V_{L+1}^L, the last completed epoch's top layer
+    (any hypothesis if none completed: V_1^0 = H). Free choices `calruption.h_star_tie`
+    and `calruption.output` (properties/free_choices.py); the reference outputs h^*_L."""
     name = "check_calruption_recomputed_from_trace"
     H, params = case.instance.hypotheses, case.params
     records, found = _records(name, case, trace)
@@ -537,10 +560,10 @@ def check_calruption_recomputed_from_trace(case, trace):
             found += _counts_violations(name, H, e, counts[0])
         found += _symmetry_violations(name, H, e)
         found += _definitions_violations(name, H, params, e, prev_gap)
-    expected = trace.epochs[-1].h_star_hat if trace.epochs else 0
-    if trace.output != expected:
-        found.append(Violation.of(name, "the output is not h^*_l of the last completed epoch (R13)",
-                                  output=trace.output, expected=expected))
+    accepted = accepted_calruption_outputs(trace, len(H))
+    if trace.output not in accepted:
+        found.append(Violation.of(name, "the output is not in V_l^{l-1}, the last completed epoch's top layer (R13)",
+                                  output=trace.output, accepted=accepted))
     return found
 
 

@@ -37,6 +37,7 @@ from reference.catoni import catoni_root as reference_catoni_root
 
 from .catoni_sign import root_within
 from .contract import decode_enclosure
+from .free_choices import zero_count_behaviours
 from .impl import as_candidate, call, call_many
 from .registry import custom_check
 from .steering import note, steer
@@ -269,6 +270,9 @@ def check_catoni_root_rejects_bad_arguments(impl, problem: CatoniProblem) -> lis
             raise CallFailed(violation, fatal=True) from None
         return found + [violation]
     note("catoni_root ignores a zero count")
+    if "ignore" not in zero_count_behaviours():  # the table pins refusing (FINDINGS R16)
+        return found + [Violation.of(name, "catoni_root must refuse a zero count (catoni.zero_count is pinned)",
+                                     result=plain)]
     lo, hi = decode_enclosure(name, plain, floats=floats)
     found += enclosure_violations(name, problem.values, problem.counts, alpha, lo, hi, floats,
                                   what=f"catoni_root with an extra entry {values[-1]} of count 0 (it must be ignored)")

@@ -8,19 +8,23 @@ from fractions import Fraction
 from reference.certified import Enclosure, decide_le, sqrt_enclosure
 from reference.instance import disagreement_region
 
+from .free_choices import accepted_minimisers
 from .registry import trace_check
 from .strategies import cases
 from .violation import Violation
 
 
 def check_passive_output_is_erm(case, trace):
-    """Theorem 3.1: h_out = argmin_h R^_[1,n](h), every label requested; ties -> lowest index."""
+    """Theorem 3.1: h_out = argmin_h R^_[1,n](h) (R^ recomputed from the tape), every label
+    requested. Any exact minimiser is accepted (free choice `passive.erm_tie`,
+    properties/free_choices.py); the reference takes the lowest index."""
     tape, H = case.tape, case.instance.hypotheses
     risks = [Fraction(sum(h[x] != y for x, y in zip(tape.x, tape.y)), tape.n) for h in H]
     found = []
-    if trace.output != risks.index(min(risks)):
-        found.append(Violation.of("check_passive_output_is_erm", "the output is not the (lowest-index) ERM",
-                                  output=trace.output, erm=risks.index(min(risks)), risks=[str(r) for r in risks]))
+    accepted = accepted_minimisers("passive.erm_tie", risks, range(len(H)))
+    if trace.output not in accepted:
+        found.append(Violation.of("check_passive_output_is_erm", "the output is not an empirical risk minimiser",
+                                  output=trace.output, minimisers=accepted, risks=[str(r) for r in risks]))
     if trace.labels_requested != tape.n:
         found.append(Violation.of("check_passive_output_is_erm", "passive learning must request every label",
                                   labels=trace.labels_requested, n=tape.n))
@@ -153,8 +157,11 @@ def _queried_losses(case, trace):
 
 
 def check_robust_cal_empirical_risks_and_output(case, trace):
-    """Algorithm 1, line 8 and Output: L^_t recomputed from the queried labels, h^_t its
-    lowest-index argmin over V_t; the output is the argmin of L^_n over the final V."""
+    """Algorithm 1, line 8 and Output (FINDINGS R4, R5): L^_t recomputed from the queried
+    labels, h^_t a minimiser of L^_t over V_t; the output a minimiser of L^_n over the
+    final V. Any exact minimiser is accepted (free choices `robust_cal.h_hat_tie` and
+    `robust_cal.output_tie`, properties/free_choices.py); the reference takes the lowest
+    index."""
     name = "check_robust_cal_empirical_risks_and_output"
     losses = _queried_losses(case, trace)
     for c in trace.checkpoints:
@@ -162,14 +169,15 @@ def check_robust_cal_empirical_risks_and_output(case, trace):
         got = {h: c.empirical_risk[h] for h in c.version_space}
         if got != expected:
             return [Violation.of(name, "L^_t differs from the queried labels", t=c.t, trace=got, expected=expected)]
-        best = min(sorted(expected), key=lambda h: expected[h])
-        if c.h_hat != best:
-            return [Violation.of(name, "h^_t is not the lowest-index argmin of L^_t", t=c.t, h_hat=c.h_hat, argmin=best)]
+        accepted = accepted_minimisers("robust_cal.h_hat_tie", expected, expected)
+        if c.h_hat not in accepted:
+            return [Violation.of(name, "h^_t is not a minimiser of L^_t over V_t", t=c.t, h_hat=c.h_hat,
+                                 minimisers=accepted)]
     final = losses["final"]
-    best = min(sorted(final), key=lambda h: final[h])
-    if trace.output != best:
-        return [Violation.of(name, "the output is not the argmin of L^_n over the final V", output=trace.output,
-                             argmin=best)]
+    accepted = accepted_minimisers("robust_cal.output_tie", final, final)
+    if trace.output not in accepted:
+        return [Violation.of(name, "the output is not a minimiser of L^_n over the final V", output=trace.output,
+                             minimisers=accepted)]
     return []
 
 

@@ -22,6 +22,9 @@ What may diverge, and is counted instead of reported (DIVERGENCE_KINDS):
   minimum; the harness continues from the candidate's choice;
 * lp_non_unique: the candidate's D^ (line 9) differs from the reference's and is optimal
   for the exact LP within tolerance; the harness continues from the candidate's D^;
+* output_member: CALruption's output is another member of the candidate's own top layer
+  V_{L+1}^L than its h^*_L ("Output: h in V_l^{l-1}"; any hypothesis without a completed
+  epoch);
 * threshold_boundary: a keep decision of RobustCAL's line 10 differs from the exact one,
   the candidate's decision follows from its own reported numbers, and the exact two sides
   are within the threshold's tolerance of each other;
@@ -30,6 +33,11 @@ What may diverge, and is counted instead of reported (DIVERGENCE_KINDS):
   eps_i.
 Anything else is a mismatch: a Violation with the values and a reproducer. A candidate
 that raises, times out or returns a malformed trace is a mismatch too; the run goes on.
+
+argmin_tie, lp_non_unique and output_member are the free choices of the paper
+(properties/free_choices.py): which places they cover, and their classes, come from that
+table; a place the table pins is held to the reference's choice (a different choice is a
+mismatch). The other classes are float rounding at a boundary.
 
 A real bug cannot hide behind a class: each class is granted only when the exact values
 show the ambiguity (a near tie, a near boundary, an optimal D^), and the candidate's
@@ -51,12 +59,14 @@ from reference.instance import disagreement_region
 from reference.passive import passive as reference_passive
 from reference.robust_cal import checkpoint_update
 
+from .free_choices import accepted_calruption_outputs, divergence_classes, divergence_of
 from .impl import CallFailed, as_candidate, run_algorithm
 from .tolerances import EXACT, table
 from .violation import Violation
 
 ALGORITHMS = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
-DIVERGENCE_KINDS = ("coin", "argmin_tie", "lp_non_unique", "threshold_boundary", "layer_boundary")
+# float rounding at a boundary (coin, threshold_boundary, layer_boundary) and the paper's free choices
+DIVERGENCE_KINDS = ("coin", *divergence_classes(), "threshold_boundary", "layer_boundary")
 CHECK = "crosscheck"
 
 
@@ -136,9 +146,11 @@ class _Comparer:
             return False
         return all([self.close(name, f"{where}[{i}]", c, e, scale) for i, (c, e) in enumerate(zip(candidates, exacts))])
 
-    def minimiser(self, name: str, where: str, chosen: int, values, members, own, scale=Fraction(1)) -> bool:
-        """The candidate's argmin against the exact values: the lowest-index argmin, or an
-        argmin_tie when its exact value is within tolerance of the minimum and the choice
+    def minimiser(self, choice: str, name: str, where: str, chosen: int, values, members, own,
+                  scale=Fraction(1)) -> bool:
+        """The candidate's argmin against the exact values: the lowest-index argmin, or (if
+        the table `properties.free_choices` says `choice` is free) a divergence of its class
+        (argmin_tie) when its exact value is within tolerance of the minimum and the choice
         is a minimiser of the candidate's own reported values `own` (within tolerance)."""
         members = sorted(members)
         if chosen not in members:
@@ -147,13 +159,19 @@ class _Comparer:
         best = argmin_lowest_index(values, members)
         if chosen == best:
             return True
+        kind = divergence_of(choice)
+        if kind is None:
+            self.fail(where, f"is not the lowest-index argmin, which the table pins ({choice})", candidate=chosen,
+                      exact=best)
+            return False
         own_best = min(own[h] for h in members)
         if not self.within(name, own[chosen], own_best, scale, record=False):
             self.fail(where, "is not a minimiser of the candidate's own reported values", candidate=chosen,
                       its_value=own[chosen], its_minimum=own_best)
             return False
         if self.within(name, values[chosen], values[best], scale):
-            self.diverge("argmin_tie", where, f"h {chosen} instead of {best}: exact values {values[chosen]} and {values[best]}")
+            self.diverge(kind, where, f"h {chosen} instead of {best} ({choice}): exact values {values[chosen]} and "
+                                      f"{values[best]}")
             return True
         self.fail(where, "is not a minimiser", candidate=chosen, exact=best,
                   candidate_value=values[chosen], minimum=values[best])
@@ -177,7 +195,8 @@ def _passive(cmp: _Comparer, H, tape, params, trace) -> None:
     exact = reference_passive(H, tape, params).empirical_risk
     cmp.same("labels_requested", trace.labels_requested, tape.n)
     cmp.close_all("empirical_risk", "empirical_risk", trace.empirical_risk, exact)
-    cmp.minimiser("empirical_risk", "output", trace.output, exact, everyone, trace.empirical_risk)
+    cmp.minimiser("passive.erm_tie", "empirical_risk", "output", trace.output, exact, everyone,
+                  trace.empirical_risk)
 
 
 # -- RobustCAL ---------------------------------------------------------------------------
@@ -221,8 +240,8 @@ def _robust_cal(cmp: _Comparer, H, tape, params, trace, vanilla: bool) -> None:
         cmp.same(f"{where} labels_requested", c.labels_requested, stream.labels)
         ref = checkpoint_update(H, members, stream.seen, stream.queried, stream.labels, c.t, params, vanilla)
         cmp.close_all("empirical_risk", f"{where} empirical_risk", c.empirical_risk, ref.empirical_risk)
-        if not cmp.minimiser("empirical_risk", f"{where} h_hat (line 8)", c.h_hat, ref.empirical_risk, members,
-                             c.empirical_risk):
+        if not cmp.minimiser("robust_cal.h_hat_tie", "empirical_risk", f"{where} h_hat (line 8)", c.h_hat,
+                             ref.empirical_risk, members, c.empirical_risk):
             return
         if c.h_hat != ref.h_hat:
             ref = checkpoint_update(H, members, stream.seen, stream.queried, stream.labels, c.t, params, vanilla, c.h_hat)
@@ -259,7 +278,8 @@ def _robust_cal(cmp: _Comparer, H, tape, params, trace, vanilla: bool) -> None:
     final = empirical_risks(H, stream.queried, n, members)
     cmp.close_all("empirical_risk", "final_empirical_risk", trace.final_empirical_risk, final)
     cmp.same("labels_requested", trace.labels_requested, stream.labels)
-    cmp.minimiser("empirical_risk", "output", trace.output, final, members, trace.final_empirical_risk)
+    cmp.minimiser("robust_cal.output_tie", "empirical_risk", "output", trace.output, final, members,
+                  trace.final_empirical_risk)
 
 
 # -- CALruption --------------------------------------------------------------------------
@@ -322,8 +342,8 @@ def _calruption(cmp: _Comparer, H, tape, params, trace) -> None:
         cmp.close_all("risk_hat", f"{where} risk_hat", e.risk_hat, risk)
         penalised = penalised_risks(risk, gap_prev, params.beta2)
         own = penalised_risks(e.risk_hat, gap_prev, params.beta2)
-        if not cmp.minimiser("penalised", f"{where} h_star_hat (line 10)", e.h_star_hat, penalised, range(num_h), own,
-                             penalty_scale):
+        if not cmp.minimiser("calruption.h_star_tie", "penalised", f"{where} h_star_hat (line 10)", e.h_star_hat,
+                             penalised, range(num_h), own, penalty_scale):
             return
         gap = gap_estimates(risk, penalised[e.h_star_hat], e.l)
         cmp.close_all("gap_hat", f"{where} gap_hat (line 11)", e.gap_hat, gap, penalty_scale)
@@ -342,7 +362,24 @@ def _calruption(cmp: _Comparer, H, tape, params, trace) -> None:
             cmp.diverge("coin", "unfinished epoch", f"{flipped} coins between the candidate's q and the exact q", flipped)
         labels += sum(a + b for a, b in queried)
     cmp.same("labels_requested", trace.labels_requested, labels)
-    cmp.same("output (h^*_L of the last completed epoch)", trace.output, trace.epochs[-1].h_star_hat if trace.epochs else 0)
+    _check_output(cmp, trace, num_h)
+
+
+def _check_output(cmp: _Comparer, trace, num_h: int) -> None:
+    """"Output: h in V_l^{l-1}": a member of the candidate's own top layer (already held to
+    the exact layers, with layer_boundary where Delta^ is at eps_L), any hypothesis without
+    a completed epoch; another member than the reference's choice, the candidate's own
+    h^*_L (0 without an epoch), is a divergence of the free choice `calruption.output`."""
+    documented = trace.epochs[-1].h_star_hat if trace.epochs else 0
+    if trace.output == documented:
+        return
+    accepted = accepted_calruption_outputs(trace, num_h)
+    if trace.output in accepted:
+        cmp.diverge(divergence_of("calruption.output"), "output",
+                    f"h {trace.output} instead of {documented}, both in V_L^(L-1) = {list(accepted)}")
+    else:
+        cmp.fail("output", "is not in V_l^{l-1}, the last completed epoch's top layer (R13)", candidate=trace.output,
+                 accepted=accepted, h_star=documented)
 
 
 def _compare_W(cmp: _Comparer, where, candidate, exact, min_q) -> None:
@@ -381,7 +418,13 @@ def _check_fit(cmp: _Comparer, where, H, ref, e):
         return None
     cmp.close("lp_objective", f"{where} lp_objective", e.lp_objective, ref.lp_objective, scale)
     if any(not cmp.within("eta_hat", eta[x], ref.eta_hat[x], record=False) for x in ref.support):
-        cmp.diverge("lp_non_unique", where, f"a different optimal D^: objective {float(value)!r}, optimum {float(ref.lp_objective)!r}")
+        choice = "calruption.fit" if rows else "calruption.fit_without_rows"
+        kind = divergence_of(choice)
+        if kind is None:
+            cmp.fail(f"{where} eta_hat (line 9)", f"is not the reference's D^, which the table pins ({choice})")
+            return None
+        cmp.diverge(kind, where, f"a different optimal D^ ({choice}): objective {float(value)!r}, "
+                                 f"optimum {float(ref.lp_objective)!r}")
     return eta
 
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 
 import reference as R
+from properties.free_choices import minimisers
 from properties import checks_calruption as C
 from properties import strategies as S
 from properties.case import Case
@@ -205,6 +206,40 @@ def suboptimal_eta(e):
     raise AssertionError("every one-point change of eta^ stays optimal")
 
 
+def line10_minimisers(trace, i, hypotheses=H, beta2=CASE.params.beta2):
+    """The exact minimisers of line 10 in epoch i of the trace."""
+    prev = trace.epochs[i - 1].gap_hat if i else (F(0),) * len(hypotheses)
+    penalised = [r + beta2 * g for r, g in zip(trace.epochs[i].risk_hat, prev)]
+    return minimisers(penalised, range(len(hypotheses)))
+
+
+def test_the_recomputed_check_accepts_every_free_choice():
+    """With every hypothesis of the fixed case doubled (so each argmin ties), another exact
+    minimiser of line 10 in every epoch and another member of V_L^{L-1} as the output:
+    check_calruption_recomputed_from_trace accepts the trace (free choices
+    calruption.h_star_tie and calruption.output)."""
+    doubled = R.Instance(CASE.instance.nu, CASE.instance.eta, CASE.instance.hypotheses * 2)
+    params = R.Params.scaled(CASE.tape.n, doubled.num_hypotheses, F(1, 10), F(1, 4), F(1))
+    case = Case(doubled, CASE.adversary, CASE.seed, params)
+    hypotheses = doubled.hypotheses
+    trace = real = R.calruption(hypotheses, case.tape, params)
+    for i, e in enumerate(real.epochs):
+        others = [h for h in line10_minimisers(real, i, hypotheses, params.beta2) if h != e.h_star_hat]
+        assert others, f"epoch {i + 1}: no tie in line 10"
+        trace = with_epoch(trace, i, h_star_hat=others[-1])
+    members = [h for h in real.epochs[-1].layers[-1] if h != real.output]
+    assert members
+    trace = replace(trace, output=members[-1])
+    impl = shim(calruption=lambda hypotheses, tape, params: trace)
+    assert violations_of(CHECKS["check_calruption_recomputed_from_trace"], impl, case) == []
+
+
+def outside_top_layer(trace):
+    """A hypothesis outside the last completed epoch's top layer (any member is a valid
+    output: free choice calruption.output)."""
+    return next(h for h in range(len(H)) if h not in trace.epochs[-1].layers[-1])
+
+
 def breakages():
     """(check name, description, broken trace, message fragment the check must report)."""
     e0, e1, e3 = TRACE.epochs[0], TRACE.epochs[1], TRACE.epochs[3]
@@ -232,12 +267,13 @@ def breakages():
         ("check_calruption_recomputed_from_trace", "a layer member dropped",
          with_epoch(TRACE, 1, layers=dropped), "line 12"),
         ("check_calruption_recomputed_from_trace", "h^* not the argmin",
-         with_epoch(TRACE, 2, h_star_hat=(TRACE.epochs[2].h_star_hat + 1) % len(H)), "lowest-index argmin"),
+         with_epoch(TRACE, 2, h_star_hat=next(h for h in range(len(H)) if h not in line10_minimisers(TRACE, 2))),
+         "not a minimiser of line 10"),
         ("check_calruption_recomputed_from_trace", "one rho^",
          with_epoch(TRACE, 1, rho=set_matrix(set_matrix(e1.rho, h, h2, e1.rho[h][h2] + F(1, 16)), h2, h,
                                              e1.rho[h][h2] + F(1, 16))), "rho^_l(h,h') differs"),
-        ("check_calruption_recomputed_from_trace", "the output",
-         replace(TRACE, output=(TRACE.output + 1) % len(H)), "the output"),
+        ("check_calruption_recomputed_from_trace", "an output outside V_L^{L-1}",
+         replace(TRACE, output=outside_top_layer(TRACE)), "the output"),
         ("check_calruption_catoni_enclosures_certified", "W shifted by 1/2 (mirrored)",
          with_epoch(TRACE, 1, W=shifted), "does not enclose the Catoni root"),
         ("check_calruption_catoni_enclosures_certified", "alpha doubled",

@@ -1,119 +1,47 @@
 """Broken copies of the reference: each mutant is a named textual patch of one file of
 the `reference` package, and names the registered check that must catch it.
 
-`build(mutant, directory)` copies the whole reference package into
-`directory/broken_<name>/` (a different top-level name, so it never clashes with
-`reference`; the package's relative imports keep working), applies the patch and
-returns the importable name; the caller puts `directory` on sys.path and loads it with
-`properties.impl.load_impl(name)`.
-
-Shared input types. The suite hands every implementation the reference's own objects
-(`reference.Tape`, `reference.Params`), and the reference validates its inputs with
-`isinstance` (reference/empirical.py). A verbatim copy would have its own Tape and
-Params classes and reject every input, so every mutant would be "caught" by a crash of
-the copy, whatever its patch. The copy's `tape` and `params` modules are therefore
-aliases of the reference's (SHARED_MODULES): the copy takes the same inputs as the
-reference and, unpatched, returns the same traces (tests/test_teeth.py checks this).
-Mutants may not patch those modules.
-
-A patch's `old` snippet must occur exactly once in its file: a refactor of the
-reference that removes or duplicates it makes the mutant fail loudly instead of
-silently becoming a no-op.
+The copying and patching (a copy under the top-level name broken_<name>, input-type
+modules shared with the reference, a snippet that must occur exactly once) is
+tests/reference_copies.py, shared with the legitimate variants of tests/legit/variants.py.
+`build(mutant, directory)` returns the importable name; the caller puts `directory` on
+sys.path and loads it with `properties.impl.load_impl(name)`.
 
 `expect` says how the suite must see the mutant: "violation" (the check's own logic
 reports it; a crash or a timeout of the copy does not count), "crash" (the copy raises)
 or "timeout" (the copy runs forever and the harness's per-call limit stops it).
 `xfail` is None, or why the suite does not catch the mutant yet (a missing check); the
 test is then a strict expected failure, so it flips to an error once the check exists.
+
+A choice the paper leaves open (properties/free_choices.py) is never a mutant: ties
+broken towards the highest index, for instance, are legitimate variants
+(tests/legit/variants.py), which every check must accept.
 """
 from __future__ import annotations
 
-import importlib
-import shutil
 from dataclasses import dataclass
-from pathlib import Path
+from typing import ClassVar
 
-REFERENCE_DIR = Path(__file__).resolve().parents[2] / "reference"
+from tests.reference_copies import Patch, build, copy_reference, patched_source
+
 PREFIX = "broken_"
-# modules of the copy replaced by the reference's own: they define the input types
-SHARED_MODULES = ("tape", "params")
 EXPECTS = ("violation", "crash", "timeout")
-
-_ALIAS = '''"""Alias of reference.{module}: the broken copy takes the reference's input types
-(see tests/broken/mutants.py)."""
-import importlib
-import sys
-
-sys.modules[__name__] = importlib.import_module("reference.{module}")
-'''
 
 
 @dataclass(frozen=True)
-class Mutant:
-    name: str  # an identifier; the copy is the package broken_<name>
-    description: str  # what is broken, in the paper's terms
-    file: str  # path inside reference/, e.g. "robust_cal.py"
-    old: str | tuple[str, ...]  # exact snippet(s), each occurs exactly once in the file
-    new: str | tuple[str, ...]  # the broken replacement(s), one per snippet
+class Mutant(Patch):
+    prefix: ClassVar[str] = PREFIX
     caught_by: str  # the registered check expected to catch it
     expect: str = "violation"  # one of EXPECTS
     xfail: str | None = None  # "not caught yet: <what is missing>", or None
 
     def __post_init__(self):
-        if not self.name.isidentifier():
-            raise ValueError(f"mutant name {self.name!r} is not an identifier")
-        if self.old == self.new:
-            raise ValueError(f"mutant {self.name}: the patch changes nothing")
-        if isinstance(self.old, tuple) != isinstance(self.new, tuple) or (
-                isinstance(self.old, tuple) and len(self.old) != len(self.new)):
-            raise ValueError(f"mutant {self.name}: old and new must pair up snippet by snippet")
-        if self.file.removesuffix(".py") in SHARED_MODULES:
-            raise ValueError(f"mutant {self.name}: {self.file} is shared with the reference, a patch has no effect")
+        super().__post_init__()
         if self.expect not in EXPECTS:
             raise ValueError(f"mutant {self.name}: expect must be one of {EXPECTS}, got {self.expect!r}")
 
-    @property
-    def package(self) -> str:
-        return PREFIX + self.name
 
-
-def patched_source(mutant: Mutant) -> tuple[str, str]:
-    """(the reference file's text, the patched text); the snippet must occur exactly once."""
-    path = REFERENCE_DIR / mutant.file
-    original = path.read_text()
-    patched = original
-    pairs = zip(mutant.old, mutant.new) if isinstance(mutant.old, tuple) else [(mutant.old, mutant.new)]
-    for old, new in pairs:
-        occurrences = original.count(old)
-        assert occurrences == 1, (
-            f"mutant {mutant.name}: the snippet occurs {occurrences} times in reference/{mutant.file} (expected "
-            f"once); update the mutant to the current reference:\n{old}"
-        )
-        patched = patched.replace(old, new)
-    assert patched != original
-    return original, patched
-
-
-def copy_reference(directory, package: str) -> str:
-    """An unpatched copy of the reference as the top-level package `package` under
-    `directory` (input-type modules shared with the reference); returns `package`."""
-    target = Path(directory) / package
-    if target.exists():
-        shutil.rmtree(target)
-    shutil.copytree(REFERENCE_DIR, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    for module in SHARED_MODULES:
-        (target / f"{module}.py").write_text(_ALIAS.format(module=module))
-    importlib.invalidate_caches()
-    return package
-
-
-def build(mutant: Mutant, directory) -> str:
-    """The broken copy of `mutant` under `directory`; returns its importable name."""
-    _, patched = patched_source(mutant)
-    package = copy_reference(directory, mutant.package)
-    (Path(directory) / package / mutant.file).write_text(patched)
-    importlib.invalidate_caches()
-    return package
+__all__ = ["EXPECTS", "MUTANTS", "Mutant", "PREFIX", "build", "copy_reference", "patched_source"]
 
 
 # -- the mutants ----------------------------------------------------------------------------
@@ -152,14 +80,6 @@ MUTANTS: list[Mutant] = [
         "check_robust_cal_checkpoints_at_powers_of_two",
     ),
     Mutant(
-        "robust_cal_h_hat_highest_index",
-        "RobustCAL's h^_t (line 8) breaks ties towards the highest index",
-        "robust_cal.py",
-        "    h_hat = argmin_lowest_index(risks, version_space)",
-        "    h_hat = min(sorted(version_space, reverse=True), key=lambda h: risks[h])",
-        "check_robust_cal_empirical_risks_and_output",
-    ),
-    Mutant(
         "robust_cal_flips_even_labels",
         "RobustCAL records 1 - y_t instead of y_t for queried labels of even rounds",
         "robust_cal.py",
@@ -188,14 +108,6 @@ MUTANTS: list[Mutant] = [
         expect="timeout",
     ),
     # passive ERM (Theorem 3.1) ----------------------------------------------------------------
-    Mutant(
-        "passive_erm_highest_index",
-        "passive ERM breaks ties towards the highest index",
-        "passive.py",
-        "        output=argmin_lowest_index(risks, everyone),",
-        "        output=min(reversed(everyone), key=lambda h: risks[h]),",
-        "check_passive_output_is_erm",
-    ),
     Mutant(
         "passive_ignores_labels_at_x0",
         "passive ERM drops the labels of the rounds with x_t = 0 (its empirical risks and, often, its output)",

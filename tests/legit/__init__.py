@@ -1,1 +1,1 @@
-"""Legitimate variants of the reference: each must pass the checks that judge what it changes."""
+"""Legitimate variants of the reference: different choices where the paper leaves one open; each must pass every check that judges what it changes."""
