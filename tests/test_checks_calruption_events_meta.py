@@ -321,11 +321,11 @@ PREMISE_SHARES = {  # measured (40 examples): 60-100% meet the premises, ~40% al
     "check_calruption_gap_bounds_lemma_51": (0.6, 0.25),
     # E_bern with beta3 ~ 10^-4 needs the epoch's x-counts to reproduce R-bar exactly: rarely
     # non-trivial on full runs (the one-epoch version, with the paper's constants, carries it).
-    # Its premises hold on about half the draws (103 of 200 measured), so 40 draws fall below
-    # one half as often as above: the bar sits under the measured share. (Derandomised draws
-    # move whenever the project's code changes: Hypothesis draws ~5% of its integers from the
-    # constants of the local modules it has imported.)
-    "check_calruption_gap_bounds_lemma_51_with_sampling_events": (0.35, 0.1),
+    # Measured on 400 draws: premises hold on 217 (54%), non-trivially on 47 (12%); 40 draws
+    # fall below those shares as often as above, so the bars sit under them (at least one
+    # non-trivial draw of 40). Derandomised draws move whenever the project's code changes:
+    # Hypothesis draws ~5% of its integers from the constants of the local modules imported.
+    "check_calruption_gap_bounds_lemma_51_with_sampling_events": (0.35, 0.025),
     "check_calruption_layer_disagreement_bound": (0.6, 0.25),
     "check_calruption_layer_disagreement_bound_from_lower_bound": (0.8, 0.3),
     "check_calruption_correctness_theorem_51": (0.6, 0.25),
