@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import importlib
 import shutil
+import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -125,3 +127,16 @@ def build(patch: Patch, directory) -> str:
     (Path(directory) / package / patch.file).write_text(patched)
     importlib.invalidate_caches()
     return package
+
+
+@contextmanager
+def importable(directory, prefix: str):
+    """`directory` on sys.path while the block runs (a worker started then inherits it);
+    afterwards the copies named `prefix`* are forgotten by this process too."""
+    sys.path.insert(0, str(directory))
+    try:
+        yield directory
+    finally:
+        sys.path.remove(str(directory))
+        for name in [m for m in sys.modules if m.startswith(prefix)]:
+            del sys.modules[name]

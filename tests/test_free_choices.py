@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,7 @@ from properties.impl import load_impl
 from properties.registry import all_checks
 from properties.runner import FAILED, PASSED, run_check
 from tests.legit.variants import BY_NAME, PREFIX, build
+from tests.reference_copies import importable
 from tests.legit.variants import CHECK_EXAMPLES as MAX_EXAMPLES
 from tests.legit.variants import FIXED_CASES as FIXED
 from tests.test_teeth import teeth_profile
@@ -94,21 +94,17 @@ DRIVEN = [
 
 @pytest.fixture(scope="module")
 def copies(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("legit_driven")
-    sys.path.insert(0, str(directory))
     loaded = {}
+    with importable(tmp_path_factory.mktemp("legit_driven"), PREFIX) as directory:
 
-    def get(name):
-        if name not in loaded:
-            loaded[name] = load_impl(build(BY_NAME[name], directory))
-        return loaded[name]
+        def get(name):
+            if name not in loaded:
+                loaded[name] = load_impl(build(BY_NAME[name], directory))
+            return loaded[name]
 
-    yield get
-    for candidate in loaded.values():
-        candidate.close()
-    sys.path.remove(str(directory))
-    for name in [m for m in sys.modules if m.startswith(PREFIX)]:
-        del sys.modules[name]
+        yield get
+        for candidate in loaded.values():
+            candidate.close()
 
 
 @pytest.mark.parametrize("choice_id, variant, check", DRIVEN, ids=[d[0] for d in DRIVEN])

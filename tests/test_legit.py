@@ -21,7 +21,6 @@
 """
 from __future__ import annotations
 
-import sys
 
 import pytest
 
@@ -35,7 +34,7 @@ from reference.trace import trace_to_json
 from tests.legit.variants import CHECK_EXAMPLES as MAX_EXAMPLES
 from tests.legit.variants import FIXED_CASES as FIXED
 from tests.legit.variants import PREFIX, VARIANTS, build
-from tests.reference_copies import build_combined
+from tests.reference_copies import build_combined, importable
 
 DIFFERING_CASES = 2  # per variant: the first fixed cases where its trace differs
 CROSSCHECK_CASES = 4  # the first few fixed cases, besides those where the variant differs
@@ -45,12 +44,8 @@ ZERO_COUNT = ([0, 1], [1, 0], 1)  # catoni_root's arguments with a count of 0
 
 @pytest.fixture(scope="module")
 def legit_dir(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("legit")
-    sys.path.insert(0, str(directory))
-    yield directory
-    sys.path.remove(str(directory))
-    for name in [m for m in sys.modules if m.startswith(PREFIX)]:
-        del sys.modules[name]
+    with importable(tmp_path_factory.mktemp("legit"), PREFIX) as directory:
+        yield directory
 
 
 @pytest.fixture(scope="module")

@@ -34,7 +34,8 @@ from properties.registry import all_checks
 from properties.runner import FAILED, PASSED, run_check
 from properties.strategies import cases
 from reference.trace import trace_to_json
-from tests.broken.mutants import MUTANTS, build, copy_reference, patched_source
+from tests.broken.mutants import MUTANTS, PREFIX, build, copy_reference, patched_source
+from tests.reference_copies import importable
 
 MAX_EXAMPLES = 50
 TIMEOUT_S = 20.0  # a copy call that runs longer is a finding anyway; keeps a wild mutant from stalling the file
@@ -49,12 +50,8 @@ HARNESS_MARKERS = CRASH_MARKERS + TIMEOUT_MARKERS + (
 
 @pytest.fixture(scope="session")
 def broken_dir(tmp_path_factory):
-    directory = tmp_path_factory.mktemp("broken")
-    sys.path.insert(0, str(directory))
-    yield directory
-    sys.path.remove(str(directory))
-    for name in [m for m in sys.modules if m.startswith("broken_")]:
-        del sys.modules[name]
+    with importable(tmp_path_factory.mktemp("broken"), PREFIX) as directory:
+        yield directory
 
 
 @contextmanager
