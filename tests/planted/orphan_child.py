@@ -5,7 +5,7 @@ import subprocess
 import sys
 import time
 
-from reference import calruption_epoch, catoni_root, passive, robust_cal  # noqa: F401
+from reference import calruption_epoch, catoni_root, passive, robust_cal
 
 
 def calruption(hypotheses, tape, params):
@@ -13,3 +13,6 @@ def calruption(hypotheses, tape, params):
     with open(os.environ["CRAL_PLANTED_PID_FILE"], "a") as handle:
         handle.write(f"{child.pid}\n")
     time.sleep(600)
+
+
+__all__ = ["calruption", "calruption_epoch", "catoni_root", "passive", "robust_cal"]

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import reference
 from reference.robust_cal import checkpoint_update
-from reference import calruption, calruption_epoch, catoni_root, passive  # noqa: F401
+from reference import calruption, calruption_epoch, catoni_root, passive
 
 try:  # the judge's modules, if they are loaded in this process
     import properties.checks_robust_cal as _checks
@@ -27,3 +27,5 @@ def robust_cal(hypotheses, tape, params, vanilla=False):
     trace = reference.robust_cal(hypotheses, tape, params, vanilla=True)
     return trace if vanilla else replace(trace, vanilla=False, algorithm="robust_cal")
 
+
+__all__ = ["calruption", "calruption_epoch", "catoni_root", "passive", "robust_cal"]
