@@ -26,6 +26,7 @@ import pytest
 from properties.contract import TRACE_MODES
 from properties.impl import CallFailed, call, load_impl, run_algorithm
 from properties.isolation import CAPTURE_BYTES
+from properties.registry import all_checks
 from properties.strategies import fixed_crosscheck_cases
 from reference.trace import trace_to_json
 
@@ -75,6 +76,8 @@ def _commands(pid_file: Path) -> dict:
         runs[p.name, "pytest"] = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow",
                                   "tests/test_properties.py::test_check", "--impl", _module(p.name), "--cral-timeout",
                                   TIMEOUT, "-k", " or ".join(f"[{name}]" for name in ONLY)]
+    runs["raises_everywhere", "check (every check)"] = [sys.executable, "-m", "properties", "check", "--impl",
+                                                        _module("raises_everywhere"), "--json"]
     for name in ("tampers_with_judge", "mutates_tape"):
         runs[name, "crosscheck --in-process"] = [sys.executable, "-m", "properties", "crosscheck", "--candidate",
                                                  _module(name), "--cases", "2", "--json", "--in-process",
@@ -159,6 +162,23 @@ def test_pytest_route(routes, name):
     assert "1 skipped" in summary, summary  # the statement about the paper
     if planted.marker:
         assert planted.marker in result.stdout, result.stdout[-3000:]
+
+
+def test_a_candidate_that_raises_everywhere_fails_every_check_that_calls_it(routes):
+    """Issue 11: every check reported, each that calls the implementation as crashed, the
+    statements about the paper as not applicable, exit 1 (in about the time the reference
+    takes: a fault shrinks for at most FAULT_SHRINK_BUDGET steps)."""
+    result = routes[0]["raises_everywhere", "check (every check)"]
+    report = _json(result)
+    assert result.returncode == 1
+    checks = all_checks()
+    assert [c["name"] for c in report["checks"]] == list(checks)
+    for entry in report["checks"]:
+        if checks[entry["name"]].covers:
+            assert entry["status"] == "failed", entry
+            assert "crashed: RuntimeError: not implemented yet" in entry["violations"][0], entry
+        else:
+            assert entry["status"] == "not applicable", entry
 
 
 @pytest.mark.parametrize("name", ["tampers_with_judge", "mutates_tape"])
