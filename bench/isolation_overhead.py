@@ -49,7 +49,7 @@ def _cases():
         (f"robust_cal, n = {small.tape.n}", lambda c: run_algorithm("b", c, "robust_cal", small)),
         (f"calruption, n = {small.tape.n}", lambda c: run_algorithm("b", c, "calruption", small)),
         (f"calruption_epoch, |H| = {len(H)}, |X| = {m}",
-         lambda c: decode_epoch_result("b", call("b", c, "calruption_epoch", H, state, counts, params))),
+         lambda c: decode_epoch_result("b", call("b", c, "calruption_epoch", H, state, counts, params), m, len(H))),
         (f"robust_cal, n = {medium.tape.n}", lambda c: run_algorithm("b", c, "robust_cal", medium)),
         (f"calruption, n = {medium.tape.n}", lambda c: run_algorithm("b", c, "calruption", medium)),
         (f"robust_cal, n = {big.tape.n} (large tape)", lambda c: run_algorithm("b", c, "robust_cal", big)),

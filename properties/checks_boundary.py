@@ -65,8 +65,8 @@ CALRUPTION_RECOMPUTED = (cal.check_calruption_query_probabilities_bounded, cal.c
 
 
 def check_passive_on_erm_ties(case, trace):
-    """Theorem 3.1 (ERM, every label requested, ties towards the lowest index; R^_[1,n]
-    recomputed) on streams with exact ties of R^_[1,n] between distinct hypotheses, n in
+    """Theorem 3.1 (an ERM, any of the tied minimisers: free choice passive.erm_tie; every
+    label requested; R^_[1,n] recomputed) on streams with exact ties of R^_[1,n] between distinct hypotheses, n in
     {2^k - 1, 2^k, 2^k + 1}."""
     return _all_of(case, trace, PASSIVE_CHECKS)
 
@@ -103,22 +103,12 @@ def check_calruption_recomputed_on_boundary_tapes(case, trace):
     return _all_of(case, trace, CALRUPTION_RECOMPUTED)
 
 
-_VANILLA = "; the vanilla rule (remark after Theorem 4.1, FINDINGS R6)"
-
-
-def _both_rules(function, cites: str):
-    """The check on streams built for the modified rule and, named with _vanilla_, on
-    streams built for the vanilla rule (as checks_robust_cal registers its checks)."""
-    vanilla_name = function.__name__.replace("check_robust_cal_", "check_robust_cal_vanilla_", 1)
-    return (trace_check(function, cites, "deterministic", "robust_cal", update_boundary_cases(vanilla=False)),
-            trace_check(function, cites + _VANILLA, "deterministic", "robust_cal_vanilla",
-                        update_boundary_cases(vanilla=True), name=vanilla_name))
-
-
 CHECKS = (
     trace_check(check_passive_on_erm_ties, "Theorem 3.1", "deterministic", "passive", erm_tie_cases()),
-    *_both_rules(check_robust_cal_on_boundary_streams, "Algorithm 1, lines 4, 7-8, 10 and Output; FINDINGS R3-R5"),
-    *_both_rules(check_robust_cal_elimination_on_boundary_streams, "Algorithm 1, lines 9-10; FINDINGS R6"),
+    *rc.both_rules(check_robust_cal_on_boundary_streams, "Algorithm 1, lines 4, 7-8, 10 and Output; FINDINGS R3-R5",
+                   update_boundary_cases),
+    *rc.both_rules(check_robust_cal_elimination_on_boundary_streams, "Algorithm 1, lines 9-10; FINDINGS R6",
+                   update_boundary_cases),
     trace_check(check_calruption_on_boundary_tapes, "Algorithm 2, lines 1, 4-6, 13, 14; FINDINGS R11, R14",
                 "deterministic", "calruption", calruption_boundary_cases()),
     trace_check(check_calruption_recomputed_on_boundary_tapes, "Algorithm 2, lines 7-8, 10-13; FINDINGS R10-R13",

@@ -24,8 +24,8 @@ from reference.lp import LPInfeasible, LPUnbounded, solve_lp
 from .catoni_sign import catoni_sign
 from .epochs import eps
 from .free_choices import accepted_calruption_outputs, accepted_minimisers, cite, rounding_bound
-from .contract import decode_epoch_result, decode_samples
-from .impl import CallFailed, as_candidate, call, call_many, run_algorithm
+from .contract import decode_epoch_result, decode_samples, epoch_shape_problems
+from .impl import as_candidate, call, call_many, run_algorithm
 from .registry import custom_check, trace_check
 from .strategies import EpochExample, calruption_cases, epoch_examples
 from .violation import Violation
@@ -77,27 +77,7 @@ def _compare_with_constant(value: Fraction, factor: Fraction, constant) -> int |
 def _shape_violations(name, H, rec, where) -> list[Violation]:
     """The record's tuples have the sizes of X and H (otherwise the other checks of the
     epoch cannot index them)."""
-    m, num_h = len(H[0]), len(H)
-    found = []
-    for field in ("q", "empirical_x", "eta_hat", "next_q"):
-        if len(getattr(rec, field)) != m:
-            found.append(Violation.of(name, f"{field} does not have one entry per point", **where,
-                                      size=len(getattr(rec, field)), points=m))
-    for field in ("risk_hat", "gap_hat"):
-        if len(getattr(rec, field)) != num_h:
-            found.append(Violation.of(name, f"{field} does not have one entry per hypothesis", **where,
-                                      size=len(getattr(rec, field)), hypotheses=num_h))
-    for field in ("rho", "min_q", "alpha", "W", "weight"):
-        matrix = getattr(rec, field)
-        if len(matrix) != num_h or any(len(row) != num_h for row in matrix):
-            found.append(Violation.of(name, f"{field} is not a |H| x |H| matrix", **where, hypotheses=num_h))
-    if any(not 0 <= x < m for x in rec.support) or list(rec.support) != sorted(set(rec.support)):
-        found.append(Violation.of(name, "support is not an increasing list of points", **where, support=rec.support))
-    if not 0 <= rec.h_star_hat < num_h:
-        found.append(Violation.of(name, "h^*_l is not a hypothesis index", **where, h_star_hat=rec.h_star_hat))
-    if any(not 0 <= h < num_h for layer in rec.layers for h in layer):
-        found.append(Violation.of(name, "a layer holds a non-hypothesis", **where, layers=rec.layers))
-    return found
+    return [Violation.of(name, problem, **where) for problem in epoch_shape_problems(rec, len(H[0]), len(H))]
 
 
 def _tape_counts(tape, m, tau, length, q):
@@ -701,12 +681,9 @@ def run_epoch(name, impl, example: EpochExample):
     """impl.calruption_epoch on the example, normalised to (CALruptionEpoch, EpochState);
     raises CallFailed (a violation) when the implementation lacks it, raises, or returns
     something malformed."""
-    record, next_state = decode_epoch_result(
-        name, call(name, impl, "calruption_epoch", example.hypotheses, example.state, example.counts, example.params))
-    shape = _shape_violations(name, example.hypotheses, record, {"l": record.l})
-    if shape:
-        raise CallFailed(shape[0])
-    return record, next_state
+    H = example.hypotheses
+    return decode_epoch_result(name, call(name, impl, "calruption_epoch", H, example.state, example.counts,
+                                          example.params), len(H[0]), len(H))
 
 
 def _echo_violations(name, example, record, next_state) -> list[Violation]:

@@ -73,7 +73,7 @@ from reference.trace import CALruptionEpoch
 
 from .case import Case
 from .epochs import eps, g_value, rho_matrix
-from .contract import decode_epoch_result
+from .contract import decode_epoch_result, epoch_shape_problems
 from .impl import CallFailed, call, run_algorithm
 from .registry import case_check, custom_check
 from .steering import note, steer
@@ -293,21 +293,11 @@ def e_bern_epoch(H, truth: EpochTruth, beta3) -> str | None:
 # =====================================================================================
 # running the implementation
 # =====================================================================================
-def _validate_record(name: str, rec, m: int, num_h: int, l: int) -> None:
+def _validate_record(name: str, rec, m: int, num_h: int) -> None:
     """The shapes the checks index; a malformed record is a violation (CallFailed)."""
-    problems = []
-    if len(rec.q) != m or len(rec.eta_hat) != m:
-        problems.append("q and eta_hat need one entry per point")
-    if len(rec.gap_hat) != num_h or len(rec.risk_hat) != num_h:
-        problems.append("gap_hat and risk_hat need one entry per hypothesis")
-    if len(rec.W) != num_h or any(len(row) != num_h for row in rec.W):
-        problems.append("W is not |H| x |H|")
-    if not 0 <= rec.h_star_hat < num_h:
-        problems.append("h_star_hat is not a hypothesis")
-    if len(rec.layers) != l + 1 or any(not 0 <= h < num_h for layer in rec.layers for h in layer):
-        problems.append("layers are not V_{l+1}^0..V_{l+1}^l of hypothesis indices")
+    problems = epoch_shape_problems(rec, m, num_h)
     if problems:
-        raise CallFailed(Violation.of(name, "malformed epoch record: " + "; ".join(problems), l=l))
+        raise CallFailed(Violation.of(name, "malformed epoch record: " + "; ".join(problems), l=rec.l))
 
 
 def risk_of_fit(name: str, H, rec, truth: EpochTruth) -> tuple[Fraction, ...]:
@@ -364,7 +354,7 @@ def run_view(name: str, impl, case: Case) -> RunView:
         raise CallFailed(Violation.of(name, "completed epochs differ from Algorithm 2's schedule (FINDINGS R10)",
                                       got=got, expected=expected))
     for e in trace.epochs:
-        _validate_record(name, e, instance.num_points, instance.num_hypotheses, e.l)
+        _validate_record(name, e, instance.num_points, instance.num_hypotheses)
     truths = tuple(truth_on_tape(instance, case.adversary, case.tape, l, tau, length) for l, tau, length in expected)
     return RunView(case, trace, tuple(trace.epochs), truths)
 
@@ -400,8 +390,8 @@ def run_events(view: RunView) -> RunEvents:
 def one_epoch_record(name: str, impl, ex: OneEpochCase):
     """impl.calruption_epoch on the example, normalised to the reference's record type."""
     H = ex.instance.hypotheses
-    record, _ = decode_epoch_result(name, call(name, impl, "calruption_epoch", H, ex.state, ex.counts, ex.params))
-    _validate_record(name, record, ex.instance.num_points, ex.instance.num_hypotheses, ex.state.l)
+    record, _ = decode_epoch_result(name, call(name, impl, "calruption_epoch", H, ex.state, ex.counts, ex.params),
+                                    ex.instance.num_points, ex.instance.num_hypotheses)
     return record
 
 

@@ -184,22 +184,24 @@ def check_robust_cal_empirical_risks_and_output(case, trace):
 _VANILLA = "; the vanilla rule (remark after Theorem 4.1, FINDINGS R6)"
 
 
-def _both_rules(function, cites: str):
+def both_rules(function, cites: str, strategy=lambda vanilla: cases()):
     """The check on the modified rule and, under check_robust_cal_vanilla_<what>, on the
     vanilla one: every deterministic property of Algorithm 1 but the threshold holds for
-    both, and the threshold check recomputes the rule of the mode it asked for."""
+    both, and the threshold check recomputes the rule of the mode it asked for.
+    `strategy(vanilla)` gives each rule's examples."""
     vanilla_name = function.__name__.replace("check_robust_cal_", "check_robust_cal_vanilla_", 1)
-    return (trace_check(function, cites, "deterministic", "robust_cal", cases()),
-            trace_check(function, cites + _VANILLA, "deterministic", "robust_cal_vanilla", cases(), name=vanilla_name))
+    return (trace_check(function, cites, "deterministic", "robust_cal", strategy(False)),
+            trace_check(function, cites + _VANILLA, "deterministic", "robust_cal_vanilla", strategy(True),
+                        name=vanilla_name))
 
 
 CHECKS = (
     trace_check(check_passive_output_is_erm, "Theorem 3.1", "deterministic", "passive", cases()),
     trace_check(check_passive_empirical_risks_recomputed, "Theorem 3.1 (R^_[1,n])", "deterministic", "passive",
                 cases()),
-    *_both_rules(check_robust_cal_elimination_recomputed, "Algorithm 1, lines 9-10"),
-    *_both_rules(check_robust_cal_checkpoints_at_powers_of_two, "Algorithm 1, line 7"),
-    *_both_rules(check_robust_cal_version_space_only_shrinks, "Algorithm 1, line 10"),
-    *_both_rules(check_robust_cal_queries_iff_in_disagreement_region, "Algorithm 1, line 4"),
-    *_both_rules(check_robust_cal_empirical_risks_and_output, "Algorithm 1, line 8 and Output"),
+    *both_rules(check_robust_cal_elimination_recomputed, "Algorithm 1, lines 9-10"),
+    *both_rules(check_robust_cal_checkpoints_at_powers_of_two, "Algorithm 1, line 7"),
+    *both_rules(check_robust_cal_version_space_only_shrinks, "Algorithm 1, line 10"),
+    *both_rules(check_robust_cal_queries_iff_in_disagreement_region, "Algorithm 1, line 4"),
+    *both_rules(check_robust_cal_empirical_risks_and_output, "Algorithm 1, line 8 and Output"),
 )

@@ -3,8 +3,9 @@ and how their plain-data results (properties/plain.py) are decoded into the refe
 types on the judge's side. A result that does not fit is a `CallFailed` naming the
 field and the value, never a crash of the suite.
 
-Public names (DESIGN.md, "Public entry points"; README "Pointing the suite at your
-implementation"):
+Public names (DESIGN.md's "Public entry points" gives the first four; the README's
+"Pointing the suite at your implementation" and "Additions to DESIGN.md's contracts"
+the rest, and the plain-data and JSON forms a result may take):
 
     passive(hypotheses, tape, params)                      -> trace       required
     robust_cal(hypotheses, tape, params, vanilla=False)    -> trace       required
@@ -30,13 +31,16 @@ from reference.trace import TRACE_TYPES, CALruptionEpoch, trace_from_json
 
 from .violation import CallFailed, Violation
 
+# a candidate without one of these cannot be loaded (bad input)
 REQUIRED = ("passive", "robust_cal", "calruption", "catoni_root")
+# names a candidate may lack: without calruption_epoch the one-epoch checks fail (the
+# contract asks for it); without one of CHECKED_IF_PRESENT its checks do not apply
 OPTIONAL = ("calruption_epoch", "sample_tape", "loss_difference_samples")
-PUBLIC_NAMES = REQUIRED + OPTIONAL
-# names whose absence makes a check not applicable (rather than failed)
 CHECKED_IF_PRESENT = ("sample_tape", "loss_difference_samples")
+PUBLIC_NAMES = REQUIRED + OPTIONAL
 TRACE_MODES = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
 MODES = TRACE_MODES + ("calruption_epoch", "catoni_root", "sample_tape", "loss_difference_samples")
+ARITHMETICS = ("exact", "float64")  # what a candidate may declare as its ARITHMETIC
 WORD_SCALE = 1 << 64  # a tape may give its coins as 64-bit words, u_t = w / 2^64
 
 
@@ -83,11 +87,38 @@ def _shape(plain) -> str:
     return type(plain).__name__
 
 
-def decode_epoch_result(check: str, plain):
-    """calruption_epoch's (epoch record, next state)."""
+def epoch_shape_problems(rec, num_points: int, num_hypotheses: int) -> list[str]:
+    """What is wrong with the sizes and indices of an epoch record (a CALruptionEpoch): a
+    check can index a record only when this is empty."""
+    m, num_h = num_points, num_hypotheses
+    problems = []
+    for field in ("q", "empirical_x", "eta_hat", "next_q"):
+        if len(getattr(rec, field)) != m:
+            problems.append(f"{field} has {len(getattr(rec, field))} entries, not one per point ({m})")
+    for field in ("risk_hat", "gap_hat"):
+        if len(getattr(rec, field)) != num_h:
+            problems.append(f"{field} has {len(getattr(rec, field))} entries, not one per hypothesis ({num_h})")
+    for field in ("rho", "min_q", "alpha", "W", "weight"):
+        matrix = getattr(rec, field)
+        if len(matrix) != num_h or any(len(row) != num_h for row in matrix):
+            problems.append(f"{field} is not a |H| x |H| matrix (|H| = {num_h})")
+    if any(not 0 <= x < m for x in rec.support) or list(rec.support) != sorted(set(rec.support)):
+        problems.append(f"support {list(rec.support)} is not an increasing list of points")
+    if not 0 <= rec.h_star_hat < num_h:
+        problems.append(f"h^*_l = {rec.h_star_hat} is not a hypothesis index")
+    if len(rec.layers) != rec.l + 1 or any(not 0 <= h < num_h for layer in rec.layers for h in layer):
+        problems.append("layers are not V_{l+1}^0..V_{l+1}^l of hypothesis indices")
+    return problems
+
+
+def decode_epoch_result(check: str, plain, num_points: int, num_hypotheses: int):
+    """calruption_epoch's (epoch record, next state), the record's shapes sound."""
     record, state = _pair(check, plain, "calruption_epoch")
-    return decode_as(check, record, CALruptionEpoch, "epoch record"), decode_as(check, state, EpochState,
-                                                                                 "next epoch state")
+    record = decode_as(check, record, CALruptionEpoch, "epoch record")
+    problems = epoch_shape_problems(record, num_points, num_hypotheses)
+    if problems:
+        raise CallFailed(Violation.of(check, "malformed epoch record: " + "; ".join(problems), l=record.l))
+    return record, decode_as(check, state, EpochState, "next epoch state")
 
 
 def _rational(check: str, plain, what: str) -> Fraction:
@@ -124,6 +155,9 @@ def decode_samples(check: str, plain) -> tuple[list[Fraction], list[int]]:
     if not isinstance(values, list) or not isinstance(counts, list):
         raise CallFailed(Violation.of(check, "loss_difference_samples must return two lists",
                                       got=f"{_shape(values)}, {_shape(counts)}"))
+    if len(values) != len(counts):
+        raise CallFailed(Violation.of(check, "loss_difference_samples returned values and counts of different lengths",
+                                      values=len(values), counts=len(counts)))
     decoded = [_rational(check, v, f"values[{i}]") for i, v in enumerate(values)]
     if any(isinstance(c, bool) or not isinstance(c, int) for c in counts):
         raise CallFailed(Violation.of(check, "loss_difference_samples' counts must be integers", counts=counts))
@@ -156,5 +190,5 @@ def decode_tape(check: str, plain) -> Tape:
 
 __all__ = [
     "CHECKED_IF_PRESENT", "MODES", "OPTIONAL", "PUBLIC_NAMES", "REQUIRED", "TRACE_MODES", "decode_as",
-    "decode_enclosure", "decode_epoch_result", "decode_samples", "decode_tape", "decode_trace", "function_of",
+    "decode_enclosure", "decode_epoch_result", "epoch_shape_problems", "decode_samples", "decode_tape", "decode_trace", "function_of",
 ]

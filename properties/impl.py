@@ -26,9 +26,9 @@ import traceback
 from contextlib import contextmanager
 from types import SimpleNamespace
 
-from .contract import PUBLIC_NAMES, REQUIRED, decode_trace, function_of
+from .contract import ARITHMETICS, PUBLIC_NAMES, REQUIRED, decode_trace, function_of
 from .plain import NotPlain, encode_result
-from .violation import CallFailed, Violation
+from .violation import CallFailed, Violation, clip
 
 DEFAULT_IMPL = "reference"
 ENV_VAR = "CRAL_IMPL"
@@ -43,11 +43,15 @@ def impl_path(explicit: str | None = None) -> str:
 
 
 class CandidateFault(Exception):
-    """What went wrong in one call of the candidate, before the check is known."""
+    """What went wrong in one call of the candidate, before the check is known; `values`
+    is a mapping (a candidate's names cannot collide with the constructor's)."""
 
-    def __init__(self, message: str, fatal: bool = False, **values):
+    def __init__(self, message: str, fatal: bool = False, values=None):
         super().__init__(message)
-        self.message, self.fatal, self.values = message, fatal, values
+        self.message, self.fatal, self.values = clip(message), fatal, dict(values or {})
+
+    def violation(self, check: str) -> Violation:
+        return Violation.with_values(check, self.message, self.values)
 
 
 class Candidate:
@@ -57,6 +61,7 @@ class Candidate:
     isolated: bool
     arithmetic: str  # the candidate's declared ARITHMETIC: "exact" (default) or "float64"
     names: frozenset  # the public names it provides as callables
+    timeout: float | None = None  # seconds per call; None: DEFAULT_TIMEOUT_S when called
 
     def provides(self, name: str) -> bool:
         return name in self.names
@@ -66,8 +71,9 @@ class Candidate:
         raise NotImplementedError
 
     def invoke_many(self, name: str, calls: list[tuple[tuple, dict]], timeout: float | None) -> list:
-        """Several calls of one function (one round trip when isolated); the first
-        failure raises CandidateFault. The timeout is for all of them together."""
+        """Several calls of one function (one round trip when isolated), each on its own
+        copy of the inputs and under its own timeout; the first failure raises
+        CandidateFault."""
         return [self.invoke(name, args, kwargs, timeout) for args, kwargs in calls]
 
     def take_output(self):
@@ -113,16 +119,15 @@ def fault_of_exception(name: str, error: BaseException) -> CandidateFault:
     frames = traceback.extract_tb(error.__traceback__)
     where = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else "?"
     if isinstance(error, SystemExit):
-        return CandidateFault(f"exited with {error.code} (sys.exit in {name})", at=where)
+        return CandidateFault(f"exited with {clip(str(error.code), 100)} (sys.exit in {name})", values={"at": where})
     if isinstance(error, MemoryError):
-        return CandidateFault(f"out of memory (MemoryError in {name})", at=where)
-    extra = {}
+        return CandidateFault(f"out of memory (MemoryError in {name})", values={"at": where})
+    values = {"at": where, "exception": type(error).__name__}
     if type(error).__module__ != "builtins":
         # the candidate's own exception class: name the built-in one it derives from, so a
         # check can accept, say, a subclass of ValueError for bad input
-        extra["builtin_base"] = next(c.__name__ for c in type(error).__mro__ if c.__module__ == "builtins")
-    return CandidateFault(f"crashed: {type(error).__name__}: {error} (in {name})", at=where,
-                          exception=type(error).__name__, **extra)
+        values["builtin_base"] = next(c.__name__ for c in type(error).__mro__ if c.__module__ == "builtins")
+    return CandidateFault(f"crashed: {type(error).__name__}: {clip(str(error))} (in {name})", values=values)
 
 
 class InProcessCandidate(Candidate):
@@ -130,9 +135,9 @@ class InProcessCandidate(Candidate):
 
     isolated = False
 
-    def __init__(self, module, path: str):
-        self.module, self.path = module, path
-        self.arithmetic = getattr(module, "ARITHMETIC", "exact")
+    def __init__(self, module, path: str, timeout: float | None = None):
+        self.module, self.path, self.timeout = module, path, timeout
+        self.arithmetic = arithmetic_of_module(module, path)
         self.names = frozenset(name for name in PUBLIC_NAMES if callable(getattr(module, name, None)))
 
     def invoke(self, name, args, kwargs, timeout):
@@ -164,15 +169,22 @@ def load_impl(path: str | None = None, *, isolate: bool | None = None, timeout: 
     if isolate:
         from .isolation import IsolatedCandidate
 
-        return IsolatedCandidate(path, timeout=DEFAULT_TIMEOUT_S if timeout is None else timeout,
-                                 memory_limit=memory_limit)
+        return IsolatedCandidate(path, timeout=timeout, memory_limit=memory_limit)
     try:
         module = importlib.import_module(path)
     except Exception as error:  # ImportError, SyntaxError, or whatever its import raises
         raise ValueError(f"implementation {path!r} cannot be imported: {type(error).__name__}: {error}") from None
-    candidate = InProcessCandidate(module, path)
+    candidate = InProcessCandidate(module, path, timeout)
     check_required(candidate)
     return candidate
+
+
+def arithmetic_of_module(module, path: str) -> str:
+    """The module's ARITHMETIC ("exact" if absent); anything else is bad input."""
+    arithmetic = getattr(module, "ARITHMETIC", "exact")
+    if arithmetic not in ARITHMETICS:
+        raise ValueError(f"implementation {path!r} declares ARITHMETIC = {arithmetic!r}, not one of {ARITHMETICS}")
+    return arithmetic
 
 
 def check_required(candidate: Candidate) -> None:
@@ -194,25 +206,31 @@ def as_candidate(impl, path: str | None = None) -> Candidate:
 _USE_DEFAULT = object()
 
 
-def _timeout(timeout):
-    return DEFAULT_TIMEOUT_S if timeout is _USE_DEFAULT else timeout
+def _timeout(timeout, candidate: Candidate):
+    """The timeout asked for; else the candidate's own (load_impl(..., timeout=T)); else
+    DEFAULT_TIMEOUT_S as it is now."""
+    if timeout is not _USE_DEFAULT:
+        return timeout
+    return DEFAULT_TIMEOUT_S if candidate.timeout is None else candidate.timeout
 
 
 def call(check: str, impl, name: str, *args, timeout=_USE_DEFAULT, **kwargs):
     """impl.name(*args, **kwargs) as plain data; a fault becomes CallFailed. The timeout
     defaults to DEFAULT_TIMEOUT_S as it is when called (so tests and the CLI may change it)."""
+    candidate = as_candidate(impl)
     try:
-        return as_candidate(impl).invoke(name, args, kwargs, _timeout(timeout))
+        return candidate.invoke(name, args, kwargs, _timeout(timeout, candidate))
     except CandidateFault as fault:
-        raise CallFailed(Violation.of(check, fault.message, **fault.values), fatal=fault.fatal) from None
+        raise CallFailed(fault.violation(check), fatal=fault.fatal) from None
 
 
 def call_many(check: str, impl, name: str, calls, timeout=_USE_DEFAULT) -> list:
     """[impl.name(*args, **kwargs) for (args, kwargs) in calls] as plain data."""
+    candidate = as_candidate(impl)
     try:
-        return as_candidate(impl).invoke_many(name, list(calls), _timeout(timeout))
+        return candidate.invoke_many(name, list(calls), _timeout(timeout, candidate))
     except CandidateFault as fault:
-        raise CallFailed(Violation.of(check, fault.message, **fault.values), fatal=fault.fatal) from None
+        raise CallFailed(fault.violation(check), fatal=fault.fatal) from None
 
 
 def run_algorithm(check: str, impl, mode: str, case, timeout=_USE_DEFAULT):

@@ -37,7 +37,8 @@ class CheckFailed(AssertionError):
 
 class _FatalCall(BaseException):
     """Ends a Hypothesis run at once (Hypothesis does not catch BaseExceptions, so it
-    neither shrinks nor retries); args: (violation, why the example is not minimal)."""
+    neither shrinks nor retries); args: (violation, why the example is not minimal,
+    whether the example is the recorded failure)."""
 
 
 @dataclass
@@ -78,7 +79,7 @@ def violations_of(check: Check, impl, example) -> list:
     except CallFailed as failure:
         violation = replace(failure.violation, fault=True)
         if failure.fatal:
-            raise _FatalCall(violation, "not shrunk: the call cost the candidate its worker") from None
+            raise _FatalCall(violation, "not shrunk: the call cost the candidate its worker", False) from None
         return [violation]
     except Exception as error:  # the check's own recomputation choked on the candidate's results
         return [crash_violation(check.name, error)]
@@ -121,10 +122,10 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
                     seen["first_fault"] = seen["first_fault"] or (example, found)
                     return
                 seen["faults"] += 1
-                if seen["faults"] > FAULT_SHRINK_BUDGET:
-                    raise _FatalCall(found[0], f"shrunk for {FAULT_SHRINK_BUDGET} steps: the candidate failed as a "
-                                               "program every time")
             seen["failure"] = (example, found)  # after shrinking, the last one is the minimal one
+            if seen["faults"] > FAULT_SHRINK_BUDGET:
+                raise _FatalCall(found[0], f"shrunk for {FAULT_SHRINK_BUDGET} steps: the candidate failed as a "
+                                           "program every time", True)
             raise CheckFailed("; ".join(map(str, found[:3])))
 
     options = {} if max_examples is None else {"max_examples": max_examples}
@@ -143,11 +144,14 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
     except CheckFailed:
         pass
     except _FatalCall as stop:
-        fatal, unshrunk = stop.args
+        fatal, unshrunk, is_the_failure = stop.args
     output = candidate.take_output()
     example, found = seen["failure"] or seen["first_fault"] or (None, None)
-    if fatal is not None:
-        example, found = seen["current"], [fatal]
+    if fatal is not None and not is_the_failure:
+        if found:  # shrinking an earlier failure ran into a hang or crash: report that failure
+            unshrunk = f"shrinking stopped when a smaller example cost the worker: {fatal.message}"
+        else:
+            example, found = seen["current"], [fatal]
     if found:
         reproducer = example.reproducer() if hasattr(example, "reproducer") else repr(example)
         # a crash, hang or malformed result is never the paper's finding an expected failure names

@@ -5,10 +5,19 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 
+MAX_TEXT = 2000  # characters of a message or value kept in a report
+
+
+def clip(text: str, limit: int = MAX_TEXT) -> str:
+    """At most `limit` characters (a candidate's exception text or returned data can be
+    any size; a report must stay readable and bounded)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters in all)"
+
+
 def _text(value) -> str:
     if isinstance(value, Fraction):
         return f"{value.numerator}/{value.denominator}"
-    return repr(value) if not isinstance(value, str) else value
+    return clip(repr(value) if not isinstance(value, str) else value)
 
 
 @dataclass(frozen=True)
@@ -26,7 +35,12 @@ class Violation:
 
     @classmethod
     def of(cls, check: str, message: str, **values) -> "Violation":
-        return cls(check, message, {k: _text(v) for k, v in values.items()})
+        return cls.with_values(check, message, values)
+
+    @classmethod
+    def with_values(cls, check: str, message: str, values, *, fault: bool = False) -> "Violation":
+        """From a mapping of values (any names, e.g. a candidate's), clipped to MAX_TEXT."""
+        return cls(check, clip(message), {str(k): _text(v) for k, v in values.items()}, fault)
 
     def __str__(self) -> str:
         shown = ", ".join(f"{k} = {v}" for k, v in self.values.items())

@@ -1,32 +1,41 @@
 """The worker process that hosts one candidate (started by properties/isolation.py).
 
-It sets its own limits (address space, no core files), imports the candidate -- the
-only process that ever does -- and then answers requests until told to stop or its
-input closes. The channel is a pair of pipes of its own, apart from stdout and stderr
-(which the judge captures): the candidate may print, but cannot garble a reply by it.
+It sets its own limits (address space, no core files), arranges to die with the judge,
+imports the candidate -- the only process that ever does -- and then answers requests
+until told to stop or its input closes. The channel is a pair of pipes of its own, apart
+from stdout and stderr (which the judge captures): the candidate may print, but cannot
+garble a reply by it.
 
 Frames are an 8-byte big-endian length and a payload. Requests (judge -> worker) are
-pickles of plain tuples of the reference's input objects; the worker trusts the judge.
+pickles of plain tuples of the reference's input objects, one pickle per call, unpickled
+just before that call (so every call gets its own copy); the worker trusts the judge.
 Replies (worker -> judge) are JSON of plain data only, so the judge never unpickles
 anything the candidate could have shaped:
 
-    hello   {"ok": true, "names": [...], "arithmetic": "..."}  or  {"ok": false, "message": "..."}
-    call    {"ok": true, "values": [plain, ...]}
-            {"ok": false, "index": i, "message": "...", "values": {...}, "fatal": bool}
+    hello     {"ok": true, "names": [...], "arithmetic": "..."}  or  {"ok": false, "message": "..."}
+    progress  {"progress": i}   after call i of a batch (the judge's per-call timeout restarts)
+    result    {"ok": true, "values": [plain, ...]}
+              {"ok": false, "index": i, "message": "...", "values": {...}, "fatal": bool}
+
+The judge validates every frame: a candidate can forge them (this is its own process),
+which changes nothing but its own verdict.
 """
 from __future__ import annotations
 
+import ctypes
 import faulthandler
 import importlib
 import json
 import os
 import pickle
 import resource
+import signal
 import struct
 import sys
 
 HEADER = struct.Struct(">Q")
 CONFIG_VAR = "CRAL_WORKER_CONFIG"
+_PR_SET_PDEATHSIG = 1
 
 
 def read_exactly(fd: int, size: int) -> bytes | None:
@@ -51,6 +60,18 @@ def send(fd: int, message: dict) -> None:
     write_all(fd, HEADER.pack(len(payload)) + payload)
 
 
+def _die_with(judge: int) -> None:
+    """SIGKILL this process when the judge dies (Linux), even if the judge is killed
+    without a chance to clean up; and stop now if it is already gone."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the judge's exit handler still closes us
+        pass
+    if os.getppid() != judge:
+        os._exit(0)
+
+
 def _limit(config: dict) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crash must not leave core files behind
     limit = config.get("memory_limit")
@@ -67,7 +88,7 @@ def _flush() -> None:
             pass
 
 
-def _answer(module, name: str, calls) -> dict:
+def _answer(module, name: str, calls, replies: int) -> dict:
     from properties.impl import fault_of_exception
     from properties.plain import NotPlain, encode_result
 
@@ -76,7 +97,11 @@ def _answer(module, name: str, calls) -> dict:
         return {"ok": False, "index": 0, "message": f"the implementation has no callable {name!r}", "values": {},
                 "fatal": False}
     values = []
-    for index, (args, kwargs) in enumerate(calls):
+    for index, call in enumerate(calls):
+        if index:
+            _flush()
+            send(replies, {"progress": index})
+        args, kwargs = pickle.loads(call)
         try:
             value = function(*args, **kwargs)
             values.append(encode_result(name, value))
@@ -93,6 +118,7 @@ def _answer(module, name: str, calls) -> dict:
 
 def main() -> None:
     config = json.loads(os.environ.pop(CONFIG_VAR))
+    _die_with(config["judge"])
     _limit(config)
     requests, replies = config["fds"]
     for fd in (requests, replies):
@@ -107,7 +133,7 @@ def main() -> None:
         arithmetic = getattr(module, "ARITHMETIC", "exact")
         hello = {"ok": True, "names": names, "arithmetic": arithmetic if isinstance(arithmetic, str) else repr(arithmetic)}
     except BaseException as error:  # ImportError, SyntaxError, SystemExit, whatever the import raises
-        hello = {"ok": False, "message": f"{type(error).__name__}: {error}"}
+        hello = {"ok": False, "message": f"{type(error).__name__}: {error}"[:4000]}
     _flush()
     send(replies, hello)
     if not hello["ok"]:
@@ -120,7 +146,7 @@ def main() -> None:
         if request[0] == "exit":
             return
         _, name, calls = request
-        reply = _answer(module, name, calls)
+        reply = _answer(module, name, calls, replies)
         _flush()
         send(replies, reply)
 

@@ -281,3 +281,83 @@ def test_a_candidate_that_fails_to_load_is_one_line_and_exit_2(tmp_path, body, e
 def test_bad_candidate_options_are_one_line_and_exit_2(args):
     result = _cli("check", *args)
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+@pytest.mark.parametrize("kind, expected", [
+    ("deep", "sent a garbled reply (in passive)"),
+    ("values", "x"),
+    ("count", "sent a garbled reply (in passive)"),
+    ("list", "sent a garbled reply (in passive)"),
+])
+def test_forged_replies_are_failures_not_crashes_of_the_judge(monkeypatch, kind, expected):
+    monkeypatch.setenv("CRAL_PLANTED_FORGE", kind)
+    case = CASES[0]
+    with load_impl(_module("forges_replies")) as candidate:
+        with pytest.raises(CallFailed) as failure:
+            run_algorithm("t", candidate, "passive", case)
+        assert failure.value.violation.message == expected
+        assert failure.value.violation.check == "t"  # a forged "check" value cannot rename it
+
+
+def test_a_forged_hello_is_bad_input():
+    result = subprocess.run([sys.executable, "-m", "properties", "check", "--impl", _module("forges_replies"),
+                             "--only", "check_passive_output_is_erm"], cwd=ROOT, capture_output=True, text=True,
+                            env={**os.environ, "CRAL_PLANTED_FORGE": "hello"}, timeout=120)
+    assert result.returncode == 2 and "sent a garbled reply (importing it)" in result.stderr, result.stderr
+
+
+def test_an_oversized_exception_text_is_clipped():
+    from properties.impl import CandidateFault, fault_of_exception
+
+    fault = fault_of_exception("passive", ValueError("x" * 10**6))
+    assert isinstance(fault, CandidateFault) and len(fault.message) < 3000
+
+
+def test_a_dropped_candidate_takes_its_worker_with_it():
+    import gc
+
+    candidate = load_impl("reference", isolate=True)
+    process = candidate._slot.worker.process
+    del candidate
+    gc.collect()
+    assert process.poll() is not None, "the worker of a dropped candidate still runs"
+
+
+def test_the_worker_dies_with_a_judge_killed_outright(tmp_path):
+    """SIGKILL leaves the judge no chance to clean up; the worker goes with it (Linux)."""
+    import signal
+    import time
+
+    script = ("import os, sys, time; from properties.impl import load_impl; "
+              "c = load_impl('reference', isolate=True); print(c._slot.worker.process.pid, flush=True); time.sleep(60)")
+    judge = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    worker = int(judge.stdout.readline())
+    judge.send_signal(signal.SIGKILL)
+    judge.wait()
+    for _ in range(50):
+        status = Path(f"/proc/{worker}/status")
+        if not status.exists() or "State:\tZ" in status.read_text():
+            return
+        time.sleep(0.1)
+    pytest.fail(f"worker {worker} outlived its judge")
+
+
+def test_load_impl_timeout_is_the_per_call_timeout(monkeypatch, tmp_path):
+    monkeypatch.setenv("CRAL_PLANTED_PID_FILE", str(tmp_path / "pids"))
+    with load_impl(_module("orphan_child"), timeout=1) as candidate:
+        with pytest.raises(CallFailed) as failure:
+            run_algorithm("t", candidate, "calruption", CASES[0])
+    assert "hung after 1 s" in failure.value.violation.message
+
+
+def test_each_call_of_a_batch_has_its_own_inputs_and_timeout():
+    import reference
+    from properties.contract import decode_enclosure
+    from properties.impl import call_many
+
+    values, counts = [-1, 2, 5], [3, 1, 2]
+    exact = reference.catoni_root(values, counts, 1)
+    with load_impl(_module("slow_and_mutating")) as candidate:
+        results = call_many("t", candidate, "catoni_root", [((values, counts, 1), {})] * 4, timeout=1)
+    assert [decode_enclosure("t", r) for r in results] == [(exact.lo, exact.hi)] * 4
+    assert (values, counts) == ([-1, 2, 5], [3, 1, 2])

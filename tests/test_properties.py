@@ -4,9 +4,9 @@ properties.registry.EXPECTED_FAILURES, each naming its FINDINGS.md entry, and ea
 finding's counterexample as a known example (KNOWN_EXAMPLES) that runs first."""
 import pytest
 
-from properties.impl import load_impl
+from properties.impl import DEFAULT_IMPL, load_impl
 from properties.registry import EXPECTED_FAILURES, KNOWN_EXAMPLES, all_checks, known_examples
-from properties.runner import NOT_APPLICABLE, PASSED, XFAIL, run_check
+from properties.runner import NOT_APPLICABLE, PASSED, XFAIL, XPASS, run_check
 
 CHECKS = all_checks()
 
@@ -22,6 +22,8 @@ def test_check(name, impl):
     result = run_check(CHECKS[name], impl)
     if result.status == NOT_APPLICABLE:
         pytest.skip(result.reason)
+    if result.status == XPASS and impl.path != DEFAULT_IMPL:  # see properties/cli.py: not the candidate's failure
+        pytest.skip(f"{name}: the paper's counterexample does not arise with {impl.path}")
     assert result.status in (PASSED, "unexpectedly passed"), (
         f"{name} ({result.cites}) failed after {result.examples} examples:\n  "
         + "\n  ".join(result.violations[:3]) + f"\nreproduce: {result.counterexample}"
