@@ -361,3 +361,23 @@ def test_each_call_of_a_batch_has_its_own_inputs_and_timeout():
         results = call_many("t", candidate, "catoni_root", [((values, counts, 1), {})] * 4, timeout=1)
     assert [decode_enclosure("t", r) for r in results] == [(exact.lo, exact.hi)] * 4
     assert (values, counts) == ([-1, 2, 5], [3, 1, 2])
+
+
+def test_a_hang_while_shrinking_keeps_the_failure_found_first():
+    from hypothesis import strategies as st
+
+    from properties.registry import Check
+    from properties.runner import FAILED, run_check
+    from properties.violation import Violation
+
+    def execute(impl, x):
+        if x >= 1000:
+            return [Violation.of("c", "a property the check decided false", x=x)]
+        if x >= 10:  # a smaller example, as the shrinker tries them: the call "hangs"
+            raise CallFailed(Violation.of("c", "hung after 1 s (in passive)"), fatal=True)
+        return []
+
+    check = Check("c", "nowhere", "deterministic", st.integers(0, 10**6), execute, covers=("passive",))
+    result = run_check(check, {"passive": None}, max_examples=200)
+    assert result.status == FAILED and "decided false" in result.violations[0]
+    assert result.unshrunk.startswith("shrinking stopped when a smaller example cost the worker: hung after")
