@@ -52,7 +52,6 @@ def _candidate(args, path: str | None):
     """The candidate, isolated unless it is the reference or --in-process is given."""
     if args.in_process and args.isolate:
         raise UsageError("--in-process and --isolate exclude each other")
-    harness.DEFAULT_TIMEOUT_S = args.timeout
     isolate = True if args.isolate else False if args.in_process else None
     candidate = load_impl(path, isolate=isolate, timeout=args.timeout, memory_limit=args.memory_limit)
     if args.in_process and candidate.path != harness.DEFAULT_IMPL:

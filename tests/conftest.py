@@ -50,8 +50,7 @@ def impl(request):
     """The implementation under test: in a worker process unless it is the reference."""
     config = request.config
     limit = config.getoption("--cral-memory-limit")
-    harness.DEFAULT_TIMEOUT_S = config.getoption("--cral-timeout")
     with load_impl(config.getoption("--impl"), isolate=False if config.getoption("--cral-in-process") else None,
-                   timeout=harness.DEFAULT_TIMEOUT_S,
+                   timeout=config.getoption("--cral-timeout"),
                    memory_limit=DEFAULT_MEMORY_LIMIT if limit is None else parse_size(limit)) as candidate:
         yield candidate
