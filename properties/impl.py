@@ -114,10 +114,15 @@ def _time_limit(seconds: float | None):
         signal.signal(signal.SIGALRM, previous)
 
 
+def raised_at(error: BaseException) -> str:
+    """file:line where the exception was raised ("?" if unknown)."""
+    frames = traceback.extract_tb(error.__traceback__)
+    return f"{frames[-1].filename}:{frames[-1].lineno}" if frames else "?"
+
+
 def fault_of_exception(name: str, error: BaseException) -> CandidateFault:
     """A Python exception raised by the candidate, as a fault naming its type and place."""
-    frames = traceback.extract_tb(error.__traceback__)
-    where = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else "?"
+    where = raised_at(error)
     if isinstance(error, SystemExit):
         return CandidateFault(f"exited with {clip(str(error.code), 100)} (sys.exit in {name})", values={"at": where})
     if isinstance(error, MemoryError):

@@ -39,6 +39,7 @@ import sys
 import time
 import weakref
 
+from . import impl
 from .contract import ARITHMETICS, PUBLIC_NAMES
 from .impl import Candidate, CandidateFault, check_required
 from .violation import clip
@@ -171,9 +172,7 @@ class IsolatedCandidate(Candidate):
 
     # -- the worker's life ---------------------------------------------------------------
     def _import_timeout(self) -> float:
-        from . import impl
-
-        return impl.DEFAULT_TIMEOUT_S if self.timeout is None else self.timeout
+        return impl.DEFAULT_TIMEOUT_S if self.timeout is None else self.timeout  # as it is now
 
     def _start(self) -> tuple[frozenset, str]:
         """Start a worker and read its hello (the import runs under the call timeout):

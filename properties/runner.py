@@ -11,7 +11,6 @@ again and again."""
 from __future__ import annotations
 
 import sys
-import traceback
 from dataclasses import dataclass, field, replace
 
 from hypothesis import example as explicit_example
@@ -19,7 +18,7 @@ from hypothesis import given, seed as fixed_seed, settings
 from hypothesis.reporting import with_reporter
 
 from .contract import CHECKED_IF_PRESENT
-from .impl import as_candidate
+from .impl import DEFAULT_IMPL, as_candidate, raised_at
 from .registry import EXPECTED_FAILURES, Check, known_examples
 from .violation import CallFailed, Violation
 
@@ -66,10 +65,8 @@ class CheckResult:
 
 def crash_violation(check: str, error: Exception) -> Violation:
     """An exception raised by the check's own code while judging the candidate's results."""
-    frames = traceback.extract_tb(error.__traceback__)
-    where = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else "?"
-    return replace(Violation.of(check, f"crashed: {type(error).__name__}: {error} (in the check, recomputing from "
-                                       f"the candidate's results)", at=where), fault=True)
+    return Violation.with_values(check, f"crashed: {type(error).__name__}: {error} (in the check, recomputing from "
+                                        f"the candidate's results)", {"at": raised_at(error)}, fault=True)
 
 
 def violations_of(check: Check, impl, example) -> list:
@@ -88,7 +85,7 @@ def violations_of(check: Check, impl, example) -> list:
 def not_applicable_reason(check: Check, impl) -> str | None:
     """Why the check cannot say anything about this candidate, or None."""
     candidate = as_candidate(impl)
-    if not check.covers and candidate.path != "reference":
+    if not check.covers and candidate.path != DEFAULT_IMPL:
         return "a statement about the paper: it does not call the implementation (checked against the reference)"
     absent = [name for name in CHECKED_IF_PRESENT if name in check.covers and not candidate.provides(name)]
     if absent and set(check.covers) <= set(CHECKED_IF_PRESENT):
