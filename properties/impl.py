@@ -184,6 +184,23 @@ def load_impl(path: str | None = None, *, isolate: bool | None = None, timeout: 
     return candidate
 
 
+def load_candidate(impl: str | None = None, cmd: str | None = None, *, isolate: bool | None = None,
+                   timeout: float | None = None, memory_limit: int | None = DEFAULT_MEMORY_LIMIT) -> Candidate:
+    """The candidate named by an import path (`impl`, see load_impl) or by a command line
+    (`cmd`: a program of any language that speaks docs/protocol.md, run once per call).
+    Bad input (both given, an empty command, a program that cannot describe itself) is a
+    ValueError."""
+    if impl is not None and cmd is not None:
+        raise ValueError("give the implementation's import path or its command, not both")
+    if cmd is not None:
+        if isolate is False:
+            raise ValueError("a command candidate always runs in processes of its own (--in-process does not apply)")
+        from .command import CommandCandidate
+
+        return CommandCandidate(cmd, timeout=timeout, memory_limit=memory_limit)
+    return load_impl(impl, isolate=isolate, timeout=timeout, memory_limit=memory_limit)
+
+
 def arithmetic_of_module(module, path: str) -> str:
     """The module's ARITHMETIC ("exact" if absent); anything else is bad input."""
     arithmetic = getattr(module, "ARITHMETIC", "exact")
@@ -255,5 +272,5 @@ def run_algorithm(check: str, impl, mode: str, case, timeout=_USE_DEFAULT):
 __all__ = [
     "CallFailed", "Candidate", "CandidateFault", "DEFAULT_IMPL", "DEFAULT_MEMORY_LIMIT", "DEFAULT_TIMEOUT_S",
     "ENV_VAR", "InProcessCandidate", "as_candidate", "call", "call_many", "check_required", "impl_path",
-    "load_impl", "run_algorithm",
+    "load_candidate", "load_impl", "run_algorithm",
 ]
