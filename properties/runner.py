@@ -11,12 +11,18 @@ again and again."""
 from __future__ import annotations
 
 import sys
+import time
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from hypothesis import example as explicit_example
 from hypothesis import given, seed as fixed_seed, settings
+from hypothesis.errors import InvalidArgument
 from hypothesis.reporting import with_reporter
+from hypothesis.statistics import collector as statistics_collector
 
+# importing profiles registers dev/ci/fuzz: profile="ci" is the suite's, not Hypothesis's built-in "ci"
+from . import profiles
 from .contract import CHECKED_IF_PRESENT
 from .impl import DEFAULT_IMPL, as_candidate, raised_at
 from .registry import EXPECTED_FAILURES, Check, known_examples
@@ -53,13 +59,15 @@ class CheckResult:
     output: dict | None = None  # what the candidate wrote to stdout/stderr during the check
     # None when Hypothesis shrank the counterexample to a minimal one; else why not
     unshrunk: str | None = None
+    # how the run went (run_statistics): seconds, and Hypothesis's own per-phase counts
+    statistics: dict | None = None
 
     def to_json(self) -> dict:
         return {
             "name": self.name, "cites": self.cites, "kind": self.kind, "status": self.status,
             "examples": self.examples, "counterexample": self.counterexample,
             "violations": self.violations, "reason": self.reason, "candidate_output": self.output,
-            "unshrunk": self.unshrunk,
+            "unshrunk": self.unshrunk, "statistics": self.statistics,
         }
 
 
@@ -131,17 +139,27 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
         test = explicit_example(example=known_example)(test)  # the last applied runs first
     if seed is not None:
         test = fixed_seed(seed)(test)
-    parent = settings.get_profile(profile) if profile else settings.default
+    try:
+        parent = settings.get_profile(profile) if profile else settings.default
+    except InvalidArgument:
+        raise ValueError(f"profile {profile!r} is not a registered Hypothesis profile (the suite's: "
+                         f"{', '.join(profiles.PROFILES)})") from None
     test = settings(parent, **options)(test)
     candidate.take_output()  # what an earlier check left is not this check's
     fatal, unshrunk = None, None
+    engine: dict = {}
+    started = time.perf_counter()
     try:
-        with with_reporter(_to_stderr):  # Hypothesis's notes must not mix with a report on stdout
+        # Hypothesis's notes must not mix with a report on stdout; its engine hands its
+        # statistics to the collector when the generated examples ran (not after explicit
+        # examples that failed, nor after a _FatalCall)
+        with with_reporter(_to_stderr), statistics_collector.with_value(engine.update):
             test()
     except CheckFailed:
         pass
     except _FatalCall as stop:
         fatal, unshrunk, is_the_failure = stop.args
+    statistics = run_statistics(time.perf_counter() - started, engine)
     output = candidate.take_output()
     example, found = seen["failure"] or seen["first_fault"] or (None, None)
     if fatal is not None and not is_the_failure:
@@ -154,9 +172,33 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
         # a crash, hang or malformed result is never the paper's finding an expected failure names
         expected = reason is not None and not any(v.fault for v in found)
         return CheckResult(check.name, check.cites, check.kind, XFAIL if expected else FAILED, seen["examples"],
-                           reproducer, [str(v) for v in found], reason, output, unshrunk)
+                           reproducer, [str(v) for v in found], reason, output, unshrunk, statistics)
     return CheckResult(check.name, check.cites, check.kind, XPASS if reason else PASSED, seen["examples"],
-                       reason=reason, output=output)
+                       reason=reason, output=output, statistics=statistics)
+
+
+def run_statistics(seconds: float, engine: dict) -> dict:
+    """JSON-ready statistics of one run: its wall-clock seconds and, when Hypothesis's
+    engine ran, per phase (reuse: the example database; generate; shrink) the examples it
+    tried by outcome and the phase's seconds, and why it stopped. Hypothesis documents the
+    shape of its statistics as unstable (hypothesis.statistics.describe_statistics), so
+    every key is read defensively."""
+    found = {"seconds": round(seconds, 3)}
+    for phase in ("reuse", "generate", "shrink"):
+        data = engine.get(f"{phase}-phase") or {}
+        cases = data.get("test-cases") or []
+        if not cases:
+            continue
+        outcomes = Counter(case.get("status") for case in cases)
+        summary = {"examples": len(cases), "passing": outcomes["valid"], "failing": outcomes["interesting"],
+                   "invalid": outcomes["invalid"] + outcomes["overrun"],
+                   "seconds": round(float(data.get("duration-seconds", 0.0)), 3)}
+        if phase == "shrink" and "shrinks-successful" in data:
+            summary["successful"] = data["shrinks-successful"]
+        found[phase] = summary
+    if engine.get("stopped-because"):
+        found["stopped_because"] = str(engine["stopped-because"])
+    return found
 
 
 def _to_stderr(text: str) -> None:
