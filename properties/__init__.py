@@ -1,5 +1,7 @@
 """The property suite: strategies, checks of what the paper states, and a harness that
-runs them against any implementation chosen by import path (default `reference`)."""
+runs them against any implementation chosen by import path (default `reference`) or by
+command (docs/protocol.md). From Python: `properties.check_implementation(...)`
+(properties/api.py); from pytest: the `cral` plugin (properties/pytest_plugin.py)."""
 import importlib
 
 from .violation import Violation
@@ -21,4 +23,21 @@ def check_modules():
     return [importlib.import_module(name) for name in CHECK_MODULES]
 
 
-__all__ = ["Violation", "check_modules"]
+# The Python API (properties/api.py), imported when first used: importing the package
+# (as pytest does for the plugin, properties/pytest_plugin.py) stays light.
+_LAZY = {
+    "check_implementation": "properties.api",
+    "CheckFailureWarning": "properties.api",
+    "ImplementationCheckFailed": "properties.api",
+    "load_candidate": "properties.impl",
+}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'properties' has no attribute {name!r}")
+
+
+__all__ = ["CheckFailureWarning", "ImplementationCheckFailed", "Violation", "check_implementation", "check_modules",
+           "load_candidate"]

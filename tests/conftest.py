@@ -2,15 +2,16 @@
 implementation under test (--impl or $CRAL_IMPL, default `reference`), both shown in
 the pytest header. Any implementation but the reference runs in a worker process
 (properties/isolation.py); --cral-timeout, --cral-memory-limit and --cral-in-process
-are the command line's --timeout, --memory-limit and --in-process."""
+(the command line's --timeout, --memory-limit and --in-process) are options of the
+`cral` plugin (properties/pytest_plugin.py), which the `impl` fixture reads."""
 import os
 
 import pytest
 
 from properties import impl as harness
 from properties import profiles
-from properties.cli import parse_size
-from properties.impl import DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_impl
+from properties import pytest_plugin
+from properties.impl import ENV_VAR, impl_path, load_impl
 
 PROFILE = profiles.load()
 
@@ -18,15 +19,16 @@ PROFILE = profiles.load()
 CANDIDATE_ENV_VAR = "CRAL_CANDIDATE"
 
 
-def pytest_addoption(parser):
+def pytest_addoption(parser, pluginmanager):
+    # The package's pytest11 entry point loads the plugin; an install made before the entry
+    # point existed (an older editable install) does not, so it is loaded here, under the
+    # entry point's name (which keeps the two from both registering it).
+    if not pluginmanager.has_plugin(pytest_plugin.PLUGIN_NAME) and not pluginmanager.is_blocked(
+            pytest_plugin.PLUGIN_NAME):
+        pluginmanager.register(pytest_plugin, pytest_plugin.PLUGIN_NAME)
     parser.addoption("--impl", default=None, help=f"import path of the implementation under test (default ${ENV_VAR} or 'reference')")
     parser.addoption("--candidate", default=None,
                      help=f"import path of the candidate the cross-check holds against the reference (default ${CANDIDATE_ENV_VAR} or 'fast')")
-    parser.addoption("--cral-timeout", type=float, default=harness.DEFAULT_TIMEOUT_S,
-                     help="seconds one call of the implementation may take")
-    parser.addoption("--cral-memory-limit", default=None, help="the worker's address space, e.g. 4G or 'none' (default 16G)")
-    parser.addoption("--cral-in-process", action="store_true",
-                     help="run the implementation in pytest's own process (for a debugger; the verdict is not protected)")
 
 
 def _candidate(config) -> str:
@@ -48,9 +50,5 @@ def candidate_name(request):
 @pytest.fixture(scope="session")
 def impl(request):
     """The implementation under test: in a worker process unless it is the reference."""
-    config = request.config
-    limit = config.getoption("--cral-memory-limit")
-    with load_impl(config.getoption("--impl"), isolate=False if config.getoption("--cral-in-process") else None,
-                   timeout=config.getoption("--cral-timeout"),
-                   memory_limit=DEFAULT_MEMORY_LIMIT if limit is None else parse_size(limit)) as candidate:
+    with load_impl(request.config.getoption("--impl"), **pytest_plugin.candidate_options(request.config)) as candidate:
         yield candidate

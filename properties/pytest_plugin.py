@@ -1,0 +1,329 @@
+"""The pytest plugin `cral` (the package's pytest11 entry point): any repository that
+installs this package runs the property suite on its own implementation from its own
+pytest run.
+
+    pytest --cral-impl mypkg          # an importable module, in a worker process of its own
+    pytest --cral-cmd './my_impl'     # a program in any language (docs/protocol.md)
+
+Each registered check becomes one test item named after the check, under a collector
+named `cral` (node ids `cral::check_...`; JUnit classname `cral`), collected even where
+the repository has no tests of its own; `-k` and `-m cral` select among them as among
+any tests. The candidate is loaded once, before the first check runs (a candidate that
+cannot be loaded ends the run with pytest's usage-error status), and closed when the
+session ends. A check's result becomes:
+
+    passed                pass
+    failed                failure: the violations, the reproducer, the candidate's output
+    expected failure      xfail with the finding (FINDINGS.md) the candidate reproduces
+    unexpectedly passed   on a candidate, a pass with a note (the paper's counterexample
+                          did not arise: not the candidate's failure, as on the command
+                          line); on the reference, a failure (the finding's record is stale)
+    not applicable        skip with the reason
+
+The examples tried, the seconds and Hypothesis's statistics of each check are user
+properties of its item (so `--junitxml` records them) and a report section ("cral
+statistics", shown with a failure or by `-rA`).
+
+Without --cral-impl or --cral-cmd the plugin only adds its options: no items, no header,
+no hooks that do anything. It imports nothing but pytest until then (pytest loads it in
+every run of every project that installs the package). --cral-timeout,
+--cral-memory-limit and --cral-in-process also serve this repository's own tests
+(tests/conftest.py's `impl` fixture, through candidate_options)."""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+
+import pytest
+
+PLUGIN_NAME = "cral"  # the entry point's name: `-p no:cral` disables the plugin
+COLLECTOR_NAME = "cral"
+MARKER = "cral"
+# properties.profiles.PROFILES, spelled out so that loading the plugin does not import
+# Hypothesis (tests/test_plugin.py keeps the two equal)
+PROFILES = ("dev", "ci", "fuzz")
+OUTPUT_LINES = 40  # of each captured stream, in a failure's message
+_SUITE = pytest.StashKey["_Suite"]()
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not (seconds > 0 and math.isfinite(seconds)):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds > 0, got {text!r}")
+    return seconds
+
+
+def default_profile() -> str:
+    """properties.profiles' rule: ci when $CI is set, else dev; $HYPOTHESIS_PROFILE when it
+    names one of the suite's profiles (another project's may name its own)."""
+    named = os.environ.get("HYPOTHESIS_PROFILE")
+    if named in PROFILES:
+        return named
+    return "ci" if os.environ.get("CI") else "dev"
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("cral", "property suite of Corruption Robust Active Learning (the cral plugin)")
+    group.addoption("--cral-impl", metavar="MODULE", default=None,
+                    help="run every check of the property suite on the implementation at this import path "
+                         "(in a worker process of its own unless it is the built-in 'reference')")
+    group.addoption("--cral-cmd", metavar="CMD", default=None,
+                    help="run every check on a program of any language that speaks docs/protocol.md, e.g. "
+                         "'./my_impl' (run once per call)")
+    group.addoption("--cral-timeout", metavar="S", type=_seconds, default=None,
+                    help="seconds one call of the implementation may take (default 60)")
+    group.addoption("--cral-memory-limit", metavar="SIZE", default=None,
+                    help="address space of the implementation's process (RLIMIT_AS), e.g. 4G or 'none' "
+                         "(default 16G)")
+    group.addoption("--cral-in-process", action="store_true", default=False,
+                    help="run the implementation in pytest's own process, for a debugger (the verdict is then "
+                         "not protected from it; not with --cral-cmd)")
+    group.addoption("--cral-profile", choices=PROFILES, default=None,
+                    help="Hypothesis profile of the checks (default: ci when $CI is set, else dev; "
+                         "$HYPOTHESIS_PROFILE if it names one of these)")
+
+
+def _memory_limit(config):
+    """--cral-memory-limit in bytes (None: no limit); the default when not given."""
+    from .impl import DEFAULT_MEMORY_LIMIT
+
+    text = config.getoption("cral_memory_limit")
+    if text is None:
+        return DEFAULT_MEMORY_LIMIT
+    from reference.cli import UsageError
+
+    from .cli import parse_size
+
+    try:
+        return parse_size(text)
+    except UsageError as error:
+        raise pytest.UsageError(str(error).replace("--memory-limit", "--cral-memory-limit")) from None
+
+
+def candidate_options(config) -> dict:
+    """load_candidate's keyword arguments from --cral-timeout, --cral-memory-limit and
+    --cral-in-process (isolate None: the default, isolated unless it is the reference)."""
+    return {"isolate": False if config.getoption("cral_in_process") else None,
+            "timeout": config.getoption("cral_timeout"), "memory_limit": _memory_limit(config)}
+
+
+def pytest_configure(config):
+    if config.getoption("cral_memory_limit") is not None:
+        _memory_limit(config)  # a bad size is a usage error now, not when the first check runs
+    impl, cmd = config.getoption("cral_impl"), config.getoption("cral_cmd")
+    if impl is None and cmd is None:
+        return
+    if impl is not None and cmd is not None:
+        raise pytest.UsageError("--cral-impl and --cral-cmd exclude each other: give one implementation")
+    if not (impl if cmd is None else cmd).strip():
+        raise pytest.UsageError(f"{'--cral-impl' if cmd is None else '--cral-cmd'} is empty")
+    if cmd is not None and config.getoption("cral_in_process"):
+        raise pytest.UsageError("--cral-in-process does not apply to --cral-cmd: a command always runs in "
+                                "processes of its own")
+    config.addinivalue_line("markers", f"{MARKER}: a check of the property suite (the cral plugin)")
+    config.stash[_SUITE] = _Suite(config, impl, cmd, config.getoption("cral_profile") or default_profile())
+
+
+def pytest_report_header(config):
+    suite = config.stash.get(_SUITE, None)
+    if suite is not None:
+        return [f"cral: implementation under test: {suite.describe()}; hypothesis profile {suite.profile}"]
+    return None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector):
+    """The suite's collector joins the session's own children (whatever the project's
+    tests are, none included), so its items pass through -k, -m and --deselect as any do."""
+    report = yield
+    if isinstance(collector, pytest.Session) and report.passed and _SUITE in collector.config.stash:
+        # nodeid given: a child of the session would otherwise get "::cral"
+        report.result.append(Checks.from_parent(collector, name=COLLECTOR_NAME, nodeid=COLLECTOR_NAME))
+    return report
+
+
+def pytest_sessionfinish(session):
+    suite = session.config.stash.get(_SUITE, None)
+    if suite is not None:
+        suite.close()
+
+
+def pytest_unconfigure(config):
+    suite = config.stash.get(_SUITE, None)
+    if suite is not None:  # an interrupted session may skip pytest_sessionfinish
+        suite.close()
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    suite = config.stash.get(_SUITE, None)
+    if suite is None or not suite.results:
+        return
+    results = list(suite.results.values())
+    counts = {}
+    for result in results:
+        counts[result.status] = counts.get(result.status, 0) + 1
+    seconds = sum((r.statistics or {}).get("seconds", 0.0) for r in results)
+    terminalreporter.write_sep("-", "cral property suite")
+    terminalreporter.write_line(
+        f"{suite.describe()}, profile {suite.profile}: {len(results)} checks, "
+        f"{sum(r.examples for r in results)} examples, {seconds:.1f} s of checking; "
+        + ", ".join(f"{n} {status}" for status, n in sorted(counts.items())))
+    for name, note in suite.notes:
+        terminalreporter.write_line(f"note: {name}: {note}")
+
+
+class _Suite:
+    """The session's candidate (loaded on first use, closed at the end) and the results."""
+
+    def __init__(self, config, impl, cmd, profile):
+        self.config, self.impl, self.cmd, self.profile = config, impl, cmd, profile
+        self._candidate = None
+        self.results = {}  # check name -> CheckResult, in the order run
+        self.notes = []  # (check name, note) for passes that are worth a word
+
+    def describe(self) -> str:
+        if self.cmd is not None:
+            return f"command {self.cmd!r} (a process of its own per call, docs/protocol.md)"
+        if self.config.getoption("cral_in_process"):
+            return f"{self.impl} (in pytest's process: --cral-in-process, the verdict is not protected)"
+        from .impl import DEFAULT_IMPL
+
+        return f"{self.impl} ({'in-process' if self.impl == DEFAULT_IMPL else 'isolated worker process'})"
+
+    def candidate(self):
+        if self._candidate is None:
+            from .impl import load_candidate
+
+            try:
+                self._candidate = load_candidate(self.impl, self.cmd, **candidate_options(self.config))
+            except ValueError as error:  # cannot be imported, lacks a required name, ...: bad input
+                pytest.exit(f"cral: {error}", returncode=pytest.ExitCode.USAGE_ERROR)
+        return self._candidate
+
+    def run(self, check):
+        from .runner import run_check
+
+        result = run_check(check, self.candidate(), profile=self.profile)
+        self.results[check.name] = result
+        return result
+
+    def close(self):
+        if self._candidate is not None:
+            candidate, self._candidate = self._candidate, None
+            candidate.close()
+
+
+class CheckFailure(AssertionError):
+    """A failing check; its message is the whole report (no traceback of the plugin)."""
+
+
+class Checks(pytest.Collector):
+    """Every registered check, one item each, in registry order."""
+
+    def collect(self):
+        from .registry import all_checks
+
+        for name, check in all_checks().items():
+            yield CheckItem.from_parent(self, name=name, check=check)
+
+
+class CheckItem(pytest.Item):
+    def __init__(self, *, check, **kwargs):
+        super().__init__(**kwargs)
+        self.check = check
+        self.add_marker(MARKER)
+
+    def setup(self):
+        self.config.stash[_SUITE].candidate()
+
+    def runtest(self):
+        from .api import describe_failure
+        from .impl import DEFAULT_IMPL
+        from .runner import FAILED, NOT_APPLICABLE, XFAIL, XPASS
+
+        suite = self.config.stash[_SUITE]
+        result = suite.run(self.check)
+        self.user_properties.extend(result_properties(result))
+        self.add_report_section("call", "cral statistics", statistics_text(result, suite.profile))
+        output = output_lines(result.output)
+        if output:
+            self.add_report_section("call", "cral candidate output", "\n".join(output))
+        path = suite.candidate().path
+        if result.status == FAILED:
+            raise CheckFailure(failure_text(result, path))
+        if result.status == XPASS and path == DEFAULT_IMPL:
+            raise CheckFailure(describe_failure(result))
+        if result.status == XPASS:
+            note = f"passed, but it is an expected failure on the reference ({result.reason}): the paper's " \
+                   f"counterexample did not arise with {path}, which is not its failure"
+            self.user_properties.append(("note", note))
+            self.add_report_section("call", "cral note", note)
+            suite.notes.append((self.name, note))
+        elif result.status == XFAIL:
+            pytest.xfail(result.reason)
+        elif result.status == NOT_APPLICABLE:
+            pytest.skip(result.reason)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, CheckFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self):
+        return self.path, None, f"{COLLECTOR_NAME}::{self.name} ({self.check.cites})"
+
+
+def failure_text(result, path: str) -> str:
+    """A failed check for pytest's report: every violation, the reproducer, the
+    candidate's captured output."""
+    lines = [f"{result.name} ({result.cites}; {result.kind}) failed on {path} after {result.examples} examples:"]
+    lines += [f"  {violation}" for violation in result.violations]
+    if result.counterexample:
+        lines.append(f"reproduce{f' ({result.unshrunk})' if result.unshrunk else ''}: {result.counterexample}")
+    return "\n".join(lines + output_lines(result.output))
+
+
+def output_lines(output) -> list[str]:
+    """What the candidate wrote to stdout and stderr during the check (kept by the
+    harness: its first 8 KiB per stream), at most OUTPUT_LINES lines each."""
+    lines = []
+    for stream in ("stdout", "stderr"):
+        total = (output or {}).get(f"{stream}_bytes", 0)
+        if not total:
+            continue
+        shown = output.get(stream, "").rstrip("\n").splitlines()
+        more = " (first lines)" if output.get(f"{stream}_truncated") or len(shown) > OUTPUT_LINES else ""
+        lines.append(f"candidate {stream}, {total} bytes{more}:")
+        lines += [f"  | {line}" for line in shown[:OUTPUT_LINES]]
+    return lines
+
+
+def result_properties(result) -> list[tuple[str, object]]:
+    """(name, value) pairs for item.user_properties, so JUnit XML has them."""
+    stats = result.statistics or {}
+    found = [("status", result.status), ("cites", result.cites), ("kind", result.kind),
+             ("examples", result.examples), ("seconds", stats.get("seconds", 0.0))]
+    for phase in ("reuse", "generate", "shrink"):
+        for key, value in stats.get(phase, {}).items():
+            found.append((f"hypothesis_{phase}_{key}", value))
+    if "stopped_because" in stats:
+        found.append(("hypothesis_stopped_because", stats["stopped_because"]))
+    return found
+
+
+def statistics_text(result, profile: str) -> str:
+    stats = result.statistics or {}
+    lines = [f"{result.status}: {result.examples} examples in {stats.get('seconds', 0.0):.2f} s (profile {profile})"]
+    for phase in ("reuse", "generate", "shrink"):
+        data = stats.get(phase)
+        if data:
+            extra = f", {data['successful']} successful" if "successful" in data else ""
+            lines.append(f"hypothesis {phase} phase: {data['examples']} examples ({data['passing']} passing, "
+                         f"{data['failing']} failing, {data['invalid']} invalid{extra}) in {data['seconds']:.2f} s")
+    if "stopped_because" in stats:
+        lines.append(f"hypothesis stopped because {stats['stopped_because']}")
+    return "\n".join(lines)
