@@ -43,7 +43,7 @@ MARKER = "cral"
 # properties.profiles.PROFILES, spelled out so that loading the plugin does not import
 # Hypothesis (tests/test_plugin.py keeps the two equal)
 PROFILES = ("dev", "ci", "fuzz")
-OUTPUT_LINES = 40  # of each captured stream, in a failure's message
+OUTPUT_LINES = 20  # of each captured stream, in a report
 _SUITE = pytest.StashKey["_Suite"]()
 
 
@@ -249,12 +249,10 @@ class CheckItem(pytest.Item):
         result = suite.run(self.check)
         self.user_properties.extend(result_properties(result))
         self.add_report_section("call", "cral statistics", statistics_text(result, suite.profile))
-        output = output_lines(result.output)
-        if output:
-            self.add_report_section("call", "cral candidate output", "\n".join(output))
         path = suite.candidate().path
-        if result.status == FAILED:
+        if result.status == FAILED:  # the message carries the candidate's output
             raise CheckFailure(failure_text(result, path))
+        self.add_report_section("call", "cral candidate output", "\n".join(output_lines(result.output)))
         if result.status == XPASS and path == DEFAULT_IMPL:
             raise CheckFailure(describe_failure(result))
         if result.status == XPASS:
