@@ -282,6 +282,9 @@ def failure_text(result, path: str) -> str:
     lines += [f"  {violation}" for violation in result.violations]
     if result.counterexample:
         lines.append(f"reproduce{f' ({result.unshrunk})' if result.unshrunk else ''}: {result.counterexample}")
+    # a command candidate's request files of that example (docs/protocol.md), where the
+    # harness keeps them: a reproducer in the candidate's own language
+    lines += [f"request file: {path}" for path in getattr(result, "requests", None) or ()]
     return "\n".join(lines + output_lines(result.output))
 
 

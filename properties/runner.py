@@ -172,7 +172,7 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
         # a crash, hang or malformed result is never the paper's finding an expected failure names
         expected = reason is not None and not any(v.fault for v in found)
         return CheckResult(check.name, check.cites, check.kind, XFAIL if expected else FAILED, seen["examples"],
-                           reproducer, [str(v) for v in found], reason, output, unshrunk, statistics)
+                           reproducer, [str(v) for v in found], reason, output, unshrunk, statistics=statistics)
     return CheckResult(check.name, check.cites, check.kind, XPASS if reason else PASSED, seen["examples"],
                        reason=reason, output=output, statistics=statistics)
 
