@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -189,10 +190,23 @@ def test_bad_options_are_usage_errors(pytester, args, message):
 
 def test_a_candidate_that_cannot_be_loaded_ends_the_run_as_a_usage_error(pytester):
     pytester.makepyfile(test_own=OWN_TESTS)
-    result = run(pytester, "--cral-impl=no_such_module_anywhere", "--cral-in-process", "-k", ERM)
+    result = run(pytester, "--cral-impl=no_such_module_anywhere", "-k", ERM)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stdout.fnmatch_lines(["*cral: implementation 'no_such_module_anywhere' cannot be imported*"])
     assert run(pytester, "--cral-impl=no_such_module_anywhere", "-k", "test_one").ret == 0  # never loaded
+
+
+def test_a_command_candidate_runs_through_the_plugin(pytester):
+    """docs/protocol.md: `python -m properties answer --impl MODULE` answers requests for a
+    module, so the reference behind a command is a candidate of any language."""
+    pytest.importorskip("properties.command", reason="the command candidate (properties/command.py) is not here yet")
+    command = f"{shlex.quote(sys.executable)} -m properties answer --impl reference"
+    result = run(pytester, "--cral-cmd", command, "-k", "check_catoni_root_certified or check_theta_star")
+    result.assert_outcomes(passed=1, skipped=1)  # a statement about the paper does not apply to a candidate
+    result.stdout.fnmatch_lines([f"cral: implementation under test: command {command!r} *"])
+    bad = run(pytester, "--cral-cmd", "false", "-k", "check_catoni_root_certified")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    bad.stdout.fnmatch_lines(["*cral: *"])
 
 
 def test_the_profile_follows_the_suites_rule(monkeypatch):
