@@ -1,18 +1,22 @@
 """The `cral` pytest plugin (properties/pytest_plugin.py) as another repository sees it.
 
-(a) Scratch projects run by pytester in this process (inline runs): without options the
-plugin changes nothing; with --cral-impl each registered check is one item, -k selects,
+(a) Scratch projects run by pytester in pytest subprocesses: without options the plugin
+changes nothing; with --cral-impl each registered check is one item, -k selects,
 JUnit XML records the checks with their statistics, an expected failure is an xfail with
 its finding, a broken candidate's failure names its violation, and so on.
 (b) A fresh virtual environment outside this repository, into which the package is
 installed with pip (not editable), so the plugin is found through its pytest11 entry
 point exactly as in any repository that installs the package.
 
-Inline runs load the plugin through _LoadPlugin, under the entry point's name: the same
-module object either way, and this works whether or not the environment running these
-tests has the entry point installed (an editable install made before it existed has not)."""
+The subprocesses import this checkout (PYTHONPATH) and find the plugin by its entry
+point where the environment running these tests has it installed, else by module name
+(an editable install made before the entry point existed lacks it). Subprocesses, not
+pytester's inline runs: an inline run removes from sys.modules what it imported, and
+numpy refuses to be imported twice in one process, so a check run inline (which imports
+numpy and scipy lazily) would break every later test that needs them."""
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import os
 import shlex
@@ -26,7 +30,6 @@ from pathlib import Path
 import pytest
 
 from properties import profiles, pytest_plugin
-from properties import registry
 from properties.registry import EXPECTED_FAILURES, all_checks
 
 pytest_plugins = ["pytester"]
@@ -53,14 +56,23 @@ def passive(hypotheses, tape, params):
 '''
 
 
-class _LoadPlugin:
-    def pytest_addoption(self, parser, pluginmanager):
-        if not pluginmanager.has_plugin(pytest_plugin.PLUGIN_NAME):
-            pluginmanager.register(pytest_plugin, pytest_plugin.PLUGIN_NAME)
+ENTRY_POINT_INSTALLED = any(
+    entry.name == pytest_plugin.PLUGIN_NAME and entry.value == pytest_plugin.__name__
+    for entry in importlib.metadata.entry_points(group="pytest11"))
+LOAD_PLUGIN = [] if ENTRY_POINT_INSTALLED else ["-p", pytest_plugin.__name__]
+NO_PLUGIN = ["-p", f"no:{pytest_plugin.PLUGIN_NAME}"] if ENTRY_POINT_INSTALLED else []
 
 
-def run(pytester, *args):
-    return pytester.runpytest("-p", "no:cacheprovider", *args, plugins=[_LoadPlugin()])
+@pytest.fixture(autouse=True)
+def _this_checkout(monkeypatch):
+    """pytester's subprocesses import this checkout's packages (their working directory,
+    the scratch project, comes first)."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+
+
+def run(pytester, *args, plugin=True):
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *(LOAD_PLUGIN if plugin else NO_PLUGIN), *args,
+                                         timeout=300)
 
 
 def selected(expression_words) -> list[str]:
@@ -90,7 +102,7 @@ def _comparable(lines) -> list[str]:
 def test_without_options_a_project_runs_its_own_tests_untouched(pytester):
     pytester.makepyfile(test_own=OWN_TESTS)
     with_plugin = run(pytester, "-v")
-    without = run(pytester, "-v", "-p", f"no:{pytest_plugin.PLUGIN_NAME}")
+    without = run(pytester, "-v", plugin=False)
     with_plugin.assert_outcomes(passed=2)
     assert with_plugin.ret == without.ret == 0
     assert _comparable(with_plugin.outlines) == _comparable(without.outlines)
@@ -120,7 +132,7 @@ def test_selected_checks_pass_on_the_reference_and_junit_lists_them(pytester):
     assert sorted(cases) == sorted(names)  # the project's own tests were deselected by -k
     for name, (classname, props, outcome) in cases.items():
         assert classname == "cral"
-        assert props["cites"] == registry.all_checks()[name].cites
+        assert props["cites"] == all_checks()[name].cites
         assert int(props["examples"]) >= 1 and float(props["seconds"]) >= 0
         if name in EXPECTED_FAILURES:
             assert props["status"] == "expected failure"
@@ -133,7 +145,6 @@ def test_selected_checks_pass_on_the_reference_and_junit_lists_them(pytester):
 
 def test_a_broken_candidate_fails_with_its_violation_reproducer_and_output(pytester):
     pytester.makepyfile(brokenpkg=BROKEN)
-    pytester.syspathinsert()  # the worker process imports it with the judge's sys.path
     result = run(pytester, "--cral-impl", "brokenpkg", "-k", f"{ERM} or check_theta_star or check_sample_tape_prefix",
                  "-rs", "--junitxml=out.xml")
     result.assert_outcomes(failed=1, skipped=2)
@@ -158,11 +169,11 @@ def test_a_broken_candidate_fails_with_its_violation_reproducer_and_output(pytes
     ("reference", False, "failed"),  # the record of the finding would be stale
     ("samepkg", True, "passed"),  # a candidate's run not reproducing it is not its failure
 ])
-def test_an_unexpected_pass_fails_only_on_the_reference(pytester, monkeypatch, impl, in_process, outcome):
-    """A check that passes, registered (for this test only) as an expected failure."""
-    monkeypatch.setitem(registry.EXPECTED_FAILURES, ERM, "FINDINGS F0: a pretend finding")
+def test_an_unexpected_pass_fails_only_on_the_reference(pytester, impl, in_process, outcome):
+    """A check that passes, registered (in the scratch project's run only) as an expected failure."""
+    pytester.makeconftest(f"from properties import registry\n"
+                          f"registry.EXPECTED_FAILURES[{ERM!r}] = 'FINDINGS F0: a pretend finding'\n")
     pytester.makepyfile(samepkg=SAME)
-    pytester.syspathinsert()
     result = run(pytester, f"--cral-impl={impl}", *(["--cral-in-process"] if in_process else []), "-k", ERM)
     result.assert_outcomes(**{outcome: 1})
     if outcome == "failed":
@@ -199,7 +210,8 @@ def test_a_candidate_that_cannot_be_loaded_ends_the_run_as_a_usage_error(pyteste
 def test_a_command_candidate_runs_through_the_plugin(pytester):
     """docs/protocol.md: `python -m properties answer --impl MODULE` answers requests for a
     module, so the reference behind a command is a candidate of any language."""
-    pytest.importorskip("properties.command", reason="the command candidate (properties/command.py) is not here yet")
+    if not (ROOT / "properties" / "command.py").exists():  # this checkout's, which the subprocesses import
+        pytest.skip("the command candidate (properties/command.py) is not in this checkout yet")
     command = f"{shlex.quote(sys.executable)} -m properties answer --impl reference"
     result = run(pytester, "--cral-cmd", command, "-k", "check_catoni_root_certified or check_theta_star")
     result.assert_outcomes(passed=1, skipped=1)  # a statement about the paper does not apply to a candidate
