@@ -6,10 +6,10 @@
 //! * y_t is queried iff x_t is in Dis(V_t) (line 4); L^_t(h) = (1/t) * mistakes of h on
 //!   the queried rounds s <= t (line 8), h^_t its argmin over V_t, ties -> lowest index;
 //! * rho^_t(h, h^_t) = (1/t) * #{s <= t : h(x_s) != h^_t(x_s)} over all rounds (line 9);
-//! * V_{t+1} = {h in V_t : L^_t(h) - L^_t(h^_t) <= threshold} (line 10), with
-//!     modified: sqrt(2 beta_t rho / t) + 3 beta_t / (2t) + rho / 2
-//!     vanilla:  sqrt(2 beta_t rho / t) + 3 beta_t / (2t)
-//!   decided exactly (certified::decide_le);
+//! * V_{t+1} = {h in V_t : L^_t(h) - L^_t(h^_t) <= threshold} (line 10), decided
+//!   exactly (certified::decide_le), with the threshold
+//!   modified: sqrt(2 beta_t rho / t) + 3 beta_t / (2t) + rho / 2, or
+//!   vanilla: sqrt(2 beta_t rho / t) + 3 beta_t / (2t);
 //! * output: argmin_{h in V_{n+1}} L^_n(h), ties -> lowest index.
 
 use crate::certified::{decide_le, sqrt_enclosure, Enclosure, ScaledLog, START_BITS};
