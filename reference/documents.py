@@ -320,7 +320,8 @@ def parse_json(data: bytes | str, source: str = "document"):
         if error.msg == "Extra data":
             raise DocumentError(f"{source}: more than one JSON document (more data at line {error.lineno} "
                                 f"column {error.colno})") from None
-        ends = " (the text ends early)" if error.pos >= len(text.rstrip()) else ""
+        early = error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated string")
+        ends = " (the text ends early)" if early else ""
         raise DocumentError(f"{source}: not valid JSON{ends}: {error.msg} at line {error.lineno} "
                             f"column {error.colno}") from None
     except RecursionError:
