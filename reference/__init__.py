@@ -14,6 +14,17 @@ from .trace import (
     CALruptionEpoch, CALruptionTrace, PassiveTrace, RobustCALCheckpoint, RobustCALTrace, trace_from_json, trace_to_json,
 )
 
+
+def __getattr__(name):
+    """`reference.documents` (schema-validated loading) is imported on first use: it
+    brings in jsonschema, which the algorithms do not need."""
+    if name == "documents":
+        import importlib
+
+        return importlib.import_module(".documents", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 # Declared for the cross-check (properties/crosscheck.py): held to exact agreement.
 ARITHMETIC = "exact"
 
@@ -21,6 +32,6 @@ __all__ = [
     "ARITHMETIC",
     "CALruptionEpoch", "CALruptionTrace", "calruption", "calruption_epoch", "catoni_root", "loss_difference_samples",
     "Adversary", "Enclosure", "Instance", "Params", "PassiveTrace", "RobustCALCheckpoint",
-    "RobustCALTrace", "Segment", "Tape", "adversary", "instances", "passive", "robust_cal",
+    "RobustCALTrace", "Segment", "Tape", "adversary", "documents", "instances", "passive", "robust_cal",
     "sample_tape", "trace_from_json", "trace_to_json",
 ]

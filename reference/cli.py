@@ -11,6 +11,7 @@ from fractions import Fraction
 from . import adversary as adversaries
 from .calruption import calruption
 from .demo import N, SEEDS, TAU, run_demo
+from .documents import load_adversary, load_instance, load_tape
 from .exact import as_fraction, as_int
 from .instance import Instance
 from .instances import BUILTIN
@@ -18,7 +19,7 @@ from .params import Params
 from .passive import passive
 from .robust_cal import robust_cal
 from .serialization import to_jsonable
-from .tape import Tape, sample_tape
+from .tape import sample_tape
 from .trace import trace_to_json
 
 ALGORITHMS = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
@@ -34,21 +35,11 @@ class OneLineParser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def _read_json(path: str, what: str):
-    try:
-        with open(path) as handle:
-            return json.load(handle)
-    except OSError as error:
-        raise UsageError(f"cannot read {what} file {path!r}: {error.strerror}") from None
-    except json.JSONDecodeError as error:
-        raise UsageError(f"{what} file {path!r} is not valid JSON: {error.msg} at line {error.lineno}") from None
-
-
 def _instance(spec: str) -> Instance:
     if spec in BUILTIN:
         return BUILTIN[spec]()
     if spec.endswith(".json"):
-        return Instance.from_json(_read_json(spec, "instance"))
+        return load_instance(spec)  # a bad file: DocumentError, one line naming the file and the path
     raise UsageError(f"--instance must be one of {sorted(BUILTIN)} or a .json file, got {spec!r}")
 
 
@@ -80,7 +71,7 @@ def _adversary(args, instance: Instance):
     if args.n is None:
         args.n = 4096
     if spec.endswith(".json"):
-        adversary = adversaries.Adversary.from_json(_read_json(spec, "adversary"))
+        adversary = load_adversary(spec)
     elif spec not in ADVERSARIES:
         raise UsageError(f"--adversary must be one of {list(ADVERSARIES)} or a .json file, got {spec!r}")
     else:
@@ -122,7 +113,7 @@ def _cmd_run(args) -> int:
     instance = _instance(args.instance)
     if args.tape:
         _refuse_unused(args, set(), "--tape (the tape fixes the rounds)")
-        tape = Tape.from_json(_read_json(args.tape, "tape"))
+        tape = load_tape(args.tape)  # inline (cral-tape) or .npy files (cral-tape-npy)
         adversary = None
     else:
         adversary = _adversary(args, instance)

@@ -1,0 +1,665 @@
+"""Reading the project's JSON documents strictly: parse, validate against the published
+schemas (reference/schemas/v1/, docs/protocol.md), build the reference's objects.
+
+Every way a document can be wrong ends in one `DocumentError` (a ValueError) whose
+message is one line naming the source and, where there is one, the JSON path:
+
+    tape file run/tape.json: at $.u[3]: must lie in [0, 1), got 1
+
+`parse_json` is stricter than `json.loads`: UTF-8 only, exactly one document, no
+duplicate object keys, no NaN/Infinity (nor numbers that overflow to them), no integer
+too long for Python's int conversion limit, no nesting beyond MAX_DEPTH, no lone
+surrogate in a string. `validate` holds a parsed document to its kind's schema, with
+one difference from a bare JSON Schema validator: an integer must be a JSON integer
+(1.0 is refused where JSON Schema's "integer" would take it). The loaders then build the
+reference's objects, whose own rules (nu sums to 1, a coin lies in [0, 1), lo <= hi ...)
+come out as DocumentErrors naming the path too."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+import re
+import sys
+import types
+import typing
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+
+import referencing
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+from jsonschema.validators import extend
+
+from .calruption import EpochState
+from .certified import Enclosure
+from .exact import fraction_text
+from .instance import Instance
+from .adversary import Adversary
+from .params import Params
+from .serialization import from_jsonable
+from .tape import Tape
+from .trace import CALruptionEpoch, TRACE_TYPES, trace_from_json
+
+SCHEMA_VERSION = 1
+KINDS = ("instance", "adversary", "params", "tape", "tape-npy", "run-request", "trace", "epoch-result",
+         "catoni-root", "describe", "error")
+RESULT_KINDS = ("trace", "epoch-result", "catoni-root")  # the kinds with a float64 variant
+ARITHMETICS = ("exact", "float64")
+MAX_DEPTH = 64  # the deepest real document (a CALruption trace's W entries) has depth 6
+CLIP = 200  # characters of a bad value shown in a message
+_WORD_SCALE = 1 << 64
+# the files of a cral-tape-npy document: field -> (file name written, dtype)
+NPY_FILES = {"x": ("x.npy", "<i8"), "y": ("y.npy", "|u1"), "u_words": ("u_words.npy", "<u8")}
+
+
+class DocumentError(ValueError):
+    """A document that cannot be read, parsed, validated or built: one line naming the
+    source and, where there is one, the JSON path."""
+
+
+# -- the schemas -----------------------------------------------------------------------
+def schema_dir() -> Path:
+    """The folder of the installed schemas (package data, so also in a wheel)."""
+    return Path(__file__).resolve().parent / "schemas" / f"v{SCHEMA_VERSION}"
+
+
+def _file_name(kind: str, arithmetic: str) -> str:
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {list(KINDS)}, got {kind!r}")
+    if arithmetic not in ARITHMETICS:
+        raise ValueError(f"arithmetic must be one of {list(ARITHMETICS)}, got {arithmetic!r}")
+    # only results have a float64 form; inputs (and describe, error) are the same for both
+    if arithmetic == "exact" or kind not in RESULT_KINDS:
+        return f"{kind}.schema.json"
+    return f"{kind}.{arithmetic}.schema.json"
+
+
+@lru_cache(maxsize=1)
+def _schemas() -> dict[str, dict]:
+    """file name -> schema, every file of the folder."""
+    return {path.name: json.loads(path.read_text(encoding="utf-8")) for path in sorted(schema_dir().glob("*.json"))}
+
+
+@lru_cache(maxsize=1)
+def _registry() -> referencing.Registry:
+    """The schemas by $id, so that `$ref`s between files resolve without fetching."""
+    return referencing.Registry().with_resources(
+        (contents["$id"], referencing.Resource.from_contents(contents)) for contents in _schemas().values()
+    )
+
+
+def schema(kind: str, arithmetic: str = "exact") -> dict:
+    """The JSON Schema of a document kind (a copy). arithmetic "float64" selects the
+    variant of a result kind (trace, epoch-result, catoni-root) in which a rational may
+    also be a JSON number; the other kinds have one form for both."""
+    return json.loads(json.dumps(_schemas()[_file_name(kind, arithmetic)]))
+
+
+def _is_integer(checker, value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(checker, value) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
+
+
+# JSON integers only (1.0 is not an integer here), and only finite numbers
+_Validator = extend(Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many(
+    {"integer": _is_integer, "number": _is_number}))
+
+
+@lru_cache(maxsize=None)
+def _validator(kind: str, arithmetic: str):
+    return _Validator(_schemas()[_file_name(kind, arithmetic)], registry=_registry())
+
+
+def validate(document, kind: str, *, arithmetic: str = "exact", source: str = "document"):
+    """Raise DocumentError (one line: source, JSON path, what is wrong, the value) unless
+    `document` (parsed JSON) is a valid document of `kind`; returns it otherwise."""
+    _file_name(kind, arithmetic)
+    try:
+        error = best_match(_validator(kind, arithmetic).iter_errors(document))
+    except RecursionError:  # a document not from parse_json, nested beyond reason
+        raise DocumentError(f"{source}: nested too deeply to validate") from None
+    if error is not None:
+        raise DocumentError(_schema_message(source, error))
+    return document
+
+
+# -- messages --------------------------------------------------------------------------
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_TYPE_WORDS = {"string": "a string", "integer": "an integer (no fraction or exponent)", "number": "a finite number",
+               "object": "an object", "array": "a list", "null": "null", "boolean": "true or false"}
+
+
+def json_path(parts) -> str:
+    """`$.checkpoints[3].beta.lo` for the parts ("checkpoints", 3, "beta", "lo")."""
+    out = "$"
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif _IDENTIFIER.fullmatch(part):
+            out += f".{part}"
+        else:
+            out += f"[{_text(part)}]"
+    return out
+
+
+def _text(value: str) -> str:
+    """A string as JSON, non-printable characters (and lone surrogates) escaped."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in json.dumps(value[: CLIP + 1], ensure_ascii=False))
+
+
+class _Full(Exception):
+    pass
+
+
+def shown(value, limit: int = CLIP) -> str:
+    """A value as compact JSON for a message, cut after `limit` characters; safe for any
+    size or depth (a huge document is not rendered in full to be clipped)."""
+    parts, size = [], 0
+
+    def emit(piece: str):
+        nonlocal size
+        parts.append(piece)
+        size += len(piece)
+        if size > limit:
+            raise _Full
+
+    def walk(v, depth: int):
+        if depth > 16:
+            emit("...")
+        elif isinstance(v, dict):
+            emit("{")
+            for i, (k, x) in enumerate(v.items()):
+                emit(", " if i else "")
+                emit(_text(str(k)) + ": ")
+                walk(x, depth + 1)
+            emit("}")
+        elif isinstance(v, (list, tuple)):
+            emit("[")
+            for i, x in enumerate(v):
+                emit(", " if i else "")
+                walk(x, depth + 1)
+            emit("]")
+        else:
+            emit(_scalar(v))
+
+    try:
+        walk(value, 0)
+    except _Full:
+        pass
+    text = "".join(parts)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _scalar(v) -> str:
+    if v is None or isinstance(v, bool):
+        return json.dumps(v)
+    if isinstance(v, str):
+        return _text(v)
+    if isinstance(v, int):
+        if v.bit_length() > 3 * CLIP:  # also keeps clear of the int-to-text digit limit
+            return f"<an integer of {math.floor(v.bit_length() * math.log10(2)) + 1} digits>"
+        return str(v)
+    if isinstance(v, float):
+        return repr(v)
+    return _text(repr(v))
+
+
+def _schema_message(source: str, error) -> str:
+    parts, value = list(error.absolute_path), error.instance
+    keyword, schema_ = error.validator, error.schema
+    description = schema_.get("description")
+    if keyword == "required":
+        missing = next(k for k in error.validator_value if k not in value)
+        what = f"missing required field {_text(missing)}"
+    elif keyword == "additionalProperties":
+        allowed = schema_.get("properties", {})
+        extra = next(k for k in value if k not in allowed)
+        parts.append(extra)
+        value = value[extra]
+        what = f"unknown field (allowed: {', '.join(allowed)})"
+    elif keyword == "type":
+        expected = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        what = "must be " + " or ".join(_TYPE_WORDS.get(t, t) for t in expected)
+        if description:
+            what += f": {description}"
+    elif keyword == "pattern":
+        what = f"must be {description}" if description else f"must match {error.validator_value}"
+    elif keyword == "const":
+        what = f"must be {shown(error.validator_value)}"
+    elif keyword == "enum":
+        what = "must be one of " + ", ".join(shown(v) for v in error.validator_value)
+    elif keyword == "minimum":
+        what = f"must be >= {error.validator_value}"
+    elif keyword == "maximum":
+        what = f"must be <= {error.validator_value}"
+    elif keyword == "minItems":
+        what = f"must have at least {error.validator_value} entr{'y' if error.validator_value == 1 else 'ies'}"
+    elif keyword == "maxItems":
+        what = f"must have at most {error.validator_value} entr{'y' if error.validator_value == 1 else 'ies'}"
+    elif keyword == "minLength":
+        what = "must not be empty"
+    elif keyword == "uniqueItems":
+        what = "must not repeat an entry"
+    else:  # a keyword the schemas do not use today: jsonschema's own words
+        what = " ".join(error.message.split())
+    return f"{source}: at {json_path(parts)}: {what}, got {shown(value)}"
+
+
+# -- strict parsing --------------------------------------------------------------------
+class _Bad:
+    """A parsed value that is not allowed, kept in place so its path can be named."""
+
+    def __init__(self, what: str):
+        self.what = what
+
+
+def _int_limit() -> int:
+    limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
+    return limit or 1_000_000
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def parse_json(data: bytes | str, source: str = "document"):
+    """Exactly one JSON document from UTF-8 bytes (or text), or DocumentError."""
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        data = bytes(data)
+        if data.startswith(b"\xef\xbb\xbf"):
+            raise DocumentError(f"{source}: starts with a byte order mark (write UTF-8 without one)")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise DocumentError(f"{source}: not UTF-8: byte {data[error.start]:#04x} at offset {error.start}") from None
+    elif isinstance(data, str):
+        text = data
+    else:
+        raise TypeError(f"parse_json takes bytes or str, got {type(data).__name__}")
+
+    duplicates: dict[int, str] = {}
+    flagged = False
+
+    def pairs(items):
+        nonlocal flagged
+        obj = {}
+        for key, value in items:
+            if key in obj and id(obj) not in duplicates:
+                duplicates[id(obj)] = key
+                flagged = True
+            obj[key] = value
+        return obj
+
+    def bad(what: str) -> _Bad:
+        nonlocal flagged
+        flagged = True
+        return _Bad(what)
+
+    limit = _int_limit()
+
+    def number_int(text_: str):
+        digits = len(text_.lstrip("-"))
+        return bad(f"an integer of {digits} digits (at most {limit} are read)") if digits > limit else int(text_)
+
+    def number_float(text_: str):
+        value = float(text_)
+        return value if math.isfinite(value) else bad(f"{text_[:40]} overflows a float64")
+
+    try:
+        document = json.loads(text, object_pairs_hook=pairs, parse_constant=lambda name: bad(f"{name} (not JSON)"),
+                              parse_int=number_int, parse_float=number_float)
+    except json.JSONDecodeError as error:
+        if error.msg == "Extra data":
+            raise DocumentError(f"{source}: more than one JSON document (more data at line {error.lineno} "
+                                f"column {error.colno})") from None
+        early = error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated string")
+        ends = " (the text ends early)" if early else ""
+        raise DocumentError(f"{source}: not valid JSON{ends}: {error.msg} at line {error.lineno} "
+                            f"column {error.colno}") from None
+    except RecursionError:
+        raise DocumentError(f"{source}: not valid JSON here: nested more than {MAX_DEPTH} levels deep") from None
+    surrogates = bool(_SURROGATE_ESCAPE.search(text))
+    if not surrogates and not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # text given as str, holding a lone surrogate
+            surrogates = True
+    problem = _first_problem(document, duplicates if flagged else {}, surrogates)
+    if problem is not None:
+        parts, what, value = problem
+        raise DocumentError(f"{source}: at {json_path(parts)}: {what}" + ("" if value is None else f", got {value}"))
+    return document
+
+
+def _first_problem(document, duplicates: dict, surrogates: bool):
+    """(path, what, shown value) of the first problem in document order, or None: too
+    deep, a duplicate key, a refused number, a lone surrogate."""
+    stack = [((), document)]
+    while stack:
+        parts, value = stack.pop()
+        if len(parts) > MAX_DEPTH:
+            return parts, f"nested more than {MAX_DEPTH} levels deep", None
+        if isinstance(value, dict):
+            if id(value) in duplicates:
+                key = duplicates[id(value)]
+                return (*parts, key), "duplicate key", None
+            for key in reversed(list(value)):
+                if surrogates and _has_surrogate(key):
+                    return (*parts, key), "the key holds a lone surrogate (not Unicode text)", None
+                stack.append(((*parts, key), value[key]))
+        elif isinstance(value, list):
+            stack.extend(((*parts, i), item) for i, item in reversed(list(enumerate(value))))
+        elif isinstance(value, _Bad):
+            return parts, f"{value.what} is not allowed", None
+        elif surrogates and isinstance(value, str) and _has_surrogate(value):
+            return parts, "the string holds a lone surrogate (not Unicode text)", shown(value)
+    return None
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def read_document(path, kind: str, arithmetic: str = "exact", *, source: str | None = None):
+    """Read, parse and validate the document in the file `path`."""
+    source = source or f"{kind} file {os.fspath(path)}"
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise DocumentError(f"{source}: cannot read: {error.strerror or error}") from None
+    return validate(parse_json(data, source), kind, arithmetic=arithmetic, source=source)
+
+
+# -- building the reference's objects --------------------------------------------------
+_FIELD = re.compile(r"(?P<field>[A-Za-z_][A-Za-z0-9_]*(?:\[[0-9]+\]|\.[A-Za-z_][A-Za-z0-9_]*)*)\s+(?P<rest>\S.*)",
+                    re.DOTALL)
+_PART = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[([0-9]+)\]")
+
+
+def _resolve(document, parts):
+    for part in parts:
+        if isinstance(part, int) and isinstance(document, list) and part < len(document):
+            document = document[part]
+        elif isinstance(part, str) and isinstance(document, dict) and part in document:
+            document = document[part]
+        else:
+            raise LookupError(part)
+    return document
+
+
+def _find(document, predicate):
+    """The path of the first value (document order) for which predicate holds, or None."""
+    stack = [((), document)]
+    while stack:
+        parts, value = stack.pop()
+        if predicate(value):
+            return parts
+        if isinstance(value, dict):
+            stack.extend(((*parts, k), value[k]) for k in reversed(list(value)))
+        elif isinstance(value, list):
+            stack.extend(((*parts, i), v) for i, v in reversed(list(enumerate(value))))
+    return None
+
+
+def _too_long(value) -> bool:
+    return isinstance(value, str) and max(map(len, value.lstrip("-").split("/"))) > _int_limit()
+
+
+def _upside_down(value) -> bool:
+    if not (isinstance(value, dict) and set(value) == {"lo", "hi"}):
+        return False
+    try:
+        return Fraction(value["lo"]) > Fraction(value["hi"])
+    except (TypeError, ValueError):
+        return False
+
+
+def _built_error(source: str, error: Exception, document) -> DocumentError:
+    """The reference's ValueError about a validated document, with the JSON path of the
+    field it names ("eta[0] must lie in [0, 1], got 3/2" -> at $.eta[0]) when that field
+    is in the document (tried as named, then without its first part: "tape.u[3]")."""
+    message = " ".join(str(error).split())
+    if "digits" in message and "limit" in message:  # Python's int-to-text limit, from a rational
+        parts = _find(document, _too_long)
+        if parts is not None:
+            return DocumentError(f"{source}: at {json_path(parts)}: a rational with more than {_int_limit()} "
+                                 f"digits is beyond this reader, got {shown(_resolve(document, parts))}")
+    if message.startswith("enclosure lo"):
+        parts = _find(document, _upside_down)
+        if parts is not None:
+            return DocumentError(f"{source}: at {json_path(parts)}: lo must be <= hi, got "
+                                 f"{shown(_resolve(document, parts))}")
+    match = _FIELD.fullmatch(message)
+    if match:
+        parts = [name if name else int(index) for name, index in _PART.findall(match["field"])]
+        for attempt in (parts, parts[1:]):
+            try:
+                _resolve(document, attempt)
+            except LookupError:
+                continue
+            return DocumentError(f"{source}: at {json_path(attempt)}: {match['rest']}")
+    return DocumentError(f"{source}: {message}")
+
+
+def _prepare(document, kind: str, arithmetic: str, source: str | None):
+    """(validated document, source, folder of relative paths): `document` is a path
+    (str or os.PathLike) or an already parsed document."""
+    if isinstance(document, (str, os.PathLike)):
+        source = source or f"{kind} file {os.fspath(document)}"
+        return read_document(document, kind, arithmetic, source=source), source, Path(document).resolve().parent
+    source = source or "document"
+    return validate(document, kind, arithmetic=arithmetic, source=source), source, Path.cwd()
+
+
+def _build(source: str, document, make):
+    try:
+        return make()
+    except (ValueError, TypeError, ArithmeticError) as error:
+        raise _built_error(source, error, document) from None
+
+
+def load_instance(document, *, source: str | None = None) -> Instance:
+    """A reference.Instance from an instance document (or the path of one)."""
+    document, source, _ = _prepare(document, "instance", "exact", source)
+    return _build(source, document, lambda: Instance.from_json(document))
+
+
+def load_adversary(document, *, source: str | None = None) -> Adversary:
+    """A reference.adversary.Adversary from an adversary document (or the path of one)."""
+    document, source, _ = _prepare(document, "adversary", "exact", source)
+    return _build(source, document, lambda: Adversary.from_json(document))
+
+
+def load_params(document, *, source: str | None = None) -> Params:
+    """A reference.Params from a params document (or the path of one)."""
+    document, source, _ = _prepare(document, "params", "exact", source)
+    return _build(source, document, lambda: from_jsonable(Params, document, "params"))
+
+
+def load_tape(document, *, source: str | None = None) -> Tape:
+    """A reference.Tape from a tape document of either form (or the path of one):
+    cral-tape (inline) or cral-tape-npy (three .npy files; a relative path is taken
+    from the document's folder, or the working directory for a parsed document)."""
+    if isinstance(document, (str, os.PathLike)):
+        source = source or f"tape file {os.fspath(document)}"
+        path = document
+        try:
+            data = Path(path).read_bytes()
+        except OSError as error:
+            raise DocumentError(f"{source}: cannot read: {error.strerror or error}") from None
+        document, folder = parse_json(data, source), Path(path).resolve().parent
+    else:
+        source, folder = source or "document", Path.cwd()
+    npy = isinstance(document, dict) and document.get("format") == "cral-tape-npy"
+    validate(document, "tape-npy" if npy else "tape", source=source)
+    if npy:
+        return _load_npy_tape(document, source, folder)
+    return _build(source, document, lambda: Tape.from_json(document))
+
+
+def _load_npy_tape(document: dict, source: str, folder: Path) -> Tape:
+    import numpy as np  # here: reading JSON documents does not need numpy's import time
+
+    n = document["n"]
+    arrays = {field: _read_npy(folder / document[field], dtype, n, f"{source}: at $.{field}: {document[field]}")
+              for field, (_, dtype) in NPY_FILES.items()}
+    negative = np.flatnonzero(arrays["x"] < 0)
+    if negative.size:
+        i = int(negative[0])
+        raise DocumentError(f"{source}: at $.x: {document['x']}: entry {i} must be >= 0, got {int(arrays['x'][i])}")
+    not_label = np.flatnonzero(arrays["y"] > 1)
+    if not_label.size:
+        i = int(not_label[0])
+        raise DocumentError(f"{source}: at $.y: {document['y']}: entry {i} must be 0 or 1, got {int(arrays['y'][i])}")
+    u = tuple(Fraction(w, _WORD_SCALE) for w in arrays["u_words"].tolist())
+    # every field was checked above (x >= 0, y in {0, 1}, 0 <= u < 1 by construction,
+    # seed by the schema), so the per-entry checks of Tape() are skipped for speed
+    return Tape._trusted(tuple(arrays["x"].tolist()), tuple(arrays["y"].tolist()), u,
+                         document.get("seed"), document.get("generator"))
+
+
+def _read_npy(path: Path, dtype: str, n: int, where: str):
+    """The one-dimensional C-order array of n entries of `dtype` in the .npy file."""
+    import numpy as np
+
+    fmt, dtype = np.lib.format, np.dtype(dtype)
+    try:
+        with open(path, "rb") as handle:
+            version = fmt.read_magic(handle)
+            if version == (1, 0):
+                shape, fortran, found = fmt.read_array_header_1_0(handle)
+            elif version == (2, 0):
+                shape, fortran, found = fmt.read_array_header_2_0(handle)
+            else:
+                raise DocumentError(f"{where}: .npy format version {version[0]}.{version[1]}, expected 1.0")
+            if found != dtype:  # equal for the native little-endian spellings ("=i8", "int64") too
+                raise DocumentError(f"{where}: holds dtype {found.str}, expected {dtype.str}")
+            if len(shape) != 1:
+                raise DocumentError(f"{where}: has shape {tuple(shape)}, expected one dimension")
+            if shape[0] != n:
+                raise DocumentError(f"{where}: has {shape[0]} entries, expected n = {n}")
+            if fortran:
+                raise DocumentError(f"{where}: is stored in Fortran order, expected C order")
+            body = handle.read(n * dtype.itemsize + 1)
+    except OSError as error:
+        raise DocumentError(f"{where}: cannot read: {error.strerror or error}") from None
+    except ValueError as error:  # a malformed magic string or header
+        if isinstance(error, DocumentError):
+            raise
+        raise DocumentError(f"{where}: not a .npy file: {' '.join(str(error).split())}") from None
+    if len(body) != n * dtype.itemsize:
+        raise DocumentError(f"{where}: holds {len(body)} bytes of data, expected {n * dtype.itemsize} "
+                            f"({n} entries of {dtype.str})")
+    return np.frombuffer(body, dtype=dtype)
+
+
+def write_tape_npy(tape: Tape, directory) -> dict:
+    """Write the tape as x.npy, y.npy and u_words.npy (format 1.0, C order, <i8 / |u1 /
+    <u8) into `directory` (created if missing) and return its cral-tape-npy document
+    (absolute paths). ValueError if a coin is not a multiple of 2^-64 (the binary form
+    holds u_t = u_words[t] / 2^64 only)."""
+    import numpy as np
+
+    if not isinstance(tape, Tape):
+        raise ValueError(f"tape must be a reference.Tape, got {type(tape).__name__}")
+    words = []
+    for t, u in enumerate(tape.u):
+        if _WORD_SCALE % u.denominator:
+            raise ValueError(f"tape.u[{t}] = {u} is not a multiple of 2^-64, so the npy form cannot hold it")
+        words.append(u.numerator * (_WORD_SCALE // u.denominator))
+    if max(tape.x) >= 1 << 63:
+        raise ValueError(f"tape.x holds {max(tape.x)}, beyond int64")
+    folder = Path(directory).resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    values = {"x": tape.x, "y": tape.y, "u_words": words}
+    document = {"format": "cral-tape-npy", "version": 1, "n": tape.n}
+    for field, (name, dtype) in NPY_FILES.items():
+        np.save(folder / name, np.asarray(values[field], dtype=dtype), allow_pickle=False)
+        document[field] = str(folder / name)
+    document.update(seed=tape.seed, generator=tape.generator)
+    return validate(document, "tape-npy", source="write_tape_npy")
+
+
+# -- results ---------------------------------------------------------------------------
+def _numbers_as_text(tp, data):
+    """A float64 result with its numbers in rational places written "p/q" (the exact value
+    of the double), so that the reference's exact decoders read it; driven by the
+    dataclasses' type hints, as reference.serialization.from_jsonable is."""
+    if data is None:
+        return None
+    if tp is Fraction:
+        if isinstance(data, (int, float)) and not isinstance(data, bool):
+            return fraction_text(Fraction(data))
+        return data
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        options = [o for o in typing.get_args(tp) if o is not type(None)]
+        for option in options:  # ScaledLog | Rational: the one whose fields are there
+            if len(options) == 1 or (dataclasses.is_dataclass(option) and isinstance(data, dict)
+                                     and set(data) == {f.name for f in dataclasses.fields(option)}):
+                return _numbers_as_text(option, data)
+        return data
+    if origin is tuple and isinstance(data, list):
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return [_numbers_as_text(args[0], v) for v in data]
+        return [_numbers_as_text(a, v) for a, v in zip(args, data)] + data[len(args):]
+    if dataclasses.is_dataclass(tp) and isinstance(data, dict):
+        hints = _hints(tp)
+        return {k: _numbers_as_text(hints[k], v) if k in hints else v for k, v in data.items()}
+    return data
+
+
+@lru_cache(maxsize=None)
+def _hints(tp) -> dict:
+    return typing.get_type_hints(tp)
+
+
+def load_trace(document, *, arithmetic: str = "exact", source: str | None = None):
+    """The reference's trace (PassiveTrace, RobustCALTrace or CALruptionTrace) from a
+    cral-trace document (or the path of one). With arithmetic "float64" a number where a
+    rational belongs is read as the exact value of that double."""
+    document, source, _ = _prepare(document, "trace", arithmetic, source)
+    if arithmetic == "float64":
+        body = _numbers_as_text(TRACE_TYPES[document["algorithm"]], document)
+    else:
+        body = document
+    return _build(source, document, lambda: trace_from_json(body))
+
+
+def load_epoch_result(document, *, arithmetic: str = "exact", source: str | None = None):
+    """(CALruptionEpoch, EpochState) from a cral-epoch-result document (or its path)."""
+    document, source, _ = _prepare(document, "epoch-result", arithmetic, source)
+    record, state = document["record"], document["state"]
+    if arithmetic == "float64":
+        record, state = _numbers_as_text(CALruptionEpoch, record), _numbers_as_text(EpochState, state)
+    return _build(source, document, lambda: (from_jsonable(CALruptionEpoch, record, "record"),
+                                             from_jsonable(EpochState, state, "state")))
+
+
+def load_catoni_root(document, *, arithmetic: str = "exact", source: str | None = None) -> Enclosure:
+    """The Enclosure of a cral-catoni-root document (or its path)."""
+    document, source, _ = _prepare(document, "catoni-root", arithmetic, source)
+    body = {"lo": document["lo"], "hi": document["hi"]}
+    if arithmetic == "float64":
+        body = _numbers_as_text(Enclosure, body)
+    return _build(source, document, lambda: from_jsonable(Enclosure, body, "catoni_root"))
+
+
+__all__ = [
+    "ARITHMETICS", "CLIP", "DocumentError", "KINDS", "MAX_DEPTH", "RESULT_KINDS", "SCHEMA_VERSION", "json_path",
+    "load_adversary", "load_catoni_root", "load_epoch_result", "load_instance", "load_params", "load_tape",
+    "load_trace", "parse_json", "read_document", "schema", "schema_dir", "shown", "validate", "write_tape_npy",
+]
