@@ -59,6 +59,8 @@ def describe_failure(result: CheckResult, violations: int = 1) -> str:
         lines.append(f"  ... and {len(result.violations) - max(violations, 1)} more")
     if result.counterexample:
         lines.append(f"  reproduce{f' ({result.unshrunk})' if result.unshrunk else ''}: {result.counterexample}")
+    if result.requests:  # a command candidate's request files of that example (docs/protocol.md)
+        lines.append(f"  request files: {', '.join(result.requests)}")
     return "\n".join(lines)
 
 

@@ -284,7 +284,7 @@ def failure_text(result, path: str) -> str:
         lines.append(f"reproduce{f' ({result.unshrunk})' if result.unshrunk else ''}: {result.counterexample}")
     # a command candidate's request files of that example (docs/protocol.md), where the
     # harness keeps them: a reproducer in the candidate's own language
-    lines += [f"request file: {path}" for path in getattr(result, "requests", None) or ()]
+    lines += [f"request file: {path}" for path in result.requests or ()]
     return "\n".join(lines + output_lines(result.output))
 
 

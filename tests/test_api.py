@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import pytest
 
 import properties
 import reference
+from properties.api import describe_failure, is_failure
 from properties.contract import PUBLIC_NAMES
 from properties.registry import EXPECTED_FAILURES, all_checks
 from properties.runner import FAILED, PASSED, XFAIL, XPASS, CheckResult
@@ -42,6 +46,14 @@ def test_the_api_is_exported_from_the_package():
     assert properties.load_candidate is properties.impl.load_candidate
     with pytest.raises(AttributeError, match="no_such_name"):
         properties.no_such_name
+
+
+def test_importing_the_package_stays_light_until_the_api_is_used():
+    code = ("import sys, properties; print('hypothesis' in sys.modules, 'properties.api' in sys.modules); "
+            "properties.check_implementation; print('properties.api' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1], capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert out == ["False", "False", "True"]
 
 
 def test_the_reference_passes_a_selection_and_its_finding_is_an_expected_failure():
@@ -130,11 +142,19 @@ def _result(status):
     (XPASS, "mypkg", False),
 ])
 def test_failing_follows_the_command_lines_rule(status, path, failing):
-    assert properties.api.is_failure(_result(status), path) is failing
+    assert is_failure(_result(status), path) is failing
+
+
+def test_a_failure_is_described_by_its_first_violations_and_reproducers():
+    result = CheckResult("check_x", "Lemma 1", "lemma", FAILED, 3, "Case.from_json(...)", ["v1", "v2", "v3"],
+                         requests=["/kept/request.json"])
+    assert describe_failure(result, violations=2).splitlines() == [
+        "check_x (Lemma 1) failed after 3 examples: v1", "  v2", "  ... and 1 more",
+        "  reproduce: Case.from_json(...)", "  request files: /kept/request.json"]
 
 
 def test_an_xpass_on_the_reference_is_described_as_a_stale_finding():
-    text = properties.api.describe_failure(_result(XPASS))
+    text = describe_failure(_result(XPASS))
     assert "unexpectedly passed on the reference" in text and "FINDINGS F0" in text and "stale" in text
 
 

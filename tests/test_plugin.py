@@ -185,6 +185,23 @@ def test_an_unexpected_pass_fails_only_on_the_reference(pytester, impl, in_proce
             f"note: {ERM}: passed, but it is an expected failure on the reference (FINDINGS F0: a pretend finding)*"])
 
 
+def test_a_failures_text_has_every_violation_the_reproducers_and_the_output():
+    from properties.runner import FAILED, CheckResult
+
+    lines = [f"line {i}" for i in range(pytest_plugin.OUTPUT_LINES + 5)]
+    result = CheckResult(ERM, "Theorem 3.1", "deterministic", FAILED, 7, "Case.from_json(...)",
+                         ["first violation", "second violation"], None,
+                         {"stdout": "\n".join(lines) + "\n", "stdout_bytes": 999, "stdout_truncated": True,
+                          "stderr": "", "stderr_bytes": 0},
+                         "not shrunk: why", ["/kept/1/request.json", "/kept/2/request.json"])
+    text = pytest_plugin.failure_text(result, "mypkg").splitlines()
+    assert text[:4] == [f"{ERM} (Theorem 3.1; deterministic) failed on mypkg after 7 examples:",
+                        "  first violation", "  second violation", "reproduce (not shrunk: why): Case.from_json(...)"]
+    assert text[4:7] == ["request file: /kept/1/request.json", "request file: /kept/2/request.json",
+                         "candidate stdout, 999 bytes (first lines):"]
+    assert text[7:] == [f"  | {line}" for line in lines[:pytest_plugin.OUTPUT_LINES]]
+
+
 @pytest.mark.parametrize("args, message", [
     (["--cral-impl=reference", "--cral-cmd=./x"], "*--cral-impl and --cral-cmd exclude each other*"),
     (["--cral-cmd=./x", "--cral-in-process"], "*--cral-in-process does not apply to --cral-cmd*"),
