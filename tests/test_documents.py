@@ -618,6 +618,9 @@ def test_a_long_value_is_clipped_and_non_printable_text_escaped():
     assert len(documents.shown(nested)) <= documents.CLIP
     with pytest.raises(DocumentError, match="nested"):
         documents.validate(nested, "tape")
+    adversary = _valid("adversary")  # a document built in Python, not parsed: jsonschema would repr the int
+    with pytest.raises(DocumentError, match=r"^document: at \$\.n: an integer too long to check, got <an integer"):
+        documents.validate({**adversary, "n": -(10**5000)}, "adversary")
 
 
 # -- (d) float64 results ------------------------------------------------------------------------
