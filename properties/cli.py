@@ -20,7 +20,10 @@ from reference.cli import OneLineParser, UsageError, run
 from . import impl as harness
 from . import profiles
 from .crosscheck import ALGORITHMS, crosscheck, summary_text
-from .impl import DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_impl
+from .command import ALGORITHMS as ANSWERABLE
+from .command import TAPE_FORMATS
+from .contract import MODES
+from .impl import DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_candidate
 from .registry import all_checks
 from .runner import FAILED, XPASS, run_check
 from .strategies import CROSSCHECK_SEED, fixed_crosscheck_cases
@@ -49,11 +52,25 @@ def _timeout(text: str) -> float:
 
 
 def _candidate(args, path: str | None):
-    """The candidate, isolated unless it is the reference or --in-process is given."""
+    """The candidate (a module, or a command with --candidate-cmd), isolated unless it is
+    the reference or --in-process is given."""
     if args.in_process and args.isolate:
         raise UsageError("--in-process and --isolate exclude each other")
+    cmd = args.candidate_cmd
+    if cmd is not None and path is not None:
+        raise UsageError("give the implementation's import path or --candidate-cmd, not both")
+    if cmd is not None and args.in_process:
+        raise UsageError("--in-process does not apply to --candidate-cmd (a program runs in processes of its own)")
+    if cmd is None and (args.tape_format != "auto" or args.keep_requests is not None):
+        raise UsageError("--tape-format and --keep-requests apply to --candidate-cmd only")
     isolate = True if args.isolate else False if args.in_process else None
-    candidate = load_impl(path, isolate=isolate, timeout=args.timeout, memory_limit=args.memory_limit)
+    candidate = load_candidate(path, cmd, isolate=isolate, timeout=args.timeout, memory_limit=args.memory_limit,
+                               tape_format=args.tape_format, keep_dir=args.keep_requests)
+    if cmd is not None:
+        not_implemented = [m for m in MODES if m in ANSWERABLE and not candidate.implements(m)]
+        if not_implemented:
+            print(f"note: {candidate.path} does not implement {', '.join(not_implemented)}: the checks of those "
+                  "are not applicable", file=sys.stderr)
     if args.in_process and candidate.path != harness.DEFAULT_IMPL:
         print(f"warning: {candidate.path} runs in the judge's own process (--in-process): a crash, exit or "
               "change it makes to the interpreter can change the verdict, which is then not protected",
@@ -92,6 +109,7 @@ def _cmd_check(args) -> int:
             results.append(result)
             print(f" {result.status} ({result.examples} examples)", file=sys.stderr, flush=True)
         elapsed = time.perf_counter() - started
+        _note_kept(candidate)
     # an expected failure (a finding about the paper) that passes says our record of it is
     # stale when the reference runs; on a candidate, only that its run does not reproduce
     # the paper's counterexample, which other checks judge
@@ -113,6 +131,8 @@ def _cmd_check(args) -> int:
                     print(f"  {v}")
                 if r.counterexample:
                     print(f"  reproduce{f' ({r.unshrunk})' if r.unshrunk else ''}: {r.counterexample}")
+                for path in r.requests or ():
+                    print(f"  request file: {path}")
                 for line in _output_lines(r.output):
                     print(line)
         counts = {s: sum(r.status == s for r in results) for s in sorted({r.status for r in results})}
@@ -121,6 +141,8 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_crosscheck(args) -> int:
+    if (args.candidate is None) == (args.candidate_cmd is None):
+        raise UsageError("give the candidate's import path (--candidate) or its command (--candidate-cmd), one of them")
     if args.cases < 1:
         raise UsageError(f"--cases must be >= 1, got {args.cases}")
     algorithms = tuple(args.algorithms or ALGORITHMS)
@@ -132,8 +154,17 @@ def _cmd_crosscheck(args) -> int:
             bad = sum(not r.ok for r in reports)
             print(f"\r[{index + 1}/{len(cases)}] cases, {bad} failing runs", end="", file=sys.stderr, flush=True)
 
+        if args.candidate_cmd is not None:
+            absent = [a for a in algorithms if not candidate.implements(a)]
+            if args.algorithms and absent:
+                raise UsageError(f"--algorithms: {candidate.path} does not implement {', '.join(absent)}")
+            if absent:
+                print(f"note: {candidate.path} does not implement {', '.join(absent)}: not compared",
+                      file=sys.stderr)
+            algorithms = tuple(a for a in algorithms if candidate.implements(a))
         summary = crosscheck(candidate, candidate.path, cases, algorithms, progress)
         output = candidate.take_output()
+        _note_kept(candidate)
     print(file=sys.stderr)
     elapsed = time.perf_counter() - started
     if args.json:
@@ -147,6 +178,12 @@ def _cmd_crosscheck(args) -> int:
     return 1 if summary.mismatches or any(r.skipped for r in summary.reports) else 0
 
 
+def _note_kept(candidate) -> None:
+    kept = getattr(candidate, "kept_root", None)
+    if kept:
+        print(f"request files of failing calls kept under {kept}", file=sys.stderr)
+
+
 def _add_candidate_options(parser):
     parser.add_argument("--timeout", type=_timeout, default=harness.DEFAULT_TIMEOUT_S, metavar="S",
                         help=f"seconds one call of the implementation may take (default {harness.DEFAULT_TIMEOUT_S:g})")
@@ -157,6 +194,15 @@ def _add_candidate_options(parser):
                              "then not protected from it)")
     parser.add_argument("--isolate", action="store_true",
                         help="run even the built-in reference in a worker process (it runs in-process by default)")
+    parser.add_argument("--candidate-cmd", metavar="CMD",
+                        help="a program of any language that answers run requests (docs/protocol.md), run once per "
+                             "call: a shell command line, the request's path appended (or where {request} stands)")
+    parser.add_argument("--tape-format", choices=TAPE_FORMATS, default="auto",
+                        help="how --candidate-cmd gets tapes: inline JSON, .npy files, or auto (.npy from "
+                             "4096 rounds on, when the program reads them)")
+    parser.add_argument("--keep-requests", metavar="DIR",
+                        help="--candidate-cmd: keep the request files of failing calls under DIR (default: a new "
+                             "temporary folder, named at the end)")
 
 
 def build_parser():
@@ -170,14 +216,33 @@ def build_parser():
     _add_candidate_options(check)
     check.set_defaults(handler=_cmd_check)
     cross = sub.add_parser("crosscheck", help="run a candidate and the reference on the same tapes and compare")
-    cross.add_argument("--candidate", required=True, help="import path of the candidate implementation (e.g. fast)")
+    cross.add_argument("--candidate", help="import path of the candidate implementation (e.g. fast); or --candidate-cmd")
     cross.add_argument("--cases", type=int, default=50, help="how many fixed generated cases (default 50)")
     cross.add_argument("--seed", type=int, default=CROSSCHECK_SEED, help="seed of the fixed case set")
     cross.add_argument("--algorithms", nargs="+", choices=ALGORITHMS, help="compare only these algorithms")
     cross.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     _add_candidate_options(cross)
     cross.set_defaults(handler=_cmd_crosscheck)
+    answer = sub.add_parser("answer", help="answer one run request (docs/protocol.md) with a Python module")
+    answer.add_argument("--impl", required=True, help="import path of the module that answers")
+    answer.add_argument("request", nargs="?", help="the request file (default: read the request from stdin)")
+    answer.set_defaults(handler=_cmd_answer)
+    schemas = sub.add_parser("schemas", help="print the folder of the published JSON Schemas")
+    schemas.set_defaults(handler=_cmd_schemas)
     return parser
+
+
+def _cmd_answer(args) -> int:
+    from .answer import main as answer_main
+
+    return answer_main(args.impl, args.request)
+
+
+def _cmd_schemas(args) -> int:
+    from reference import documents
+
+    print(documents.schema_dir())
+    return 0
 
 
 def main(argv=None) -> int:

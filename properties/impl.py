@@ -66,6 +66,13 @@ class Candidate:
     def provides(self, name: str) -> bool:
         return name in self.names
 
+    # a candidate that says which modes it implements (a command candidate's describe):
+    # checks of the others do not apply to it. A module must provide every REQUIRED name.
+    declares_modes = False
+
+    def implements(self, mode: str) -> bool:
+        return self.provides(function_of(mode))
+
     def invoke(self, name: str, args: tuple, kwargs: dict, timeout: float | None):
         """name(*args, **kwargs) as plain data, or CandidateFault."""
         raise NotImplementedError
@@ -185,11 +192,13 @@ def load_impl(path: str | None = None, *, isolate: bool | None = None, timeout: 
 
 
 def load_candidate(impl: str | None = None, cmd: str | None = None, *, isolate: bool | None = None,
-                   timeout: float | None = None, memory_limit: int | None = DEFAULT_MEMORY_LIMIT) -> Candidate:
+                   timeout: float | None = None, memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
+                   tape_format: str = "auto", keep_dir: str | None = None) -> Candidate:
     """The candidate named by an import path (`impl`, see load_impl) or by a command line
     (`cmd`: a program of any language that speaks docs/protocol.md, run once per call).
     Bad input (both given, an empty command, a program that cannot describe itself) is a
-    ValueError."""
+    ValueError. `tape_format` and `keep_dir` (where request files are kept as
+    reproducers; default a temporary folder) concern commands only."""
     if impl is not None and cmd is not None:
         raise ValueError("give the implementation's import path or its command, not both")
     if cmd is not None:
@@ -197,7 +206,8 @@ def load_candidate(impl: str | None = None, cmd: str | None = None, *, isolate: 
             raise ValueError("a command candidate always runs in processes of its own (--in-process does not apply)")
         from .command import CommandCandidate
 
-        return CommandCandidate(cmd, timeout=timeout, memory_limit=memory_limit)
+        return CommandCandidate(cmd, timeout=timeout, memory_limit=memory_limit, tape_format=tape_format,
+                                keep_dir=keep_dir)
     return load_impl(impl, isolate=isolate, timeout=timeout, memory_limit=memory_limit)
 
 

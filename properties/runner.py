@@ -53,13 +53,16 @@ class CheckResult:
     output: dict | None = None  # what the candidate wrote to stdout/stderr during the check
     # None when Hypothesis shrank the counterexample to a minimal one; else why not
     unshrunk: str | None = None
+    # a command candidate's request files of the minimal example (docs/protocol.md): a
+    # reproducer in any language
+    requests: list[str] | None = None
 
     def to_json(self) -> dict:
         return {
             "name": self.name, "cites": self.cites, "kind": self.kind, "status": self.status,
             "examples": self.examples, "counterexample": self.counterexample,
             "violations": self.violations, "reason": self.reason, "candidate_output": self.output,
-            "unshrunk": self.unshrunk,
+            "unshrunk": self.unshrunk, "requests": self.requests,
         }
 
 
@@ -87,6 +90,11 @@ def not_applicable_reason(check: Check, impl) -> str | None:
     candidate = as_candidate(impl)
     if not check.covers and candidate.path != DEFAULT_IMPL:
         return "a statement about the paper: it does not call the implementation (checked against the reference)"
+    if candidate.declares_modes:
+        missing = [mode for mode in check.covers if not candidate.implements(mode)]
+        if missing:
+            return f"the implementation does not implement {', '.join(missing)} (not among the modes it declares)"
+        return None
     absent = [name for name in CHECKED_IF_PRESENT if name in check.covers and not candidate.provides(name)]
     if absent and set(check.covers) <= set(CHECKED_IF_PRESENT):
         return f"the implementation does not provide {', '.join(absent)} (optional)"
@@ -108,8 +116,11 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
     if skip:
         return CheckResult(check.name, check.cites, check.kind, NOT_APPLICABLE, 0, reason=skip)
     seen = {"examples": 0, "current": None, "failure": None, "faults": 0, "first_fault": None}
+    begin_example = getattr(candidate, "begin_example", None)  # a command candidate's request files
 
     def body(example):
+        if begin_example is not None:
+            begin_example()
         seen["examples"] += 1
         seen["current"] = example
         found = violations_of(check, candidate, example)
@@ -153,8 +164,10 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
         reproducer = example.reproducer() if hasattr(example, "reproducer") else repr(example)
         # a crash, hang or malformed result is never the paper's finding an expected failure names
         expected = reason is not None and not any(v.fault for v in found)
+        keep = getattr(candidate, "keep_requests", None)
         return CheckResult(check.name, check.cites, check.kind, XFAIL if expected else FAILED, seen["examples"],
-                           reproducer, [str(v) for v in found], reason, output, unshrunk)
+                           reproducer, [str(v) for v in found], reason, output, unshrunk,
+                           keep() if keep is not None else None)
     return CheckResult(check.name, check.cites, check.kind, XPASS if reason else PASSED, seen["examples"],
                        reason=reason, output=output)
 

@@ -85,8 +85,9 @@ FLOAT64 = {
 # quantity is irrational (alpha and the weights: square roots; beta_t, N_l and the
 # threshold: logs; W: the Catoni root) each exact implementation picks its own rational
 # stand-in within a certified error, so those entries allow the reference's own
-# rounding (relative 2^-60; W: the enclosures must meet instead) and so do the LP values
-# built from them.
+# rounding (relative 2^-60) and so do the LP values built from them. Where the trace
+# reports an enclosure (W, beta_t, the threshold, N_l) an exact candidate's enclosure must
+# meet the reference's instead: how tight a certified enclosure is, is its own choice.
 _IRRATIONAL = 2.0**-60
 _EXACT_ROUNDING = {"N", "beta", "threshold", "alpha", "weight", "lp_objective", "lp_optimality"}
 EXACT = {

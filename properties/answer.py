@@ -1,0 +1,117 @@
+"""`python -m properties answer --impl MODULE [REQUEST]`: answer one run request
+(docs/protocol.md) with a Python module's functions.
+
+This is the program side of the protocol for a Python implementation: with it,
+`--candidate-cmd 'python -m properties answer --impl fast'` judges `fast` through the
+command route, and anyone can read it as a worked example of the protocol. It runs in
+the candidate's process (the judge started it), so it imports the module.
+
+A ValueError raised by the module (bad input) becomes a `cral-error` document and exit
+status 2; any other exception propagates (a traceback on stderr, exit status 1), which
+the judge reports as the program exiting with 1."""
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+
+from reference import documents
+from reference.calruption import EpochCounts, EpochState
+from reference.exact import as_fraction
+from reference.serialization import from_jsonable
+
+from .contract import ARITHMETICS, decode_tape, function_of
+from .plain import encode_result, to_plain
+
+TRACE_ALGORITHMS = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
+ALGORITHMS = TRACE_ALGORITHMS + ("calruption_epoch", "catoni_root", "sample_tape")
+
+
+def describe(module, path: str) -> dict:
+    arithmetic = getattr(module, "ARITHMETIC", "exact")
+    if arithmetic not in ARITHMETICS:
+        raise ValueError(f"module {path!r} declares ARITHMETIC = {arithmetic!r}, not one of {ARITHMETICS}")
+    implements = [a for a in ALGORITHMS if callable(getattr(module, function_of(a), None))]
+    return {"format": "cral-describe", "version": 1, "implements": implements, "arithmetic": arithmetic,
+            "tape_formats": ["json", "npy"], "name": path}
+
+
+def _exact_or_as_is(value):
+    """A request's rational text as a Fraction; anything else (a bad-input check's float,
+    say) as it came, for the module to refuse."""
+    if isinstance(value, str):
+        try:
+            return as_fraction(value, "value")
+        except ValueError:
+            return value
+    return value
+
+
+def answer(module, path: str, request: dict):
+    """The result document for one validated request."""
+    algorithm = request["algorithm"]
+    if algorithm == "describe":
+        return describe(module, path)
+    function = getattr(module, function_of(algorithm), None)
+    if not callable(function):
+        raise ValueError(f"request.algorithm: module {path!r} does not implement {algorithm!r}")
+    if algorithm in TRACE_ALGORITHMS:
+        hypotheses = tuple(tuple(h) for h in request["hypotheses"])
+        tape = documents.load_tape(request["tape"])
+        params = documents.load_params(request["params"])
+        extra = {"vanilla": algorithm == "robust_cal_vanilla"} if function_of(algorithm) == "robust_cal" else {}
+        return encode_result(function_of(algorithm), function(hypotheses, tape, params, **extra))
+    if algorithm == "calruption_epoch":
+        hypotheses = tuple(tuple(h) for h in request["hypotheses"])
+        state = from_jsonable(EpochState, request["state"], "request.state")
+        counts = from_jsonable(EpochCounts, request["counts"], "request.counts")
+        record, next_state = function(hypotheses, state, counts, documents.load_params(request["params"]))
+        return {"format": "cral-epoch-result", "version": 1, "record": to_plain(record, "record"),
+                "state": to_plain(next_state, "state")}
+    if algorithm == "catoni_root":
+        values = request.get("values")
+        values = [_exact_or_as_is(v) for v in values] if isinstance(values, list) else values
+        arguments = [values, request.get("counts"), _exact_or_as_is(request.get("alpha"))]
+        lo, hi = _pair(function(*arguments))
+        return {"format": "cral-catoni-root", "version": 1, "lo": to_plain(lo, "lo"), "hi": to_plain(hi, "hi")}
+    if algorithm == "sample_tape":
+        instance = documents.load_instance(request["instance"])
+        adversary = documents.load_adversary(request["adversary"])
+        plain = encode_result("sample_tape", function(instance, adversary, request["seed"]))
+        return decode_tape("sample_tape", plain).to_json()  # u or u_words, as the module gave them
+    raise ValueError(f"request.algorithm: unknown algorithm {algorithm!r}")
+
+
+def _pair(result):
+    if hasattr(result, "lo") and hasattr(result, "hi"):
+        return result.lo, result.hi
+    lo, hi = result
+    return lo, hi
+
+
+def main(impl_path: str, request_path: str | None) -> int:
+    module = importlib.import_module(impl_path)
+    if request_path is None:
+        data, source = sys.stdin.buffer.read(), "the request on stdin"
+    else:
+        with open(request_path, "rb") as handle:
+            data = handle.read()
+        source = request_path
+    request = documents.parse_json(data, source)
+    documents.validate(request, "run-request", source=source)
+    output = request.get("output")
+    try:
+        result, code = answer(module, impl_path, request), 0
+    except ValueError as error:  # the module refused the input: the protocol's error document
+        kind = next(c.__name__ for c in type(error).__mro__ if c.__module__ == "builtins")
+        result, code = {"format": "cral-error", "version": 1, "error": kind, "message": str(error)}, 2
+    text = json.dumps(result, separators=(",", ":"))
+    if output:
+        with open(output, "w") as handle:
+            handle.write(text)
+    else:
+        sys.stdout.write(text)
+    return code
+
+
+__all__ = ["ALGORITHMS", "answer", "describe", "main"]

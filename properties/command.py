@@ -1,0 +1,561 @@
+"""A candidate written in any language: a program that answers run requests
+(docs/protocol.md), run once per call.
+
+For each call the judge writes the request into a fresh directory, runs the command
+(a shell command line, the request's path appended or put where `{request}` stands; the
+request also on stdin and in $CRAL_REQUEST), reads the result document from the
+request's `output` file or from stdout, validates it against the published schema
+(reference/schemas/) and hands it to the same decoders as a Python module's result
+(properties/contract.py). So the verdict is the same as for a module, and the process
+boundary is the one of properties/isolation.py: only data crosses, the program runs in a
+session and process group of its own with an address-space limit, and a timeout kills
+the whole group.
+
+A call that fails as a program keeps its request directory as the reproducer (its path
+in the violation); so does every call of the minimal example of a failing check
+(`keep_requests`, called by the runner)."""
+from __future__ import annotations
+
+import collections
+import ctypes
+import dataclasses
+import json
+import os
+import resource
+import selectors
+import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import types
+import typing
+from fractions import Fraction
+
+from reference import documents
+from reference.calruption import EpochState
+from reference.exact import fraction_text
+from reference.serialization import to_jsonable
+from reference.tape import Tape
+from reference.trace import TRACE_TYPES, CALruptionEpoch
+
+from . import impl
+from .contract import ARITHMETICS, TRACE_MODES, function_of
+from .impl import Candidate, CandidateFault
+from .plain import NotPlain, to_plain
+from .violation import clip
+
+PROTOCOL_VERSION = 1
+REQUEST_FORMAT = "cral-run-request"
+# the algorithms of docs/protocol.md's table, and the public name each one answers for
+ALGORITHMS = ("passive", "robust_cal", "robust_cal_vanilla", "calruption", "calruption_epoch", "catoni_root",
+              "sample_tape")
+RESULT_KINDS = {  # algorithm -> (result document format, schema kind)
+    **{mode: ("cral-trace", "trace") for mode in TRACE_MODES},
+    "calruption_epoch": ("cral-epoch-result", "epoch-result"),
+    "catoni_root": ("cral-catoni-root", "catoni-root"),
+    "sample_tape": ("cral-tape", "tape"),
+    "describe": ("cral-describe", "describe"),
+}
+MAX_RESULT_BYTES = 32 << 20  # as for a worker's reply (properties/isolation.py)
+CAPTURE_BYTES = 8192  # of each of stdout and stderr kept for the report, per check
+FAULT_OUTPUT_CHARS = 1000
+RECENT_CALLS = 8  # request directories kept until the next check, for keep_requests
+MAX_KEPT = 500  # request directories kept in all; the oldest go first
+NPY_MIN_ROUNDS = 4096  # "auto": a tape this long goes as .npy files when the program reads them
+TAPE_FORMATS = ("auto", "json", "npy")
+_PR_SET_PDEATHSIG = 1
+
+
+def _algorithm(name: str, kwargs: dict) -> str:
+    if name == "robust_cal":
+        return "robust_cal_vanilla" if kwargs.get("vanilla") else "robust_cal"
+    return name
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+class _Captured:
+    """The first CAPTURE_BYTES of a stream since the last take, and a byte count."""
+
+    def __init__(self):
+        self.kept, self.total = bytearray(), 0
+
+    def add(self, data: bytes) -> None:
+        room = CAPTURE_BYTES - len(self.kept)
+        if room > 0:
+            self.kept += data[:room]
+        self.total += len(data)
+
+    def take(self, name: str) -> dict:
+        report = {name: self.kept.decode("utf-8", "replace"), f"{name}_bytes": self.total,
+                  f"{name}_truncated": self.total > len(self.kept)}
+        self.kept, self.total = bytearray(), 0
+        return report
+
+
+class CommandCandidate(Candidate):
+    """A program speaking docs/protocol.md; see the module notes."""
+
+    isolated = True
+    declares_modes = True
+
+    def __init__(self, command: str, *, timeout: float | None = None, memory_limit: int | None = None,
+                 tape_format: str = "auto", keep_dir: str | None = None):
+        if not isinstance(command, str) or not command.strip():
+            raise ValueError(f"the candidate's command is empty: {command!r}")
+        if tape_format not in TAPE_FORMATS:
+            raise ValueError(f"tape_format must be one of {TAPE_FORMATS}, got {tape_format!r}")
+        self.command, self.path = command, f"command {command!r}"
+        self.timeout, self.memory_limit, self.tape_format = timeout, memory_limit, tape_format
+        self._root = tempfile.mkdtemp(prefix="cral-requests-", dir=keep_dir)
+        self._calls = 0
+        self._recent: collections.deque = collections.deque()
+        self._example: list[str] = []  # the request directories of the current example
+        self._kept: collections.deque = collections.deque()
+        self._streams = {"stdout": _Captured(), "stderr": _Captured()}
+        self._tapes: collections.OrderedDict = collections.OrderedDict()
+        try:
+            described = self._describe()
+        except CandidateFault as fault:
+            self.close()
+            stderr = fault.values.get("stderr", "").strip().splitlines()
+            said = f"; its stderr ends: {clip(stderr[-1], 300)}" if stderr else ""
+            raise ValueError(f"{self.path} cannot describe itself: {fault.message}{said}") from None
+        except ValueError:
+            self.close()
+            raise
+        self.description = described
+        self.modes = frozenset(described["implements"])
+        self.names = frozenset(function_of(mode) for mode in self.modes)
+        self.arithmetic = described.get("arithmetic", "exact")
+        self.tape_formats = tuple(described.get("tape_formats", ("json",)))
+        self.program_name = described.get("name")
+
+    # -- what it implements ------------------------------------------------------------
+    def implements(self, mode: str) -> bool:
+        return mode in self.modes
+
+    def _describe(self) -> dict:
+        document = self._run("describe", {}, impl.DEFAULT_TIMEOUT_S if self.timeout is None else self.timeout)
+        if document.get("format") == "cral-error":
+            raise CandidateFault(f"answered describe with an error: {clip(str(document.get('message')), 300)}")
+        if document.get("arithmetic", "exact") not in ARITHMETICS:
+            raise ValueError(f"{self.path} declares arithmetic {document.get('arithmetic')!r}, not one of {ARITHMETICS}")
+        implemented = [mode for mode in document["implements"] if mode in ALGORITHMS]
+        if not implemented:
+            raise ValueError(f"{self.path} implements none of {', '.join(ALGORITHMS)} "
+                             f"(its describe lists {document['implements']})")
+        return {**document, "implements": implemented}
+
+    # -- calls ---------------------------------------------------------------------------
+    def invoke(self, name, args, kwargs, timeout):
+        algorithm = _algorithm(name, kwargs)
+        if algorithm not in self.modes:
+            raise CandidateFault(f"the program does not implement {algorithm!r} (its describe lists "
+                                 f"{', '.join(sorted(self.modes))})")
+        inputs = self._inputs(algorithm, args, kwargs)
+        document = self._run(algorithm, inputs, timeout)
+        return self._plain_result(algorithm, name, document)
+
+    def _inputs(self, algorithm: str, args: tuple, kwargs: dict) -> dict:
+        """The request's inputs for the call (docs/protocol.md, section 2)."""
+        try:
+            if algorithm in TRACE_MODES:
+                hypotheses, tape, params = args[:3]
+                return {"hypotheses": [list(h) for h in hypotheses], "tape": self._tape(tape),
+                        "params": to_jsonable(params)}
+            if algorithm == "calruption_epoch":
+                hypotheses, state, counts, params = args
+                return {"hypotheses": [list(h) for h in hypotheses], "state": to_plain(state, "state"),
+                        "counts": to_plain(counts, "counts"), "params": to_jsonable(params)}
+            if algorithm == "catoni_root":
+                names = ("values", "counts", "alpha")
+                bound = dict(zip(names, args), **kwargs)
+                # bad-input checks send what the contract forbids (floats, negative counts);
+                # they go as they are, for the program to refuse
+                return {key: to_plain(bound[key], key) for key in names if key in bound}
+            if algorithm == "sample_tape":
+                instance, adversary, seed = args
+                return {"instance": instance.to_json(), "adversary": adversary.to_json(), "seed": seed}
+        except NotPlain as error:
+            raise CandidateFault(f"the judge cannot write this call as a request: {error}") from None
+        raise CandidateFault(f"no request form for {algorithm!r}")
+
+    def _tape(self, tape: Tape) -> dict:
+        """The tape, inline or as .npy files (written once per tape and kept while it is
+        among the last few used: the checks run several algorithms on one tape)."""
+        key = id(tape)
+        if key in self._tapes and self._tapes[key][0] is tape:
+            self._tapes.move_to_end(key)
+            return self._tapes[key][1]
+        npy = self.tape_format == "npy" or (self.tape_format == "auto" and tape.n >= NPY_MIN_ROUNDS)
+        document = None
+        if npy and "npy" in self.tape_formats:
+            directory = os.path.join(self._root, f"tape-{len(self._tapes)}-{self._calls}")
+            os.makedirs(directory)
+            try:
+                document = documents.write_tape_npy(tape, directory)
+            except ValueError:  # a coin that is not a multiple of 2^-64: only the inline form holds it
+                shutil.rmtree(directory, ignore_errors=True)
+        if document is None:
+            document = tape.to_json()
+        self._tapes[key] = (tape, document)
+        while len(self._tapes) > 4:
+            _, (_, old) = self._tapes.popitem(last=False)
+            if old.get("format") == "cral-tape-npy":
+                shutil.rmtree(os.path.dirname(old["x"]), ignore_errors=True)
+        return document
+
+    def _plain_result(self, algorithm: str, name: str, document: dict):
+        """The result document as the plain data the contract's decoders take."""
+        if document.get("format") == "cral-error":
+            kind = document["error"]
+            raise CandidateFault(f"crashed: {kind}: {clip(str(document.get('message', '')))} (in {name})",
+                                 values={"exception": kind, "request": self._last_dir})
+        if algorithm in TRACE_MODES:
+            return document
+        if algorithm == "calruption_epoch":
+            return [document["record"], document["state"]]
+        if algorithm == "catoni_root":
+            return [document["lo"], document["hi"]]
+        if algorithm == "sample_tape":
+            try:
+                tape = documents.load_tape(document)
+            except ValueError as error:
+                raise CandidateFault(f"wrote an invalid result document (in sample_tape): {clip(str(error))}",
+                                     values={"request": self._keep_path(os.path.dirname(self._last_dir))}) from None
+            return {"x": list(tape.x), "y": list(tape.y), "u": [f"{u.numerator}/{u.denominator}" for u in tape.u],
+                    "seed": tape.seed, "generator": tape.generator}
+        raise CandidateFault(f"no result form for {algorithm!r}")
+
+    # -- one run of the program ------------------------------------------------------------
+    def _new_directory(self) -> str:
+        self._calls += 1
+        directory = os.path.join(self._root, f"call-{self._calls:06d}")
+        os.makedirs(directory)
+        self._recent.append(directory)
+        self._example.append(directory)
+        while len(self._recent) > RECENT_CALLS:
+            shutil.rmtree(self._recent.popleft(), ignore_errors=True)
+        return directory
+
+    def _keep(self, directory: str) -> str:
+        """Keep a request directory past the recent ones (the oldest kept go first)."""
+        if directory in self._recent:
+            self._recent.remove(directory)
+        self._kept.append(directory)
+        while len(self._kept) > MAX_KEPT:
+            shutil.rmtree(self._kept.popleft(), ignore_errors=True)
+        return directory
+
+    def keep_requests(self) -> list[str]:
+        """The request files of the last example's calls (of a failing check, the minimal
+        example: Hypothesis runs it last), kept for the report."""
+        directories = self._example[-RECENT_CALLS:]
+        return [os.path.join(d if d in self._kept else self._keep(d), "request.json") for d in directories]
+
+    def _run(self, algorithm: str, inputs: dict, timeout: float | None) -> dict:
+        directory = self._new_directory()
+        self._last_dir = os.path.join(directory, "request.json")
+        request_path, output_path = self._last_dir, os.path.join(directory, "result.json")
+        request = {"format": REQUEST_FORMAT, "version": PROTOCOL_VERSION, "algorithm": algorithm,
+                   "output": output_path, **inputs}
+        payload = json.dumps(request, separators=(",", ":")).encode()
+        with open(request_path, "wb") as handle:
+            handle.write(payload)
+        command = (self.command.replace("{request}", shlex.quote(request_path)) if "{request}" in self.command
+                   else f"{self.command} {shlex.quote(request_path)}")
+        where = f"in {algorithm}"
+        try:
+            code, stdout, stderr_tail = self._execute(command, payload, directory, timeout, where,
+                                                      {"CRAL_REQUEST": request_path, "CRAL_OUTPUT": output_path})
+        except CandidateFault as fault:
+            fault.values["request"] = self._keep_path(directory)
+            raise
+        values = {"request": request_path}
+        if stderr_tail.strip():
+            values["stderr"] = stderr_tail
+        if os.path.exists(output_path):
+            size = os.path.getsize(output_path)
+            if size > MAX_RESULT_BYTES:
+                self._fail(directory, f"wrote a result of {size} bytes, over the limit of {MAX_RESULT_BYTES} ({where})",
+                           values)
+            with open(output_path, "rb") as handle:
+                data = handle.read()
+            self._streams["stdout"].add(stdout)
+            source = "the result file"
+        else:
+            data, source = stdout, "stdout"
+        if code < 0:
+            self._fail(directory, f"crashed: {_signal_name(-code)} ({where})", values)
+        document = self._read(data, source, algorithm, _exit_message(code, command, where), code, directory,
+                              where, values)
+        if code != 0 and document.get("format") != "cral-error":
+            self._fail(directory, _exit_message(code, command, where), values)
+        return document
+
+    def _keep_path(self, directory: str) -> str:
+        return os.path.join(self._keep(directory), "request.json")
+
+    def _fail(self, directory: str, message: str, values: dict, fatal: bool = False):
+        values["request"] = self._keep_path(directory)
+        raise CandidateFault(message, fatal=fatal, values=values)
+
+    def _read(self, data: bytes, source: str, algorithm: str, exit_message: str, code: int, directory: str,
+              where: str, values: dict) -> dict:
+        """The result document: one JSON document of the expected format (or an error
+        document), valid against its schema."""
+        if not data.strip():
+            if code != 0:
+                self._fail(directory, exit_message, values)
+            self._fail(directory, f"wrote no result document ({where}; neither the output file nor stdout)", values)
+        try:
+            document = documents.parse_json(data, source)
+        except documents.DocumentError as error:
+            if code != 0:
+                self._fail(directory, exit_message, values)
+            self._fail(directory, f"wrote an invalid result document ({where}): {error}", values)
+        if not isinstance(document, dict):
+            self._fail(directory, f"wrote an invalid result document ({where}): {source} holds a JSON "
+                                  f"{type(document).__name__}, not an object", values)
+        expected, kind = RESULT_KINDS[algorithm]
+        if document.get("format") == "cral-error":
+            kind = "error"
+        elif document.get("format") != expected:
+            self._fail(directory, f"wrote an invalid result document ({where}): asked for {algorithm}, the document's "
+                                  f"format is {clip(repr(document.get('format')), 100)}, not {expected!r}", values)
+        arithmetic = getattr(self, "arithmetic", "exact")
+        try:
+            documents.validate(document, kind, arithmetic=arithmetic, source=source)
+        except documents.DocumentError as error:
+            self._fail(directory, f"wrote an invalid result document ({where}): {error}", values)
+        if arithmetic == "float64" and kind != "error":
+            document = _float64_result(algorithm, document)
+        return document
+
+    def _execute(self, command: str, payload: bytes, directory: str, timeout: float | None, where: str,
+                 extra_env: dict) -> tuple[int, bytes, str]:
+        """Run the command; (exit status, stdout up to MAX_RESULT_BYTES, stderr's tail).
+        stderr goes to the check's captured output; a hang kills the process group."""
+        limit = self.memory_limit
+
+        def in_child():  # runs in the child between fork and exec
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            if limit is not None:
+                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            try:
+                ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            except (OSError, AttributeError):
+                pass
+
+        try:
+            process = subprocess.Popen(_argv(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, cwd=directory, start_new_session=True,
+                                       env={**os.environ, **extra_env}, preexec_fn=in_child)
+        except OSError as error:
+            raise CandidateFault(f"cannot be started: {error} ({where})", fatal=True) from None
+        stdout, stderr_tail = bytearray(), bytearray()
+        pending = memoryview(payload)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        streams = {process.stdout.fileno(): "stdout", process.stderr.fileno(): "stderr"}
+        stdin_fd = process.stdin.fileno()
+        for fd in (stdin_fd, *streams):
+            os.set_blocking(fd, False)
+        # the program's exit, not the end of its output, ends the call: a child it left
+        # behind may hold the pipes open (it is killed with the group below)
+        exit_fd = _pidfd(process.pid)
+        code = None
+        try:
+            with selectors.DefaultSelector() as selector:
+                selector.register(stdin_fd, selectors.EVENT_WRITE)
+                for fd in streams:
+                    selector.register(fd, selectors.EVENT_READ)
+                if exit_fd is not None:
+                    selector.register(exit_fd, selectors.EVENT_READ)
+                while code is None:
+                    remaining = None if deadline is None else deadline - time.monotonic()
+                    if remaining is not None and remaining <= 0:
+                        self._kill(process)
+                        raise CandidateFault(f"hung after {timeout:g} s ({where})", fatal=True,
+                                             values=_tail(stderr_tail))
+                    wait = remaining if exit_fd is not None else min(0.05, remaining or 0.05)
+                    for key, _ in selector.select(wait):
+                        fd = key.fd
+                        if fd == stdin_fd:
+                            try:
+                                pending = pending[os.write(fd, pending):]
+                            except (BrokenPipeError, BlockingIOError) as error:
+                                if isinstance(error, BrokenPipeError):
+                                    pending = memoryview(b"")  # the program reads the file, not stdin
+                            if not pending:
+                                selector.unregister(fd)
+                                process.stdin.close()
+                        elif fd in streams:
+                            if not self._take(fd, streams, stdout, stderr_tail, selector):
+                                continue
+                            if len(stdout) > MAX_RESULT_BYTES:
+                                self._kill(process)
+                                raise CandidateFault(f"wrote more than {MAX_RESULT_BYTES} bytes to stdout ({where})",
+                                                     fatal=True)
+                    code = process.poll()
+                # what it wrote before it exited is in the pipes; its group goes first, so
+                # no writer is left and each pipe ends
+                self._kill(process)
+                for fd in list(streams):
+                    while self._take(fd, streams, stdout, stderr_tail, None):
+                        if len(stdout) > MAX_RESULT_BYTES:
+                            raise CandidateFault(f"wrote more than {MAX_RESULT_BYTES} bytes to stdout ({where})",
+                                                 fatal=True)
+        finally:
+            self._kill(process)  # children it left in its group go with it
+            if exit_fd is not None:
+                os.close(exit_fd)
+            for stream in (process.stdin, process.stdout, process.stderr):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+        return code, bytes(stdout), bytes(stderr_tail).decode("utf-8", "replace")[-FAULT_OUTPUT_CHARS:]
+
+    def _take(self, fd: int, streams: dict, stdout: bytearray, stderr_tail: bytearray, selector) -> bool:
+        """Read what is there on one of the program's outputs; False once it has ended
+        (or, with no selector, when nothing more is there now)."""
+        try:
+            data = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return selector is not None
+        if not data:
+            if selector is not None:
+                selector.unregister(fd)
+            del streams[fd]
+            return False
+        if streams[fd] == "stderr":
+            self._streams["stderr"].add(data)
+            stderr_tail[:] = (stderr_tail + data)[-4 * FAULT_OUTPUT_CHARS:]
+        else:
+            stdout += data
+        return True
+
+    @staticmethod
+    def _kill(process: subprocess.Popen) -> None:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        process.wait()
+
+    def take_output(self):
+        report = {}
+        for name, stream in self._streams.items():
+            if stream.total:
+                report.update(stream.take(name))
+        return report or None
+
+    def begin_example(self) -> None:
+        """A new example of a check begins (the runner says so): the requests of the last
+        one are no longer needed."""
+        for directory in list(self._recent):
+            shutil.rmtree(directory, ignore_errors=True)
+        self._recent.clear()
+        self._example.clear()
+
+    def close(self) -> None:
+        """Remove the request directories, except the kept reproducers."""
+        for directory in list(getattr(self, "_recent", ())):
+            shutil.rmtree(directory, ignore_errors=True)
+        self._recent.clear()
+        for _, (_, document) in getattr(self, "_tapes", {}).items():
+            if document.get("format") == "cral-tape-npy":
+                shutil.rmtree(os.path.dirname(document["x"]), ignore_errors=True)
+        self._tapes.clear()
+        if not self._kept and os.path.isdir(self._root):
+            shutil.rmtree(self._root, ignore_errors=True)
+
+    @property
+    def kept_root(self) -> str | None:
+        """Where the kept request files are (None when nothing was kept)."""
+        return self._root if self._kept else None
+
+
+def _pidfd(pid: int) -> int | None:
+    """A descriptor that becomes readable when the process exits (Linux >= 5.3)."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
+SHELL_SYNTAX = set(";&|<>()$`*?~!#\n[]")
+
+
+def _argv(command: str) -> list[str]:
+    """A simple command line (words and quotes only) is run directly, so its exit status
+    and a signal that kills it are its own; anything else through /bin/sh -c."""
+    if not SHELL_SYNTAX & set(command):
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            words = []
+        if words:
+            return words
+    return ["/bin/sh", "-c", command]
+
+
+def _exit_message(code: int, command: str, where: str) -> str:
+    if code > 128 and _argv(command)[0] == "/bin/sh" and code - 128 < signal.NSIG:
+        return f"exited with {code} ({where}; the shell's status for {_signal_name(code - 128)})"
+    return f"exited with {code} ({where})"
+
+
+def _tail(stderr_tail: bytearray) -> dict:
+    text = bytes(stderr_tail).decode("utf-8", "replace")[-FAULT_OUTPUT_CHARS:]
+    return {"stderr": text} if text.strip() else {}
+
+
+def _numbers_as_rationals(tp, value):
+    """A float64 program's result with every JSON number that stands where the contract
+    wants a rational written as that number's exact rational (so the decoders see "p/q";
+    the tolerance table then judges it). Driven by the reference's dataclass types, as the
+    decoder is, so integers stay integers where the contract wants an integer."""
+    origin = typing.get_origin(tp)
+    if value is None or isinstance(value, bool):
+        return value
+    if tp is Fraction:
+        return fraction_text(Fraction(value)) if isinstance(value, (int, float)) else value
+    if origin in (typing.Union, types.UnionType):
+        options = [option for option in typing.get_args(tp) if option is not type(None)]
+        if isinstance(value, (int, float)) and Fraction in options:
+            return fraction_text(Fraction(value))
+        if isinstance(value, dict):
+            for option in options:
+                if dataclasses.is_dataclass(option) and set(value) <= {f.name for f in dataclasses.fields(option)}:
+                    return _numbers_as_rationals(option, value)
+        return value
+    if origin is tuple and isinstance(value, list):
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return [_numbers_as_rationals(args[0], v) for v in value]
+        return [_numbers_as_rationals(a, v) for a, v in zip(args, value)] + value[len(args):]
+    if dataclasses.is_dataclass(tp) and isinstance(value, dict):
+        hints = typing.get_type_hints(tp)
+        return {k: _numbers_as_rationals(hints[k], v) if k in hints else v for k, v in value.items()}
+    return value
+
+
+def _float64_result(algorithm: str, document: dict) -> dict:
+    if algorithm in TRACE_MODES:
+        return _numbers_as_rationals(TRACE_TYPES[algorithm], document)
+    if algorithm == "calruption_epoch":
+        return {**document, "record": _numbers_as_rationals(CALruptionEpoch, document["record"]),
+                "state": _numbers_as_rationals(EpochState, document["state"])}
+    return document  # catoni_root's pair: decode_enclosure takes a float64 program's numbers
+
+
+__all__ = ["ALGORITHMS", "CommandCandidate", "PROTOCOL_VERSION", "TAPE_FORMATS"]
