@@ -420,7 +420,7 @@ DRAWN = [
 
 @pytest.mark.parametrize("kind, arithmetic, strategy", DRAWN,
                          ids=[f"{k}-{a}-{i}" for i, (k, a, _) in enumerate(DRAWN)])
-@FUZZ
+@settings(FUZZ, max_examples=10)  # 24 schemas; from_schema's draws of nested documents are slow
 @given(data=st.data())
 def test_documents_drawn_from_the_schemas_validate_and_load_or_are_refused(kind, arithmetic, strategy, data):
     document = data.draw(strategy(), label=f"{kind} document ({arithmetic})")
