@@ -669,7 +669,7 @@ def load_catoni_root(document, *, arithmetic: str = "exact", source: str | None 
 
 
 __all__ = [
-    "ARITHMETICS", "CLIP", "DocumentError", "KINDS", "MAX_DEPTH", "RESULT_KINDS", "SCHEMA_VERSION", "json_path",
+    "ARITHMETICS", "CLIP", "DocumentError", "KINDS", "MAX_DEPTH", "NPY_FILES", "RESULT_KINDS", "SCHEMA_VERSION", "json_path",
     "load_adversary", "load_catoni_root", "load_epoch_result", "load_instance", "load_params", "load_tape",
     "load_trace", "parse_json", "read_document", "schema", "schema_dir", "shown", "validate", "write_tape_npy",
 ]
