@@ -126,6 +126,11 @@ def validate(document, kind: str, *, arithmetic: str = "exact", source: str = "d
         error = best_match(_validator(kind, arithmetic).iter_errors(document))
     except RecursionError:  # a document not from parse_json, nested beyond reason
         raise DocumentError(f"{source}: nested too deeply to validate") from None
+    except ValueError:  # jsonschema's repr of an int beyond Python's int-to-text limit
+        parts = _find(document, lambda v: isinstance(v, int) and _digits(v) > _int_limit())
+        where = "" if parts is None else f"at {json_path(parts)}: "
+        raise DocumentError(f"{source}: {where}an integer too long to check, got {shown(_resolve(document, parts or ()))}"
+                            ) from None
     if error is not None:
         raise DocumentError(_schema_message(source, error))
     return document
@@ -199,6 +204,11 @@ def shown(value, limit: int = CLIP) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _digits(v: int) -> int:
+    """About how many decimal digits |v| has (exact but for rare off-by-ones)."""
+    return math.floor(v.bit_length() * math.log10(2)) + 1
+
+
 def _scalar(v) -> str:
     if v is None or isinstance(v, bool):
         return json.dumps(v)
@@ -206,7 +216,7 @@ def _scalar(v) -> str:
         return _text(v)
     if isinstance(v, int):
         if v.bit_length() > 3 * CLIP:  # also keeps clear of the int-to-text digit limit
-            return f"<an integer of {math.floor(v.bit_length() * math.log10(2)) + 1} digits>"
+            return f"<an integer of {_digits(v)} digits>"
         return str(v)
     if isinstance(v, float):
         return repr(v)
@@ -659,7 +669,7 @@ def load_catoni_root(document, *, arithmetic: str = "exact", source: str | None 
 
 
 __all__ = [
-    "ARITHMETICS", "CLIP", "DocumentError", "KINDS", "MAX_DEPTH", "RESULT_KINDS", "SCHEMA_VERSION", "json_path",
+    "ARITHMETICS", "CLIP", "DocumentError", "KINDS", "MAX_DEPTH", "NPY_FILES", "RESULT_KINDS", "SCHEMA_VERSION", "json_path",
     "load_adversary", "load_catoni_root", "load_epoch_result", "load_instance", "load_params", "load_tape",
     "load_trace", "parse_json", "read_document", "schema", "schema_dir", "shown", "validate", "write_tape_npy",
 ]
