@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-from scipy.optimize import linprog
 
 from .catoni import catoni_roots
 from .constants import FloatParams
@@ -117,6 +116,9 @@ def fit_distribution(H, support, p_hat, hi, hj, weight, W):
     c[-1] = 1.0
     # dual simplex without presolve: on these small dense LPs presolve costs more than it
     # saves (bench/run.py: 5 LPs of 240 x 17 in 8.4 ms instead of 12.8 ms)
+    from scipy.optimize import linprog  # here, not at import: scipy.optimize takes ~0.3 s to import, and
+    # a process answering one passive or RobustCAL request (docs/protocol.md) need not pay it
+
     result = linprog(c, A_ub=A, b_ub=b, bounds=[(0, 1)] * k + [(None, None)], method="highs-ds",
                      options={"presolve": False})
     if result.status != 0:

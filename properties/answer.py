@@ -114,4 +114,25 @@ def main(impl_path: str, request_path: str | None) -> int:
     return code
 
 
-__all__ = ["ALGORITHMS", "answer", "describe", "main"]
+def command_line(argv: list[str]) -> int:
+    """`answer --impl MODULE [REQUEST]`; bad input is one line on stderr and exit 2 (the
+    judge reports the program as exiting with 2)."""
+    import argparse
+
+    class _Parser(argparse.ArgumentParser):
+        def error(self, message):
+            raise ValueError(message)
+
+    parser = _Parser(prog="python -m properties answer", add_help=True,
+                     description="answer one run request (docs/protocol.md) with a Python module")
+    parser.add_argument("--impl", required=True, help="import path of the module that answers")
+    parser.add_argument("request", nargs="?", help="the request file (default: read the request from stdin)")
+    try:
+        args = parser.parse_args(argv)
+        return main(args.impl, args.request)
+    except (ValueError, OSError, ImportError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+__all__ = ["ALGORITHMS", "answer", "command_line", "describe", "main"]

@@ -200,3 +200,42 @@ def test_candidate_agrees_on_generated_cases(case, candidate_name):
     reports = crosscheck_case(load_impl(candidate_name), case)
     bad = [r for r in reports if r.mismatches]
     assert not bad, f"{bad[0].algorithm}: {bad[0].mismatches[0]}\nreproduce: {bad[0].reproducer}"
+
+
+def _enclosures_moved(widen: Fraction, shift: Fraction):
+    """The reference, but RobustCAL's and CALruption's enclosures of irrationals (beta_t,
+    line 10's thresholds, N_l) widened by `widen` on each side and shifted by `shift`."""
+    from dataclasses import replace
+
+    from reference.certified import Enclosure
+
+    def moved(e):
+        return None if e is None else Enclosure(e.lo - widen + shift, e.hi + widen + shift)
+
+    def robust_cal(H, tape, params, vanilla=False):
+        trace = reference.robust_cal(H, tape, params, vanilla=vanilla)
+        checkpoints = tuple(replace(c, beta=moved(c.beta), threshold=tuple(map(moved, c.threshold)))
+                            for c in trace.checkpoints)
+        return replace(trace, checkpoints=checkpoints)
+
+    def calruption(H, tape, params):
+        trace = reference.calruption(H, tape, params)
+        return replace(trace, epochs=tuple(replace(e, N=moved(e.N)) for e in trace.epochs))
+
+    return types.SimpleNamespace(passive=reference.passive, robust_cal=robust_cal, calruption=calruption,
+                                 catoni_root=reference.catoni_root, ARITHMETIC="exact")
+
+
+def test_an_exact_candidates_wider_enclosures_are_accepted_disjoint_ones_are_not():
+    """How tightly a correct exact implementation encloses beta_t, the thresholds and N_l
+    is its own choice (the property checks ask only that the enclosure contain the value):
+    a wider enclosure agrees, one that misses the value does not."""
+    wide = crosscheck(_enclosures_moved(Fraction(1, 2**40), Fraction(0)), "wide", CASES[:12])
+    assert not wide.mismatches, wide.mismatches[:3]
+    off = crosscheck(_enclosures_moved(Fraction(0), Fraction(1, 2**30)), "off", CASES[:12],
+                     ("robust_cal", "calruption"))
+    missed = [m.message for m in off.mismatches]
+    assert missed and all(m.endswith("enclosure is disjoint from the reference's certified one") for m in missed), \
+        missed[:3]
+    for where in (" beta:", " threshold[", " N:"):
+        assert any(where in m for m in missed), (where, missed[:3])

@@ -420,7 +420,7 @@ DRAWN = [
 
 @pytest.mark.parametrize("kind, arithmetic, strategy", DRAWN,
                          ids=[f"{k}-{a}-{i}" for i, (k, a, _) in enumerate(DRAWN)])
-@FUZZ
+@settings(FUZZ, max_examples=10)  # 24 schemas; from_schema's draws of nested documents are slow
 @given(data=st.data())
 def test_documents_drawn_from_the_schemas_validate_and_load_or_are_refused(kind, arithmetic, strategy, data):
     document = data.draw(strategy(), label=f"{kind} document ({arithmetic})")
@@ -618,6 +618,9 @@ def test_a_long_value_is_clipped_and_non_printable_text_escaped():
     assert len(documents.shown(nested)) <= documents.CLIP
     with pytest.raises(DocumentError, match="nested"):
         documents.validate(nested, "tape")
+    adversary = _valid("adversary")  # a document built in Python, not parsed: jsonschema would repr the int
+    with pytest.raises(DocumentError, match=r"^document: at \$\.n: an integer too long to check, got <an integer"):
+        documents.validate({**adversary, "n": -(10**5000)}, "adversary")
 
 
 # -- (d) float64 results ------------------------------------------------------------------------
