@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import collections
 import ctypes
-import dataclasses
 import json
 import os
 import resource
@@ -29,13 +28,9 @@ import signal
 import subprocess
 import tempfile
 import time
-import types
-import typing
-from fractions import Fraction
 
 from reference import documents
 from reference.calruption import EpochState
-from reference.exact import fraction_text
 from reference.serialization import to_jsonable
 from reference.tape import Tape
 from reference.trace import TRACE_TYPES, CALruptionEpoch
@@ -43,6 +38,7 @@ from reference.trace import TRACE_TYPES, CALruptionEpoch
 from . import impl
 from .contract import ARITHMETICS, TRACE_MODES, function_of
 from .impl import Candidate, CandidateFault
+from .isolation import _signal_name, _Stream
 from .plain import NotPlain, to_plain
 from .violation import clip
 
@@ -59,7 +55,6 @@ RESULT_KINDS = {  # algorithm -> (result document format, schema kind)
     "describe": ("cral-describe", "describe"),
 }
 MAX_RESULT_BYTES = 32 << 20  # as for a worker's reply (properties/isolation.py)
-CAPTURE_BYTES = 8192  # of each of stdout and stderr kept for the report, per check
 FAULT_OUTPUT_CHARS = 1000
 RECENT_CALLS = 8  # request directories kept until the next check, for keep_requests
 MAX_KEPT = 500  # request directories kept in all; the oldest go first
@@ -72,32 +67,6 @@ def _algorithm(name: str, kwargs: dict) -> str:
     if name == "robust_cal":
         return "robust_cal_vanilla" if kwargs.get("vanilla") else "robust_cal"
     return name
-
-
-def _signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
-
-
-class _Captured:
-    """The first CAPTURE_BYTES of a stream since the last take, and a byte count."""
-
-    def __init__(self):
-        self.kept, self.total = bytearray(), 0
-
-    def add(self, data: bytes) -> None:
-        room = CAPTURE_BYTES - len(self.kept)
-        if room > 0:
-            self.kept += data[:room]
-        self.total += len(data)
-
-    def take(self, name: str) -> dict:
-        report = {name: self.kept.decode("utf-8", "replace"), f"{name}_bytes": self.total,
-                  f"{name}_truncated": self.total > len(self.kept)}
-        self.kept, self.total = bytearray(), 0
-        return report
 
 
 class CommandCandidate(Candidate):
@@ -119,7 +88,7 @@ class CommandCandidate(Candidate):
         self._recent: collections.deque = collections.deque()
         self._example: list[str] = []  # the request directories of the current example
         self._kept: collections.deque = collections.deque()
-        self._streams = {"stdout": _Captured(), "stderr": _Captured()}
+        self._streams = {"stdout": _Stream(), "stderr": _Stream()}  # as a worker's (isolation.py)
         self._tapes: collections.OrderedDict = collections.OrderedDict()
         try:
             described = self._describe()
@@ -519,42 +488,15 @@ def _tail(stderr_tail: bytearray) -> dict:
     return {"stderr": text} if text.strip() else {}
 
 
-def _numbers_as_rationals(tp, value):
+def _float64_result(algorithm: str, document: dict) -> dict:
     """A float64 program's result with every JSON number that stands where the contract
     wants a rational written as that number's exact rational (so the decoders see "p/q";
-    the tolerance table then judges it). Driven by the reference's dataclass types, as the
-    decoder is, so integers stay integers where the contract wants an integer."""
-    origin = typing.get_origin(tp)
-    if value is None or isinstance(value, bool):
-        return value
-    if tp is Fraction:
-        return fraction_text(Fraction(value)) if isinstance(value, (int, float)) else value
-    if origin in (typing.Union, types.UnionType):
-        options = [option for option in typing.get_args(tp) if option is not type(None)]
-        if isinstance(value, (int, float)) and Fraction in options:
-            return fraction_text(Fraction(value))
-        if isinstance(value, dict):
-            for option in options:
-                if dataclasses.is_dataclass(option) and set(value) <= {f.name for f in dataclasses.fields(option)}:
-                    return _numbers_as_rationals(option, value)
-        return value
-    if origin is tuple and isinstance(value, list):
-        args = typing.get_args(tp)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return [_numbers_as_rationals(args[0], v) for v in value]
-        return [_numbers_as_rationals(a, v) for a, v in zip(args, value)] + value[len(args):]
-    if dataclasses.is_dataclass(tp) and isinstance(value, dict):
-        hints = typing.get_type_hints(tp)
-        return {k: _numbers_as_rationals(hints[k], v) if k in hints else v for k, v in value.items()}
-    return value
-
-
-def _float64_result(algorithm: str, document: dict) -> dict:
+    the tolerance table then judges it)."""
     if algorithm in TRACE_MODES:
-        return _numbers_as_rationals(TRACE_TYPES[algorithm], document)
+        return documents.numbers_as_text(TRACE_TYPES[algorithm], document)
     if algorithm == "calruption_epoch":
-        return {**document, "record": _numbers_as_rationals(CALruptionEpoch, document["record"]),
-                "state": _numbers_as_rationals(EpochState, document["state"])}
+        return {**document, "record": documents.numbers_as_text(CALruptionEpoch, document["record"]),
+                "state": documents.numbers_as_text(EpochState, document["state"])}
     return document  # catoni_root's pair: decode_enclosure takes a float64 program's numbers
 
 

@@ -641,7 +641,7 @@ def write_tape_npy(tape: Tape, directory) -> dict:
 
 
 # -- results ---------------------------------------------------------------------------
-def _numbers_as_text(tp, data):
+def numbers_as_text(tp, data):
     """A float64 result with its numbers in rational places written "p/q" (the exact value
     of the double), so that the reference's exact decoders read it; driven by the
     dataclasses' type hints, as reference.serialization.from_jsonable is."""
@@ -657,16 +657,16 @@ def _numbers_as_text(tp, data):
         for option in options:  # ScaledLog | Rational: the one whose fields are there
             if len(options) == 1 or (dataclasses.is_dataclass(option) and isinstance(data, dict)
                                      and set(data) == {f.name for f in dataclasses.fields(option)}):
-                return _numbers_as_text(option, data)
+                return numbers_as_text(option, data)
         return data
     if origin is tuple and isinstance(data, list):
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
-            return [_numbers_as_text(args[0], v) for v in data]
-        return [_numbers_as_text(a, v) for a, v in zip(args, data)] + data[len(args):]
+            return [numbers_as_text(args[0], v) for v in data]
+        return [numbers_as_text(a, v) for a, v in zip(args, data)] + data[len(args):]
     if dataclasses.is_dataclass(tp) and isinstance(data, dict):
         hints = _hints(tp)
-        return {k: _numbers_as_text(hints[k], v) if k in hints else v for k, v in data.items()}
+        return {k: numbers_as_text(hints[k], v) if k in hints else v for k, v in data.items()}
     return data
 
 
@@ -681,7 +681,7 @@ def load_trace(document, *, arithmetic: str = "exact", source: str | None = None
     rational belongs is read as the exact value of that double."""
     document, source, _ = _prepare(document, "trace", arithmetic, source)
     if arithmetic == "float64":
-        body = _numbers_as_text(TRACE_TYPES[document["algorithm"]], document)
+        body = numbers_as_text(TRACE_TYPES[document["algorithm"]], document)
     else:
         body = document
     return _build(source, document, lambda: trace_from_json(body))
@@ -692,7 +692,7 @@ def load_epoch_result(document, *, arithmetic: str = "exact", source: str | None
     document, source, _ = _prepare(document, "epoch-result", arithmetic, source)
     record, state = document["record"], document["state"]
     if arithmetic == "float64":
-        record, state = _numbers_as_text(CALruptionEpoch, record), _numbers_as_text(EpochState, state)
+        record, state = numbers_as_text(CALruptionEpoch, record), numbers_as_text(EpochState, state)
     return _build(source, document, lambda: (from_jsonable(CALruptionEpoch, record, "record"),
                                              from_jsonable(EpochState, state, "state")))
 
@@ -702,12 +702,12 @@ def load_catoni_root(document, *, arithmetic: str = "exact", source: str | None 
     document, source, _ = _prepare(document, "catoni-root", arithmetic, source)
     body = {"lo": document["lo"], "hi": document["hi"]}
     if arithmetic == "float64":
-        body = _numbers_as_text(Enclosure, body)
+        body = numbers_as_text(Enclosure, body)
     return _build(source, document, lambda: from_jsonable(Enclosure, body, "catoni_root"))
 
 
 __all__ = [
     "ARITHMETICS", "CLIP", "DocumentError", "KINDS", "MAX_DEPTH", "NPY_FILES", "RESULT_KINDS", "SCHEMA_VERSION", "json_path",
     "load_adversary", "load_catoni_root", "load_epoch_result", "load_instance", "load_params", "load_tape",
-    "load_trace", "parse_json", "read_document", "schema", "schema_dir", "shown", "validate", "write_tape_npy",
+    "load_trace", "numbers_as_text", "parse_json", "read_document", "schema", "schema_dir", "shown", "validate", "write_tape_npy",
 ]
