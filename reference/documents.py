@@ -118,6 +118,51 @@ def _validator(kind: str, arithmetic: str):
     return _Validator(_schemas()[_file_name(kind, arithmetic)], registry=_registry())
 
 
+class _Cycle(Exception):
+    pass
+
+
+def _inlined(node, here: str, stack: tuple = ()):
+    """The schema with every $ref replaced by its target (`{"allOf": [target], ...}` where
+    the $ref has siblings: the same meaning in draft 2020-12). Looking $refs up through
+    the registry is most of jsonschema's time on a trace; the inlined schema is used only
+    to decide validity, the original one names what is wrong."""
+    if isinstance(node, list):
+        return [_inlined(v, here, stack) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key in ("$id", "$defs", "$schema"):
+            continue
+        if key == "$ref":
+            continue
+        out[key] = ({name: _inlined(sub, here, stack) for name, sub in value.items()} if key == "properties"
+                    else _inlined(value, here, stack))
+    if "$ref" not in node:
+        return out
+    file, _, pointer = node["$ref"].partition("#")
+    file = file or here
+    if (file, pointer) in stack:
+        raise _Cycle(node["$ref"])
+    target = _schemas()[file]
+    for part in pointer.strip("/").split("/") if pointer.strip("/") else ():
+        target = target[part]
+    resolved = _inlined(target, file, stack + ((file, pointer),))
+    return {"allOf": [resolved], **out} if out else resolved
+
+
+@lru_cache(maxsize=None)
+def _fast_validator(kind: str, arithmetic: str):
+    """A validator of the inlined schema (None if the schema refers to itself)."""
+    file = _file_name(kind, arithmetic)
+    try:
+        schema = _inlined(_schemas()[file], file)
+    except _Cycle:
+        return None
+    return _Validator(schema)
+
+
 @lru_cache(maxsize=1)
 def _coin_pattern() -> re.Pattern:
     """The schema's own pattern of a coin (definitions: nonnegative-rational)."""
@@ -160,8 +205,12 @@ def validate(document, kind: str, *, arithmetic: str = "exact", source: str = "d
     """Raise DocumentError (one line: source, JSON path, what is wrong, the value) unless
     `document` (parsed JSON) is a valid document of `kind`; returns it otherwise."""
     _file_name(kind, arithmetic)
+    document_to_check = _without_long_tape(document, kind)
+    fast = _fast_validator(kind, arithmetic)
     try:
-        error = best_match(_validator(kind, arithmetic).iter_errors(_without_long_tape(document, kind)))
+        if fast is not None and fast.is_valid(document_to_check):
+            return document
+        error = best_match(_validator(kind, arithmetic).iter_errors(document_to_check))
     except RecursionError:  # a document not from parse_json, nested beyond reason
         raise DocumentError(f"{source}: nested too deeply to validate") from None
     except ValueError:  # jsonschema's repr of an int beyond Python's int-to-text limit

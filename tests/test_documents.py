@@ -603,6 +603,31 @@ def test_a_replaced_node_or_renamed_key_is_refused_at_a_path_on_the_way_to_it(da
             loader(document)
 
 
+@FUZZ
+@given(data=st.data())
+def test_the_inlined_validator_decides_as_the_published_schema(data):
+    """reference.documents decides validity with the schema's $refs inlined (fast) and
+    names errors with the published schema: both must agree on every document, valid or
+    not (a node replaced by a value of another kind, or a key removed)."""
+    kind, original = data.draw(st.sampled_from(MUTABLE), label="document")
+    document = json.loads(json.dumps(original))
+    path = data.draw(st.sampled_from(list(_nodes(document))), label="path")
+    value = data.draw(st.sampled_from([None, 0, -1, 1, 2, 0.5, "", "1/2", "x", [], [0], {}, True]), label="value")
+    remove = bool(path) and isinstance(path[-1], str) and data.draw(st.booleans(), label="remove the key")
+    if remove:
+        parent = document
+        for part in path[:-1]:
+            parent = parent[part]
+        del parent[path[-1]]
+    elif path:
+        _set(document, list(path), value)
+    for arithmetic in ("exact", "float64"):
+        fast = documents._fast_validator(kind, arithmetic)
+        assert fast is not None, kind
+        published = documents._validator(kind, arithmetic)
+        assert fast.is_valid(document) == published.is_valid(document), (kind, arithmetic, path, value, remove)
+
+
 def test_a_long_value_is_clipped_and_non_printable_text_escaped():
     tape = _valid("tape")
     tape["u"] = "\x00" + "9" * 5000
