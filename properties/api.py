@@ -142,7 +142,7 @@ def check_implementation(candidate, profile: str = "ci", checks=None, on_fail: s
             loaded.close()
     failures = [result for result in results if is_failure(result, loaded.path)]
     if failures and on_fail == "raise":
-        where = "isolated worker process" if loaded.isolated else "in-process"
+        where = loaded.runs_in
         message = (f"{len(failures)} of {len(results)} checks failed on {loaded.path} ({where}, profile {profile}):\n"
                    + "\n".join("  " + describe_failure(r).replace("\n", "\n  ") for r in failures))
         raise ImplementationCheckFailed(message, results, failures)

@@ -118,7 +118,7 @@ def _cmd_check(args) -> int:
         print(json.dumps({"impl": candidate.path, "isolated": candidate.isolated, "profile": profile,
                           "seconds": round(elapsed, 2), "checks": [r.to_json() for r in results]}))
     else:
-        mode = "isolated worker process" if candidate.isolated else "in-process"
+        mode = candidate.runs_in
         width = max(len(r.name) for r in results)
         print(f"implementation {candidate.path} ({mode}), profile {profile}, {elapsed:.1f} s")
         print(f"{'check':<{width}}  {'status':<19}  {'examples':>8}  cites")

@@ -107,6 +107,8 @@ class CommandCandidate(Candidate):
         self.tape_formats = tuple(described.get("tape_formats", ("json",)))
         self.program_name = described.get("name")
 
+    runs_in = "a process of its own per call, docs/protocol.md"
+
     # -- what it implements ------------------------------------------------------------
     def implements(self, mode: str) -> bool:
         return mode in self.modes

@@ -73,6 +73,11 @@ class Candidate:
     def implements(self, mode: str) -> bool:
         return self.provides(function_of(mode))
 
+    @property
+    def runs_in(self) -> str:
+        """Where its code runs, for reports."""
+        return "isolated worker process" if self.isolated else "in-process"
+
     def invoke(self, name: str, args: tuple, kwargs: dict, timeout: float | None):
         """name(*args, **kwargs) as plain data, or CandidateFault."""
         raise NotImplementedError
