@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -97,6 +98,8 @@ def measure(case: _Case, algorithm: str, repeats: int, tape_format: str, program
         own = _median_ms(lambda: _standalone(argv, request), repeats)
     finally:
         candidate.close()
+        shutil.rmtree(candidate._root, ignore_errors=True)  # the requests it kept for the timing
+        shutil.rmtree(scratch, ignore_errors=True)
     return {"algorithm": algorithm, "n": case.tape.n, "tape_format": tape_format, "request_bytes": len(request),
             "total_ms": round(total, 2), "program_ms": round(own, 2), "overhead_ms": round(total - own, 2)}
 

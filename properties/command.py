@@ -20,11 +20,13 @@ import collections
 import ctypes
 import json
 import os
+import re
 import resource
 import selectors
 import shlex
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import time
@@ -218,13 +220,39 @@ class CommandCandidate(Candidate):
         return directory
 
     def _keep(self, directory: str) -> str:
-        """Keep a request directory past the recent ones (the oldest kept go first)."""
+        """Keep a request directory past the recent ones (the oldest kept go first). A
+        request whose tape is .npy files gets copies of them beside it (the tape's own
+        files go when the tape leaves the cache), its paths rewritten to the copies."""
         if directory in self._recent:
             self._recent.remove(directory)
+        self._keep_tape_files(directory)
         self._kept.append(directory)
         while len(self._kept) > MAX_KEPT:
             shutil.rmtree(self._kept.popleft(), ignore_errors=True)
         return directory
+
+    @staticmethod
+    def _keep_tape_files(directory: str) -> None:
+        path = os.path.join(directory, "request.json")
+        try:
+            with open(path) as handle:
+                request = json.load(handle)
+        except (OSError, ValueError):
+            return
+        tape = request.get("tape")
+        if not isinstance(tape, dict) or tape.get("format") != "cral-tape-npy":
+            return
+        if all(os.path.dirname(tape[k]) == directory for k in ("x", "y", "u_words")):
+            return
+        for key in ("x", "y", "u_words"):
+            copy = os.path.join(directory, os.path.basename(tape[key]))
+            try:
+                shutil.copyfile(tape[key], copy)
+            except OSError:
+                return  # the tape's files are gone already: the request is kept as it is
+            tape[key] = copy
+        with open(path, "w") as handle:
+            json.dump(request, handle, separators=(",", ":"))
 
     def keep_requests(self) -> list[str]:
         """The request files of the last example's calls (of a failing check, the minimal
@@ -253,7 +281,9 @@ class CommandCandidate(Candidate):
         values = {"request": request_path}
         if stderr_tail.strip():
             values["stderr"] = stderr_tail
-        if os.path.exists(output_path):
+        if os.path.lexists(output_path):
+            if not stat.S_ISREG(os.lstat(output_path).st_mode):  # a FIFO would block the judge, a link lead anywhere
+                self._fail(directory, f"left something other than a regular file as its result ({where})", values)
             size = os.path.getsize(output_path)
             if size > MAX_RESULT_BYTES:
                 self._fail(directory, f"wrote a result of {size} bytes, over the limit of {MAX_RESULT_BYTES} ({where})",
@@ -328,7 +358,7 @@ class CommandCandidate(Candidate):
 
         try:
             process = subprocess.Popen(_argv(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE, cwd=directory, start_new_session=True,
+                                       stderr=subprocess.PIPE, start_new_session=True,
                                        env={**os.environ, **extra_env}, preexec_fn=in_child)
         except OSError as error:
             raise CandidateFault(f"cannot be started: {error} ({where})", fatal=True) from None
@@ -463,6 +493,7 @@ def _pidfd(pid: int) -> int | None:
         return None
 
 
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 SHELL_SYNTAX = set(";&|<>()$`*?~!#\n[]")
 
 
@@ -474,7 +505,7 @@ def _argv(command: str) -> list[str]:
             words = shlex.split(command)
         except ValueError:
             words = []
-        if words:
+        if words and not _ASSIGNMENT.match(words[0]):  # `VAR=value prog` needs a shell
             return words
     return ["/bin/sh", "-c", command]
 

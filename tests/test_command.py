@@ -30,7 +30,17 @@ CHECKS = all_checks()
 CASES = fixed_crosscheck_cases(3, 20261124)
 
 
+KEPT = {}  # where the candidates of this module keep their request files (a temporary folder)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _keep_under_a_temporary_folder(tmp_path_factory):
+    KEPT["dir"] = str(tmp_path_factory.mktemp("kept"))
+    yield
+
+
 def planted(mode: str, *declare: str, **options) -> CommandCandidate:
+    options.setdefault("keep_dir", KEPT.get("dir"))
     return CommandCandidate(" ".join([PLANTED, mode, *map(shlex.quote, declare)]), **options)
 
 
@@ -86,6 +96,47 @@ def test_children_left_behind_are_killed():
         run_algorithm("test", candidate, "passive", CASES[0])
     found = subprocess.run(["pgrep", "-f", "cral-orphan-marker"], capture_output=True, text=True)
     assert found.stdout.strip() == "", f"a child of the program survived: {found.stdout}"
+
+
+def test_a_kept_request_keeps_its_npy_tape():
+    with planted("exit", 'tape_formats=["json","npy"]', tape_format="npy") as candidate:
+        violation = fault_of(candidate).violation
+    tape = request_kept(violation)["tape"]  # closed: the tape's own .npy files are gone
+    assert tape["format"] == "cral-tape-npy" and os.path.dirname(tape["x"]) == os.path.dirname(
+        violation.values["request"])
+    from reference import documents
+
+    assert documents.load_tape(tape) == CASES[0].tape
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory", "symlink"])
+def test_a_result_path_that_is_not_a_regular_file_is_a_failure_not_a_hang(kind, tmp_path):
+    program = tmp_path / "odd.py"
+    program.write_text(
+        "import json, os, sys\n"
+        "request = json.load(open(sys.argv[-1]))\n"
+        "if request['algorithm'] == 'describe':\n"
+        "    json.dump({'format': 'cral-describe', 'version': 1, 'implements': ['passive'], 'arithmetic': 'exact'},"
+        " open(request['output'], 'w'))\n"
+        f"elif {kind!r} == 'fifo':\n    os.mkfifo(request['output'])\n"
+        f"elif {kind!r} == 'directory':\n    os.mkdir(request['output'])\n"
+        "else:\n    os.symlink('/dev/zero', request['output'])\n")
+    with CommandCandidate(f"{shlex.quote(sys.executable)} {shlex.quote(str(program))}", timeout=5,
+                          keep_dir=str(tmp_path)) as candidate:
+        violation = fault_of(candidate).violation
+    assert violation.message.startswith("left something other than a regular file as its result"), violation
+
+
+def test_a_relative_program_and_a_leading_assignment_run_from_the_callers_folder(tmp_path, monkeypatch):
+    (tmp_path / "mymod.py").write_text("from reference import *\nfrom reference import catoni_root\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", f"{tmp_path}{os.pathsep}{ROOT}")
+    script = tmp_path / "my_impl"
+    script.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m properties answer --impl mymod \"$@\"\n")
+    script.chmod(0o755)
+    for command in ("./my_impl", "CRAL_EXAMPLE=1 ./my_impl", f"{ANSWER} mymod"):
+        with load_candidate(cmd=command, keep_dir=str(tmp_path)) as candidate:
+            assert run_algorithm("test", candidate, "passive", CASES[0]).output >= 0
 
 
 def test_a_trace_of_another_algorithm_is_a_failure():
