@@ -96,11 +96,13 @@ class CommandCandidate(Candidate):
             described = self._describe()
         except CandidateFault as fault:
             self.close()
+            shutil.rmtree(self._root, ignore_errors=True)  # a describe request reproduces nothing worth keeping
             stderr = fault.values.get("stderr", "").strip().splitlines()
             said = f"; its stderr ends: {clip(stderr[-1], 300)}" if stderr else ""
             raise ValueError(f"{self.path} cannot describe itself: {fault.message}{said}") from None
         except ValueError:
             self.close()
+            shutil.rmtree(self._root, ignore_errors=True)
             raise
         self.description = described
         self.modes = frozenset(described["implements"])

@@ -3,10 +3,9 @@ the run protocol (docs/protocol.md).
 
 The example is built once per session (examples/rust_cral/build.sh, offline, no crates),
 with its deliberately broken variant beside it. Without cargo (on PATH or in
-~/.cargo/bin) every test here is skipped, and says so. The tests that drive the harness's
-command route (`--candidate-cmd`) are skipped, with the reason, while
-`python -m properties check --help` does not list that option; the comparison with the
-reference through examples/rust_cral/compare.py and the bad-input tests run regardless."""
+~/.cargo/bin) every test here is skipped, and says so. The program is judged through the
+harness's command route (`--candidate-cmd`) and, independently of it, compared with the
+reference by examples/rust_cral/compare.py."""
 from __future__ import annotations
 
 import importlib.util
@@ -16,6 +15,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -66,26 +66,18 @@ def _properties(*args: str, timeout: float = 600) -> subprocess.CompletedProcess
                           env={**os.environ, "CI": "true"}, timeout=timeout)
 
 
-@pytest.fixture(scope="module")
-def command_route():
-    """Skips while the harness has no --candidate-cmd (properties/command.py)."""
-    usage = _properties("check", "--help", timeout=120).stdout
-    if "--candidate-cmd" not in usage:
-        pytest.skip("`python -m properties check --help` does not list --candidate-cmd: the harness's command route "
-                    "(properties/command.py) has not landed on this branch")
-
-
 def _check(binary: str, *only: str) -> dict:
-    args = ["check", "--candidate-cmd", shlex.quote(binary), "--json"]
-    if only:
-        args += ["--only", *only]
-    proc = _properties(*args)
+    with tempfile.TemporaryDirectory() as kept:  # the request files of failing checks
+        args = ["check", "--candidate-cmd", shlex.quote(binary), "--json", "--keep-requests", kept]
+        if only:
+            args += ["--only", *only]
+        proc = _properties(*args)
     assert proc.returncode in (0, 1), f"exit {proc.returncode}: {proc.stderr[-3000:]}"
     return {c["name"]: c for c in json.loads(proc.stdout)["checks"]}
 
 
 # -- (1)-(3): through the harness's command route ------------------------------------------
-def test_crosscheck_through_the_command_route_has_no_mismatch(binaries, command_route):
+def test_crosscheck_through_the_command_route_has_no_mismatch(binaries):
     proc = _properties("crosscheck", "--candidate-cmd", shlex.quote(binaries["good"]), "--cases", "50",
                        "--algorithms", *compare.ALGORITHMS, "--json")
     assert proc.returncode == 0, f"exit {proc.returncode}: {proc.stdout[-3000:]} {proc.stderr[-3000:]}"
@@ -96,7 +88,7 @@ def test_crosscheck_through_the_command_route_has_no_mismatch(binaries, command_
         assert summary["algorithms"][algorithm]["agreed"] == 50, summary["algorithms"][algorithm]
 
 
-def test_every_check_passes_or_does_not_apply(binaries, command_route):
+def test_every_check_passes_or_does_not_apply(binaries):
     checks = _check(binaries["good"])
     failed = {name: c["violations"][:1] for name, c in checks.items() if c["status"] == "failed"}
     assert not failed
@@ -107,7 +99,7 @@ def test_every_check_passes_or_does_not_apply(binaries, command_route):
     assert checks["check_catoni_root_rejects_bad_arguments"]["status"] == "not applicable"
 
 
-def test_the_broken_build_is_caught_by_the_threshold_checks(binaries, command_route):
+def test_the_broken_build_is_caught_by_the_threshold_checks(binaries):
     checks = _check(binaries["broken"], *CATCHING_CHECKS, *VANILLA_TWINS)
     for name in CATCHING_CHECKS:
         assert checks[name]["status"] == "failed", checks[name]
@@ -117,7 +109,7 @@ def test_the_broken_build_is_caught_by_the_threshold_checks(binaries, command_ro
 
 
 @pytest.mark.slow
-def test_the_broken_build_fails_exactly_the_threshold_checks(binaries, command_route):
+def test_the_broken_build_fails_exactly_the_threshold_checks(binaries):
     checks = _check(binaries["broken"])
     failed = sorted(name for name, c in checks.items() if c["status"] == "failed")
     assert failed == sorted(CATCHING_CHECKS)
