@@ -40,7 +40,7 @@ from reference.trace import TRACE_TYPES, CALruptionEpoch
 from . import impl
 from .contract import ARITHMETICS, TRACE_MODES, function_of
 from .impl import Candidate, CandidateFault
-from .isolation import _signal_name, _Stream
+from .isolation import _signal_name, _Stream, take_streams
 from .plain import NotPlain, to_plain
 from .violation import clip
 
@@ -455,11 +455,7 @@ class CommandCandidate(Candidate):
         process.wait()
 
     def take_output(self):
-        report = {}
-        for name, stream in self._streams.items():
-            if stream.total:
-                report.update(stream.take(name))
-        return report or None
+        return take_streams(self._streams)
 
     def begin_example(self) -> None:
         """A new example of a check begins (the runner says so): the requests of the last

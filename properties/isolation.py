@@ -87,6 +87,15 @@ class _Stream:
         return self.call_tail.decode("utf-8", "replace")[-FAULT_OUTPUT_CHARS:]
 
 
+def take_streams(streams: dict) -> dict | None:
+    """What the captured streams hold since the last take, for a check's report."""
+    report = {}
+    for name, stream in streams.items():
+        if stream.total:
+            report.update(stream.take(name))
+    return report or None
+
+
 class _Worker:
     def __init__(self, process: subprocess.Popen, send_fd: int, recv_fd: int):
         self.process, self.send_fd, self.recv_fd = process, send_fd, recv_fd
@@ -370,8 +379,4 @@ class IsolatedCandidate(Candidate):
         return CandidateFault(message, fatal=True, values=self._with_output({}))
 
     def take_output(self):
-        report = {}
-        for name, stream in self._streams.items():
-            if stream.total:
-                report.update(stream.take(name))
-        return report or None
+        return take_streams(self._streams)
