@@ -23,7 +23,7 @@ from .crosscheck import ALGORITHMS, crosscheck, summary_text
 from .command import ALGORITHMS as ANSWERABLE
 from .command import TAPE_FORMATS
 from .contract import MODES
-from .impl import DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_candidate
+from .impl import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_candidate
 from .registry import all_checks
 from .runner import FAILED, XPASS, run_check
 from .strategies import CROSSCHECK_SEED, fixed_crosscheck_cases
@@ -61,12 +61,14 @@ def _candidate(args, path: str | None):
         raise UsageError("give the implementation's import path or --candidate-cmd, not both")
     if cmd is not None and args.in_process:
         raise UsageError("--in-process does not apply to --candidate-cmd (a program runs in processes of its own)")
-    if cmd is None and (args.tape_format != "auto" or args.keep_requests is not None):
-        raise UsageError("--tape-format and --keep-requests apply to --candidate-cmd only")
     isolate = True if args.isolate else False if args.in_process else None
     candidate = load_candidate(path, cmd, isolate=isolate, timeout=args.timeout, memory_limit=args.memory_limit,
                                tape_format=args.tape_format, keep_dir=args.keep_requests)
-    if cmd is not None:
+    if not candidate.declares_modes and (args.tape_format != "auto" or args.keep_requests is not None):
+        candidate.close()
+        raise UsageError(f"--tape-format and --keep-requests apply to a command (--candidate-cmd or ${CMD_ENV_VAR}) "
+                         "only")
+    if candidate.declares_modes:
         not_implemented = [m for m in MODES if m in ANSWERABLE and not candidate.implements(m)]
         if not_implemented:
             print(f"note: {candidate.path} does not implement {', '.join(not_implemented)}: the checks of those "
@@ -209,7 +211,8 @@ def build_parser():
     parser = OneLineParser(prog="python -m properties", description="The property suite of Corruption Robust Active Learning")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     check = sub.add_parser("check", help="run the checks against an implementation")
-    check.add_argument("--impl", help=f"import path of the implementation (default ${ENV_VAR} or 'reference')")
+    check.add_argument("--impl", help=f"import path of the implementation (default: the command ${CMD_ENV_VAR} if set, "
+                                      f"else ${ENV_VAR} or 'reference')")
     check.add_argument("--profile", choices=profiles.PROFILES, help="Hypothesis profile (default ci under CI, else dev)")
     check.add_argument("--only", nargs="+", metavar="CHECK", help="run only these checks")
     check.add_argument("--json", action="store_true", help="print one JSON object instead of the table")

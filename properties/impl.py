@@ -32,6 +32,7 @@ from .violation import CallFailed, Violation, clip
 
 DEFAULT_IMPL = "reference"
 ENV_VAR = "CRAL_IMPL"
+CMD_ENV_VAR = "CRAL_CMD"  # a program speaking docs/protocol.md, instead of an import path
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MEMORY_LIMIT = 16 << 30  # bytes of address space per worker (RLIMIT_AS); generous on purpose
 
@@ -200,12 +201,17 @@ def load_candidate(impl: str | None = None, cmd: str | None = None, *, isolate: 
                    timeout: float | None = None, memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
                    tape_format: str = "auto", keep_dir: str | None = None) -> Candidate:
     """The candidate named by an import path (`impl`, see load_impl) or by a command line
-    (`cmd`: a program of any language that speaks docs/protocol.md, run once per call).
+    (`cmd`: a program of any language that speaks docs/protocol.md, run once per call);
+    with neither, $CRAL_CMD if it is set, else $CRAL_IMPL or the reference.
     Bad input (both given, an empty command, a program that cannot describe itself) is a
     ValueError. `tape_format` and `keep_dir` (where request files are kept as
     reproducers; default a temporary folder) concern commands only."""
     if impl is not None and cmd is not None:
         raise ValueError("give the implementation's import path or its command, not both")
+    if impl is None and cmd is None and os.environ.get(CMD_ENV_VAR):
+        if os.environ.get(ENV_VAR):
+            raise ValueError(f"${ENV_VAR} and ${CMD_ENV_VAR} are both set: choose the implementation by one of them")
+        cmd = os.environ[CMD_ENV_VAR]
     if cmd is not None:
         if isolate is False:
             raise ValueError("a command candidate always runs in processes of its own (--in-process does not apply)")
@@ -285,7 +291,7 @@ def run_algorithm(check: str, impl, mode: str, case, timeout=_USE_DEFAULT):
 
 
 __all__ = [
-    "CallFailed", "Candidate", "CandidateFault", "DEFAULT_IMPL", "DEFAULT_MEMORY_LIMIT", "DEFAULT_TIMEOUT_S",
+    "CMD_ENV_VAR", "CallFailed", "Candidate", "CandidateFault", "DEFAULT_IMPL", "DEFAULT_MEMORY_LIMIT", "DEFAULT_TIMEOUT_S",
     "ENV_VAR", "InProcessCandidate", "as_candidate", "call", "call_many", "check_required", "impl_path",
     "load_candidate", "load_impl", "run_algorithm",
 ]

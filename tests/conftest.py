@@ -11,7 +11,7 @@ import pytest
 from properties import impl as harness
 from properties import profiles
 from properties import pytest_plugin
-from properties.impl import ENV_VAR, impl_path, load_impl
+from properties.impl import CMD_ENV_VAR, ENV_VAR, impl_path, load_candidate
 
 PROFILE = profiles.load()
 
@@ -36,9 +36,13 @@ def _candidate(config) -> str:
 
 
 def pytest_report_header(config):
-    path = impl_path(config.getoption("--impl"))
-    where = "in-process" if path == harness.DEFAULT_IMPL or config.getoption("--cral-in-process") else "worker process"
-    return [f"implementation under test: {path} ({where})",
+    if config.getoption("--impl") is None and os.environ.get(CMD_ENV_VAR):
+        under_test = f"command {os.environ[CMD_ENV_VAR]!r} (${CMD_ENV_VAR}; a process of its own per call)"
+    else:
+        path = impl_path(config.getoption("--impl"))
+        in_process = path == harness.DEFAULT_IMPL or config.getoption("--cral-in-process")
+        under_test = f"{path} ({'in-process' if in_process else 'worker process'})"
+    return [f"implementation under test: {under_test}",
             f"cross-check candidate: {_candidate(config)}", f"hypothesis profile: {PROFILE}"]
 
 
@@ -49,6 +53,7 @@ def candidate_name(request):
 
 @pytest.fixture(scope="session")
 def impl(request):
-    """The implementation under test: in a worker process unless it is the reference."""
-    with load_impl(request.config.getoption("--impl"), **pytest_plugin.candidate_options(request.config)) as candidate:
+    """The implementation under test (--impl, $CRAL_CMD, $CRAL_IMPL, or the reference): in a
+    worker process unless it is the reference; a command runs in a process per call."""
+    with load_candidate(request.config.getoption("--impl"), **pytest_plugin.candidate_options(request.config)) as candidate:
         yield candidate

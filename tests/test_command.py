@@ -219,6 +219,19 @@ def test_the_command_line_reports_a_crash_keeps_the_request_and_goes_on(tmp_path
     assert by_name["check_corruption_effect_lemma_1"]["status"] == NOT_APPLICABLE
 
 
+def test_the_command_can_come_from_the_environment(tmp_path):
+    env = {**os.environ, "CI": "true", "CRAL_CMD": f"{PLANTED} correct"}
+    env.pop("CRAL_IMPL", None)
+    args = [sys.executable, "-m", "properties", "check", "--only", "check_passive_output_is_erm", "--json",
+            "--keep-requests", str(tmp_path)]
+    done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=env)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["impl"].startswith("command ") and report["checks"][0]["status"] == PASSED
+    both = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env={**env, "CRAL_IMPL": "reference"})
+    assert both.returncode == 2 and "both set" in both.stderr and len(both.stderr.strip().splitlines()) == 1
+
+
 def test_crosscheck_through_a_command_compares_what_it_implements():
     done = subprocess.run(
         [sys.executable, "-m", "properties", "crosscheck", "--candidate-cmd", f"{PLANTED} correct implements='[\"passive\"]'",
