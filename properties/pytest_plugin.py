@@ -82,6 +82,12 @@ def pytest_addoption(parser):
     group.addoption("--cral-in-process", action="store_true", default=False,
                     help="run the implementation in pytest's own process, for a debugger (the verdict is then "
                          "not protected from it; not with --cral-cmd)")
+    group.addoption("--cral-tape-format", choices=("auto", "json", "npy"), default="auto",
+                    help="--cral-cmd: tapes inline as JSON, as .npy files, or auto (.npy from 4096 rounds on, when "
+                         "the program reads them)")
+    group.addoption("--cral-keep-requests", metavar="DIR", default=None,
+                    help="--cral-cmd: keep the request files of failing calls under DIR (default: a new temporary "
+                         "folder)")
     group.addoption("--cral-profile", choices=PROFILES, default=None,
                     help="Hypothesis profile of the checks (default: ci when $CI is set, else dev; "
                          "$HYPOTHESIS_PROFILE if it names one of these)")
@@ -106,9 +112,11 @@ def _memory_limit(config):
 
 def candidate_options(config) -> dict:
     """load_candidate's keyword arguments from --cral-timeout, --cral-memory-limit and
-    --cral-in-process (isolate None: the default, isolated unless it is the reference)."""
+    --cral-in-process (isolate None: the default, isolated unless it is the reference),
+    and, for a command, --cral-tape-format and --cral-keep-requests."""
     return {"isolate": False if config.getoption("cral_in_process") else None,
-            "timeout": config.getoption("cral_timeout"), "memory_limit": _memory_limit(config)}
+            "timeout": config.getoption("cral_timeout"), "memory_limit": _memory_limit(config),
+            "tape_format": config.getoption("cral_tape_format"), "keep_dir": config.getoption("cral_keep_requests")}
 
 
 def pytest_configure(config):
@@ -121,6 +129,9 @@ def pytest_configure(config):
         raise pytest.UsageError("--cral-impl and --cral-cmd exclude each other: give one implementation")
     if not (impl if cmd is None else cmd).strip():
         raise pytest.UsageError(f"{'--cral-impl' if cmd is None else '--cral-cmd'} is empty")
+    if cmd is None and (config.getoption("cral_tape_format") != "auto"
+                        or config.getoption("cral_keep_requests") is not None):
+        raise pytest.UsageError("--cral-tape-format and --cral-keep-requests apply to --cral-cmd only")
     if cmd is not None and config.getoption("cral_in_process"):
         raise pytest.UsageError("--cral-in-process does not apply to --cral-cmd: a command always runs in "
                                 "processes of its own")

@@ -209,6 +209,8 @@ def test_a_failures_text_has_every_violation_the_reproducers_and_the_output():
     (["--cral-memory-limit=lots"], "*--cral-memory-limit must be a size such as 16G*'lots'*"),
     (["--cral-timeout=0"], "*--cral-timeout: must be a number of seconds > 0, got '0'*"),
     (["--cral-profile=quick"], "*--cral-profile: invalid choice: 'quick'*"),
+    (["--cral-impl=reference", "--cral-tape-format=npy"], "*apply to --cral-cmd only*"),
+    (["--cral-impl=reference", "--cral-keep-requests=/tmp"], "*apply to --cral-cmd only*"),
 ])
 def test_bad_options_are_usage_errors(pytester, args, message):
     result = run(pytester, *args)
@@ -236,6 +238,15 @@ def test_a_command_candidate_runs_through_the_plugin(pytester):
     bad = run(pytester, "--cral-cmd", "false", "-k", "check_catoni_root_certified")
     assert bad.ret == pytest.ExitCode.USAGE_ERROR
     bad.stdout.fnmatch_lines(["*cral: *"])
+
+
+def test_a_failing_command_keeps_its_requests_where_asked(pytester, tmp_path):
+    planted = ROOT / "tests" / "planted_cmd" / "misbehave.py"
+    command = f"{shlex.quote(sys.executable)} {shlex.quote(str(planted))} exit"
+    result = run(pytester, "--cral-cmd", command, "--cral-keep-requests", str(tmp_path), "-k", ERM)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([f"*request file: {tmp_path}*request.json*"])
+    assert list(tmp_path.glob("cral-requests-*/call-*/request.json"))
 
 
 def test_the_profile_follows_the_suites_rule(monkeypatch):
