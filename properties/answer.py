@@ -20,18 +20,16 @@ from reference.calruption import EpochCounts, EpochState
 from reference.exact import as_fraction
 from reference.serialization import from_jsonable
 
-from .contract import ARITHMETICS, decode_tape, function_of
+from .contract import ARITHMETICS, PROTOCOL_ALGORITHMS, TRACE_MODES, decode_tape, function_of
 from .plain import encode_result, to_plain
 
-TRACE_ALGORITHMS = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
-ALGORITHMS = TRACE_ALGORITHMS + ("calruption_epoch", "catoni_root", "sample_tape")
 
 
 def describe(module, path: str) -> dict:
     arithmetic = getattr(module, "ARITHMETIC", "exact")
     if arithmetic not in ARITHMETICS:
         raise ValueError(f"module {path!r} declares ARITHMETIC = {arithmetic!r}, not one of {ARITHMETICS}")
-    implements = [a for a in ALGORITHMS if callable(getattr(module, function_of(a), None))]
+    implements = [a for a in PROTOCOL_ALGORITHMS if callable(getattr(module, function_of(a), None))]
     return {"format": "cral-describe", "version": 1, "implements": implements, "arithmetic": arithmetic,
             "tape_formats": ["json", "npy"], "name": path}
 
@@ -55,7 +53,7 @@ def answer(module, path: str, request: dict):
     function = getattr(module, function_of(algorithm), None)
     if not callable(function):
         raise ValueError(f"request.algorithm: module {path!r} does not implement {algorithm!r}")
-    if algorithm in TRACE_ALGORITHMS:
+    if algorithm in TRACE_MODES:
         hypotheses = tuple(tuple(h) for h in request["hypotheses"])
         tape = documents.load_tape(request["tape"])
         params = documents.load_params(request["params"])
@@ -135,4 +133,4 @@ def command_line(argv: list[str]) -> int:
         return 2
 
 
-__all__ = ["ALGORITHMS", "answer", "command_line", "describe", "main"]
+__all__ = ["answer", "command_line", "describe", "main"]

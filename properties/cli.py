@@ -20,9 +20,8 @@ from reference.cli import OneLineParser, UsageError, run
 from . import impl as harness
 from . import profiles
 from .crosscheck import ALGORITHMS, crosscheck, summary_text
-from .command import ALGORITHMS as ANSWERABLE
 from .command import TAPE_FORMATS
-from .contract import MODES
+from .contract import PROTOCOL_ALGORITHMS
 from .impl import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_candidate
 from .registry import all_checks
 from .runner import FAILED, XPASS, run_check
@@ -69,7 +68,7 @@ def _candidate(args, path: str | None):
         raise UsageError(f"--tape-format and --keep-requests apply to a command (--candidate-cmd or ${CMD_ENV_VAR}) "
                          "only")
     if candidate.declares_modes:
-        not_implemented = [m for m in MODES if m in ANSWERABLE and not candidate.implements(m)]
+        not_implemented = [m for m in PROTOCOL_ALGORITHMS if not candidate.implements(m)]
         if not_implemented:
             print(f"note: {candidate.path} does not implement {', '.join(not_implemented)}: the checks of those "
                   "are not applicable", file=sys.stderr)
@@ -181,7 +180,7 @@ def _cmd_crosscheck(args) -> int:
 
 
 def _note_kept(candidate) -> None:
-    kept = getattr(candidate, "kept_root", None)
+    kept = candidate.kept_root
     if kept:
         print(f"request files of failing calls kept under {kept}", file=sys.stderr)
 

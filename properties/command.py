@@ -38,7 +38,7 @@ from reference.tape import Tape
 from reference.trace import TRACE_TYPES, CALruptionEpoch
 
 from . import impl
-from .contract import ARITHMETICS, TRACE_MODES, function_of
+from .contract import ARITHMETICS, PROTOCOL_ALGORITHMS, TRACE_MODES, function_of
 from .impl import Candidate, CandidateFault
 from .isolation import _signal_name, _Stream, take_streams
 from .plain import NotPlain, to_plain
@@ -46,9 +46,6 @@ from .violation import clip
 
 PROTOCOL_VERSION = 1
 REQUEST_FORMAT = "cral-run-request"
-# the algorithms of docs/protocol.md's table, and the public name each one answers for
-ALGORITHMS = ("passive", "robust_cal", "robust_cal_vanilla", "calruption", "calruption_epoch", "catoni_root",
-              "sample_tape")
 RESULT_KINDS = {  # algorithm -> (result document format, schema kind)
     **{mode: ("cral-trace", "trace") for mode in TRACE_MODES},
     "calruption_epoch": ("cral-epoch-result", "epoch-result"),
@@ -94,20 +91,18 @@ class CommandCandidate(Candidate):
         self._tapes: collections.OrderedDict = collections.OrderedDict()
         try:
             described = self._describe()
-        except CandidateFault as fault:
+        except (CandidateFault, ValueError) as error:
             self.close()
             shutil.rmtree(self._root, ignore_errors=True)  # a describe request reproduces nothing worth keeping
-            stderr = fault.values.get("stderr", "").strip().splitlines()
+            if isinstance(error, ValueError):
+                raise
+            stderr = error.values.get("stderr", "").strip().splitlines()
             said = f"; its stderr ends: {clip(stderr[-1], 300)}" if stderr else ""
-            raise ValueError(f"{self.path} cannot describe itself: {fault.message}{said}") from None
-        except ValueError:
-            self.close()
-            shutil.rmtree(self._root, ignore_errors=True)
-            raise
+            raise ValueError(f"{self.path} cannot describe itself: {error.message}{said}") from None
         self.description = described
         self.modes = frozenset(described["implements"])
         self.names = frozenset(function_of(mode) for mode in self.modes)
-        self.arithmetic = described.get("arithmetic", "exact")
+        self.arithmetic = described["arithmetic"]
         self.tape_formats = tuple(described.get("tape_formats", ("json",)))
         self.program_name = described.get("name")
 
@@ -121,11 +116,11 @@ class CommandCandidate(Candidate):
         document = self._run("describe", {}, impl.DEFAULT_TIMEOUT_S if self.timeout is None else self.timeout)
         if document.get("format") == "cral-error":
             raise CandidateFault(f"answered describe with an error: {clip(str(document.get('message')), 300)}")
-        if document.get("arithmetic", "exact") not in ARITHMETICS:
+        if document["arithmetic"] not in ARITHMETICS:  # the schema requires it
             raise ValueError(f"{self.path} declares arithmetic {document.get('arithmetic')!r}, not one of {ARITHMETICS}")
-        implemented = [mode for mode in document["implements"] if mode in ALGORITHMS]
+        implemented = [mode for mode in document["implements"] if mode in PROTOCOL_ALGORITHMS]
         if not implemented:
-            raise ValueError(f"{self.path} implements none of {', '.join(ALGORITHMS)} "
+            raise ValueError(f"{self.path} implements none of {', '.join(PROTOCOL_ALGORITHMS)} "
                              f"(its describe lists {document['implements']})")
         return {**document, "implements": implemented}
 
@@ -193,7 +188,7 @@ class CommandCandidate(Candidate):
         if document.get("format") == "cral-error":
             kind = document["error"]
             raise CandidateFault(f"crashed: {kind}: {clip(str(document.get('message', '')))} (in {name})",
-                                 values={"exception": kind, "request": self._last_dir})
+                                 values={"exception": kind, "request": self._last_request})
         if algorithm in TRACE_MODES:
             return document
         if algorithm == "calruption_epoch":
@@ -205,9 +200,8 @@ class CommandCandidate(Candidate):
                 tape = documents.load_tape(document)
             except ValueError as error:
                 raise CandidateFault(f"wrote an invalid result document (in sample_tape): {clip(str(error))}",
-                                     values={"request": self._keep_path(os.path.dirname(self._last_dir))}) from None
-            return {"x": list(tape.x), "y": list(tape.y), "u": [f"{u.numerator}/{u.denominator}" for u in tape.u],
-                    "seed": tape.seed, "generator": tape.generator}
+                                     values={"request": self._keep_path(os.path.dirname(self._last_request))}) from None
+            return tape.to_json()
         raise CandidateFault(f"no result form for {algorithm!r}")
 
     # -- one run of the program ------------------------------------------------------------
@@ -264,8 +258,8 @@ class CommandCandidate(Candidate):
 
     def _run(self, algorithm: str, inputs: dict, timeout: float | None) -> dict:
         directory = self._new_directory()
-        self._last_dir = os.path.join(directory, "request.json")
-        request_path, output_path = self._last_dir, os.path.join(directory, "result.json")
+        self._last_request = os.path.join(directory, "request.json")
+        request_path, output_path = self._last_request, os.path.join(directory, "result.json")
         request = {"format": REQUEST_FORMAT, "version": PROTOCOL_VERSION, "algorithm": algorithm,
                    "output": output_path, **inputs}
         payload = json.dumps(request, separators=(",", ":")).encode()
@@ -531,4 +525,4 @@ def _float64_result(algorithm: str, document: dict) -> dict:
     return document  # catoni_root's pair: decode_enclosure takes a float64 program's numbers
 
 
-__all__ = ["ALGORITHMS", "CommandCandidate", "PROTOCOL_VERSION", "TAPE_FORMATS"]
+__all__ = ["CommandCandidate", "PROTOCOL_VERSION", "TAPE_FORMATS"]

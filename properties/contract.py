@@ -40,6 +40,8 @@ CHECKED_IF_PRESENT = ("sample_tape", "loss_difference_samples")
 PUBLIC_NAMES = REQUIRED + OPTIONAL
 TRACE_MODES = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
 MODES = TRACE_MODES + ("calruption_epoch", "catoni_root", "sample_tape", "loss_difference_samples")
+# the algorithms a program may answer through the run protocol (docs/protocol.md, section 2)
+PROTOCOL_ALGORITHMS = TRACE_MODES + ("calruption_epoch", "catoni_root", "sample_tape")
 ARITHMETICS = ("exact", "float64")  # what a candidate may declare as its ARITHMETIC
 WORD_SCALE = 1 << 64  # a tape may give its coins as 64-bit words, u_t = w / 2^64
 
@@ -189,6 +191,6 @@ def decode_tape(check: str, plain) -> Tape:
 
 
 __all__ = [
-    "CHECKED_IF_PRESENT", "MODES", "OPTIONAL", "PUBLIC_NAMES", "REQUIRED", "TRACE_MODES", "decode_as",
+    "CHECKED_IF_PRESENT", "MODES", "OPTIONAL", "PROTOCOL_ALGORITHMS", "PUBLIC_NAMES", "REQUIRED", "TRACE_MODES", "decode_as",
     "decode_enclosure", "decode_epoch_result", "epoch_shape_problems", "decode_samples", "decode_tape", "decode_trace", "function_of",
 ]

@@ -93,6 +93,16 @@ class Candidate:
         """The candidate's captured stdout/stderr since the last take (isolated only)."""
         return None
 
+    # request files as reproducers (a command candidate's; nothing for the others)
+    def begin_example(self) -> None:
+        """A new example of a check begins: the last one's requests are not needed."""
+
+    def keep_requests(self) -> list[str] | None:
+        """The request files of the last example's calls, kept for the report."""
+        return None
+
+    kept_root: str | None = None  # where kept request files are, if any
+
     def close(self) -> None:
         pass
 

@@ -124,11 +124,8 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
     if skip:
         return CheckResult(check.name, check.cites, check.kind, NOT_APPLICABLE, 0, reason=skip)
     seen = {"examples": 0, "current": None, "failure": None, "faults": 0, "first_fault": None}
-    begin_example = getattr(candidate, "begin_example", None)  # a command candidate's request files
-
     def body(example):
-        if begin_example is not None:
-            begin_example()
+        candidate.begin_example()  # a command candidate's request files
         seen["examples"] += 1
         seen["current"] = example
         found = violations_of(check, candidate, example)
@@ -182,10 +179,9 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
         reproducer = example.reproducer() if hasattr(example, "reproducer") else repr(example)
         # a crash, hang or malformed result is never the paper's finding an expected failure names
         expected = reason is not None and not any(v.fault for v in found)
-        keep = getattr(candidate, "keep_requests", None)
         return CheckResult(check.name, check.cites, check.kind, XFAIL if expected else FAILED, seen["examples"],
                            reproducer, [str(v) for v in found], reason, output, unshrunk,
-                           keep() if keep is not None else None, statistics=statistics)
+                           candidate.keep_requests(), statistics=statistics)
     return CheckResult(check.name, check.cites, check.kind, XPASS if reason else PASSED, seen["examples"],
                        reason=reason, output=output, statistics=statistics)
 

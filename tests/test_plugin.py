@@ -229,8 +229,6 @@ def test_a_candidate_that_cannot_be_loaded_ends_the_run_as_a_usage_error(pyteste
 def test_a_command_candidate_runs_through_the_plugin(pytester):
     """docs/protocol.md: `python -m properties answer --impl MODULE` answers requests for a
     module, so the reference behind a command is a candidate of any language."""
-    if not (ROOT / "properties" / "command.py").exists():  # this checkout's, which the subprocesses import
-        pytest.skip("the command candidate (properties/command.py) is not in this checkout yet")
     command = f"{shlex.quote(sys.executable)} -m properties answer --impl reference"
     result = run(pytester, "--cral-cmd", command, "-k", "check_catoni_root_certified or check_theta_star")
     result.assert_outcomes(passed=1, skipped=1)  # a statement about the paper does not apply to a candidate
