@@ -1246,6 +1246,47 @@ def fixed_crosscheck_cases(count: int = 50, seed: int = CROSSCHECK_SEED) -> list
     return cases
 
 
+LARGE_CROSSCHECK_SEED = 20261124
+LARGE_CROSSCHECK_HYPOTHESES = 256
+
+
+def fixed_large_crosscheck_cases(count: int = 10, seed: int = LARGE_CROSSCHECK_SEED) -> list[Case]:
+    """A fixed set of cross-check cases with |H| >= 256 (issue 13: where a fast candidate's
+    speed matters, and where the reference fits line 9 by row generation): alternately all
+    intervals [a, b) of a line of 22-23 points (254-277 hypotheses) and 256 random labelings
+    of 10-16 points with duplicates and complements; nu with mass-0 points; eta with 0, 1/2
+    and 1; clean, misspecified and bursty adversaries; scaled constants with beta1 = 16 and
+    2-3 completed CALruption epochs (64, 256 and 1024 rounds)."""
+    rng = random.Random(seed)
+    cases = []
+    for i in range(count):
+        if i % 2 == 0:
+            m = rng.choice((22, 23))
+            H = [tuple(int(a <= x < b) for x in range(m)) for a in range(m) for b in range(a + 1, m + 1)]
+            H.insert(0, (0,) * m)
+        else:
+            m = rng.randint(10, 16)
+            H = [tuple(rng.randint(0, 1) for _ in range(m)) for _ in range(LARGE_CROSSCHECK_HYPOTHESES)]
+            for j in range(0, len(H) - 1, 17):
+                H[j + 1] = H[j] if j % 2 else tuple(1 - v for v in H[j])
+        weights = [rng.choice((0, 1, 1, 3, 8)) for _ in range(m)]
+        weights[rng.randrange(m)] += 1
+        nu = [Fraction(w, sum(weights)) for w in weights]
+        eta = [rng.choice(SPECIAL_ETAS) if rng.random() < 0.4 else Fraction(rng.randint(0, 64), 64) for _ in range(m)]
+        instance = Instance(nu, eta, H)
+        n = rng.randint(64 + 256 + 1, 64 + 256 + 1024 + 200)
+        kind = rng.choice(("clean", "misspecification", "burst"))
+        if kind == "clean":
+            adversary = adversaries.clean(n)
+        elif kind == "misspecification":
+            adversary = adversaries.misspecification(Fraction(1, 8), [Fraction(rng.randint(0, 8), 8) for _ in range(m)], n)
+        else:
+            adversary = adversaries.early_burst([Fraction(rng.randint(0, 8), 8) for _ in range(m)], rng.randint(0, n), n)
+        params = Params.scaled(n, len(H), rng.choice(DELTA_CHOICES), Fraction(1, 4), Fraction(16))
+        cases.append(Case(instance, adversary, rng.getrandbits(64), params))
+    return cases
+
+
 # -- tape samplers (properties/checks_sampler.py) -------------------------------------------
 # cral-tape-v1 hashes rounds in blocks of 1024 (reference/tape.py): the rounds on either side
 # of a block's end, and the ends of the first two blocks, are where a sampler that gets the

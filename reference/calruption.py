@@ -27,9 +27,18 @@ Readings of the pseudo-code (FINDINGS.md R8-R14 give the reasons):
 * ties in lines 10 and the output go to the lowest index; the output is h^*_{L} of the
   last completed epoch L (it lies in V_{L+1}^L, whose members all have
   Delta^ <= eps_L), and hypothesis 0 if no epoch completed (V_1^0 = H).
+
+Cost. The functions below state each line pointwise (`loss_difference_samples`,
+`fit_distribution`, ...); `calruption_epoch` computes the same values at scale: the per-pair
+sums of lines 7-8 as integer matrix products over the points grouped by q
+(reference/pair_counts.py), each distinct Catoni problem once (pairs with equal data and
+alpha have equal roots), line 9's LP whole up to FULL_LP_MAX_ROWS rows and by certified
+row generation above (reference/fit_rows.py), and line 13 as one sweep over the pairs by
+decreasing value. bench/calruption_scaling.py measures it per epoch.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -38,8 +47,16 @@ from .certified import Enclosure, certified_ceil, sqrt_lower
 from .empirical import check_run_inputs
 from .exact import as_fraction, as_int, as_probability
 from .instance import validate_hypotheses
+from .fit_rows import fit_by_row_generation, lp_row
 from .lp import solve_lp
+from .pair_counts import pair_counts
 from .trace import CALruptionEpoch, CALruptionTrace
+
+
+# Line 9's LP is solved whole up to this many rows, by row generation above (both certify an
+# exactly optimal D^; where the optimum is not unique they may pick different ones). Small
+# LPs keep the whole-LP path, whose choices the fixed cross-check cases were recorded with.
+FULL_LP_MAX_ROWS = 512
 
 
 @dataclass(frozen=True)
@@ -106,22 +123,19 @@ def fit_distribution(H, support, p_hat, rows):
     ordered pair with weight w and estimate W,
         w * (R_D(h) - R_D(h') - W) <= s,   0 <= eta^_x <= 1,
     where R_D(h) - R_D(h') = sum_{x in S, h(x) != h'(x)} p^_x sgn_x (1 - 2 eta^_x), sgn_x = +1 if
-    h(x) = 1. Returns (eta^ by support position, objective, method)."""
+    h(x) = 1. Returns (eta^ by support position, objective, method).
+
+    The whole LP at once: the definition. `calruption_epoch` solves the same LP by row
+    generation (reference/fit_rows.py), which certifies the same optimal value."""
     k = len(support)
     if not rows:
         return (Fraction(1, 2),) * k, Fraction(0), "no-rows"
     c = [Fraction(0)] * k + [Fraction(1)]
     A, b = [], []
     for h, h2, w, W in rows:
-        coefficients = [Fraction(0)] * k + [Fraction(-1)]
-        constant = Fraction(0)
-        for j, x in enumerate(support):
-            if H[h][x] != H[h2][x]:
-                sgn = 1 if H[h][x] == 1 else -1
-                coefficients[j] = -2 * w * p_hat[x] * sgn
-                constant += w * p_hat[x] * sgn
+        coefficients, rhs = lp_row(H, support, p_hat, h, h2, w, W)
         A.append(coefficients)
-        b.append(w * W - constant)
+        b.append(rhs)
     solution = solve_lp(c, A, b, [Fraction(0)] * k + [None], [Fraction(1)] * k + [None])
     return tuple(solution.x[:k]), solution.objective, solution.method
 
@@ -129,15 +143,11 @@ def fit_distribution(H, support, p_hat, rows):
 def lp_value(H, support, p_hat, rows, eta_hat) -> Fraction:
     """The objective of line 9 at a given D^ (eta_hat indexed by point, None off S_l):
     max over rows of w (R_D(h) - R_D(h') - W), 0 without rows (s >= 0 is implied by
-    the pair of rows each unordered pair gives)."""
-    best = Fraction(0)
-    for h, h2, w, W in rows:
-        difference = sum(
-            (p_hat[x] * (1 - 2 * eta_hat[x]) * (1 if H[h][x] == 1 else -1) for x in support if H[h][x] != H[h2][x]),
-            Fraction(0),
-        )
-        best = max(best, w * (difference - W))
-    return best
+    the pair of rows each unordered pair gives). R_D(h) - R_D(h') is the sum over
+    Dis(h, h') of `fit_distribution`: points where h and h' agree cancel in the difference
+    of the risks, which are computed once per hypothesis."""
+    risk = risks_under(H, support, p_hat, eta_hat)
+    return max([Fraction(0)] + [w * (risk[h] - risk[h2] - W) for h, h2, w, W in rows])
 
 
 def lp_rows(record) -> list:
@@ -157,11 +167,24 @@ def lp_rows(record) -> list:
 
 
 def risks_under(H, support, p_hat, eta_hat) -> tuple[Fraction, ...]:
-    """R_D^(h) = sum_{x in S_l} p^_x P_D^(y != h(x) | x)."""
+    """R_D^(h) = sum_{x in S_l} p^_x P_D^(y != h(x) | x).
+
+    Summed on one common denominator: an optimal vertex of line 9 has coordinates with
+    denominators of thousands of bits, and a Fraction sum would reduce every partial sum."""
+    terms = [p_hat[x] * (1 - eta_hat[x]) for x in support], [p_hat[x] * eta_hat[x] for x in support]
+    numerators, d = _common(terms[0] + terms[1])
+    on_one, on_zero = numerators[:len(support)], numerators[len(support):]
     return tuple(
-        sum((p_hat[x] * (1 - eta_hat[x] if H[h][x] == 1 else eta_hat[x]) for x in support), Fraction(0))
-        for h in range(len(H))
+        Fraction(sum(a if labels[x] == 1 else b for x, a, b in zip(support, on_one, on_zero)), d) for labels in H
     )
+
+
+def _common(values) -> tuple[list[int], int]:
+    """(N, d) with values[i] = N[i] / d."""
+    d = 1
+    for v in values:
+        d = d * v.denominator // math.gcd(d, v.denominator)
+    return [v.numerator * (d // v.denominator) for v in values], d
 
 
 def penalised_risks(risk_hat, gap_prev, beta2) -> list[Fraction]:
@@ -185,17 +208,39 @@ def layers_of(gap_hat, l: int):
 
 def next_query_probabilities(H, rho, level, l: int) -> tuple[Fraction, ...]:
     """Line 13: q_{l+1}^x = max_{(h,h') in Z(x)} rho^_l(h,h') 4^(k - (l+1)), k = min of the
-    pair's levels; 0 where no pair disagrees."""
-    num_h = len(H)
-    next_q = []
-    for x in range(len(H[0])):
-        best = Fraction(0)
-        for h in range(num_h):
-            for h2 in range(h + 1, num_h):
-                if H[h][x] != H[h2][x]:
-                    k = min(level[h], level[h2])
-                    best = max(best, rho[h][h2] * Fraction(4**k, 4 ** (l + 1)))
-        next_q.append(best)
+    pair's levels; 0 where no pair disagrees.
+
+    The max over Z(x) for every x at once: take the pairs by decreasing value; each point
+    gets the value of the first pair that disagrees there. Pairs with rho^ = 0 have
+    value 0, the value of a point no pair reaches."""
+    num_h, m = len(H), len(H[0])
+    masks = [sum(1 << x for x, v in enumerate(labels) if v == 1) for labels in H]
+    common = 1
+    for h in range(num_h):
+        for h2 in range(h + 1, num_h):
+            common = math.lcm(common, rho[h][h2].denominator)
+    pairs = []
+    for h in range(num_h):
+        for h2 in range(h + 1, num_h):
+            r = rho[h][h2]
+            if r > 0:  # an integer key: rho^ 4^k common
+                pairs.append((r.numerator * (common // r.denominator) << 2 * min(level[h], level[h2]), h, h2))
+    pairs.sort(key=lambda p: p[0], reverse=True)
+    next_q = [Fraction(0)] * m
+    unassigned = (1 << m) - 1
+    for key, h, h2 in pairs:
+        disagree = masks[h] ^ masks[h2]
+        new = disagree & unassigned
+        if not new:
+            continue
+        value = Fraction(key, common * 4 ** (l + 1))
+        unassigned &= ~disagree
+        while new:
+            low = new & -new
+            next_q[low.bit_length() - 1] = value
+            new ^= low
+        if not unassigned:
+            break
     return tuple(next_q)
 
 
@@ -231,39 +276,45 @@ def check_epoch_inputs(H, state: EpochState, counts: EpochCounts, params) -> Non
 
 
 def calruption_epoch(H, state: EpochState, counts: EpochCounts, params):
-    """Lines 7-14 at the end of epoch l = state.l. Returns (CALruptionEpoch, next state)."""
+    """Lines 7-14 at the end of epoch l = state.l. Returns (CALruptionEpoch, next state).
+
+    Per-pair sums come from integer matrix products (reference/pair_counts.py), line 9's LP
+    is solved by row generation (reference/fit_rows.py); both compute exactly what the
+    definitions above (`loss_difference_samples`, `fit_distribution`) say."""
     H = validate_hypotheses(H)
     check_epoch_inputs(H, state, counts, params)
     l, length, q = state.l, state.length, state.q
     m, num_h = len(H[0]), len(H)
     support = tuple(x for x in range(m) if counts.seen[x] > 0)
     p_hat = tuple(Fraction(s, length) for s in counts.seen)
+    stats = pair_counts(H, q, counts.seen, counts.queried, length)
 
     # line 7: rho^_l(h, h')
-    rho = tuple(
-        tuple(Fraction(sum(s for s, a, b in zip(counts.seen, H[h], H[h2]) if a != b), length) for h2 in range(num_h))
-        for h in range(num_h)
-    )
+    rho = tuple(tuple(Fraction(c, length) for c in row) for row in stats.rho_counts)
     # line 8: W_l^{h,h'} by Catoni's estimator; min q over Dis(h,h') on S_l; LP weights
     min_q = [[None] * num_h for _ in range(num_h)]
     alpha = [[None] * num_h for _ in range(num_h)]
     W = [[None] * num_h for _ in range(num_h)]
     weight = [[None] * num_h for _ in range(num_h)]
     rows = []
+    roots: dict[tuple, Enclosure] = {}  # equal data and alpha, equal root (duplicated hypotheses, symmetric pairs)
     for h in range(num_h):
         for h2 in range(h + 1, num_h):
             r = rho[h][h2]
             if r == 0:
                 W[h][h2] = W[h2][h] = Enclosure.point(0)
                 continue
-            mq = min(q[x] for x in support if H[h][x] != H[h2][x])
+            mq = stats.min_q(h, h2)
             min_q[h][h2] = min_q[h2][h] = mq
             if mq == 0:
                 continue
             a = catoni_alpha(params.beta3, mq, length, r)
             alpha[h][h2] = alpha[h2][h] = a
-            values, multiplicities = loss_difference_samples(H, h, h2, q, counts, length)
-            enclosure = catoni_root(values, multiplicities, a)
+            values, multiplicities = stats.loss_differences(h, h2, length)
+            key = (a, values, multiplicities)
+            if key not in roots:
+                roots[key] = catoni_root(values, multiplicities, a)
+            enclosure = roots[key]
             W[h][h2] = enclosure
             W[h2][h] = Enclosure(-enclosure.hi, -enclosure.lo)
             w = sqrt_lower(mq / r)
@@ -273,7 +324,11 @@ def calruption_epoch(H, state: EpochState, counts: EpochCounts, params):
             rows.append((h2, h, w, -mid))
     rows.sort()
     # line 9: D^_l on the support
-    eta_on_support, objective, method = fit_distribution(H, support, p_hat, rows)
+    if len(rows) <= FULL_LP_MAX_ROWS:
+        eta_on_support, objective, method = fit_distribution(H, support, p_hat, rows)
+    else:
+        fit = fit_by_row_generation(H, support, counts.seen, length, rows)
+        eta_on_support, objective, method = fit.eta, fit.objective, fit.method
     eta_hat = [None] * m
     for x, e in zip(support, eta_on_support):
         eta_hat[x] = e

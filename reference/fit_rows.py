@@ -1,0 +1,380 @@
+"""Line 9 of Algorithm 2 by row generation, certified exactly.
+
+The LP (see `reference.calruption.fit_distribution`, which builds it whole) has one row per
+weighted ordered pair:  w (R_D(h) - R_D(h') - W) <= s,  over eta^_x in [0, 1] (x in S_l)
+and s. The two rows of an unordered pair say |w (R_D(h) - R_D(h') - W)| <= s. With |H| in
+the hundreds that is tens of thousands of rows of |S_l| + 1 coefficients each, yet at the
+optimum only a few bind.
+
+Variables. With v_x = p^_x (1 - 2 eta^_x), in [-p^_x, p^_x], the risk difference is
+R_D(h) - R_D(h') = sum_x (h(x) - h'(x)) v_x, and dividing row (h, h') by w > 0 gives
+    sum_{x in S_l} (h(x) - h'(x)) v_x - s / w <= W:
+coefficients -1, 0, +1 on v and one rational, -1/w, on s. The change of variables is an
+affine bijection coordinate by coordinate and the row scaling is positive, so optimal
+points, vertices and the optimal value s correspond exactly (eta^_x = (p^_x - v_x) / (2 p^_x)).
+
+Row generation. Floats first: HiGHS solves the LP on a working set of rows, every row is
+evaluated at its solution (a row's value needs no coefficients: r(h) = sum_x h(x) v_x once
+per hypothesis, then w (r(h) - r(h') - W) per pair), the most violated rows join the working
+set, until no row is violated beyond rounding. Then exactly: the working-set LP is solved
+with a certificate (below), every row of the full LP is checked at the exact point in
+integer arithmetic, and any violated row sends the loop back to floats with it added.
+
+Certificate. At the end the point (v, s) is
+* feasible for every row of the full LP (each row checked exactly),
+* optimal for the working-set LP, with multipliers y >= 0 on the working rows and on the
+  bounds satisfying stationarity and equal objectives (`reference.lp.check_optimal`'s
+  conditions (P), (D), (Z), checked by `reference.lp`'s own checker).
+Extending y by 0 on the rows outside the working set keeps stationarity and the dual
+objective, so the same multipliers certify optimality for the full LP: the returned D^ is
+an exactly optimal solution of line 9's LP, and `objective` its optimal value. It is a
+vertex of the full LP too (the tight constraints defining it are constraints of the full
+LP). Which optimal vertex comes out may differ from solving the full LP at once where the
+optimum is not unique, as `solve_lp` already documents; the optimal value never does.
+
+The exact vertex. HiGHS's solution of the working set proposes a basis (`reference.lp`'s
+candidate bases); the vertex and its multipliers are then solved for exactly, exploiting
+the structure: with B the integer (-1/0/+1) columns of the basis rows over the free v,
+d the column of s and b the right-hand side, a left null vector z of B (z^T B = 0, found
+by fraction-free elimination on integers, whose entries stay minors of B) gives
+s = z.b / z.d, the row multipliers y = -z / z.d (stationarity on the free columns: B^T y = 0,
+d.y = -1), and v from B v = b - d s. Only z.b, z.d and the last solve touch the large
+rationals; `reference.lp.solve_lp`'s generic path scales every row to integers and
+eliminates with ~170-bit entries, which measured 0.2-0.7 s per vertex at 64 hypotheses.
+If no proposed basis passes the check, `solve_lp` solves the working set (same
+certificate, slower).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from operator import mul
+
+from .lp import METHOD_CERTIFIED, LPSolution, _check, _common_denominator, _FloatLP, _Problem, solve_lp
+
+# Rows added at the start (the pairs with the largest |w W|, both directions) and per round
+# (the most violated). Speed only: any positive numbers give the same certified optimum.
+INITIAL_PAIRS = 16
+ROWS_PER_ROUND = 64
+# A float row counts as violated above this relative excess (the float loop's stopping
+# rule; the exact check decides in the end, so this only trades rounds for exact checks).
+FLOAT_SLACK = 1e-12
+FLOAT_TOLERANCE = 1e-10
+TIGHT_SLACK = 1e-8
+DECIDE_BITS = 192
+
+
+@dataclass(frozen=True)
+class Fit:
+    eta: tuple[Fraction, ...]  # eta^ by support position
+    objective: Fraction
+    method: str  # how the working-set optimum was certified, or "no-rows"
+    working_rows: int  # rows of the last working-set LP
+    total_rows: int  # rows of the full LP
+    rounds: int  # working-set LPs solved in floats
+    exact_rounds: int  # working-set LPs certified exactly
+
+
+def lp_row(H, support, p_hat, h: int, h2: int, w: Fraction, W: Fraction):
+    """The row w (R_D(h) - R_D(h') - W) <= s in the variables (eta^ on S_l, s), as
+    (coefficients, rhs): R_D(h) - R_D(h') = sum_{x in S, h(x) != h'(x)} p^_x sgn_x (1 - 2 eta^_x),
+    sgn_x = +1 if h(x) = 1. (The definition `fit_distribution` builds the whole LP from.)"""
+    coefficients = [Fraction(0)] * len(support) + [Fraction(-1)]
+    constant = Fraction(0)
+    for j, x in enumerate(support):
+        if H[h][x] != H[h2][x]:
+            sgn = 1 if H[h][x] == 1 else -1
+            coefficients[j] = -2 * w * p_hat[x] * sgn
+            constant += w * p_hat[x] * sgn
+    return coefficients, w * W - constant
+
+
+class _Rows:
+    """The unordered weighted pairs (h < h', w, W); row (i, +1) is (h, h', w, W) and row
+    (i, -1) its reverse (h', h, w, -W): value +-w (r(h) - r(h') - W) at a point v."""
+
+    def __init__(self, H, support, pairs):
+        import numpy as np
+
+        self.H, self.support, self.pairs = H, support, pairs
+        self.ints = [(h, h2, w.numerator, w.denominator, W.numerator, W.denominator) for h, h2, w, W in pairs]
+        self.labels = np.array([[H[h][x] for x in support] for h in range(len(H))], dtype=float)
+        self.h = np.array([p[0] for p in pairs])
+        self.h2 = np.array([p[1] for p in pairs])
+        self.w = np.array([float(p[2]) for p in pairs])
+        self.W = np.array([float(p[3]) for p in pairs])
+
+    def v_row(self, i: int, sign: int):
+        """Row (i, sign) over (v, s): sum_x (h(x) - h'(x)) v_x - s / w <= W, reversed for sign -1."""
+        h, h2, w, W = self.pairs[i]
+        if sign < 0:
+            h, h2, W = h2, h, -W
+        coefficients = [Fraction(self.H[h][x] - self.H[h2][x]) for x in self.support] + [-1 / w]
+        return coefficients, W
+
+    def float_violations(self, v, s: float):
+        """[(excess, i, sign)] of the rows whose float value exceeds s (ranking and the
+        float loop's stopping rule only)."""
+        import numpy as np
+
+        r = self.labels @ v
+        value = self.w * (r[self.h] - r[self.h2] - self.W)
+        scale = self.w * (np.abs(r[self.h]) + np.abs(r[self.h2]) + np.abs(self.W)) + abs(s)
+        found = []
+        for sign in (1, -1):
+            excess = sign * value - s
+            (index,) = np.nonzero(excess > FLOAT_SLACK * scale)
+            found += [(float(excess[i]), int(i), sign) for i in index]
+        return found
+
+    def exact_violations(self, v, s: Fraction):
+        """The rows violated at (v, s), decided on integers: [(excess as float, i, sign)].
+
+        A vertex's coordinates share a denominator of thousands of bits (a determinant), so
+        each row is first decided on integer enclosures at the scale 2^-DECIDE_BITS (floors
+        of r(h) and s, exact integer division): a row whose enclosure excludes a violation
+        is satisfied, one whose enclosure lies above s is violated; only rows within about
+        2^-DECIDE_BITS of s -- the tight ones -- are decided on the exact values."""
+        V, D = _common_denominator(v)
+        r = [sum(V[j] for j, x in enumerate(self.support) if labels[x] == 1) for labels in self.H]  # D r(h)
+        shift = DECIDE_BITS
+        r_fix = [(value << shift) // D for value in r]  # floor(2^P r(h)): r(h) in [f, f + 1] / 2^P
+        s_lo = (s.numerator << shift) // s.denominator
+        s_hi = s_lo + 1
+        one = 1 << shift
+        sn, sd = s.numerator, s.denominator
+        found = []
+        for i, (h, h2, wn, wd, Wn, Wd) in enumerate(self.ints):
+            base = r_fix[h] - r_fix[h2]  # 2^P (r(h) - r(h')) in [base - 1, base + 1]
+            scale = wd * Wd
+            # 2^P w (r(h) - r(h') - W) wd Wd / wd ... as integers: U(A) = wn (A Wd - Wn 2^P),
+            # increasing in A; the row value is U / (wd Wd 2^P)
+            upper = wn * ((base + 1) * Wd - Wn * one)
+            lower = wn * ((base - 1) * Wd - Wn * one)
+            for sign, hi, lo in ((1, upper, lower), (-1, -lower, -upper)):
+                if hi <= s_lo * scale:
+                    continue  # value <= s: satisfied
+                if lo > s_hi * scale:
+                    found.append((float(Fraction(lo, scale * one)) - float(s), i, sign))
+                    continue
+                T = sign * wn * ((r[h] - r[h2]) * Wd - Wn * D)  # exactly: value = T / (wd D Wd)
+                if T * sd > sn * wd * D * Wd:
+                    found.append((float(Fraction(T, wd * D * Wd) - s), i, sign))
+        return found
+
+
+def _float_solve(rows: _Rows, working, bounds):
+    import numpy as np
+    from scipy.optimize import linprog
+
+    k = len(rows.support)
+    A = np.zeros((len(working), k + 1))
+    b = np.zeros(len(working))
+    for n, (i, sign) in enumerate(working):
+        h, h2, w, W = rows.pairs[i]
+        A[n, :k] = sign * (rows.labels[h] - rows.labels[h2])
+        A[n, k] = -1.0 / float(w)
+        b[n] = sign * float(W)
+    c = np.zeros(k + 1)
+    c[k] = 1.0
+    # tolerances far below HiGHS's defaults (1e-7): the optimum s is often ~1e-6, and rows
+    # within 1e-7 of it would be guessed tight (a wrong basis for the exact side)
+    result = linprog(c, A_ub=A, b_ub=b, bounds=bounds, method="highs-ds",
+                     options={"presolve": False, "primal_feasibility_tolerance": FLOAT_TOLERANCE,
+                              "dual_feasibility_tolerance": FLOAT_TOLERANCE})
+    return result if result.status == 0 else None
+
+
+def _left_null_vector(B: list[list[int]]):
+    """(z, pivot_rows): integers z != 0 with z^T B = 0 for a k x (k - 1) integer matrix B of
+    full column rank, and k - 1 rows of B that are independent; None if B is rank deficient.
+
+    Fraction-free (Bareiss) row reduction of [B | I]: every entry stays a minor of [B | I],
+    so divisions are exact and the integers stay small for small entries. After k - 1
+    pivots the one remaining row of B is 0, and its identity part records the combination."""
+    k = len(B)
+    a = [list(row) + [1 if i == j else 0 for j in range(k)] for i, row in enumerate(B)]
+    order = list(range(k))  # original row of each position
+    prev = 1
+    for col in range(k - 1):
+        piv = next((i for i in range(col, k) if a[i][col]), None)
+        if piv is None:
+            return None
+        a[col], a[piv] = a[piv], a[col]
+        order[col], order[piv] = order[piv], order[col]
+        rowk, akk = a[col], a[col][col]
+        for i in range(col + 1, k):
+            rowi = a[i]
+            aik = rowi[col]
+            if aik:
+                a[i] = [(akk * u - aik * t) // prev for u, t in zip(rowi, rowk)]
+            elif akk != prev:
+                a[i] = [akk * u // prev for u in rowi]
+        prev = akk
+    z = a[k - 1][k - 1:]
+    g = math.gcd(*z)
+    return [t // g for t in z], order[:k - 1]
+
+
+def _solve_integer(M: list[list[int]], rhs: list[Fraction]) -> list[Fraction] | None:
+    """x with M x = rhs for a square integer M (fraction-free elimination), None if singular."""
+    from .lp import _bareiss_solve
+
+    R, q = _common_denominator(rhs)
+    solved = _bareiss_solve(M, R)
+    if solved is None:
+        return None
+    d, X = solved
+    return [Fraction(Xi, d * q) for Xi in X]
+
+
+def _structured_vertex(p: _Problem, basis: list[int]) -> LPSolution | None:
+    """The vertex of `basis` of the working-set LP in (v, s) and its multipliers (module
+    notes), or None when the basis does not have the expected shape or is singular."""
+    n, m = p.n, p.m
+    s_col = n - 1
+    fixed: dict[int, tuple[str, Fraction]] = {}
+    rows = []
+    for k in basis:
+        if k < m:
+            rows.append(k)
+        else:
+            side, j = ("lower", k - m) if k < m + n else ("upper", k - m - n)
+            if j in fixed or j == s_col:
+                return None
+            fixed[j] = (side, p.lower[j] if side == "lower" else p.upper[j])
+    free = [j for j in range(n - 1) if j not in fixed]
+    if len(free) + 1 != len(rows) or not rows:
+        return None
+    x = [Fraction(0)] * n
+    for j, (_, value) in fixed.items():
+        x[j] = value
+    B = [[int(p.A[r][j]) for j in free] for r in rows]  # -1/0/+1 by construction
+    d = [p.A[r][s_col] for r in rows]
+    b = [p.b[r] - sum(p.A[r][j] * value for j, (_, value) in fixed.items() if p.A[r][j]) for r in rows]
+    found = _left_null_vector(B) if free else ([1], [])
+    if found is None:
+        return None
+    z, independent = found
+    zd = sum(map(mul, z, d))
+    if zd == 0:
+        return None
+    s = sum(map(mul, z, b)) / zd
+    x[s_col] = s
+    if free:
+        v = _solve_integer([B[i] for i in independent], [b[i] - d[i] * s for i in independent])
+        if v is None:
+            return None
+        for j, value in zip(free, v):
+            x[j] = value
+    row_duals = [Fraction(0)] * m
+    for r, zr in zip(rows, z):
+        row_duals[r] = Fraction(-zr) / zd
+    lower_duals, upper_duals = [Fraction(0)] * n, [Fraction(0)] * n
+    for j, (side, _) in fixed.items():
+        reduced = p.c[j] + sum(p.A[r][j] * row_duals[r] for r in rows if p.A[r][j])
+        if side == "lower":
+            lower_duals[j] = reduced
+        else:
+            upper_duals[j] = -reduced
+    return LPSolution(tuple(x), s, tuple(row_duals), tuple(lower_duals), tuple(upper_duals),
+                      METHOD_CERTIFIED, tuple(p.label(k) for k in sorted(basis)), 0)
+
+
+def _tight_rows(rows: _Rows, working, result, k: int):
+    """(rows, result): the rows of `working` with a positive HiGHS multiplier or a relative
+    slack below TIGHT_SLACK at its optimum, and HiGHS's result restricted to them."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    v, s = result.x[:k], float(result.x[k])
+    duals = -np.asarray(result.ineqlin.marginals)
+    r = rows.labels @ v
+    keep = []
+    for n, (i, sign) in enumerate(working):
+        h, h2 = rows.pairs[i][0], rows.pairs[i][1]
+        value = sign * rows.w[i] * (r[h] - r[h2] - rows.W[i])
+        scale = rows.w[i] * (abs(r[h]) + abs(r[h2]) + abs(rows.W[i])) + abs(s)
+        if duals[n] > 0 or s - value <= TIGHT_SLACK * scale:
+            keep.append(n)
+    restricted = SimpleNamespace(x=result.x, lower=result.lower, upper=result.upper,
+                                 ineqlin=SimpleNamespace(marginals=np.asarray(result.ineqlin.marginals)[keep]))
+    return [working[n] for n in keep], restricted
+
+
+def _certified_working_optimum(rows: _Rows, working, p_hat_support, result) -> LPSolution:
+    """The working-set LP's certified optimum: bases proposed from HiGHS's `result` on the
+    same rows (None: HiGHS failed), solved by `_structured_vertex`; `solve_lp` otherwise."""
+    k = len(rows.support)
+    A, b = [], []
+    for i, sign in working:
+        coefficients, rhs = rows.v_row(i, sign)
+        A.append(coefficients)
+        b.append(rhs)
+    c = [Fraction(0)] * k + [Fraction(1)]
+    lower = [-p for p in p_hat_support] + [None]
+    upper = list(p_hat_support) + [None]
+    problem = _Problem(c, A, b, lower, upper)
+    view = _FloatLP.of(problem)
+    if view is not None and result is not None:
+        for order in view.orders(result):
+            basis = view.basis(order)
+            if basis is None:
+                continue
+            solution = _structured_vertex(problem, basis)
+            if solution is not None and not _check(problem, solution):
+                return solution
+    return solve_lp(c, A, b, lower, upper)
+
+
+def fit_by_row_generation(H, support, seen, length: int, rows) -> Fit:
+    """An exactly optimal D^ of line 9's LP with the given rows (h, h', w, W), which must
+    come in pairs (h, h', w, W), (h', h, w, -W) as `calruption_epoch` builds them."""
+    k = len(support)
+    if not rows:
+        return Fit((Fraction(1, 2),) * k, Fraction(0), "no-rows", 0, 0, 0, 0)
+    by_pair = {(h, h2): (w, W) for h, h2, w, W in rows}
+    pairs = []
+    for (h, h2), (w, W) in sorted(by_pair.items()):
+        if h < h2:
+            if by_pair.get((h2, h)) != (w, -W):
+                raise ValueError(f"rows must come in pairs (h, h', w, W), (h', h, w, -W); pair {(h, h2)} does not")
+            pairs.append((h, h2, w, W))
+    if 2 * len(pairs) != len(rows):
+        raise ValueError("rows must come in pairs (h, h', w, W), (h', h, w, -W), each once")
+    table = _Rows(H, support, pairs)
+    p_support = [Fraction(seen[x], length) for x in support]
+    bounds = [(-float(p), float(p)) for p in p_support] + [(None, None)]
+    # start: at v = 0 (eta^ = 1/2) a row's value is -+w W
+    largest = sorted(range(len(pairs)), key=lambda i: -abs(pairs[i][2] * pairs[i][3]))[:INITIAL_PAIRS]
+    working = sorted({(i, sign) for i in largest for sign in (1, -1)})
+    rounds = exact_rounds = 0
+    while True:
+        while True:  # floats: grow the working set until its optimum looks feasible
+            rounds += 1
+            result = _float_solve(table, working, bounds)
+            if result is None:
+                break  # HiGHS failed: let the exact side decide
+            violated = table.float_violations(result.x[:k], float(result.x[k]))
+            present = set(working)
+            new = [(i, sign) for _, i, sign in sorted(violated, reverse=True) if (i, sign) not in present]
+            if not new:
+                break
+            working = sorted(present | set(new[:ROWS_PER_ROUND]))
+        exact_rounds += 1
+        # the exact LP needs only the rows that look tight at HiGHS's optimum: the others are
+        # rows of the full LP like any other, checked exactly below
+        tight, result = (working, None) if result is None else _tight_rows(table, working, result, k)
+        solution = _certified_working_optimum(table, tight, p_support, result)
+        v, s = solution.x[:k], solution.x[k]
+        violated = table.exact_violations(v, s)
+        if not violated:
+            eta = tuple((p - vx) / (2 * p) for p, vx in zip(p_support, v))
+            return Fit(eta, solution.objective, solution.method, len(working), len(rows), rounds, exact_rounds)
+        present = set(working)
+        new = [(i, sign) for _, i, sign in sorted(violated, reverse=True) if (i, sign) not in present]
+        if not new:  # a working row violated at its certified optimum: impossible
+            raise AssertionError("a working-set row is violated at its certified optimum")
+        working = sorted(present | set(new[:ROWS_PER_ROUND]))
