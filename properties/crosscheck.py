@@ -120,11 +120,12 @@ class _Comparer:
         return True
 
     def within(self, name: str, candidate: Fraction, exact: Fraction, scale=Fraction(1), record=True) -> bool:
-        tolerance = self.tolerances[name]
-        if record:
-            ratio = tolerance.error_ratio(candidate, exact, scale)
-            self.report.worst[name] = max(self.report.worst.get(name, 0.0), ratio)
-        return tolerance.accepts(candidate, exact, scale)
+        accepted, ratio = self.tolerances[name].judge(candidate, exact, scale)
+        if record and ratio > self.report.worst.get(name, 0.0):
+            self.report.worst[name] = ratio
+        elif record:
+            self.report.worst.setdefault(name, 0.0)
+        return accepted
 
     def close(self, name: str, where: str, candidate, exact, scale=Fraction(1)) -> bool:
         """Candidate against exact under tolerance `name`; None must match None."""
@@ -144,7 +145,12 @@ class _Comparer:
         if len(candidates) != len(exacts):
             self.fail(where, "has the wrong length", candidate=len(candidates), exact=len(exacts))
             return False
-        return all([self.close(name, f"{where}[{i}]", c, e, scale) for i, (c, e) in enumerate(zip(candidates, exacts))])
+        ok = True
+        for i, (c, e) in enumerate(zip(candidates, exacts)):
+            if c is not None and e is not None and self.within(name, c, e, scale):
+                continue  # the common case, without building the name of the entry
+            ok = self.close(name, f"{where}[{i}]", c, e, scale) and ok
+        return ok
 
     def minimiser(self, choice: str, name: str, where: str, chosen: int, values, members, own,
                   scale=Fraction(1)) -> bool:

@@ -14,6 +14,7 @@ error / tolerance seen per entry on the fixed cases (all below 0.2 for fast; REA
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 
 EPS = 2.0**-52  # float64 unit roundoff times 2
@@ -26,17 +27,28 @@ class Tolerance:
     scale: str  # what `abs` is relative to
     reason: str
 
+    @cached_property
+    def _exact_terms(self) -> tuple[Fraction, Fraction]:
+        return Fraction(self.rel), Fraction(self.abs)
+
     def bound(self, exact: Fraction, scale: Fraction = Fraction(1)) -> Fraction:
-        return Fraction(self.rel) * abs(exact) + Fraction(self.abs) * scale
+        rel, absolute = self._exact_terms
+        return rel * abs(exact) + absolute * scale
+
+    def judge(self, candidate: Fraction, exact: Fraction, scale: Fraction = Fraction(1)) -> tuple[bool, float]:
+        """(accepted, |c - e| over the allowed bound): one subtraction and one bound for both."""
+        error = abs(candidate - exact)
+        if error == 0:
+            return True, 0.0
+        bound = self.bound(exact, scale)
+        return error <= bound, (float(error / bound) if bound else float("inf"))
 
     def accepts(self, candidate: Fraction, exact: Fraction, scale: Fraction = Fraction(1)) -> bool:
-        return abs(candidate - exact) <= self.bound(exact, scale)
+        return self.judge(candidate, exact, scale)[0]
 
     def error_ratio(self, candidate: Fraction, exact: Fraction, scale: Fraction = Fraction(1)) -> float:
         """|c - e| over the allowed bound (<= 1 passes); for reports."""
-        bound = self.bound(exact, scale)
-        error = abs(candidate - exact)
-        return 0.0 if error == 0 else (float(error / bound) if bound else float("inf"))
+        return self.judge(candidate, exact, scale)[1]
 
 
 FLOAT64 = {

@@ -6,6 +6,8 @@ anything that does not fit, naming the path of the offending field."""
 from __future__ import annotations
 
 import dataclasses
+import functools
+import re
 import types
 import typing
 from fractions import Fraction
@@ -26,6 +28,101 @@ def to_jsonable(value):
 
 
 def from_jsonable(tp, data, path: str):
+    """`data` decoded as `tp`. Valid data take a fast path compiled once per type; anything
+    it does not accept as plainly valid is decoded again by `_decode`, which either accepts it
+    or names the offending field (so the errors are the same either way)."""
+    try:
+        return _fast_decoder(tp)(data)
+    except _NotPlain:
+        return _decode(tp, data, path)
+
+
+class _NotPlain(Exception):
+    """The fast path declines; `_decode` decides."""
+
+
+_PLAIN_RATIONAL = re.compile(r"-?[0-9]+(?:/[1-9][0-9]*)?")
+
+
+def _fraction(data):
+    if type(data) is not str or not _PLAIN_RATIONAL.fullmatch(data):
+        raise _NotPlain
+    numerator, _, denominator = data.partition("/")
+    return Fraction(int(numerator), int(denominator)) if denominator else Fraction(int(numerator))
+
+
+def _exactly(kind):
+    def decode(data):
+        if type(data) is not kind:
+            raise _NotPlain
+        return data
+    return decode
+
+
+def _none(data):
+    if data is not None:
+        raise _NotPlain
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _fast_decoder(tp):
+    origin = typing.get_origin(tp)
+    if tp is type(None):
+        return _none
+    if tp in (bool, int, str):
+        return _exactly(tp)
+    if tp is Fraction:
+        return _fraction
+    if origin in (typing.Union, types.UnionType):
+        options = [_fast_decoder(option) for option in typing.get_args(tp) if option is not type(None)]
+        nullable = type(None) in typing.get_args(tp)
+        if len(options) != 1:
+            def refuse(data):
+                raise _NotPlain
+            return refuse
+        (only,) = options
+
+        def union(data):
+            return None if data is None and nullable else only(data)
+        return union
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            element = _fast_decoder(args[0])
+
+            def sequence(data):
+                if type(data) is not list:
+                    raise _NotPlain
+                return tuple([element(v) for v in data])
+            return sequence
+        parts = [_fast_decoder(a) for a in args]
+
+        def fixed(data):
+            if type(data) is not list or len(data) != len(parts):
+                raise _NotPlain
+            return tuple(part(v) for part, v in zip(parts, data))
+        return fixed
+    if dataclasses.is_dataclass(tp):
+        hints = typing.get_type_hints(tp)
+        fields = [(f.name, _fast_decoder(hints[f.name])) for f in dataclasses.fields(tp)]
+        names = {name for name, _ in fields}
+
+        def record(data):
+            if type(data) is not dict or data.keys() != names:
+                raise _NotPlain
+            try:
+                return tp(**{name: decode(data[name]) for name, decode in fields})
+            except (ValueError, TypeError):
+                raise _NotPlain from None  # the dataclass's own validation: let _decode report it
+        return record
+
+    def unknown(data):
+        raise _NotPlain
+    return unknown
+
+
+def _decode(tp, data, path: str):
     origin = typing.get_origin(tp)
     if tp is type(None):
         if data is not None:
@@ -40,7 +137,7 @@ def from_jsonable(tp, data, path: str):
             if option is type(None):
                 continue
             try:
-                return from_jsonable(option, data, path)
+                return _decode(option, data, path)
             except ValueError as error:
                 errors.append(str(error))
         raise ValueError(errors[0] if len(errors) == 1 else f"{path} fits none of {options}: {data!r}")
@@ -65,10 +162,10 @@ def from_jsonable(tp, data, path: str):
         if not isinstance(data, list):
             raise ValueError(f"{path} must be a list, got {type(data).__name__}")
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(from_jsonable(args[0], v, f"{path}[{i}]") for i, v in enumerate(data))
+            return tuple(_decode(args[0], v, f"{path}[{i}]") for i, v in enumerate(data))
         if len(data) != len(args):
             raise ValueError(f"{path} must have {len(args)} entries, got {len(data)}")
-        return tuple(from_jsonable(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, data)))
+        return tuple(_decode(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, data)))
     if dataclasses.is_dataclass(tp):
         if not isinstance(data, dict):
             raise ValueError(f"{path} must be an object, got {type(data).__name__}")
@@ -80,5 +177,5 @@ def from_jsonable(tp, data, path: str):
         missing = [name for name in names if name not in data]
         if missing:
             raise ValueError(f"{path} is missing field {missing[0]!r}")
-        return tp(**{name: from_jsonable(hints[name], data[name], f"{path}.{name}") for name in names})
+        return tp(**{name: _decode(hints[name], data[name], f"{path}.{name}") for name in names})
     raise TypeError(f"no JSON decoding for {tp!r} at {path}")
