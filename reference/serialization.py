@@ -28,98 +28,66 @@ def to_jsonable(value):
 
 
 def from_jsonable(tp, data, path: str):
-    """`data` decoded as `tp`. Valid data take a fast path compiled once per type; anything
-    it does not accept as plainly valid is decoded again by `_decode`, which either accepts it
-    or names the offending field (so the errors are the same either way)."""
-    try:
-        return _fast_decoder(tp)(data)
-    except _NotPlain:
-        return _decode(tp, data, path)
-
-
-class _NotPlain(Exception):
-    """The fast path declines; `_decode` decides."""
+    """`data` decoded as `tp`, refusing anything that does not fit with a ValueError naming
+    the path of the offending field. Decoders are compiled once per type (`_decoder`); a
+    value the compiled path does not see as plainly valid is handed to `_decode`, the
+    general decoder, which accepts it or names the field (the same errors either way)."""
+    return _decoder(tp)(data, path)
 
 
 _PLAIN_RATIONAL = re.compile(r"-?[0-9]+(?:/[1-9][0-9]*)?")
 
 
-def _fraction(data):
-    if type(data) is not str or not _PLAIN_RATIONAL.fullmatch(data):
-        raise _NotPlain
-    numerator, _, denominator = data.partition("/")
-    return Fraction(int(numerator), int(denominator)) if denominator else Fraction(int(numerator))
-
-
-def _exactly(kind):
-    def decode(data):
-        if type(data) is not kind:
-            raise _NotPlain
-        return data
-    return decode
-
-
-def _none(data):
-    if data is not None:
-        raise _NotPlain
-    return None
-
-
 @functools.lru_cache(maxsize=None)
-def _fast_decoder(tp):
+def _decoder(tp):
     origin = typing.get_origin(tp)
-    if tp is type(None):
-        return _none
-    if tp in (bool, int, str):
-        return _exactly(tp)
-    if tp is Fraction:
-        return _fraction
-    if origin in (typing.Union, types.UnionType):
-        options = [_fast_decoder(option) for option in typing.get_args(tp) if option is not type(None)]
-        nullable = type(None) in typing.get_args(tp)
-        if len(options) != 1:
-            def refuse(data):
-                raise _NotPlain
-            return refuse
-        (only,) = options
 
-        def union(data):
-            return None if data is None and nullable else only(data)
+    def general(data, path):
+        return _decode(tp, data, path)
+
+    if tp is Fraction:
+        def fraction(data, path):
+            if type(data) is str and _PLAIN_RATIONAL.fullmatch(data):
+                numerator, _, denominator = data.partition("/")
+                return Fraction(int(numerator), int(denominator)) if denominator else Fraction(int(numerator))
+            return _decode(tp, data, path)
+        return fraction
+    if tp in (int, str):
+        def exactly(data, path):
+            return data if type(data) is tp else _decode(tp, data, path)
+        return exactly
+    if origin in (typing.Union, types.UnionType):
+        options = [option for option in typing.get_args(tp) if option is not type(None)]
+        if len(options) != 1:
+            return general
+        only = _decoder(options[0])
+        nullable = len(typing.get_args(tp)) == 2
+
+        def union(data, path):
+            return None if data is None and nullable else only(data, path)
         return union
     if origin is tuple:
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
-            element = _fast_decoder(args[0])
+            element = _decoder(args[0])
 
-            def sequence(data):
+            def sequence(data, path):
                 if type(data) is not list:
-                    raise _NotPlain
-                return tuple([element(v) for v in data])
+                    return _decode(tp, data, path)
+                return tuple([element(v, f"{path}[{i}]") for i, v in enumerate(data)])
             return sequence
-        parts = [_fast_decoder(a) for a in args]
-
-        def fixed(data):
-            if type(data) is not list or len(data) != len(parts):
-                raise _NotPlain
-            return tuple(part(v) for part, v in zip(parts, data))
-        return fixed
+        return general
     if dataclasses.is_dataclass(tp):
         hints = typing.get_type_hints(tp)
-        fields = [(f.name, _fast_decoder(hints[f.name])) for f in dataclasses.fields(tp)]
+        fields = [(f.name, _decoder(hints[f.name])) for f in dataclasses.fields(tp)]
         names = {name for name, _ in fields}
 
-        def record(data):
+        def record(data, path):
             if type(data) is not dict or data.keys() != names:
-                raise _NotPlain
-            try:
-                return tp(**{name: decode(data[name]) for name, decode in fields})
-            except (ValueError, TypeError):
-                raise _NotPlain from None  # the dataclass's own validation: let _decode report it
+                return _decode(tp, data, path)
+            return tp(**{name: decode(data[name], f"{path}.{name}") for name, decode in fields})
         return record
-
-    def unknown(data):
-        raise _NotPlain
-    return unknown
+    return general
 
 
 def _decode(tp, data, path: str):
