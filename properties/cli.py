@@ -25,7 +25,9 @@ from .contract import PROTOCOL_ALGORITHMS
 from .impl import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_candidate
 from .registry import all_checks
 from .runner import FAILED, XPASS, run_check
-from .strategies import CROSSCHECK_SEED, fixed_crosscheck_cases
+from .strategies import (
+    CROSSCHECK_SEED, LARGE_CROSSCHECK_SEED, fixed_crosscheck_cases, fixed_large_crosscheck_cases,
+)
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
@@ -144,10 +146,15 @@ def _cmd_check(args) -> int:
 def _cmd_crosscheck(args) -> int:
     if (args.candidate is None) == (args.candidate_cmd is None):
         raise UsageError("give the candidate's import path (--candidate) or its command (--candidate-cmd), one of them")
-    if args.cases < 1:
+    if args.cases is not None and args.cases < 1:
         raise UsageError(f"--cases must be >= 1, got {args.cases}")
     algorithms = tuple(args.algorithms or ALGORITHMS)
-    cases = fixed_crosscheck_cases(args.cases, args.seed)
+    if args.large:
+        seed = LARGE_CROSSCHECK_SEED if args.seed is None else args.seed
+        cases = fixed_large_crosscheck_cases(args.cases or 10, seed)
+    else:
+        seed = CROSSCHECK_SEED if args.seed is None else args.seed
+        cases = fixed_crosscheck_cases(args.cases or 50, seed)
     with _candidate(args, args.candidate) as candidate:
         started = time.perf_counter()
 
@@ -170,7 +177,7 @@ def _cmd_crosscheck(args) -> int:
     elapsed = time.perf_counter() - started
     if args.json:
         print(json.dumps({**summary.to_json(), "isolated": candidate.isolated, "candidate_output": output,
-                          "cases": len(cases), "seed": args.seed, "seconds": round(elapsed, 2)}))
+                          "cases": len(cases), "seed": seed, "large": args.large, "seconds": round(elapsed, 2)}))
     else:
         print(summary_text(summary))
         for line in _output_lines(output):
@@ -219,8 +226,10 @@ def build_parser():
     check.set_defaults(handler=_cmd_check)
     cross = sub.add_parser("crosscheck", help="run a candidate and the reference on the same tapes and compare")
     cross.add_argument("--candidate", help="import path of the candidate implementation (e.g. fast); or --candidate-cmd")
-    cross.add_argument("--cases", type=int, default=50, help="how many fixed generated cases (default 50)")
-    cross.add_argument("--seed", type=int, default=CROSSCHECK_SEED, help="seed of the fixed case set")
+    cross.add_argument("--cases", type=int, help="how many fixed generated cases (default 50; 10 with --large)")
+    cross.add_argument("--seed", type=int, help="seed of the fixed case set (default: the set's own)")
+    cross.add_argument("--large", action="store_true",
+                       help="the fixed cases with |H| >= 256 (intervals and random classes; minutes per case)")
     cross.add_argument("--algorithms", nargs="+", choices=ALGORITHMS, help="compare only these algorithms")
     cross.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     _add_candidate_options(cross)

@@ -1253,7 +1253,7 @@ LARGE_CROSSCHECK_HYPOTHESES = 256
 def fixed_large_crosscheck_cases(count: int = 10, seed: int = LARGE_CROSSCHECK_SEED) -> list[Case]:
     """A fixed set of cross-check cases with |H| >= 256 (issue 13: where a fast candidate's
     speed matters, and where the reference fits line 9 by row generation): alternately all
-    intervals [a, b) of a line of 22-23 points (254-277 hypotheses) and 256 random labelings
+    intervals [a, b) of a line of 23-24 points (277-301 hypotheses) and 256 random labelings
     of 10-16 points with duplicates and complements; nu with mass-0 points; eta with 0, 1/2
     and 1; clean, misspecified and bursty adversaries; scaled constants with beta1 = 16 and
     2-3 completed CALruption epochs (64, 256 and 1024 rounds)."""
@@ -1261,7 +1261,7 @@ def fixed_large_crosscheck_cases(count: int = 10, seed: int = LARGE_CROSSCHECK_S
     cases = []
     for i in range(count):
         if i % 2 == 0:
-            m = rng.choice((22, 23))
+            m = rng.choice((23, 24))
             H = [tuple(int(a <= x < b) for x in range(m)) for a in range(m) for b in range(a + 1, m + 1)]
             H.insert(0, (0,) * m)
         else:

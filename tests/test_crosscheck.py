@@ -239,3 +239,17 @@ def test_an_exact_candidates_wider_enclosures_are_accepted_disjoint_ones_are_not
         missed[:3]
     for where in (" beta:", " threshold[", " N:"):
         assert any(where in m for m in missed), (where, missed[:3])
+
+
+@pytest.mark.slow
+def test_candidate_agrees_with_the_reference_on_10_large_cases(candidate_name):
+    """Issue 13: at |H| >= 256 (where the reference fits line 9 by row generation) the
+    candidate's CALruption still agrees, divergences counted by class (-m slow: minutes)."""
+    from properties.strategies import fixed_large_crosscheck_cases
+
+    cases = fixed_large_crosscheck_cases(10)
+    assert len(cases) >= 10 and all(c.instance.num_hypotheses >= 256 for c in cases)
+    summary = crosscheck(load_impl(candidate_name), candidate_name, cases, ("calruption",))
+    print("\n" + summary_text(summary))
+    assert not summary.mismatches, summary_text(summary)
+    assert all(c.params.n >= 64 + 256 for c in cases)  # beta1 = 16: two completed epochs at least
