@@ -97,7 +97,7 @@ _LN2_FLOAT = math.log(2)
 
 # -- validation and grouping -----------------------------------------------------------
 def _sequence(value, field: str) -> Sequence:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+    if type(value) not in (list, tuple) and (isinstance(value, (str, bytes)) or not isinstance(value, Sequence)):
         raise ValueError(f"{field} must be a sequence, got {shown(value)}")
     if len(value) == 0:
         raise ValueError(f"{field} must not be empty, got {shown(value)}")
@@ -306,7 +306,7 @@ def _constants(prec: int):
     return outward(l2_lo, l2_hi), tuple(outward(lo, hi) for lo, hi in table)
 
 
-def _ln_bounds(num: int, den: int, prec: int) -> tuple[int, int]:
+def _ln_bounds(num: int, den: int, prec: int, constants=None) -> tuple[int, int]:
     """Integers lo <= 2^prec ln(num/den) <= hi for integers num >= den > 0.
 
     With x = num/(den 2^k) in [1, 2) and X = floor(2^prec x): ln(num/den) = k ln 2 + ln x,
@@ -329,7 +329,7 @@ def _ln_bounds(num: int, den: int, prec: int) -> tuple[int, int]:
         X, rem = divmod(num << shift, den)
     else:
         X, rem = divmod(num, den << -shift)
-    (ln2_lo, ln2_hi), table = _constants(prec)
+    (ln2_lo, ln2_hi), table = constants or _constants(prec)
     i = (X >> (prec - _TABLE_BITS)) - (1 << _TABLE_BITS)
     t = (64 + i) << prec
     a, b = 64 * X - t, 64 * X + t
@@ -351,6 +351,7 @@ def _f_bounds(problem: "_Problem", zn: int, zd: int, prec: int) -> tuple[int, in
     """Integers lo <= 2^prec f(z) <= hi at z = zn/zd (zd > 0; the ln arguments depend only
     on the value of z, so z need not be in lowest terms)."""
     A, B = problem.alpha_num, problem.alpha_den
+    constants = _constants(prec)
     lo = hi = 0
     for p, q, c in problem.ints:
         n = A * (p * zd - zn * q)  # y = alpha (v - z) = n / d
@@ -358,7 +359,7 @@ def _f_bounds(problem: "_Problem", zn: int, zd: int, prec: int) -> tuple[int, in
             continue
         d = B * q * zd
         an = -n if n < 0 else n
-        l, h = _ln_bounds((an + d) * (an + d) + d * d, 2 * d * d, prec)
+        l, h = _ln_bounds((an + d) * (an + d) + d * d, 2 * d * d, prec, constants)
         if n > 0:
             lo += c * l
             hi += c * h
@@ -380,11 +381,11 @@ class _Problem:
         self.groups = groups
         self.alpha = alpha
         self.alpha_num, self.alpha_den = alpha.numerator, alpha.denominator
-        self.ints = [(v.numerator, v.denominator, c) for v, c in groups]
-        self.total = sum(c for _, c in groups)
-        try:
-            self.floats = [(float(v), float(c)) for v, c in groups]
-            self.alpha_float = float(alpha)
+        self.ints = ints = [(v.numerator, v.denominator, c) for v, c in groups]
+        self.total = sum(c for _, _, c in ints)
+        try:  # p / q is float(Fraction(p, q)): one correctly rounded division
+            self.floats = [(p / q, float(c)) for p, q, c in ints]
+            self.alpha_float = self.alpha_num / self.alpha_den
         except OverflowError:
             self.floats = None
         self.prec = _MIN_PREC
@@ -550,7 +551,7 @@ def catoni_root(values, counts, alpha, *, width=DEFAULT_WIDTH) -> Enclosure:
     vmin, vmax = groups[0][0], groups[-1][0]
     # v + w = vmin + vmax = T/U for the pairs (v, w) from both ends, with equal counts
     T, U = ints[0][0] * ints[-1][1] + ints[-1][0] * ints[0][1], ints[0][1] * ints[-1][1]
-    if all((p * s + r * q) * U == T * q * s and c == e for (p, q, c), (r, s, e) in zip(ints, reversed(ints))):
+    if all(c == e and (p * s + r * q) * U == T * q * s for (p, q, c), (r, s, e) in zip(ints, reversed(ints))):
         return Enclosure.point(Fraction(T, 2 * U))
 
     m = _grid_exponent(width)
@@ -559,12 +560,6 @@ def catoni_root(values, counts, alpha, *, width=DEFAULT_WIDTH) -> Enclosure:
     # candidate is an integer or a pair (numerator, positive denominator), compared by
     # cross-multiplication: the same decisions as on Fractions, without their gcds.
     GN, GD = (1 << m, 1) if m >= 0 else (1, 1 << -m)
-
-    def inside(k: int) -> bool:  # a < k < b
-        return an < k * ad and k * bd < bn
-
-    def midpoint() -> int:  # floor((a + b)/2): strictly inside, as b - a > width >= 2
-        return (an * bd + bn * ad) // (2 * ad * bd)
 
     def real(k: int):  # the grid point k for problem.slope: a float, or a Fraction beyond floats
         try:
@@ -591,22 +586,28 @@ def catoni_root(values, counts, alpha, *, width=DEFAULT_WIDTH) -> Enclosure:
     A, B = problem.alpha_num, problem.alpha_den
     trusted = False  # the candidate came from a Newton step on a certified value
     failures = 0
-    while (bn * ad - an * bd) * wd > wn * ad * bd:  # b - a > width
-        before_n, before_d = bn * ad - an * bd, ad * bd
-        if candidate is not None:
+    while True:
+        before_n, before_d = bn * ad - an * bd, ad * bd  # b - a
+        if before_n * wd <= wn * before_d:  # b - a <= width
+            break
+        probes = None  # bisect, unless a candidate strictly inside proposes probes
+        if candidate is not None and failures < 2:
             cn, cd = candidate
-        if candidate is None or not (an * cd < cn * ad and cn * bd < bn * cd) or failures >= 2:
-            probes = [midpoint()]
+            if an * cd < cn * ad and cn * bd < bn * cd:  # a < candidate < b
+                g, rem = divmod(cn, cd)  # g = round(candidate), ties to even, as round(Fraction)
+                if 2 * rem > cd or (2 * rem == cd and g & 1):
+                    g += 1
+                if trusted:
+                    probes = [k for k in (g - 1, g + 1) if an < k * ad and k * bd < bn]
+                else:
+                    probes = [g] if an < g * ad and g * bd < bn else []
+        if probes is None:
             failures = 0
-        elif trusted:
-            g = _round_half_even(cn, cd)
-            probes = [p for p in (g - 1, g + 1) if inside(p)] or [midpoint()]
-        else:
-            g = _round_half_even(cn, cd)
-            probes = [g] if inside(g) else [midpoint()]
+        if not probes:  # floor((a + b)/2): strictly inside, as b - a > width >= 2 steps
+            probes = [(an * bd + bn * ad) // (2 * before_d)]
         best = None
         for k in probes:
-            if not inside(k):
+            if not (an < k * ad and k * bd < bn):
                 continue  # the first probe of a pair already moved this end past k
             sign, total, prec = problem.sign_at(k * GD, GN)
             if sign == 0:
