@@ -62,14 +62,17 @@ The search works in grid units: the probes are the integers k (the reals k 2^-m)
 ends of the bracket and the Newton candidates are integers or (numerator, denominator)
 pairs, and every comparison, rounding (round half to even, as `round` of a Fraction) and
 bisection is done by cross-multiplying integers. This makes exactly the decisions the
-same search on Fractions makes, without their gcds and type dispatch, which cost about
-three quarters of a root before (the ln kernel is unchanged, so are the enclosures of f).
+same search on Fractions makes (tests/test_catoni_integer.py holds it to them), without
+their gcds and type dispatch, which cost about three quarters of a root before (the ln
+kernel is unchanged, and so are the enclosures of f). mpmath as the proposer instead of
+floats was measured and not taken: a 6-step Newton solve at 96 bits costs ~0.4 ms, several
+certified roots, and different candidates would change the probes and so the enclosures.
 
 Cost. With <= 8 distinct values, any counts up to 10^9 and width 2^-64, a root takes
-0.05-0.11 ms (median; 0.25-0.36 ms before the integer search) on the 2-core development
+0.05-0.11 ms (median; 0.24-0.36 ms before the integer search) on the 2-core development
 machine; at 3 distinct values about 20 us of it are the three certified evaluations of f.
 On the 6,048 pairs of three real CALruption epochs (64 hypotheses, 256 points) it is
-0.06 ms per root (0.25 ms before), and `catoni_alpha` 7.5 us (0.13 ms before: the beta3
+0.06 ms per root (0.26 ms before), and `catoni_alpha` 7.5 us (0.14 ms before: the beta3
 enclosure is now cached and the square root taken with isqrt). bench/catoni_bench.py
 measures roots, alpha and weight.
 
