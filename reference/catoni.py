@@ -38,9 +38,11 @@ mpmath's documentation does not state that this is rigorous for every input.
 
 Signs, fallback. If the enclosure contains 0 the first time, we test f(z) = 0 exactly
 (`_is_exact_root`): f(z) = 0 iff prod_j r_j^(e_j) = 1 with e_j = +-c_j; a product that
-is not 1 modulo a large prime is disproved at once (modular powers, cheap for counts of
-10^9), and a product that passes is decided by unique factorization over a coprime base
-of the numerators and denominators, so the cost does not depend on the counts. If z is
+is not 1 modulo a prime is disproved at once (modular powers, cheap for counts of
+10^9; first modulo a prime below 2^30, whose residues are single machine digits, then
+modulo two large ones), and a product that passes is decided by unique factorization
+over a coprime base of the numerators and denominators, so the cost does not depend on
+the counts. If z is
 not a root, P doubles up to 2^13 bits; past that `catoni_sign_exact` decides by integer
 comparison. That last step is slow for large counts (see `catoni_sign_exact`); it would
 need |f(z)| below about 2^-8000 N and is not reached in practice.
@@ -54,10 +56,25 @@ When they bracket the root they are the answer (width 2 * 2^-m <= width): three
 certified evaluations in all, the usual case. Otherwise the loop goes on with Newton
 steps from the latest certified value, and bisects whenever two rounds in a row fail to
 halve the bracket, so it ends for any seed. Data or alpha outside the range of doubles
-get no seed and are bisected (certified, but ~1 ms per halving).
+get no seed and are bisected (certified, but ~0.2-1.5 ms per halving).
+
+The search works in grid units: the probes are the integers k (the reals k 2^-m), the
+ends of the bracket and the Newton candidates are integers or (numerator, denominator)
+pairs, and every comparison, rounding (round half to even, as `round` of a Fraction) and
+bisection is done by cross-multiplying integers. This makes exactly the decisions the
+same search on Fractions makes (tests/test_catoni_integer.py holds it to them), without
+their gcds and type dispatch, which cost about three quarters of a root before (the ln
+kernel is unchanged, and so are the enclosures of f). mpmath as the proposer instead of
+floats was measured and not taken: a 6-step Newton solve at 96 bits costs ~0.4 ms, several
+certified roots, and different candidates would change the probes and so the enclosures.
 
 Cost. With <= 8 distinct values, any counts up to 10^9 and width 2^-64, a root takes
-0.35-0.75 ms (median) on the 2-core development machine; bench/catoni_bench.py measures it.
+0.05-0.11 ms (median; 0.24-0.36 ms before the integer search) on the 2-core development
+machine; at 3 distinct values about 20 us of it are the three certified evaluations of f.
+On the 6,048 pairs of three real CALruption epochs (64 hypotheses, 256 points) it is
+0.06 ms per root (0.26 ms before), and `catoni_alpha` 7.5 us (0.14 ms before: the beta3
+enclosure is now cached and the square root taken with isqrt). bench/catoni_bench.py
+measures roots, alpha and weight.
 
 Grouping. Equal values are merged (their counts summed) before anything else: every
 evaluation costs one ln per distinct value, whatever the counts.
@@ -66,7 +83,7 @@ Exact roots. The root is returned as a point when it is proved rational:
 * constant data (the root is the value) and data symmetric about c with matching counts
   (psi is odd, so f(c) = 0 term by term): decided from the grouped data;
 * in general: after bracketing, the simplest rational s of [lo, hi] (smallest
-  denominator, by continued fractions) is tested with `_is_exact_root` when
+  denominator, by continued fractions on integers) is tested with `_is_exact_root` when
   den(s)^2 (hi - lo) <= 1. This finds every rational root p/q with q^2 (hi - lo) <= 1:
   s has a denominator <= q, and if s != p/q then |s - p/q| >= 1/(q den(s)) >= hi - lo,
   so both would be ends of [lo, hi]; but the ends are data extremes or probes whose sign
@@ -76,11 +93,12 @@ Exact roots. The root is returned as a point when it is proved rational:
 from __future__ import annotations
 
 import math
+from math import isqrt
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
 
-from .certified import MAX_BITS, Enclosure, ln_enclosure, sqrt_enclosure
+from .certified import MAX_BITS, Enclosure, Rational, ScaledLog, ln_enclosure
 from .exact import as_fraction, as_int, shown
 
 DEFAULT_WIDTH = Fraction(1, 2**64)
@@ -90,11 +108,13 @@ _MIN_PREC = 64
 _MAX_PREC = 1 << 13
 _SEED_STEPS = 200
 _FILTER_PRIMES = (2**61 - 1, 2**89 - 1)  # Mersenne primes
+_QUICK_PRIME = 2**30 - 35  # the largest prime below 2^30: its residues are one CPython digit
+_LN2_FLOAT = math.log(2)
 
 
 # -- validation and grouping -----------------------------------------------------------
 def _sequence(value, field: str) -> Sequence:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+    if type(value) not in (list, tuple) and (isinstance(value, (str, bytes)) or not isinstance(value, Sequence)):
         raise ValueError(f"{field} must be a sequence, got {shown(value)}")
     if len(value) == 0:
         raise ValueError(f"{field} must not be empty, got {shown(value)}")
@@ -102,7 +122,7 @@ def _sequence(value, field: str) -> Sequence:
 
 
 def _positive(value, field: str) -> Fraction:
-    x = as_fraction(value, field)
+    x = value if type(value) is Fraction else as_fraction(value, field)
     if x <= 0:
         raise ValueError(f"{field} must be > 0, got {x}")
     return x
@@ -114,28 +134,46 @@ def _grouped(values, counts) -> list[tuple[Fraction, int]]:
     counts = _sequence(counts, "counts")
     if len(values) != len(counts):
         raise ValueError(f"values and counts must have the same length, got {len(values)} and {len(counts)}")
-    merged: dict[Fraction, int] = {}
+    # keyed by (numerator, denominator), unique for a Fraction in lowest terms: hashing a
+    # Fraction costs a modular inverse
+    merged: dict[tuple[int, int], list] = {}
     for i, (v, c) in enumerate(zip(values, counts)):
-        v = as_fraction(v, f"values[{i}]")
-        c = as_int(c, f"counts[{i}]", minimum=1)
-        merged[v] = merged.get(v, 0) + c
-    return sorted(merged.items())
+        # exact types skip the generic checks (and the field names built for their messages)
+        if type(v) is not Fraction:
+            v = as_fraction(v, f"values[{i}]")
+        if type(c) is not int or c < 1:
+            c = as_int(c, f"counts[{i}]", minimum=1)
+        key = (v.numerator, v.denominator)
+        entry = merged.get(key)
+        if entry is None:
+            merged[key] = [v, c]
+        else:
+            entry[1] += c
+    return [(v, c) for v, c in sorted(merged.values(), key=lambda entry: entry[0])]
 
 
 # -- exact evaluation ------------------------------------------------------------------
 def _log_terms(groups, alpha: Fraction, z: Fraction):
     """(num, den, e) per value with y = alpha (v - z) != 0: r = num/den = 1 + |y| + y^2/2
-    and e = +c (y > 0) or -c (y < 0), so that f(z) = sum_j e_j ln r_j."""
+    in lowest terms and e = +c (y > 0) or -c (y < 0), so that f(z) = sum_j e_j ln r_j."""
+    ints = [(v.numerator, v.denominator, c) for v, c in groups]
+    return _log_terms_int(ints, alpha.numerator, alpha.denominator, z.numerator, z.denominator)
+
+
+def _log_terms_int(ints, A: int, B: int, zn: int, zd: int):
+    """`_log_terms` for alpha = A/B and z = zn/zd (B, zd > 0, not necessarily in lowest
+    terms: r is reduced at the end, so the terms are the same)."""
     terms = []
-    for v, c in groups:
-        y = alpha * (v - z)
-        if y == 0:
+    for p, q, c in ints:
+        n = A * (p * zd - zn * q)  # y = alpha (v - z) = n / d
+        if n == 0:
             continue
-        n, d = abs(y.numerator), y.denominator
-        # 1 + |y| + y^2/2 = (2d^2 + 2nd + n^2) / (2d^2)
-        num, den = 2 * d * d + 2 * n * d + n * n, 2 * d * d
+        d = B * q * zd
+        an = -n if n < 0 else n
+        # 1 + |y| + y^2/2 = (2d^2 + 2|n|d + n^2) / (2d^2)
+        num, den = (an + d) * (an + d) + d * d, 2 * d * d
         g = math.gcd(num, den)
-        terms.append((num // g, den // g, c if y > 0 else -c))
+        terms.append((num // g, den // g, c if n > 0 else -c))
     return terms
 
 
@@ -208,7 +246,32 @@ def _is_exact_root(groups, alpha: Fraction, z: Fraction) -> bool:
     base (b_1, ..., b_s) each r_j = prod_b b^(a_jb), and by unique factorization the
     product is 1 iff sum_j e_j a_jb = 0 for every b. The cost depends on the bit sizes of
     the r_j, not on the counts."""
-    terms = _log_terms(groups, alpha, z)
+    ints = [(v.numerator, v.denominator, c) for v, c in groups]
+    return _is_exact_root_int(ints, alpha.numerator, alpha.denominator, z.numerator, z.denominator)
+
+
+def _is_exact_root_int(ints, A: int, B: int, zn: int, zd: int) -> bool:
+    """`_is_exact_root` for alpha = A/B, z = zn/zd (see `_log_terms_int`)."""
+    # A quicker disproof first: prod_j r_j^e_j = 1 with r_j = num_j/den_j means
+    # prod_{e>0} num^e prod_{e<0} den^-e = prod_{e>0} den^e prod_{e<0} num^-e as integers,
+    # hence modulo any prime. With one-digit residues the powers are cheap, and the
+    # reduced terms (gcds of ~200-bit integers) are only formed for the rare z that pass.
+    P = _QUICK_PRIME
+    left = right = 1
+    for p, q, c in ints:
+        n = A * (p * zd - zn * q)  # y = alpha (v - z) = n / d, as in `_log_terms_int`
+        if n == 0:
+            continue
+        d = B * q * zd % P
+        n_abs = (-n if n < 0 else n) % P
+        num, den = ((n_abs + d) * (n_abs + d) + d * d) % P, 2 * d * d % P
+        if n > 0:
+            left, right = left * pow(num, c, P) % P, right * pow(den, c, P) % P
+        else:
+            left, right = left * pow(den, c, P) % P, right * pow(num, c, P) % P
+    if left != right:
+        return False
+    terms = _log_terms_int(ints, A, B, zn, zd)
     if not terms:
         return True
     if all(e > 0 for _, _, e in terms) or all(e < 0 for _, _, e in terms):
@@ -260,7 +323,7 @@ def _constants(prec: int):
     return outward(l2_lo, l2_hi), tuple(outward(lo, hi) for lo, hi in table)
 
 
-def _ln_bounds(num: int, den: int, prec: int) -> tuple[int, int]:
+def _ln_bounds(num: int, den: int, prec: int, constants=None) -> tuple[int, int]:
     """Integers lo <= 2^prec ln(num/den) <= hi for integers num >= den > 0.
 
     With x = num/(den 2^k) in [1, 2) and X = floor(2^prec x): ln(num/den) = k ln 2 + ln x,
@@ -272,7 +335,10 @@ def _ln_bounds(num: int, den: int, prec: int) -> tuple[int, int]:
     e_{j+1} < 1 + u^2 e_j, e_j < 1/(1 - u^2) < 1.0001. Each term floor(2 T_j/(2j+1)) is
     below the true term by less than 2 e_j + 1 < 4 units. The loop stops at the first
     T_J = 0, where 2^prec u^(2J+1) < e_J; the tail is then < 2 e_J/(1 - u^2) < 3 units.
-    So the sum S of the J computed terms satisfies S <= 2^prec 2 atanh(u) < S + 4J + 3."""
+    So the sum S of the J computed terms satisfies S <= 2^prec 2 atanh(u) < S + 4J + 3.
+
+    `constants` is `_constants(prec)`, passed by callers that evaluate many logs at one
+    precision."""
     if num == den:
         return 0, 0
     k = num.bit_length() - den.bit_length()
@@ -283,7 +349,7 @@ def _ln_bounds(num: int, den: int, prec: int) -> tuple[int, int]:
         X, rem = divmod(num << shift, den)
     else:
         X, rem = divmod(num, den << -shift)
-    (ln2_lo, ln2_hi), table = _constants(prec)
+    (ln2_lo, ln2_hi), table = constants or _constants(prec)
     i = (X >> (prec - _TABLE_BITS)) - (1 << _TABLE_BITS)
     t = (64 + i) << prec
     a, b = 64 * X - t, 64 * X + t
@@ -301,18 +367,19 @@ def _ln_bounds(num: int, den: int, prec: int) -> tuple[int, int]:
     return lo, hi
 
 
-def _f_bounds(problem: "_Problem", z: Fraction, prec: int) -> tuple[int, int]:
-    """Integers lo <= 2^prec f(z) <= hi."""
-    zn, zd = z.numerator, z.denominator
+def _f_bounds(problem: "_Problem", zn: int, zd: int, prec: int) -> tuple[int, int]:
+    """Integers lo <= 2^prec f(z) <= hi at z = zn/zd (zd > 0; the ln arguments depend only
+    on the value of z, so z need not be in lowest terms)."""
     A, B = problem.alpha_num, problem.alpha_den
+    constants = _constants(prec)
     lo = hi = 0
     for p, q, c in problem.ints:
         n = A * (p * zd - zn * q)  # y = alpha (v - z) = n / d
         if n == 0:
             continue
         d = B * q * zd
-        an = abs(n)
-        l, h = _ln_bounds((an + d) * (an + d) + d * d, 2 * d * d, prec)
+        an = -n if n < 0 else n
+        l, h = _ln_bounds((an + d) * (an + d) + d * d, 2 * d * d, prec, constants)
         if n > 0:
             lo += c * l
             hi += c * h
@@ -334,11 +401,11 @@ class _Problem:
         self.groups = groups
         self.alpha = alpha
         self.alpha_num, self.alpha_den = alpha.numerator, alpha.denominator
-        self.ints = [(v.numerator, v.denominator, c) for v, c in groups]
-        self.total = sum(c for _, c in groups)
-        try:
-            self.floats = [(float(v), float(c)) for v, c in groups]
-            self.alpha_float = float(alpha)
+        self.ints = ints = [(v.numerator, v.denominator, c) for v, c in groups]
+        self.total = sum(c for _, _, c in ints)
+        try:  # p / q is float(Fraction(p, q)): one correctly rounded division
+            self.floats = [(p / q, float(c)) for p, q, c in ints]
+            self.alpha_float = self.alpha_num / self.alpha_den
         except OverflowError:
             self.floats = None
         self.prec = _MIN_PREC
@@ -347,14 +414,15 @@ class _Problem:
     def float_f(self, z: float) -> tuple[float, float]:
         a = self.alpha_float
         value = slope = 0.0
+        log, log1p = math.log, math.log1p
         for v, c in self.floats:
             y = a * (v - z)
             ay = abs(y)
             if ay > 1e6:  # avoid overflow in y^2: ln(1 + t + t^2/2) = 2 ln t - ln 2 + ln(1 + 2/t + 2/t^2)
-                psi = 2 * math.log(ay) - math.log(2) + math.log1p(2 / ay + 2 / (ay * ay))
+                psi = 2 * log(ay) - _LN2_FLOAT + log1p(2 / ay + 2 / (ay * ay))
                 dpsi = (1 / ay + 1) / (1 / ay + 1 + ay / 2)
             else:
-                psi = math.log1p(ay + ay * ay / 2)
+                psi = log1p(ay + ay * ay / 2)
                 dpsi = (1 + ay) / (1 + ay + ay * ay / 2)
             value += c * psi if y >= 0 else -c * psi
             slope += c * dpsi
@@ -386,7 +454,8 @@ class _Problem:
             z = step
         return z
 
-    def slope(self, z: Fraction) -> float | None:
+    def slope(self, z) -> float | None:
+        """|f'(z)| in floats for a Fraction or float z, or None where floats fail."""
         if self.floats is None:
             return None
         try:
@@ -397,18 +466,25 @@ class _Problem:
 
     def certified_sign(self, z: Fraction) -> tuple[int, Fraction | None]:
         """(sign of f(z), a rational within the enclosure of f(z) or None if exact)."""
+        sign, total, prec = self.sign_at(z.numerator, z.denominator)
+        return sign, None if total is None else Fraction(total, 1 << (prec + 1))
+
+    def sign_at(self, zn: int, zd: int) -> tuple[int, int | None, int | None]:
+        """(sign of f(z), lo + hi, P) at z = zn/zd, zd > 0: the enclosure lo <= 2^P f(z) <= hi
+        that settled the sign, whose midpoint (lo + hi)/2^(P+1) the search's Newton step
+        uses, or (sign, None, None) when the sign was decided exactly."""
         prec = self.prec
         tested_exact = False
         while prec <= _MAX_PREC:
-            lo, hi = _f_bounds(self, z, prec)
+            lo, hi = _f_bounds(self, zn, zd, prec)
             if lo > 0 or hi < 0:
-                return (1 if lo > 0 else -1), Fraction(lo + hi, 1 << (prec + 1))
+                return (1 if lo > 0 else -1), lo + hi, prec
             if not tested_exact:
                 tested_exact = True
-                if _is_exact_root(self.groups, self.alpha, z):
-                    return 0, None
+                if _is_exact_root_int(self.ints, self.alpha_num, self.alpha_den, zn, zd):
+                    return 0, None, None
             prec *= 2
-        return _sign_exact(self.groups, self.alpha, z), None
+        return _sign_exact(self.groups, self.alpha, Fraction(zn, zd)), None, None
 
 
 def catoni_sign_certified(values, counts, alpha, z) -> int:
@@ -428,24 +504,59 @@ def catoni_sign_certified(values, counts, alpha, z) -> int:
 
 def _simplest_between(a: Fraction, b: Fraction) -> Fraction:
     """The rational with the smallest denominator in [a, b] (a <= b), by continued fractions."""
-    if a <= 0 <= b:
-        return Fraction(0)
-    if b < 0:
-        return -_simplest_between(-b, -a)
-    fl = a.numerator // a.denominator
-    if fl == a or fl + 1 <= b:
-        return Fraction(fl if fl == a else fl + 1)
-    # a, b in (fl, fl + 1): the simplest is fl + 1/(simplest in [1/(b - fl), 1/(a - fl)])
-    return fl + 1 / _simplest_between(1 / (b - fl), 1 / (a - fl))
+    n, d = _simplest_between_int(a.numerator, a.denominator, b.numerator, b.denominator)
+    return Fraction(n, d)
+
+
+def _simplest_between_int(an: int, ad: int, bn: int, bd: int) -> tuple[int, int]:
+    """(n, d), d > 0, coprime: the rational with the smallest denominator in [an/ad, bn/bd]
+    (ad, bd > 0, an/ad <= bn/bd, neither necessarily in lowest terms; a reversed interval is
+    refused, as the continued fraction of one would not end).
+
+    The continued-fraction recursion simplest[a, b] = 0 if a <= 0 <= b; -simplest[-b, -a]
+    if b < 0; a if a is an integer; else fl + 1 if fl + 1 <= b (fl = floor a); else
+    fl + 1/simplest[1/(b - fl), 1/(a - fl)] -- unrolled: the partial quotients fl are
+    composed into the Moebius map x -> (p1 x + p0)/(q1 x + q0), applied to the integer
+    that ends it. Its determinant is +-1, so the result is in lowest terms."""
+    if an * bd > bn * ad:
+        raise ValueError(f"_simplest_between needs a <= b, got a = {an}/{ad} > b = {bn}/{bd}")
+    if an <= 0 <= bn:
+        return 0, 1
+    sign = 1
+    if bn < 0:
+        an, ad, bn, bd, sign = -bn, bd, -an, ad, -1
+    p1, p0, q1, q0 = 1, 0, 0, 1
+    while True:
+        fl, rem = divmod(an, ad)
+        if rem == 0:
+            x = fl
+            break
+        if (fl + 1) * bd <= bn:
+            x = fl + 1
+            break
+        # a, b in (fl, fl + 1): continue on [1/(b - fl), 1/(a - fl)]
+        an, ad, bn, bd = bd, bn - fl * bd, ad, rem
+        p1, p0 = p1 * fl + p0, p1
+        q1, q0 = q1 * fl + q0, q1
+    return sign * (p1 * x + p0), q1 * x + q0
 
 
 def _grid_exponent(width: Fraction) -> int:
     """m with 2^-m <= width/2 < 2^(1-m)."""
-    half = width / 2
-    e = half.numerator.bit_length() - half.denominator.bit_length()
-    if Fraction(2) ** e > half:
+    wn, wd = width.numerator, 2 * width.denominator  # width/2 = wn/wd
+    e = wn.bit_length() - wd.bit_length()
+    if (wd << e > wn) if e >= 0 else (wd > wn << -e):  # 2^e > width/2
         e -= 1
     return -e
+
+
+def _round_half_even(n: int, d: int) -> int:
+    """round(n/d) for d > 0, ties to even, as Python's round of a Fraction."""
+    fl, rem = divmod(n, d)
+    twice = 2 * rem
+    if twice < d or (twice == d and fl % 2 == 0):
+        return fl
+    return fl + 1
 
 
 # -- the estimator ---------------------------------------------------------------------
@@ -458,74 +569,120 @@ def catoni_root(values, counts, alpha, *, width=DEFAULT_WIDTH) -> Enclosure:
     width = _positive(width, "width")
 
     # exact roots from the data alone: constant data, and symmetry about the centre
-    vmin, vmax = groups[0][0], groups[-1][0]
-    centre = (vmin + vmax) / 2
-    if all(v + w == 2 * centre and c == d for (v, c), (w, d) in zip(groups, reversed(groups))):
-        return Enclosure.point(centre)
-
     problem = _Problem(groups, alpha)
+    ints = problem.ints
+    vmin, vmax = groups[0][0], groups[-1][0]
+    # v + w = vmin + vmax = T/U for the pairs (v, w) from both ends, with equal counts
+    T, U = ints[0][0] * ints[-1][1] + ints[-1][0] * ints[0][1], ints[0][1] * ints[-1][1]
+    if all(c == e and (p * s + r * q) * U == T * q * s for (p, q, c), (r, s, e) in zip(ints, reversed(ints))):
+        return Enclosure.point(Fraction(T, 2 * U))
+
     m = _grid_exponent(width)
-    step = Fraction(2) ** -m  # the grid 2^-m, with 2 step <= width
+    # The search runs in grid units, where the grid 2^-m (2 * 2^-m <= width) is the integers:
+    # a real x is x GN/GD, the grid point k is the real k GD/GN. Every end, probe and
+    # candidate is an integer or a pair (numerator, positive denominator), compared by
+    # cross-multiplication: the same decisions as on Fractions, without their gcds.
+    GN, GD = (1 << m, 1) if m >= 0 else (1, 1 << -m)
 
-    def on_grid(x: Fraction, how=round) -> Fraction:
-        return how(x / step) * step
+    def real(k: int):  # the grid point k for problem.slope: a float, or a Fraction beyond floats
+        try:
+            return (k * GD) / GN  # correctly rounded, as float(Fraction(k GD, GN))
+        except OverflowError:
+            return Fraction(k * GD, GN)  # problem.slope's float() overflows and gives None
 
-    a, b = vmin, vmax  # f(vmin) > 0 > f(vmax): the data are not constant
+    an, ad = vmin.numerator * GN, vmin.denominator * GD  # a = vmin, b = vmax: f(a) > 0 > f(b),
+    bn, bd = vmax.numerator * GN, vmax.denominator * GD  # as the data are not constant
+    wn, wd = width.numerator * GN, width.denominator * GD
     seed = problem.float_seed()
-    candidate = None if seed is None else Fraction(seed)
+    candidate = None
+    if seed is not None:
+        num, den = seed.as_integer_ratio()  # exactly Fraction(seed)
+        candidate = (num * GN, den * GD)
     # P resolves |f| ~ |f'| step/2 (a probe's distance to the root) against a rounding
     # loss of up to ~2^8 units of 2^-P per ln and count
-    slope = None if candidate is None else problem.slope(candidate)
+    slope = None if candidate is None else problem.slope(seed)
     if slope:
         log_slope = math.floor(math.log2(slope))
     else:  # no float model: take |f'| ~ alpha, which errs towards more bits
         log_slope = problem.alpha_num.bit_length() - problem.alpha_den.bit_length()
     problem.prec = _round_prec(m + problem.total.bit_length() + 14 - log_slope)
+    A, B = problem.alpha_num, problem.alpha_den
     trusted = False  # the candidate came from a Newton step on a certified value
     failures = 0
-    while b - a > width:
-        before = b - a
-        if candidate is None or not a < candidate < b or failures >= 2:
-            probes = [on_grid((a + b) / 2, math.floor)]  # strictly inside: b - a > 2 step
+    while True:
+        before_n, before_d = bn * ad - an * bd, ad * bd  # b - a
+        if before_n * wd <= wn * before_d:  # b - a <= width
+            break
+        probes = None  # bisect, unless a candidate strictly inside proposes probes
+        if candidate is not None and failures < 2:
+            cn, cd = candidate
+            if an * cd < cn * ad and cn * bd < bn * cd:  # a < candidate < b
+                g, rem = divmod(cn, cd)  # g = round(candidate), ties to even, as round(Fraction)
+                if 2 * rem > cd or (2 * rem == cd and g & 1):
+                    g += 1
+                if trusted:
+                    probes = [k for k in (g - 1, g + 1) if an < k * ad and k * bd < bn]
+                else:
+                    probes = [g] if an < g * ad and g * bd < bn else []
+        if probes is None:
             failures = 0
-        elif trusted:
-            g = on_grid(candidate)
-            probes = [p for p in (g - step, g + step) if a < p < b] or [on_grid((a + b) / 2, math.floor)]
-        else:
-            g = on_grid(candidate)
-            probes = [g] if a < g < b else [on_grid((a + b) / 2, math.floor)]
+        if not probes:  # floor((a + b)/2): strictly inside, as b - a > width >= 2 steps
+            probes = [(an * bd + bn * ad) // (2 * before_d)]
         best = None
-        for z in probes:
-            if not a < z < b:
-                continue  # the first probe of a pair already moved this end past z
-            sign, value = problem.certified_sign(z)
+        for k in probes:
+            if not (an < k * ad and k * bd < bn):
+                continue  # the first probe of a pair already moved this end past k
+            sign, total, prec = problem.sign_at(k * GD, GN)
             if sign == 0:
-                return Enclosure.point(z)
+                return Enclosure.point(Fraction(k * GD, GN))
             if sign > 0:
-                a = z
+                an, ad = k, 1
             else:
-                b = z
-            slope = problem.slope(z)
-            if value is not None and slope is not None:
-                delta = value / Fraction(slope)
-                if best is None or abs(delta) < abs(best[1]):
-                    best = (z, delta)
+                bn, bd = k, 1
+            slope = problem.slope(real(k))
+            if total is not None and slope is not None:
+                # delta = f(z)/|f'(z)| = (total/2^(P+1)) / slope, in grid units dn/dd
+                sn, sd = slope.as_integer_ratio()
+                dn, dd = total * sd * GN, (sn << (prec + 1)) * GD
+                if best is None or abs(dn) * best[2] < abs(best[1]) * dd:
+                    best = (k, dn, dd)
         if best is None:
             candidate, trusted = None, False
         else:
-            z, delta = best
-            candidate = z + delta
+            k, dn, dd = best
+            candidate = (k * dd + dn, dd)
             # pair-probe around the Newton point only when its error (the float slope's
             # relative error, allowed up to 2^-36, times delta, plus curvature
-            # ~alpha delta^2) is far below the grid; otherwise one probe refines it first
-            trusted = abs(delta) * Fraction(1, 2**36) + alpha * delta * delta * 4 <= step / 8
-        failures = failures + 1 if (b - a) * 2 > before else 0
+            # ~alpha delta^2) is far below the grid: |delta| 2^-36 + 4 alpha delta^2 <= step/8.
+            # With delta = (dn/dd) step, step = GD/GN, alpha = A/B, divided by step and
+            # multiplied by 2^39 B dd^2 GN:
+            trusted = ((abs(dn) * B * dd * GN) << 3) + ((A * dn * dn * GD) << 41) <= (B * dd * dd * GN) << 36
+        failures = failures + 1 if (bn * ad - an * bd) * 2 * before_d > before_n * ad * bd else 0
 
     # a rational root with a small denominator: the simplest rational of the bracket
-    s = _simplest_between(a, b)
-    if a < s < b and s.denominator**2 * (b - a) <= 1 and _is_exact_root(groups, alpha, s):
-        return Enclosure.point(s)
-    return Enclosure(a, b)
+    a_num, a_den, b_num, b_den = an * GD, ad * GN, bn * GD, bd * GN  # the ends as reals
+    sn, sd = _simplest_between_int(a_num, a_den, b_num, b_den)
+    if (a_num * sd < sn * a_den and sn * b_den < b_num * sd  # a < s < b
+            and sd * sd * (b_num * a_den - a_num * b_den) <= a_den * b_den  # den(s)^2 (b - a) <= 1
+            and _is_exact_root_int(problem.ints, A, B, sn, sd)):
+        return Enclosure.point(Fraction(sn, sd))
+    return Enclosure(Fraction(a_num, a_den), Fraction(b_num, b_den))
+
+
+@lru_cache(maxsize=256)
+def _log_enclosure(log_term, bits: int) -> Enclosure:
+    """log_term.enclosure(bits) for the project's frozen constants (ScaledLog, Rational),
+    whose enclosures are pure functions of their fields: CALruption asks for the same
+    beta3 at the same precisions for every pair of hypotheses."""
+    return log_term.enclosure(bits)
+
+
+def _floor_log2(num: int, den: int) -> int:
+    """floor(log2(num/den)) for integers num, den > 0."""
+    e = num.bit_length() - den.bit_length()  # 2^(e-1) < num/den < 2^(e+1)
+    if (den << e > num) if e >= 0 else (den > num << -e):
+        e -= 1
+    return e
 
 
 def catoni_alpha(log_term, min_q, n, rho_hat) -> Fraction:
@@ -539,28 +696,44 @@ def catoni_alpha(log_term, min_q, n, rho_hat) -> Fraction:
     So 0 < alpha <= the true value and alpha >= (1 - 2^-62) times it. Any fixed alpha > 0
     defines a valid Catoni estimator (the lemma for Catoni's estimator holds for every
     alpha > 0; only the constant of the bound moves, by a relative 2^-62 here), and a
-    dyadic alpha keeps the integers of `catoni_root` small."""
+    dyadic alpha keeps the integers of `catoni_root` small.
+
+    The enclosure is `sqrt_enclosure(log_term.enclosure(bits).scale(ratio), bits)` at the
+    first bits = 64, 128, ... where it is that narrow, computed on integers (isqrt of the
+    floor and ceiling of its ends times 4^bits, or the exact root of a rational square)."""
     min_q = _positive(min_q, "min_q")
     rho_hat = _positive(rho_hat, "rho_hat")
     n = as_int(n, "n", minimum=1)
     if not callable(getattr(log_term, "enclosure", None)):
         raise ValueError(f"log_term must have an enclosure(bits) method, got {shown(log_term)}")
-    ratio = 2 * min_q / (5 * n * rho_hat)
+    # ratio = 2 min_q / (5 n rho_hat) = rn / rd, rn, rd > 0
+    rn = 2 * min_q.numerator * rho_hat.denominator
+    rd = 5 * n * min_q.denominator * rho_hat.numerator
+    cached = type(log_term) in (ScaledLog, Rational)
     bits = 64
     while bits <= MAX_BITS:
-        log_enclosure = log_term.enclosure(bits)
+        log_enclosure = _log_enclosure(log_term, bits) if cached else log_term.enclosure(bits)
         if log_enclosure.hi <= 0:
             raise ValueError(f"log_term must be > 0, got an enclosure [{log_enclosure.lo}, {log_enclosure.hi}]")
         if log_enclosure.lo > 0:
-            root = sqrt_enclosure(log_enclosure.scale(ratio), bits)
-            if root.lo > 0 and root.width * 2**64 <= root.lo:
+            lo_num, lo_den = log_enclosure.lo.numerator * rn, log_enclosure.lo.denominator * rd
+            if log_enclosure.exact:  # a rational square has its root exactly
+                value = Fraction(lo_num, lo_den)
+                root_num, root_den = isqrt(value.numerator), isqrt(value.denominator)
+                if root_num * root_num == value.numerator and root_den * root_den == value.denominator:
+                    lo, hi, den = root_num, root_num, root_den  # the root is [lo, hi] / den, width 0
+                    break
+            hi_num, hi_den = log_enclosure.hi.numerator * rn, log_enclosure.hi.denominator * rd
+            lo = isqrt((lo_num << 2 * bits) // lo_den)
+            hi = isqrt(-((-hi_num << 2 * bits) // hi_den)) + 1
+            den = 1 << bits
+            if lo > 0 and (hi - lo) << 64 <= lo:  # relative width <= 2^-64
                 break
         bits *= 2
     else:
         raise ArithmeticError(f"could not enclose alpha to relative 2^-64 at {MAX_BITS} bits")
-    lo = root.lo
-    e = lo.numerator.bit_length() - lo.denominator.bit_length()  # 2^(e-1) < lo < 2^(e+1)
-    if Fraction(2) ** e > lo:
-        e -= 1
-    scaled = lo * Fraction(2) ** (63 - e)  # in [2^63, 2^64)
-    return Fraction(scaled.numerator // scaled.denominator) / Fraction(2) ** (63 - e)
+    # the lower end lo/den rounded down to 64 significant bits: floor(lo/den 2^(63-e)) / 2^(63-e)
+    shift = 63 - _floor_log2(lo, den)
+    if shift >= 0:
+        return Fraction((lo << shift) // den, 1 << shift)
+    return Fraction(lo // (den << -shift) << -shift)

@@ -210,13 +210,19 @@ def decide_le(value: Fraction, bound: Callable[[int], Enclosure]) -> tuple[bool,
 def sqrt_lower(a, rel_bits: int = 64) -> Fraction:
     """A rational w with sqrt(a) (1 - 2^-rel_bits) <= w <= sqrt(a), exact when sqrt(a) is
     rational; a > 0. Used where an irrational weight must become a rational input."""
-    a = as_fraction(a, "a")
+    a = a if type(a) is Fraction else as_fraction(a, "a")
     if a <= 0:
         raise ValueError(f"sqrt_lower needs a > 0, got {a}")
+    num, den = a.numerator, a.denominator
     # sqrt(a) >= 2^-(e+1) where 2^-e ~ a^(1/2); take that many extra bits so the
     # absolute error 2^-bits is a relative error <= 2^-rel_bits.
-    extra = max(0, (a.denominator.bit_length() - a.numerator.bit_length()) // 2 + 2)
-    return sqrt_enclosure(Enclosure.point(a), rel_bits + extra + 1).lo
+    extra = max(0, (den.bit_length() - num.bit_length()) // 2 + 2)
+    bits = rel_bits + extra + 1
+    # sqrt_enclosure(Enclosure.point(a), bits).lo without the Fractions in between
+    root_num, root_den = isqrt(num), isqrt(den)
+    if root_num * root_num == num and root_den * root_den == den:
+        return Fraction(root_num, root_den)
+    return Fraction(isqrt((num << 2 * bits) // den), 1 << bits)
 
 
 def certified_ceil(constant, factor: int) -> int:

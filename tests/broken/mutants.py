@@ -254,18 +254,20 @@ MUTANTS: list[Mutant] = [
         "catoni_root assumes sorted input: it starts its bracket at the first and last entries of values "
         "instead of the data's minimum and maximum (the algorithms always pass sorted data)",
         "catoni.py",
-        "    a, b = vmin, vmax  # f(vmin) > 0 > f(vmax): the data are not constant\n",
-        '    a, b = sorted((as_fraction(values[0], "values[0]"), as_fraction(values[-1], "values[-1]")))\n',
+        "    an, ad = vmin.numerator * GN, vmin.denominator * GD  # a = vmin, b = vmax: f(a) > 0 > f(b),\n"
+        "    bn, bd = vmax.numerator * GN, vmax.denominator * GD  # as the data are not constant\n",
+        '    a, b = sorted((as_fraction(values[0], "values[0]"), as_fraction(values[-1], "values[-1]")))\n'
+        "    an, ad = a.numerator * GN, a.denominator * GD\n"
+        "    bn, bd = b.numerator * GN, b.denominator * GD\n",
         "check_catoni_root_certified",
     ),
     Mutant(
         "catoni_root_groups_unsorted",
         "catoni_root's grouping keeps the input order, so vmin and vmax are the first and last distinct values: "
-        "on unsorted data a reversed bracket (lo > hi), an endless recursion in the simplest-rational search, "
-        "or a division by zero",
+        "on unsorted data a reversed bracket (lo > hi), which the simplest-rational search refuses",
         "catoni.py",
-        "    return sorted(merged.items())",
-        "    return list(merged.items())",
+        "    return [(v, c) for v, c in sorted(merged.values(), key=lambda entry: entry[0])]",
+        "    return [(v, c) for v, c in merged.values()]",
         "check_catoni_root_certified",
         expect="crash",
     ),

@@ -105,18 +105,14 @@ VARIANTS: list[Variant] = [
         "Catoni's alpha (line 8) is the upper end of its enclosure rounded up to 64 significant bits: above the "
         "lemma's value, within relative 2^-62",
         "catoni.py",
-        "    lo = root.lo\n"
-        "    e = lo.numerator.bit_length() - lo.denominator.bit_length()  # 2^(e-1) < lo < 2^(e+1)\n"
-        "    if Fraction(2) ** e > lo:\n"
-        "        e -= 1\n"
-        "    scaled = lo * Fraction(2) ** (63 - e)  # in [2^63, 2^64)\n"
-        "    return Fraction(scaled.numerator // scaled.denominator) / Fraction(2) ** (63 - e)\n",
-        "    hi = root.hi\n"
-        "    e = hi.numerator.bit_length() - hi.denominator.bit_length()\n"
-        "    if Fraction(2) ** e > hi:\n"
-        "        e -= 1\n"
-        "    scaled = hi * Fraction(2) ** (63 - e)  # in [2^63, 2^64)\n"
-        "    return Fraction(-(-scaled.numerator // scaled.denominator)) / Fraction(2) ** (63 - e)\n",
+        "    shift = 63 - _floor_log2(lo, den)\n"
+        "    if shift >= 0:\n"
+        "        return Fraction((lo << shift) // den, 1 << shift)\n"
+        "    return Fraction(lo // (den << -shift) << -shift)\n",
+        "    shift = 63 - _floor_log2(hi, den)  # the upper end hi/den, rounded up\n"
+        "    if shift >= 0:\n"
+        "        return Fraction(-((-hi << shift) // den), 1 << shift)\n"
+        "    return Fraction(-(-hi // (den << -shift)) << -shift)\n",
         ("calruption.alpha_rounding",), ("calruption", "calruption_epoch"),
     ),
     Variant(
@@ -135,15 +131,26 @@ VARIANTS.append(Variant(
     "catoni_root_ignores_zero_counts",
     "catoni_root ignores an entry whose count is 0 instead of refusing it",
     "catoni.py",
-    "        c = as_int(c, f\"counts[{i}]\", minimum=1)\n"
-    "        merged[v] = merged.get(v, 0) + c\n"
-    "    return sorted(merged.items())\n",
-    "        c = as_int(c, f\"counts[{i}]\", minimum=0)\n"
-    "        if c:  # legitimate variant: a count of 0 is ignored, not refused (FINDINGS R16)\n"
-    "            merged[v] = merged.get(v, 0) + c\n"
+    "            c = as_int(c, f\"counts[{i}]\", minimum=1)\n"
+    "        key = (v.numerator, v.denominator)\n"
+    "        entry = merged.get(key)\n"
+    "        if entry is None:\n"
+    "            merged[key] = [v, c]\n"
+    "        else:\n"
+    "            entry[1] += c\n"
+    "    return [(v, c) for v, c in sorted(merged.values(), key=lambda entry: entry[0])]\n",
+    "            c = as_int(c, f\"counts[{i}]\", minimum=0)\n"
+    "        if c == 0:  # legitimate variant: a count of 0 is ignored, not refused (FINDINGS R16)\n"
+    "            continue\n"
+    "        key = (v.numerator, v.denominator)\n"
+    "        entry = merged.get(key)\n"
+    "        if entry is None:\n"
+    "            merged[key] = [v, c]\n"
+    "        else:\n"
+    "            entry[1] += c\n"
     "    if not merged:\n"
     "        raise ValueError(f\"counts must not all be 0, got {list(counts)}\")\n"
-    "    return sorted(merged.items())\n",
+    "    return [(v, c) for v, c in sorted(merged.values(), key=lambda entry: entry[0])]\n",
     ("catoni.zero_count",), ("catoni_root",),
 ))
 
