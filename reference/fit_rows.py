@@ -54,15 +54,16 @@ from operator import mul
 from .lp import METHOD_CERTIFIED, LPSolution, _check, _common_denominator, _FloatLP, _Problem, solve_lp
 
 # Rows added at the start (the pairs with the largest |w W|, both directions) and per round
-# (the most violated). Speed only: any positive numbers give the same certified optimum.
-INITIAL_PAIRS = 16
-ROWS_PER_ROUND = 64
+# (the most violated): at least these many, and at least a share of |S_l| + 1 (a vertex has
+# |S_l| + 1 tight constraints, so fewer would take as many rounds). Speed only: any positive
+# numbers give the same certified optimum.
+INITIAL_PAIRS, INITIAL_PAIRS_PER_COLUMN = 16, 0.5
+ROWS_PER_ROUND, ROWS_PER_ROUND_PER_COLUMN = 64, 0.5
 # A float row counts as violated above this relative excess (the float loop's stopping
 # rule; the exact check decides in the end, so this only trades rounds for exact checks).
 FLOAT_SLACK = 1e-12
-FLOAT_TOLERANCE = 1e-10
-TIGHT_SLACK = 1e-8
 DECIDE_BITS = 192
+NEAR_SLACK = 1e-8  # rows this close to s (relative) at HiGHS's point enter the exact LP
 
 
 @dataclass(frozen=True)
@@ -164,28 +165,6 @@ class _Rows:
         return found
 
 
-def _float_solve(rows: _Rows, working, bounds):
-    import numpy as np
-    from scipy.optimize import linprog
-
-    k = len(rows.support)
-    A = np.zeros((len(working), k + 1))
-    b = np.zeros(len(working))
-    for n, (i, sign) in enumerate(working):
-        h, h2, w, W = rows.pairs[i]
-        A[n, :k] = sign * (rows.labels[h] - rows.labels[h2])
-        A[n, k] = -1.0 / float(w)
-        b[n] = sign * float(W)
-    c = np.zeros(k + 1)
-    c[k] = 1.0
-    # tolerances far below HiGHS's defaults (1e-7): the optimum s is often ~1e-6, and rows
-    # within 1e-7 of it would be guessed tight (a wrong basis for the exact side)
-    result = linprog(c, A_ub=A, b_ub=b, bounds=bounds, method="highs-ds",
-                     options={"presolve": False, "primal_feasibility_tolerance": FLOAT_TOLERANCE,
-                              "dual_feasibility_tolerance": FLOAT_TOLERANCE})
-    return result if result.status == 0 else None
-
-
 def _left_null_vector(B: list[list[int]]):
     """(z, pivot_rows): integers z != 0 with z^T B = 0 for a k x (k - 1) integer matrix B of
     full column rank, and k - 1 rows of B that are independent; None if B is rank deficient.
@@ -282,31 +261,7 @@ def _structured_vertex(p: _Problem, basis: list[int]) -> LPSolution | None:
                       METHOD_CERTIFIED, tuple(p.label(k) for k in sorted(basis)), 0)
 
 
-def _tight_rows(rows: _Rows, working, result, k: int):
-    """(rows, result): the rows of `working` with a positive HiGHS multiplier or a relative
-    slack below TIGHT_SLACK at its optimum, and HiGHS's result restricted to them."""
-    from types import SimpleNamespace
-
-    import numpy as np
-
-    v, s = result.x[:k], float(result.x[k])
-    duals = -np.asarray(result.ineqlin.marginals)
-    r = rows.labels @ v
-    keep = []
-    for n, (i, sign) in enumerate(working):
-        h, h2 = rows.pairs[i][0], rows.pairs[i][1]
-        value = sign * rows.w[i] * (r[h] - r[h2] - rows.W[i])
-        scale = rows.w[i] * (abs(r[h]) + abs(r[h2]) + abs(rows.W[i])) + abs(s)
-        if duals[n] > 0 or s - value <= TIGHT_SLACK * scale:
-            keep.append(n)
-    restricted = SimpleNamespace(x=result.x, lower=result.lower, upper=result.upper,
-                                 ineqlin=SimpleNamespace(marginals=np.asarray(result.ineqlin.marginals)[keep]))
-    return [working[n] for n in keep], restricted
-
-
-def _certified_working_optimum(rows: _Rows, working, p_hat_support, result) -> LPSolution:
-    """The working-set LP's certified optimum: bases proposed from HiGHS's `result` on the
-    same rows (None: HiGHS failed), solved by `_structured_vertex`; `solve_lp` otherwise."""
+def _v_problem(rows: _Rows, working, p_support):
     k = len(rows.support)
     A, b = [], []
     for i, sign in working:
@@ -314,11 +269,50 @@ def _certified_working_optimum(rows: _Rows, working, p_hat_support, result) -> L
         A.append(coefficients)
         b.append(rhs)
     c = [Fraction(0)] * k + [Fraction(1)]
-    lower = [-p for p in p_hat_support] + [None]
-    upper = list(p_hat_support) + [None]
-    problem = _Problem(c, A, b, lower, upper)
+    lower = [-p for p in p_support] + [None]
+    upper = list(p_support) + [None]
+    return (c, A, b, lower, upper), _Problem(c, A, b, lower, upper)
+
+
+def _near_rows(rows: _Rows, working, x, k: int) -> list[tuple[int, int]]:
+    """The working rows within a relative NEAR_SLACK of s at the float point x."""
+    v, s = x[:k], float(x[k])
+    r = rows.labels @ v
+    near = []
+    for i, sign in working:
+        h, h2 = rows.pairs[i][0], rows.pairs[i][1]
+        value = sign * rows.w[i] * (r[h] - r[h2] - rows.W[i])
+        scale = rows.w[i] * (abs(r[h]) + abs(r[h2]) + abs(rows.W[i])) + abs(s)
+        if s - value <= NEAR_SLACK * scale:
+            near.append((i, sign))
+    return near
+
+
+def _certified_working_optimum(rows: _Rows, working, p_support, solved, forced=()) -> LPSolution:
+    """A certified optimum of an LP on working rows that include `forced` (working rows found
+    violated at an earlier certified point). In order: HiGHS's own final basis (its nonbasic
+    rows and bounds) on those rows and `forced`; bases guessed by `reference.lp` from a
+    float solve of the rows within NEAR_SLACK of s at HiGHS's point (and `forced`);
+    `solve_lp` on every working row. Vertices come from `_structured_vertex`, and each is checked
+    ((P), (D), (Z)) on the LP it claims to solve."""
+    k = len(rows.support)
+    if solved.row_status is not None and solved.column_status[k] == "basic":
+        tight = [working[n] for n, status in enumerate(solved.row_status) if status != "basic"]
+        fixed = [(j, status) for j, status in enumerate(solved.column_status[:k]) if status in ("lower", "upper")]
+        if len(tight) == k + 1 - len(fixed):
+            extra = [row for row in forced if row not in set(tight)]
+            _, problem = _v_problem(rows, tight + extra, p_support)
+            m, n = problem.m, problem.n
+            basis = list(range(len(tight))) + [m + j if status == "lower" else m + n + j for j, status in fixed]
+            solution = _structured_vertex(problem, basis)
+            if solution is not None and not _check(problem, solution):
+                return solution
+    near = _near_rows(rows, working, solved.x, k)
+    near += [row for row in forced if row not in set(near)]
+    _, problem = _v_problem(rows, near, p_support)
     view = _FloatLP.of(problem)
-    if view is not None and result is not None:
+    result = view.solve() if view is not None else None
+    if result is not None:
         for order in view.orders(result):
             basis = view.basis(order)
             if basis is None:
@@ -326,12 +320,36 @@ def _certified_working_optimum(rows: _Rows, working, p_hat_support, result) -> L
             solution = _structured_vertex(problem, basis)
             if solution is not None and not _check(problem, solution):
                 return solution
-    return solve_lp(c, A, b, lower, upper)
+    arguments, _ = _v_problem(rows, working, p_support)
+    return solve_lp(*arguments, vertex=_structured_vertex)
 
 
-def fit_by_row_generation(H, support, seen, length: int, rows) -> Fit:
+def _add_rows(lp, rows: _Rows, new) -> None:
+    """Rows (i, sign) into the float LP: sign (h - h') on v, -1/w on s, <= sign W."""
+    import numpy as np
+
+    k = len(rows.support)
+    indptr, indices, data, upper = [0], [], [], []
+    for i, sign in new:
+        h, h2 = rows.pairs[i][0], rows.pairs[i][1]
+        difference = rows.labels[h] - rows.labels[h2]
+        (where,) = np.nonzero(difference)
+        indices.extend(where.tolist())
+        data.extend((sign * difference[where]).tolist())
+        indices.append(k)
+        data.append(-1.0 / rows.w[i])
+        indptr.append(len(indices))
+        upper.append(sign * rows.W[i])
+    lp.add(np.array(indptr), np.array(indices), np.array(data), np.array(upper))
+
+
+def fit_by_row_generation(H, support, seen, length: int, rows, *, warm: bool = True) -> Fit:
     """An exactly optimal D^ of line 9's LP with the given rows (h, h', w, W), which must
-    come in pairs (h, h', w, W), (h', h, w, -W) as `calruption_epoch` builds them."""
+    come in pairs (h, h', w, W), (h', h, w, -W) as `calruption_epoch` builds them.
+    `warm=False` proposes through scipy.optimize.linprog instead of the warm HiGHS model
+    (reference/highs.py): the same certified optimum, more slowly."""
+    from .highs import new_lp
+
     k = len(support)
     if not rows:
         return Fit((Fraction(1, 2),) * k, Fraction(0), "no-rows", 0, 0, 0, 0)
@@ -346,35 +364,38 @@ def fit_by_row_generation(H, support, seen, length: int, rows) -> Fit:
         raise ValueError("rows must come in pairs (h, h', w, W), (h', h, w, -W), each once")
     table = _Rows(H, support, pairs)
     p_support = [Fraction(seen[x], length) for x in support]
-    bounds = [(-float(p), float(p)) for p in p_support] + [(None, None)]
+    bound = [float(p) for p in p_support]
+    lp = new_lp([0.0] * k + [1.0], [-b for b in bound] + [-float("inf")], bound + [float("inf")], warm=warm)
+    first = max(INITIAL_PAIRS, int(INITIAL_PAIRS_PER_COLUMN * (k + 1)))
+    per_round = max(ROWS_PER_ROUND, int(ROWS_PER_ROUND_PER_COLUMN * (k + 1)))
     # start: at v = 0 (eta^ = 1/2) a row's value is -+w W
-    largest = sorted(range(len(pairs)), key=lambda i: -abs(pairs[i][2] * pairs[i][3]))[:INITIAL_PAIRS]
-    working = sorted({(i, sign) for i in largest for sign in (1, -1)})
+    largest = sorted(range(len(pairs)), key=lambda i: -abs(pairs[i][2] * pairs[i][3]))[:first]
+    new = [(i, sign) for i in sorted(largest) for sign in (1, -1)]
+    working: list[tuple[int, int]] = []
+    present: set[tuple[int, int]] = set()
+    forced: set[tuple[int, int]] = set()
     rounds = exact_rounds = 0
     while True:
-        while True:  # floats: grow the working set until its optimum looks feasible
+        while new:  # floats: grow the working set until its optimum looks feasible
+            _add_rows(lp, table, new)
+            working += new
+            present.update(new)
             rounds += 1
-            result = _float_solve(table, working, bounds)
-            if result is None:
-                break  # HiGHS failed: let the exact side decide
-            violated = table.float_violations(result.x[:k], float(result.x[k]))
-            present = set(working)
-            new = [(i, sign) for _, i, sign in sorted(violated, reverse=True) if (i, sign) not in present]
-            if not new:
-                break
-            working = sorted(present | set(new[:ROWS_PER_ROUND]))
+            solved = lp.solve()
+            violated = table.float_violations(solved.x[:k], float(solved.x[k]))
+            new = [(i, sign) for _, i, sign in sorted(violated, reverse=True) if (i, sign) not in present][:per_round]
         exact_rounds += 1
-        # the exact LP needs only the rows that look tight at HiGHS's optimum: the others are
-        # rows of the full LP like any other, checked exactly below
-        tight, result = (working, None) if result is None else _tight_rows(table, working, result, k)
-        solution = _certified_working_optimum(table, tight, p_support, result)
+        solution = _certified_working_optimum(table, working, p_support, solved, sorted(forced))
         v, s = solution.x[:k], solution.x[k]
         violated = table.exact_violations(v, s)
         if not violated:
             eta = tuple((p - vx) / (2 * p) for p, vx in zip(p_support, v))
             return Fit(eta, solution.objective, solution.method, len(working), len(rows), rounds, exact_rounds)
-        present = set(working)
-        new = [(i, sign) for _, i, sign in sorted(violated, reverse=True) if (i, sign) not in present]
-        if not new:  # a working row violated at its certified optimum: impossible
-            raise AssertionError("a working-set row is violated at its certified optimum")
-        working = sorted(present | set(new[:ROWS_PER_ROUND]))
+        ranked = [(i, sign) for _, i, sign in sorted(violated, reverse=True)]
+        new = [row for row in ranked if row not in present][:per_round]
+        if not new:
+            # every violated row is a working row the certified LP left out: certify again with
+            # them in (a row of the certified LP cannot be violated at its optimum)
+            if forced.issuperset(ranked):
+                raise AssertionError("a row of the certified LP is violated at its certified optimum")
+            forced.update(ranked)

@@ -586,11 +586,15 @@ def _vertex(p: _Problem, basis: list[int]) -> LPSolution | None:
                       METHOD_CERTIFIED, tuple(p.label(k) for k in sorted(basis)), 0)
 
 
-def solve_lp(c, A_ub, b_ub, lower, upper) -> LPSolution:
+def solve_lp(c, A_ub, b_ub, lower, upper, *, vertex=None) -> LPSolution:
     """A certified optimal solution of min c·x s.t. A_ub x ≤ b_ub, lower ≤ x ≤ upper.
 
     Raises LPInfeasible / LPUnbounded only when the exact simplex proves it. See the
-    module docstring for the method and for which optimum is returned."""
+    module docstring for the method and for which optimum is returned. `vertex(problem,
+    basis)` may replace step 3's exact vertex (an LPSolution or None) for LPs whose
+    structure allows a cheaper solve (reference/fit_rows.py); its answers pass the same
+    check (P), (D), (Z)."""
+    vertex = vertex or _vertex
     p = _Problem(c, A_ub, b_ub, lower, upper)
     _refuse_crossed_bounds(p)
     start_feasible = start_any = None
@@ -606,7 +610,7 @@ def solve_lp(c, A_ub, b_ub, lower, upper) -> LPSolution:
             if basis is None or frozenset(basis) in tried:
                 continue
             tried.add(frozenset(basis))
-            sol = _vertex(p, basis)
+            sol = vertex(p, basis)
             if sol is None:
                 continue
             problems = _check(p, sol)

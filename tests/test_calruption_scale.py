@@ -84,8 +84,9 @@ def test_row_generation_certifies_the_whole_lps_optimum(example, monkeypatch_mod
 def monkeypatch_module():
     """One row to start from and one added per round: the most rounds row generation can take."""
     patch = pytest.MonkeyPatch()
-    patch.setattr(FR, "INITIAL_PAIRS", 1)
-    patch.setattr(FR, "ROWS_PER_ROUND", 1)
+    for name, value in (("INITIAL_PAIRS", 1), ("INITIAL_PAIRS_PER_COLUMN", 0), ("ROWS_PER_ROUND", 1),
+                        ("ROWS_PER_ROUND_PER_COLUMN", 0)):
+        patch.setattr(FR, name, value)
     yield patch
     patch.undo()
 
@@ -129,5 +130,6 @@ def test_property_checks_of_line_9_pass_with_row_generation_forced(monkeypatch):
     by row generation."""
     monkeypatch.setattr(C, "FULL_LP_MAX_ROWS", 0)
     monkeypatch.setattr(FR, "ROWS_PER_ROUND", 1)
+    monkeypatch.setattr(FR, "ROWS_PER_ROUND_PER_COLUMN", 0)
     result = run_check(all_checks()["check_calruption_fit_is_optimal"], R, max_examples=25)
     assert result.status == PASSED, result
