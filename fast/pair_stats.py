@@ -13,7 +13,8 @@ v_g of q (ascending) and taking one such product per group gives
   label 0, or the reverse with label 1) and where h' errs: l^_t(h) - l^_t(h') is +1/v_g
   there, -1/v_g here, and 0 in every other round of the epoch (line 8's Catoni samples).
 Counts below 2^53 are exact in float64 and so are the products (fast/hypotheses.py), so
-these are exact integers computed by BLAS; `_check_exact` guards the bound.
+these are exact integers computed by BLAS; `_exact_dtype` checks the bound and falls back
+to numpy's (slower, exact) int64 matmul above it.
 
 Memory: O(|H|^2) for the pair matrices, plus blocks of rows whose working set
 rows x |H| x (number of slots) stays under BLOCK_ELEMENTS, whatever the number G of
@@ -56,24 +57,24 @@ def q_groups(q: np.ndarray, support: np.ndarray) -> QGroups:
     return QGroups(values, order, np.append(first, len(order)))
 
 
-def _check_exact(total, what: str) -> None:
-    if not exact_in_float(total):
-        raise ValueError(f"{what} sums to {int(total)}: at or above 2^52, the float64 pair counts would not be exact")
+def _exact_dtype(total):
+    """float64 (BLAS) when integer terms summing to `total` stay exact in it, else int64."""
+    return np.float64 if exact_in_float(total) else np.int64
 
 
 def min_q_on_disagreement(H: np.ndarray, seen: np.ndarray, groups: QGroups, rho_counts: np.ndarray) -> np.ndarray:
     """min_{x in Dis(h,h') on S_l} q^x for every pair, |H| x |H|; nan where the pair agrees
     on all of S_l (rho^ = 0). Groups are taken in ascending q and the loop stops once
     every disagreeing pair has found its first group."""
-    _check_exact(seen.sum(), "seen")
+    dtype = _exact_dtype(seen.sum())
     min_q = np.full(rho_counts.shape, np.nan)
     open_ = rho_counts > 0
     for g in range(len(groups)):
         if not open_.any():
             break
         cols = groups.members(g)
-        Hg = H[:, cols].astype(np.float64)
-        weighted = Hg * seen[cols].astype(np.float64)
+        Hg = H[:, cols].astype(dtype)
+        weighted = Hg * seen[cols].astype(dtype)
         a = weighted.sum(axis=1)
         disagree = a[:, None] + a[None, :] - 2 * (Hg @ weighted.T) > 0  # D_g > 0, exact
         found = open_ & disagree
@@ -90,17 +91,17 @@ def loss_difference_blocks(H: np.ndarray, groups: QGroups, queried: np.ndarray, 
     where something was queried, and 0 for the other rounds of the epoch). Slot columns
     that are 0 for every pair of the block are dropped (a 0 count is padding to
     catoni_roots; dropping it changes nothing but the order of the sum)."""
-    _check_exact(length, "the epoch length")
+    dtype = _exact_dtype(queried.sum())
     num_h = H.shape[0]
     asked = [g for g in range(len(groups)) if groups.values[g] > 0 and queried[groups.members(g)].sum() > 0]
     v = groups.values[asked]
     values_row = np.concatenate([1 / v, -1 / v, [0.0]])
     # per-hypothesis sums per asked group: e0[h, g] = sum_{x in g} h(x) queried[x, 0], e1 likewise
-    Hf = H.astype(np.float64)
+    Hd = H.astype(dtype)
     cols = [groups.members(g) for g in asked]
-    e0 = np.stack([Hf[:, c] @ queried[c, 0].astype(np.float64) for c in cols], axis=1) if asked else np.zeros((num_h, 0))
-    e1 = np.stack([Hf[:, c] @ queried[c, 1].astype(np.float64) for c in cols], axis=1) if asked else np.zeros((num_h, 0))
-    both = [Hf[:, c] * queried[c].sum(axis=1).astype(np.float64) for c in cols]
+    e0 = np.stack([Hd[:, c] @ queried[c, 0].astype(dtype) for c in cols], axis=1) if asked else np.zeros((num_h, 0), dtype)
+    e1 = np.stack([Hd[:, c] @ queried[c, 1].astype(dtype) for c in cols], axis=1) if asked else np.zeros((num_h, 0), dtype)
+    both = [Hd[:, c] * queried[c].sum(axis=1).astype(dtype) for c in cols]
     rows_per_block = max(1, BLOCK_ELEMENTS // (num_h * (2 * len(asked) + 1)))
     for r0 in range(0, num_h, rows_per_block):
         r1 = min(num_h, r0 + rows_per_block)
@@ -109,15 +110,15 @@ def loss_difference_blocks(H: np.ndarray, groups: QGroups, queried: np.ndarray, 
         if len(bi) == 0:
             continue
         hi, hj = bi + r0, bj + r0
-        plus = np.empty((len(hi), len(asked)))
-        minus = np.empty((len(hi), len(asked)))
+        plus = np.empty((len(hi), len(asked)), dtype)
+        minus = np.empty((len(hi), len(asked)), dtype)
         for k, c in enumerate(cols):
             # sum_{x in g} h(x) h'(x) (queried[x, 0] + queried[x, 1]), exact
-            common = (Hf[r0:r1, c] @ both[k][r0:].T)[bi, bj]
+            common = (Hd[r0:r1, c] @ both[k][r0:].T)[bi, bj]
             plus[:, k] = e0[hi, k] + e1[hj, k] - common  # h = 1, h' = 0, label 0; or h = 0, h' = 1, label 1
             minus[:, k] = e1[hi, k] + e0[hj, k] - common
-        zero = length - plus.sum(axis=1) - minus.sum(axis=1)
-        counts = np.concatenate([plus, minus, zero[:, None]], axis=1)
+        zero = length - plus.sum(axis=1) - minus.sum(axis=1)  # the epoch's other rounds: exact, as length >= queried
+        counts = np.concatenate([plus, minus, zero[:, None]], axis=1).astype(np.float64)
         used = counts.any(axis=0)
         counts = counts[:, used]
         size = max(1, CATONI_ELEMENTS // counts.shape[1])
