@@ -193,6 +193,13 @@ class _WarmHighs:
         self._check(self.highs.run(), "run")
         status = self.highs.getModelStatus()
         if status != self.core.HighsModelStatus.kOptimal:
+            # should the tight tolerances ever be out of reach numerically, HiGHS's defaults
+            # (the accuracy fast had before) rather than no D^ at all
+            for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
+                self.highs.setOptionValue(name, 1e-7)
+            self._check(self.highs.run(), "run")
+            status = self.highs.getModelStatus()
+        if status != self.core.HighsModelStatus.kOptimal:
             raise RuntimeError(f"HiGHS could not solve the line-9 LP: {self.highs.modelStatusToString(status)}")
         return np.array(self.highs.getSolution().col_value)
 

@@ -242,3 +242,47 @@ def test_disagreement_counts_float_path_is_exact_and_falls_back_to_int64():
         expected = np.array([[int(seen[H[h] != H[g]].sum()) for g in range(13)] for h in range(13)], dtype=object)
         got = disagreement_counts(H, seen)
         assert got.dtype == np.int64 and (got.astype(object) == expected).all()
+
+
+def test_warm_highs_retries_at_default_tolerances_before_giving_up(monkeypatch):
+    """A round HiGHS does not finish at the tight tolerances is solved again at its
+    defaults; a round it cannot finish at all is a RuntimeError, not a wrong D^."""
+    from scipy.optimize._highspy import _core
+
+    class Flaky:
+        def __init__(self, inner, failures):
+            self.inner, self.failures, self.retried_at = inner, failures, None
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+        def getModelStatus(self):
+            if self.failures:
+                self.failures -= 1
+                self.retried_at = self.inner.getOptionValue("primal_feasibility_tolerance")
+                return _core.HighsModelStatus.kUnknown
+            return self.inner.getModelStatus()
+
+    H, state, seen, queried, fparams = random_epoch(302)
+    e, _ = FC.epoch_update(H, state, seen, queried, fparams)
+    assert np.isfinite(e.weight).any()
+    support, p_hat = np.flatnonzero(seen > 0), seen / state.length
+    original = line9._solver
+    made = []
+
+    for failures in (1, 2):
+        def flaky_solver(*model, warm=True):
+            lp = original(*model, warm=warm)
+            lp.highs = Flaky(lp.highs, failures)
+            made.append(lp.highs)
+            return lp
+
+        monkeypatch.setattr(line9, "_solver", flaky_solver)
+        if failures == 1:
+            eta, objective = line9.fit_distribution(H, support, p_hat, e.weight, e.W)
+            assert objective == pytest.approx(e.lp_objective, rel=1e-6, abs=1e-9)
+            assert made[-1].retried_at[1] == line9.HIGHS_TOLERANCE  # it failed at the tight tolerance
+            assert made[-1].inner.getOptionValue("primal_feasibility_tolerance")[1] == 1e-7  # and went on at the default
+        else:
+            with pytest.raises(RuntimeError, match="could not solve the line-9 LP"):
+                line9.fit_distribution(H, support, p_hat, e.weight, e.W)
