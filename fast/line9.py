@@ -43,6 +43,8 @@ linprog is the fallback when that module is missing (another scipy).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .hypotheses import disagreement_counts
@@ -146,13 +148,33 @@ def tree_equalities(HS: np.ndarray, pS: np.ndarray):
     return _coo(rows, cols, values, (num_h, k + num_h + 1)), step @ pS
 
 
-def pair_rows(a, b, weight, W, k: int, num_h: int):
-    """Rows w r_a - w r_b - s <= w W^{a,b} for the ordered pairs (a[i], b[i])."""
+@dataclass(frozen=True)
+class PairRows:
+    """Rows w r_a - w r_b - s <= w W^{a,b} in CSR arrays (three nonzeros a row, columns
+    ascending), built without scipy.sparse: at small sizes its constructors cost more
+    than HiGHS's solve."""
+
+    indptr: np.ndarray
+    indices: np.ndarray
+    data: np.ndarray
+    upper: np.ndarray
+    num_cols: int
+
+    def matrix(self):
+        from scipy.sparse import csr_matrix
+
+        return csr_matrix((self.data, self.indices, self.indptr), shape=(len(self.upper), self.num_cols))
+
+
+def pair_rows(a, b, weight, W, k: int, num_h: int) -> PairRows:
+    """The rows of the ordered pairs (a[i], b[i]) over the columns (eta^ on S, r, s)."""
     n = len(a)
     w = weight[a, b]
-    rows = np.tile(np.arange(n), 3)
-    cols = np.concatenate([k + a, k + b, np.full(n, k + num_h)])
-    return _coo(rows, cols, np.concatenate([w, -w, -np.ones(n)]), (n, k + num_h + 1)), w * W[a, b]
+    first = a < b  # the r columns in ascending order, then s
+    indices = np.stack([k + np.minimum(a, b), k + np.maximum(a, b), np.full(n, k + num_h)], axis=1)
+    data = np.stack([np.where(first, w, -w), np.where(first, -w, w), -np.ones(n)], axis=1)
+    return PairRows(np.arange(0, 3 * n + 1, 3, dtype=np.int32), indices.ravel().astype(np.int32), data.ravel(),
+                    w * W[a, b], k + num_h + 1)
 
 
 class _WarmHighs:
@@ -183,11 +205,10 @@ class _WarmHighs:
         if status == self.core.HighsStatus.kError:
             raise RuntimeError(f"HiGHS failed in {what} on the line-9 LP")
 
-    def add(self, rows, upper):
-        rows = rows.tocsr()
-        self._check(self.highs.addRows(rows.shape[0], np.full(rows.shape[0], -np.inf), upper, rows.nnz,
-                                       rows.indptr[:-1].astype(np.int32), rows.indices.astype(np.int32), rows.data),
-                    "addRows")
+    def add(self, rows: PairRows):
+        n = len(rows.upper)
+        self._check(self.highs.addRows(n, np.full(n, -np.inf), rows.upper, len(rows.data), rows.indptr[:-1],
+                                       rows.indices, rows.data), "addRows")
 
     def solve(self) -> np.ndarray:
         self._check(self.highs.run(), "run")
@@ -211,9 +232,9 @@ class _ColdLinprog:
         self.cost, self.bounds, self.equalities, self.rhs = cost, list(zip(lower, upper)), equalities, rhs
         self.rows, self.upper = [], []
 
-    def add(self, rows, upper):
-        self.rows.append(rows)
-        self.upper.append(upper)
+    def add(self, rows: PairRows):
+        self.rows.append(rows.matrix())
+        self.upper.append(rows.upper)
 
     def solve(self) -> np.ndarray:
         from scipy.optimize import linprog
@@ -266,7 +287,7 @@ def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: 
     while len(a):
         in_set[a, b] = True
         set_a, set_b = np.concatenate([set_a, a]), np.concatenate([set_b, b])
-        lp.add(*pair_rows(a, b, weight, W, k, num_h))
+        lp.add(pair_rows(a, b, weight, W, k, num_h))
         rounds += 1
         eta = np.clip(lp.solve()[:k], 0.0, 1.0)
         R = HS @ (pS * (1 - eta)) + (1 - HS) @ (pS * eta)
