@@ -21,7 +21,7 @@ cross-check classifies a different optimal D^ as a free choice).
 
 Row generation. HiGHS solves the LP on a working set of pair rows; the value of every row
 at its eta^ comes from the |H| risks R_D(h) and an |H| x |H| comparison in row blocks;
-the rows above the working set's own maximum s_ws (at that eta^) by more than
+the rows above the working set's own maximum s_ws (at that eta^, floored at 0) by more than
 
     ROWGEN_RTOL |s_ws| + ROWGEN_ATOL max_rows w (|W| + 1)
 
@@ -252,7 +252,7 @@ class _ColdLinprog:
 def _solver(*model, warm: bool = True):
     if warm:
         try:
-            from scipy.optimize._highspy import _core  # scipy >= 1.15's bundled HiGHS bindings
+            from scipy.optimize._highspy import _core  # scipy's bundled HiGHS bindings (private; 1.17.1 here)
         except ImportError:
             pass
         else:
@@ -291,6 +291,8 @@ def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: 
         rounds += 1
         eta = np.clip(lp.solve()[:k], 0.0, 1.0)
         R = HS @ (pS * (1 - eta)) + (1 - HS) @ (pS * eta)
+        # floored at 0: the full optimum is >= 0 (each unordered pair gives rows v and -v),
+        # so a row below 0 can never be the one that decides it
         s_set = max(0.0, float(np.max(weight[set_a, set_b] * (R[set_a] - R[set_b] - W[set_a, set_b]))))
         above = s_set + ROWGEN_RTOL * abs(s_set) + ROWGEN_ATOL * scale
         a, b = most_violated(R, weight, W, in_set, above, max(ROWS_PER_ROUND, int(ROWS_PER_ROUND_PER_COLUMN * (k + 1))))
