@@ -35,14 +35,16 @@ MUTANTS = [
         "a = np.sqrt(2 * fparams.beta3 * mq / (5 * length * r))", "a = np.sqrt(2 * fparams.beta3 * mq / (length * r))", "-"),
     FastMutant(
         "catoni_one_step", "the Catoni root stops after one Newton step from the mean (line 8)",
-        "calruption.py", "roots = catoni_roots(values, counts, a)", "roots = catoni_roots(values, counts, a, max_iter=1)", "-"),
+        "calruption.py", "roots = catoni_roots(values, counts, alpha[ai, aj])",
+        "roots = catoni_roots(values, counts, alpha[ai, aj], max_iter=1)", "-"),
     FastMutant(
         "W_antisymmetry_lost", "W^{h',h} = W^{h,h'} instead of -W^{h,h'}", "calruption.py",
         "W[ai, aj], W[aj, ai] = roots, -roots", "W[ai, aj], W[aj, ai] = roots, roots", "-"),
     FastMutant(
         "lp_one_sided", "line 9's LP keeps only w (R_D(h) - R_D(h') - W) <= s, not its mirror: D^ is not optimal",
-        "calruption.py", "    A = np.block([[-2 * signed, -ones], [2 * signed, -ones]])\n    b = np.concatenate([target - constant, constant - target])\n",
-        "    A = np.hstack([-2 * signed, -ones])\n    b = target - constant\n", "lp_non_unique"),
+        "line9.py", "    rows = np.isfinite(weight[r0:r1])\n",
+        "    rows = np.isfinite(weight[r0:r1]) & (np.arange(r0, r1)[:, None] < np.arange(len(R))[None, :])\n",
+        "lp_non_unique"),
     FastMutant(
         "argmin_without_penalty", "h^*_l minimises R_D^(h) without beta2 Delta^^{l-1}_h (line 10)", "calruption.py",
         "    h_star = int(np.argmin(penalised))", "    h_star = int(np.argmin(risk_hat))", "argmin_tie"),
@@ -51,7 +53,7 @@ MUTANTS = [
         "layers = gap_hat[None, :] <= np.ldexp", "layers = gap_hat[None, :] < np.ldexp", "layer_boundary"),
     FastMutant(
         "q_without_layer_factor", "q_{l+1}^x = max rho^ without the 4^(k - l - 1) factor (line 13)", "calruption.py",
-        "    pair_value = np.ldexp(pair_rho, 2 * (k - l - 1))", "    pair_value = pair_rho + 0 * k", "coin"),
+        "    pair_value = np.ldexp(rho, 2 * (k - l - 1))", "    pair_value = rho + 0 * k", "coin"),
     FastMutant(
         "coin_doubled", "a round is queried when u_t < 2 q^x instead of q^x (line 4)", "tape_mode.py",
         "        asked = coins(us, xs, q)", "        asked = coins(us, xs, np.minimum(2 * q, 1.0))", "coin"),
@@ -83,12 +85,20 @@ VARIANTS = [
         "    h_star = int(len(penalised) - 1 - np.argmin(penalised[::-1]))", "argmin_tie"),
     FastMutant(
         "lp_largest_optimal_eta", "line 9 returns, among the optimal D^, one maximising sum eta^ (a second LP)",
-        "calruption.py",
-        "    eta = np.clip(result.x[:k], 0.0, 1.0)\n",
-        "    c2 = np.concatenate([-np.ones(k), [0.0]])\n"
-        "    bounds2 = [(0, 1)] * k + [(None, result.x[-1] * (1 + 1e-12) + 1e-12)]\n"
-        "    second = linprog(c2, A_ub=A, b_ub=b, bounds=bounds2, method='highs')\n"
-        "    eta = np.clip((second.x if second.status == 0 else result.x)[:k], 0.0, 1.0)\n", "lp_non_unique"),
+        "line9.py",
+        "    return eta, lp_value(R, weight, W)\n",
+        "    from scipy.optimize import linprog\n"
+        "    every_a, every_b = np.nonzero(np.isfinite(weight))\n"
+        "    every_row = pair_rows(every_a, every_b, weight, W, k, num_h)\n"
+        "    c2 = np.concatenate([-np.ones(k), np.zeros(num_h + 1)])\n"
+        "    bounds2 = [(0, 1)] * k + [(None, None)] * num_h + [(None, lp_value(R, weight, W) * (1 + 1e-12) + 1e-12)]\n"
+        "    second = linprog(c2, A_ub=every_row.matrix(), b_ub=every_row.upper, A_eq=equalities[0], b_eq=equalities[1],\n"
+        "                     bounds=bounds2,\n"
+        "                     method='highs')\n"
+        "    if second.status == 0:\n"
+        "        eta = np.clip(second.x[:k], 0.0, 1.0)\n"
+        "        R = HS @ (pS * (1 - eta)) + (1 - HS) @ (pS * eta)\n"
+        "    return eta, lp_value(R, weight, W)\n", "lp_non_unique"),
 ]
 
 BY_NAME = {m.name: m for m in MUTANTS + VARIANTS}

@@ -1,0 +1,271 @@
+"""CALruption at |H| in the thousands: how the fast path and the exact reference scale.
+
+    python bench/calruption_scaling.py [--sizes 128,256,512,1024] [--skip-tape] [--skip-reference]
+        [--reference-epochs 64x256:3,256x256:2] [--reference-timeout 3600] [--json PATH]
+
+Each measurement runs in a fresh subprocess (BLAS and OpenMP pinned to one thread before
+numpy loads), which reports its wall time and its own peak resident set size (VmHWM of
+/proc/self/status, i.e. the whole process: interpreter, instance, run). Figures:
+
+* counts mode: fast CALruption, thresholds with |X| = |H| (bench/run.py's
+  thresholds_instance), n = 10^12, Params.paper(n, |H|, 1/10), a clean adversary, seed 1,
+  for each |H| of --sizes: seconds of `fast.calruption_counts` (building the instance is
+  timed apart, `setup_s`), peak RSS, epochs completed, output against instance.best; the
+  growth exponent log(t_1024 / t_128) / log 8 when both sizes ran;
+* tape mode: fast CALruption on 1024 hypotheses x 1024 points, paper constants, clean
+  stream, seed 1, n = 2^24: the smallest power of two for which two epochs complete with
+  the paper's constants at |H| = 1024 (|I_1| + |I_2| = 16.18 million rounds; the rest of
+  the tape is the unfinished third epoch). Tape sampling (fast.sample_tape) is timed apart;
+* the exact reference per epoch (reference.calruption.calruption_epoch) at the sizes of
+  --reference-epochs (|H| x |X|: epochs), paper constants, n = 10^12, its counts drawn by
+  fast.counts' sampler from the reference's own exact q (converted to float only to
+  sample): seconds of each of the first epochs. A size that runs past --reference-timeout
+  seconds is stopped; the epochs it finished are reported.
+
+Targets (issue 13) are reported met or not as in bench/run.py. Writes JSON to
+bench/results/calruption_scaling.json (or --json). bench/run.py calls `counts_scaling`
+for its sub-report (counts mode only: the tape and reference parts take minutes)."""
+from __future__ import annotations
+
+import os
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = "1"
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from fractions import Fraction  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _report  # noqa: E402
+
+DELTA = Fraction(1, 10)
+COUNTS_N = 10**12
+TAPE_SIZE = 1024
+TAPE_N = 2**24
+SIZES = (128, 256, 512, 1024)
+REFERENCE_EPOCHS = ((64, 256, 3), (256, 256, 2))
+TARGETS = {
+    "growth_exponent_128_1024": ("<=", 2.3),
+    "counts_1024_s": ("<=", 60.0),
+    "counts_1024_peak_rss_mb": ("<=", 4096.0),
+    "counts_512_s": ("<=", 10.0),
+}
+
+
+def _peak_rss_mb() -> float:
+    """This process's peak resident set size (VmHWM), in MiB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    import resource  # no /proc: ru_maxrss (KiB on Linux and the BSDs, bytes on macOS)
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _emit(record: dict) -> None:
+    print(json.dumps(record), flush=True)
+
+
+# -- children: one measurement each, one JSON line per result on stdout ---------------------
+def _child_counts(size: int) -> None:
+    import fast
+    import reference as R
+    from run import thresholds_instance
+
+    started = time.perf_counter()
+    instance = thresholds_instance(size, size)
+    params = R.Params.paper(COUNTS_N, size, DELTA)
+    adversary = R.adversary.clean(COUNTS_N)
+    setup_s = time.perf_counter() - started
+    started = time.perf_counter()
+    run = fast.calruption_counts(instance, adversary, params, 1, raw=True)
+    seconds = time.perf_counter() - started
+    _emit({"hypotheses": size, "points": size, "n": COUNTS_N, "seconds": seconds, "setup_s": setup_s,
+           "peak_rss_mb": _peak_rss_mb(), "epochs_completed": len(run.epochs), "labels_requested": run.labels_requested,
+           "output": run.output, "best": instance.best, "output_is_best": run.output == instance.best})
+
+
+def _child_tape(size: int, n: int) -> None:
+    import fast
+    import reference as R
+    from fast.constants import FloatParams
+    from run import thresholds_instance
+
+    instance = thresholds_instance(size, size)
+    params = R.Params.paper(n, size, DELTA)
+    lengths = [FloatParams.of(params).epoch_length(l) for l in (1, 2)]
+    started = time.perf_counter()
+    tape = fast.sample_tape(instance, R.adversary.clean(n), 1)
+    sampling_s = time.perf_counter() - started
+    started = time.perf_counter()
+    run = fast.calruption(instance.hypotheses, tape, params, raw=True)
+    seconds = time.perf_counter() - started
+    _emit({"hypotheses": size, "points": size, "n": n, "epoch_lengths_1_2": lengths, "seconds": seconds,
+           "samples_per_s": n / seconds, "tape_sampling_s": sampling_s, "peak_rss_mb": _peak_rss_mb(),
+           "epochs_completed": len(run.epochs), "labels_requested": run.labels_requested, "output": run.output,
+           "best": instance.best})
+
+
+def _child_reference(hypotheses: int, points: int, epochs: int) -> None:
+    """The reference's epoch update driven epoch by epoch; one line per finished epoch."""
+    import importlib
+
+    import numpy as np
+
+    import reference as R
+    from fast import counts as counts_mode
+    from run import thresholds_instance
+
+    C = importlib.import_module("reference.calruption")  # the package's `calruption` is the function
+    instance = thresholds_instance(points, hypotheses)
+    params = R.Params.paper(COUNTS_N, hypotheses, DELTA)
+    draw = counts_mode.epoch_counts(counts_mode.Environment(instance, R.adversary.clean(COUNTS_N)),
+                                    np.random.default_rng(1))
+    state = C.initial_state(points, hypotheses, params)
+    for _ in range(epochs):
+        seen, queried = draw(state.tau, state.tau + state.length - 1, np.array([float(v) for v in state.q]))
+        counts = C.EpochCounts(tuple(int(s) for s in seen), tuple((int(a), int(b)) for a, b in queried))
+        started = time.perf_counter()
+        record, state = C.calruption_epoch(instance.hypotheses, state, counts, params)
+        seconds = time.perf_counter() - started
+        _emit({"l": record.l, "seconds": seconds, "q_groups": len(set(record.q)), "lp_method": record.lp_method,
+               "h_star_hat": record.h_star_hat, "peak_rss_mb": _peak_rss_mb()})
+
+
+def _child(argv) -> int:
+    kind, *numbers = argv
+    numbers = [int(v) for v in numbers]
+    {"counts": _child_counts, "tape": _child_tape, "reference": _child_reference}[kind](*numbers)
+    return 0
+
+
+# -- the parent --------------------------------------------------------------------------
+def _run_child(args, timeout: float | None = None) -> tuple[list[dict], str]:
+    """Run one child; (its JSON lines, how it ended: "ok", "timeout after N s" or the error)."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--child", *map(str, args)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as child:
+        try:
+            out, err = child.communicate(timeout=timeout)
+            ended = "ok" if child.returncode == 0 else f"exit {child.returncode}: {err.strip().splitlines()[-1:]}"
+        except subprocess.TimeoutExpired:
+            child.kill()
+            out, err = child.communicate()
+            ended = f"timeout after {timeout:g} s"
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")], ended
+
+
+def counts_scaling(sizes=SIZES) -> dict:
+    """Counts mode at each size, each in a fresh process; the growth exponent 128 -> 1024."""
+    rows = []
+    for size in sizes:
+        lines, ended = _run_child(["counts", size])
+        if ended != "ok" or not lines:
+            raise RuntimeError(f"counts mode at |H| = {size} failed: {ended}")
+        rows.append(lines[0])
+        print(f"counts |H| = |X| = {size:>5}: {lines[0]['seconds']:8.2f} s, peak RSS {lines[0]['peak_rss_mb']:7.0f} MiB, "
+              f"{lines[0]['epochs_completed']} epochs, output h{lines[0]['output']} (best h{lines[0]['best']})", flush=True)
+    by_size = {r["hypotheses"]: r for r in rows}
+    result = {"n": COUNTS_N, "params": "paper, delta = 1/10", "adversary": "clean", "seed": 1, "sizes": rows}
+    if 128 in by_size and 1024 in by_size:
+        result["growth_exponent_128_1024"] = math.log(by_size[1024]["seconds"] / by_size[128]["seconds"]) / math.log(8)
+    return result
+
+
+def tape_run(size: int = TAPE_SIZE, n: int = TAPE_N) -> dict:
+    lines, ended = _run_child(["tape", size, n])
+    if ended != "ok" or not lines:
+        raise RuntimeError(f"tape mode at {size} x {size} failed: {ended}")
+    r = lines[0]
+    print(f"tape {size} x {size}, n = {n}: {r['seconds']:.2f} s ({r['samples_per_s']:.3g} rounds/s), "
+          f"{r['epochs_completed']} epochs, sampling {r['tape_sampling_s']:.2f} s, peak RSS {r['peak_rss_mb']:.0f} MiB",
+          flush=True)
+    return r
+
+
+def reference_epochs(sizes=REFERENCE_EPOCHS, timeout: float = 3600.0) -> list[dict]:
+    result = []
+    for hypotheses, points, epochs in sizes:
+        lines, ended = _run_child(["reference", hypotheses, points, epochs], timeout)
+        result.append({"hypotheses": hypotheses, "points": points, "epochs_asked": epochs, "ended": ended,
+                       "epoch_s": [r["seconds"] for r in lines], "epochs": lines})
+        print(f"reference {hypotheses} x {points}: epochs " + ", ".join(f"{r['seconds']:.2f}" for r in lines)
+              + f" s ({ended})", flush=True)
+    return result
+
+
+def _targets(report: dict) -> dict:
+    counts = {r["hypotheses"]: r for r in report.get("counts_mode", {}).get("sizes", [])}
+    figures = {
+        "growth_exponent_128_1024": report.get("counts_mode", {}).get("growth_exponent_128_1024"),
+        "counts_1024_s": counts.get(1024, {}).get("seconds"),
+        "counts_1024_peak_rss_mb": counts.get(1024, {}).get("peak_rss_mb"),
+        "counts_512_s": counts.get(512, {}).get("seconds"),
+    }
+    return {name: {"value": figures[name], "target": f"{op} {bound:g}",
+                   "met": None if figures[name] is None else (figures[name] <= bound if op == "<=" else figures[name] >= bound)}
+            for name, (op, bound) in TARGETS.items()}
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--sizes must be comma-separated integers, got {text!r}") from None
+    if not sizes or min(sizes) < 2:
+        raise argparse.ArgumentTypeError(f"--sizes must be integers >= 2, got {text!r}")
+    return sizes
+
+
+def _reference_sizes(text: str):
+    try:
+        result = []
+        for item in text.split(","):
+            shape, epochs = item.split(":")
+            hypotheses, points = shape.split("x")
+            result.append((int(hypotheses), int(points), int(epochs)))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--reference-epochs must look like 64x256:3,256x256:2, got {text!r}") from None
+    if any(h < 2 or m < h or e < 1 for h, m, e in result):
+        raise argparse.ArgumentTypeError(f"--reference-epochs needs |H| >= 2, |X| >= |H|, epochs >= 1, got {text!r}")
+    return tuple(result)
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--child"]:
+        return _child(argv[1:])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=_sizes, default=SIZES, help="counts-mode |H| = |X| (default 128,256,512,1024)")
+    parser.add_argument("--skip-tape", action="store_true", help="skip the 1024 x 1024 tape-mode run")
+    parser.add_argument("--skip-reference", action="store_true", help="skip the exact reference's epochs")
+    parser.add_argument("--reference-epochs", type=_reference_sizes, default=REFERENCE_EPOCHS,
+                        help="|H|x|X|:epochs for the reference (default 64x256:3,256x256:2)")
+    parser.add_argument("--reference-timeout", type=float, default=3600.0,
+                        help="seconds per reference size before it is stopped (default 3600)")
+    parser.add_argument("--json", default=str(_report.RESULTS / "calruption_scaling.json"), help="where to write the JSON")
+    args = parser.parse_args(argv)
+    report = {"benchmark": "calruption_scaling", "threads": "1 (OPENBLAS/OMP/MKL_NUM_THREADS=1)",
+              "counts_mode": counts_scaling(args.sizes)}
+    if not args.skip_tape:
+        report["tape_mode"] = tape_run()
+    if not args.skip_reference:
+        report["reference_per_epoch"] = reference_epochs(args.reference_epochs, args.reference_timeout)
+    report["targets"] = _targets(report)
+    for name, t in report["targets"].items():
+        shown = "-" if t["value"] is None else f"{t['value']:.4g}"
+        print(f"{name:<26} {shown:>10}   target {t['target']:<8} met: {t['met']}")
+    _report.write(report, args.json)
+    print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
