@@ -35,8 +35,9 @@ plus 1e-7 of the scale above. The loop ends: every round adds a row not yet in t
 The first working set is the rows most violated at eta^ = 1/2, where every R_D(h) is the
 same and a row's value is -w W: the largest |w W|.
 
-Solver. scipy's bundled HiGHS (scipy.optimize._highspy._core) keeps the model and basis
-between rounds; measured on the 256 x 256 thresholds LPs at paper constants (65280 rows):
+Solver. scipy's bundled HiGHS (scipy.optimize._highspy._core, through reference/highs.py,
+which the reference's own row generation uses too) keeps the model and basis between
+rounds; measured on the 256 x 256 thresholds LPs at paper constants (65280 rows):
 0.14 s with 22 rounds warm, against 47 s (211 rounds) rebuilding the LP through
 scipy.optimize.linprog each round, whose own per-call overhead is ~1.2 ms against 0.08 ms.
 linprog is the fallback when that module is missing (another scipy).
@@ -47,14 +48,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from reference.highs import TOLERANCE, new_lp
+
 from .hypotheses import disagreement_counts
 
+HIGHS_TOLERANCE = TOLERANCE  # HiGHS's feasibility tolerances (reference/highs.py gives the reason)
 ROWGEN_RTOL = 1e-9
 ROWGEN_ATOL = 1e-13
-# HiGHS's primal and dual feasibility tolerances. Its default 1e-7 is the size of the
-# optimum itself at the paper's constants (measured 1e-6 .. 3e-8 at 256 x 256): the vertex
-# it returns was then up to 5x the optimum when evaluated exactly; at 1e-10 they agree.
-HIGHS_TOLERANCE = 1e-10
 ROW_BLOCK_ELEMENTS = 2**17  # |H| x |H| comparisons go in row blocks of this many elements (cache-sized)
 # the first working set has max(FIRST_ROWS, FIRST_ROWS_PER_COLUMN (|S_l| + 1)) rows and each
 # round adds up to max(ROWS_PER_ROUND, ROWS_PER_ROUND_PER_COLUMN (|S_l| + 1)): a vertex has
@@ -177,87 +177,30 @@ def pair_rows(a, b, weight, W, k: int, num_h: int) -> PairRows:
                     w * W[a, b], k + num_h + 1)
 
 
-class _WarmHighs:
-    """HiGHS through scipy's bundled bindings: rows are added to the live model, and each
-    solve starts from the last basis."""
+def _solver(cost, lower, upper, equalities, rhs, warm: bool = True):
+    """The working-set LP (reference/highs.py: HiGHS warm-started through scipy's bundled
+    bindings, linprog without them), with the tree equalities in it."""
+    csr = equalities.tocsr()
+    return _PairLP(new_lp(cost, lower, upper, (csr.indptr, csr.indices, csr.data, rhs), warm=warm))
 
-    def __init__(self, core, cost, lower, upper, equalities, rhs):
-        self.core = core
-        self.highs = core._Highs()
-        for name, value in (("output_flag", False), ("presolve", "off"), ("solver", "simplex"),
-                            ("simplex_strategy", 1), ("threads", 1),
-                            ("primal_feasibility_tolerance", HIGHS_TOLERANCE),
-                            ("dual_feasibility_tolerance", HIGHS_TOLERANCE)):
-            self.highs.setOptionValue(name, value)
-        csc = equalities.tocsc()
-        lp = core.HighsLp()
-        lp.num_col_, lp.num_row_ = len(cost), equalities.shape[0]
-        lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = len(cost), equalities.shape[0]
-        lp.a_matrix_.format_ = core.MatrixFormat.kColwise
-        lp.a_matrix_.start_ = csc.indptr.astype(np.int32)
-        lp.a_matrix_.index_ = csc.indices.astype(np.int32)
-        lp.a_matrix_.value_ = csc.data
-        lp.col_cost_, lp.col_lower_, lp.col_upper_ = cost, lower, upper
-        lp.row_lower_, lp.row_upper_ = rhs, rhs
-        self._check(self.highs.passModel(lp), "passModel")
 
-    def _check(self, status, what):
-        if status == self.core.HighsStatus.kError:
-            raise RuntimeError(f"HiGHS failed in {what} on the line-9 LP")
+class _PairLP:
+    def __init__(self, lp):
+        self.lp = lp
 
-    def add(self, rows: PairRows):
-        n = len(rows.upper)
-        self._check(self.highs.addRows(n, np.full(n, -np.inf), rows.upper, len(rows.data), rows.indptr[:-1],
-                                       rows.indices, rows.data), "addRows")
+    @property
+    def highs(self):  # the live HiGHS model (tests wrap it)
+        return self.lp.highs
+
+    @highs.setter
+    def highs(self, value):
+        self.lp.highs = value
+
+    def add(self, rows: PairRows) -> None:
+        self.lp.add(rows.indptr, rows.indices, rows.data, rows.upper)
 
     def solve(self) -> np.ndarray:
-        self._check(self.highs.run(), "run")
-        status = self.highs.getModelStatus()
-        if status != self.core.HighsModelStatus.kOptimal:
-            # should the tight tolerances ever be out of reach numerically, HiGHS's defaults
-            # (the accuracy fast had before) rather than no D^ at all
-            for name in ("primal_feasibility_tolerance", "dual_feasibility_tolerance"):
-                self.highs.setOptionValue(name, 1e-7)
-            self._check(self.highs.run(), "run")
-            status = self.highs.getModelStatus()
-        if status != self.core.HighsModelStatus.kOptimal:
-            raise RuntimeError(f"HiGHS could not solve the line-9 LP: {self.highs.modelStatusToString(status)}")
-        return np.array(self.highs.getSolution().col_value)
-
-
-class _ColdLinprog:
-    """The fallback: the whole working-set LP through scipy.optimize.linprog each round."""
-
-    def __init__(self, cost, lower, upper, equalities, rhs):
-        self.cost, self.bounds, self.equalities, self.rhs = cost, list(zip(lower, upper)), equalities, rhs
-        self.rows, self.upper = [], []
-
-    def add(self, rows: PairRows):
-        self.rows.append(rows.matrix())
-        self.upper.append(rows.upper)
-
-    def solve(self) -> np.ndarray:
-        from scipy.optimize import linprog
-        from scipy.sparse import vstack
-
-        result = linprog(self.cost, A_ub=vstack(self.rows), b_ub=np.concatenate(self.upper), A_eq=self.equalities,
-                         b_eq=self.rhs, bounds=self.bounds, method="highs-ds",
-                         options={"presolve": False, "primal_feasibility_tolerance": HIGHS_TOLERANCE,
-                                  "dual_feasibility_tolerance": HIGHS_TOLERANCE})
-        if result.status != 0:
-            raise RuntimeError(f"HiGHS could not solve the line-9 LP: {result.message}")
-        return result.x
-
-
-def _solver(*model, warm: bool = True):
-    if warm:
-        try:
-            from scipy.optimize._highspy import _core  # scipy's bundled HiGHS bindings (private; 1.17.1 here)
-        except ImportError:
-            pass
-        else:
-            return _WarmHighs(_core, *model)
-    return _ColdLinprog(*model)
+        return self.lp.solve().x
 
 
 def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: dict | None = None):

@@ -152,9 +152,9 @@ MUTANTS: list[Mutant] = [
     Mutant(
         "calruption_no_importance_weight",
         "CALruption's loss estimate drops the importance weight: l^ = 1{h(x) != y} Q instead of ... Q / q",
-        "calruption.py",
-        "                value = Fraction(int(a != y) - int(b != y)) / q[x]",
-        "                value = Fraction(int(a != y) - int(b != y))",
+        "pair_counts.py",  # the epoch's loss differences +-1/q come from here (loss_difference_samples states them)
+        "        return tuple(None if v == 0 else 1 / v for v in self.groups)",
+        "        return tuple(None if v == 0 else Fraction(1) for v in self.groups)",
         "check_calruption_catoni_enclosures_certified",
     ),
     Mutant(
@@ -169,8 +169,8 @@ MUTANTS: list[Mutant] = [
         "calruption_q_without_layer_factor",
         "CALruption's q_{l+1}^x = max rho^_l(h,h') without the 4^(k - l - 1) factor (line 13)",
         "calruption.py",
-        "                    best = max(best, rho[h][h2] * Fraction(4**k, 4 ** (l + 1)))",
-        "                    best = max(best, rho[h][h2])",
+        "        value = Fraction(key, common * 4 ** (l + 1))",
+        "        value = Fraction(key, common * 4 ** (l + 1)) * 4 ** (l + 1 - min(level[h], level[h2]))",
         "check_calruption_query_probabilities_bounded",
     ),
     Mutant(
@@ -203,8 +203,8 @@ MUTANTS: list[Mutant] = [
         "CALruption's q_{l+1}^x counts only pairs inside the top layer V_{l+1}^l: points where only "
         "other pairs disagree get q = 0 (hard elimination)",
         "calruption.py",
-        "                    best = max(best, rho[h][h2] * Fraction(4**k, 4 ** (l + 1)))",
-        "                    best = max(best, rho[h][h2] * Fraction(4**k, 4 ** (l + 1)) if k == l else 0)",
+        "            if r > 0:  # an integer key: rho^ 4^k common",
+        "            if r > 0 and min(level[h], level[h2]) == l:",
         "check_calruption_never_hard_eliminates",
     ),
     # tape samplers (the optional public name sample_tape; reference/tape.py is shared, so
