@@ -6,7 +6,6 @@ from fractions import Fraction as F
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import reference as R
 from properties.registry import all_checks
