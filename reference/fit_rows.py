@@ -51,7 +51,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from operator import mul
 
-from .lp import METHOD_CERTIFIED, LPSolution, _check, _common_denominator, _FloatLP, _Problem, solve_lp
+from .lp import (
+    METHOD_CERTIFIED, LPSolution, _check, _common_denominator, _FloatLP, _Problem, bareiss_update, solve_lp,
+)
 
 # Rows added at the start (the pairs with the largest |w W|, both directions) and per round
 # (the most violated): at least these many, and at least a share of |S_l| + 1 (a vertex has
@@ -184,12 +186,7 @@ def _left_null_vector(B: list[list[int]]):
         order[col], order[piv] = order[piv], order[col]
         rowk, akk = a[col], a[col][col]
         for i in range(col + 1, k):
-            rowi = a[i]
-            aik = rowi[col]
-            if aik:
-                a[i] = [(akk * u - aik * t) // prev for u, t in zip(rowi, rowk)]
-            elif akk != prev:
-                a[i] = [akk * u // prev for u in rowi]
+            a[i] = bareiss_update(a[i], rowk, col, akk, prev)
         prev = akk
     z = a[k - 1][k - 1:]
     g = math.gcd(*z)

@@ -349,14 +349,20 @@ def _eliminate(a: list[list[int]], n: int, jordan: bool) -> int | None:
         for i in (range(n) if jordan else range(k + 1, n)):
             if i == k:
                 continue
-            rowi = a[i]
-            aik = rowi[k]
-            if aik:
-                a[i] = [(akk * u - aik * v) // prev for u, v in zip(rowi, rowk)]
-            elif akk != prev:
-                a[i] = [akk * u // prev for u in rowi]
+            a[i] = bareiss_update(a[i], rowk, k, akk, prev)
         prev = akk
     return prev
+
+
+def bareiss_update(rowi: list[int], rowk: list[int], col: int, akk: int, prev: int) -> list[int]:
+    """Row i after eliminating column `col` with pivot row k (pivot akk), fraction-free:
+    (akk·row_i − a_i,col·row_k) / prev, an exact division (Bareiss)."""
+    aik = rowi[col]
+    if aik:
+        return [(akk * u - aik * v) // prev for u, v in zip(rowi, rowk)]
+    if akk != prev:
+        return [akk * u // prev for u in rowi]
+    return rowi
 
 
 def _bareiss_solve(M: list[list[int]], rhs: list[int]) -> tuple[int, list[int]] | None:
