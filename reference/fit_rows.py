@@ -52,7 +52,7 @@ from fractions import Fraction
 from operator import mul
 
 from .lp import (
-    METHOD_CERTIFIED, LPSolution, _check, _common_denominator, _FloatLP, _Problem, bareiss_update, solve_lp,
+    METHOD_CERTIFIED, LPSolution, _check, _common_denominator, _FloatLP, _Problem, bareiss_update, solve_lp, split_basis,
 )
 
 # Rows added at the start (the pairs with the largest |w W|, both directions) and per round
@@ -210,16 +210,10 @@ def _structured_vertex(p: _Problem, basis: list[int]) -> LPSolution | None:
     notes), or None when the basis does not have the expected shape or is singular."""
     n, m = p.n, p.m
     s_col = n - 1
-    fixed: dict[int, tuple[str, Fraction]] = {}
-    rows = []
-    for k in basis:
-        if k < m:
-            rows.append(k)
-        else:
-            side, j = ("lower", k - m) if k < m + n else ("upper", k - m - n)
-            if j in fixed or j == s_col:
-                return None
-            fixed[j] = (side, p.lower[j] if side == "lower" else p.upper[j])
+    split = split_basis(p, basis)
+    if split is None or s_col in split[1]:
+        return None
+    rows, fixed = split
     free = [j for j in range(n - 1) if j not in fixed]
     if len(free) + 1 != len(rows) or not rows:
         return None

@@ -533,14 +533,9 @@ class _FloatLP:
         return None
 
 
-def _vertex(p: _Problem, basis: list[int]) -> LPSolution | None:
-    """The vertex of `basis` and its multipliers, exactly; None if the basis is singular.
-
-    Bounds in the basis fix their variables; the rows in the basis then form a square
-    system in the remaining ("free") variables. Primal: row_int[R, F] x_F = rhs. Dual, with
-    λ = μ = 0 on free variables: row_int[R, F]ᵀ y' = −c_F, where y' multiplies the scaled
-    rows (y_r = y'_r·scale_r); the bound multipliers are the reduced costs of the fixed
-    variables."""
+def split_basis(p: _Problem, basis: list[int]):
+    """(rows, fixed) of a basis: its row ids, and {variable: (side, bound value)} for its
+    bound constraints; None if a variable's bound appears twice."""
     n, m = p.n, p.m
     fixed: dict[int, tuple[str, Fraction]] = {}
     rows = []
@@ -552,6 +547,22 @@ def _vertex(p: _Problem, basis: list[int]) -> LPSolution | None:
             if j in fixed:
                 return None
             fixed[j] = (side, p.lower[j] if side == "lower" else p.upper[j])
+    return rows, fixed
+
+
+def _vertex(p: _Problem, basis: list[int]) -> LPSolution | None:
+    """The vertex of `basis` and its multipliers, exactly; None if the basis is singular.
+
+    Bounds in the basis fix their variables; the rows in the basis then form a square
+    system in the remaining ("free") variables. Primal: row_int[R, F] x_F = rhs. Dual, with
+    λ = μ = 0 on free variables: row_int[R, F]ᵀ y' = −c_F, where y' multiplies the scaled
+    rows (y_r = y'_r·scale_r); the bound multipliers are the reduced costs of the fixed
+    variables."""
+    n, m = p.n, p.m
+    split = split_basis(p, basis)
+    if split is None:
+        return None
+    rows, fixed = split
     free = [j for j in range(n) if j not in fixed]
     if len(free) != len(rows):
         return None
