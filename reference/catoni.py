@@ -42,10 +42,10 @@ is not 1 modulo a prime is disproved at once (modular powers, cheap for counts o
 10^9; first modulo a prime below 2^30, whose residues are single machine digits, then
 modulo two large ones), and a product that passes is decided by unique factorization
 over a coprime base of the numerators and denominators, so the cost does not depend on
-the counts. If z is
-not a root, P doubles up to 2^13 bits; past that `catoni_sign_exact` decides by integer
-comparison. That last step is slow for large counts (see `catoni_sign_exact`); it would
-need |f(z)| below about 2^-8000 N and is not reached in practice.
+the counts. If z is not a root, P doubles up to 2^13 bits; past that `catoni_sign_exact`
+decides by integer comparison. That last step is slow for large counts (see
+`catoni_sign_exact`); it would need |f(z)| below about 2^-8000 N and is not reached in
+practice.
 
 Search. A float Newton iteration (safeguarded by bisection) gives a seed; floats only
 propose points, they never decide a sign. The certified evaluation at the seed (rounded
@@ -617,9 +617,7 @@ def catoni_root(values, counts, alpha, *, width=DEFAULT_WIDTH) -> Enclosure:
         if candidate is not None and failures < 2:
             cn, cd = candidate
             if an * cd < cn * ad and cn * bd < bn * cd:  # a < candidate < b
-                g, rem = divmod(cn, cd)  # g = round(candidate), ties to even, as round(Fraction)
-                if 2 * rem > cd or (2 * rem == cd and g & 1):
-                    g += 1
+                g = _round_half_even(cn, cd)  # round(candidate), as on Fractions
                 if trusted:
                     probes = [k for k in (g - 1, g + 1) if an < k * ad and k * bd < bn]
                 else:
