@@ -148,59 +148,24 @@ def tree_equalities(HS: np.ndarray, pS: np.ndarray):
     return _coo(rows, cols, values, (num_h, k + num_h + 1)), step @ pS
 
 
-@dataclass(frozen=True)
-class PairRows:
-    """Rows w r_a - w r_b - s <= w W^{a,b} in CSR arrays (three nonzeros a row, columns
-    ascending), built without scipy.sparse: at small sizes its constructors cost more
-    than HiGHS's solve."""
-
-    indptr: np.ndarray
-    indices: np.ndarray
-    data: np.ndarray
-    upper: np.ndarray
-    num_cols: int
-
-    def matrix(self):
-        from scipy.sparse import csr_matrix
-
-        return csr_matrix((self.data, self.indices, self.indptr), shape=(len(self.upper), self.num_cols))
-
-
-def pair_rows(a, b, weight, W, k: int, num_h: int) -> PairRows:
-    """The rows of the ordered pairs (a[i], b[i]) over the columns (eta^ on S, r, s)."""
+def pair_rows(a, b, weight, W, k: int, num_h: int):
+    """The rows w r_a - w r_b - s <= w W^{a,b} of the ordered pairs (a[i], b[i]) over the
+    columns (eta^ on S, r, s), as CSR arrays and right-hand sides (indptr, indices, data,
+    upper): three nonzeros a row, columns ascending, built without scipy.sparse (at small
+    sizes its constructors cost more than HiGHS's solve)."""
     n = len(a)
     w = weight[a, b]
     first = a < b  # the r columns in ascending order, then s
     indices = np.stack([k + np.minimum(a, b), k + np.maximum(a, b), np.full(n, k + num_h)], axis=1)
     data = np.stack([np.where(first, w, -w), np.where(first, -w, w), -np.ones(n)], axis=1)
-    return PairRows(np.arange(0, 3 * n + 1, 3, dtype=np.int32), indices.ravel().astype(np.int32), data.ravel(),
-                    w * W[a, b], k + num_h + 1)
+    return np.arange(0, 3 * n + 1, 3, dtype=np.int32), indices.ravel().astype(np.int32), data.ravel(), w * W[a, b]
 
 
 def _solver(cost, lower, upper, equalities, rhs, warm: bool = True):
     """The working-set LP (reference/highs.py: HiGHS warm-started through scipy's bundled
     bindings, linprog without them), with the tree equalities in it."""
     csr = equalities.tocsr()
-    return _PairLP(new_lp(cost, lower, upper, (csr.indptr, csr.indices, csr.data, rhs), warm=warm))
-
-
-class _PairLP:
-    def __init__(self, lp):
-        self.lp = lp
-
-    @property
-    def highs(self):  # the live HiGHS model (tests wrap it)
-        return self.lp.highs
-
-    @highs.setter
-    def highs(self, value):
-        self.lp.highs = value
-
-    def add(self, rows: PairRows) -> None:
-        self.lp.add(rows.indptr, rows.indices, rows.data, rows.upper)
-
-    def solve(self) -> np.ndarray:
-        return self.lp.solve().x
+    return new_lp(cost, lower, upper, (csr.indptr, csr.indices, csr.data, rhs), warm=warm)
 
 
 def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: dict | None = None):
@@ -230,9 +195,9 @@ def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: 
     while len(a):
         in_set[a, b] = True
         set_a, set_b = np.concatenate([set_a, a]), np.concatenate([set_b, b])
-        lp.add(pair_rows(a, b, weight, W, k, num_h))
+        lp.add(*pair_rows(a, b, weight, W, k, num_h))
         rounds += 1
-        eta = np.clip(lp.solve()[:k], 0.0, 1.0)
+        eta = np.clip(lp.solve().x[:k], 0.0, 1.0)
         R = HS @ (pS * (1 - eta)) + (1 - HS) @ (pS * eta)
         # floored at 0: the full optimum is >= 0 (each unordered pair gives rows v and -v),
         # so a row below 0 can never be the one that decides it

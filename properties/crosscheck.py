@@ -121,10 +121,8 @@ class _Comparer:
 
     def within(self, name: str, candidate: Fraction, exact: Fraction, scale=Fraction(1), record=True) -> bool:
         accepted, ratio = self.tolerances[name].judge(candidate, exact, scale)
-        if record and ratio > self.report.worst.get(name, 0.0):
-            self.report.worst[name] = ratio
-        elif record:
-            self.report.worst.setdefault(name, 0.0)
+        if record:
+            self.report.worst[name] = max(self.report.worst.get(name, 0.0), ratio)
         return accepted
 
     def close(self, name: str, where: str, candidate, exact, scale=Fraction(1)) -> bool:

@@ -43,12 +43,6 @@ class Tolerance:
         bound = self.bound(exact, scale)
         return error <= bound, (float(error / bound) if bound else float("inf"))
 
-    def accepts(self, candidate: Fraction, exact: Fraction, scale: Fraction = Fraction(1)) -> bool:
-        return self.judge(candidate, exact, scale)[0]
-
-    def error_ratio(self, candidate: Fraction, exact: Fraction, scale: Fraction = Fraction(1)) -> float:
-        """|c - e| over the allowed bound (<= 1 passes); for reports."""
-        return self.judge(candidate, exact, scale)[1]
 
 
 FLOAT64 = {

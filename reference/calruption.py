@@ -38,16 +38,15 @@ decreasing value. bench/calruption_scaling.py measures it per epoch.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 from .catoni import catoni_alpha, catoni_root
 from .certified import Enclosure, certified_ceil, sqrt_lower
 from .empirical import check_run_inputs
-from .exact import as_fraction, as_int, as_probability
+from .exact import as_fraction, as_int, as_probability, common_denominator
 from .instance import validate_hypotheses
-from .fit_rows import fit_by_row_generation, lp_row
+from .fit_rows import fit_by_row_generation
 from .lp import solve_lp
 from .pair_counts import pair_counts
 from .trace import CALruptionEpoch, CALruptionTrace
@@ -118,6 +117,20 @@ def loss_difference_samples(H, h, h2, q, counts: EpochCounts, length: int):
     return tuple(values), tuple(grouped[v] for v in values)
 
 
+def lp_row(H, support, p_hat, h: int, h2: int, w: Fraction, W: Fraction):
+    """The row w (R_D(h) - R_D(h') - W) <= s of line 9 in the variables (eta^ on S_l, s), as
+    (coefficients, rhs): R_D(h) - R_D(h') = sum_{x in S, h(x) != h'(x)} p^_x sgn_x (1 - 2 eta^_x),
+    sgn_x = +1 if h(x) = 1."""
+    coefficients = [Fraction(0)] * len(support) + [Fraction(-1)]
+    constant = Fraction(0)
+    for j, x in enumerate(support):
+        if H[h][x] != H[h2][x]:
+            sgn = 1 if H[h][x] == 1 else -1
+            coefficients[j] = -2 * w * p_hat[x] * sgn
+            constant += w * p_hat[x] * sgn
+    return coefficients, w * W - constant
+
+
 def fit_distribution(H, support, p_hat, rows):
     """Line 9 as an LP over eta^_x (x in S_l) and s: minimise s subject to, for each
     ordered pair with weight w and estimate W,
@@ -171,20 +184,13 @@ def risks_under(H, support, p_hat, eta_hat) -> tuple[Fraction, ...]:
 
     Summed on one common denominator: an optimal vertex of line 9 has coordinates with
     denominators of thousands of bits, and a Fraction sum would reduce every partial sum."""
-    terms = [p_hat[x] * (1 - eta_hat[x]) for x in support], [p_hat[x] * eta_hat[x] for x in support]
-    numerators, d = _common(terms[0] + terms[1])
-    on_one, on_zero = numerators[:len(support)], numerators[len(support):]
+    k = len(support)
+    numerators, d = common_denominator([p_hat[x] * (1 - eta_hat[x]) for x in support]
+                                       + [p_hat[x] * eta_hat[x] for x in support])
+    on_one, on_zero = numerators[:k], numerators[k:]
     return tuple(
         Fraction(sum(a if labels[x] == 1 else b for x, a, b in zip(support, on_one, on_zero)), d) for labels in H
     )
-
-
-def _common(values) -> tuple[list[int], int]:
-    """(N, d) with values[i] = N[i] / d."""
-    d = 1
-    for v in values:
-        d = d * v.denominator // math.gcd(d, v.denominator)
-    return [v.numerator * (d // v.denominator) for v in values], d
 
 
 def penalised_risks(risk_hat, gap_prev, beta2) -> list[Fraction]:
@@ -215,17 +221,11 @@ def next_query_probabilities(H, rho, level, l: int) -> tuple[Fraction, ...]:
     value 0, the value of a point no pair reaches."""
     num_h, m = len(H), len(H[0])
     masks = [sum(1 << x for x, v in enumerate(labels) if v == 1) for labels in H]
-    common = 1
-    for h in range(num_h):
-        for h2 in range(h + 1, num_h):
-            common = math.lcm(common, rho[h][h2].denominator)
-    pairs = []
-    for h in range(num_h):
-        for h2 in range(h + 1, num_h):
-            r = rho[h][h2]
-            if r > 0:  # an integer key: rho^ 4^k common
-                pairs.append((r.numerator * (common // r.denominator) << 2 * min(level[h], level[h2]), h, h2))
-    pairs.sort(key=lambda p: p[0], reverse=True)
+    positive = [(h, h2) for h in range(num_h) for h2 in range(h + 1, num_h) if rho[h][h2] > 0]
+    numerators, common = common_denominator(rho[h][h2] for h, h2 in positive)
+    # integer keys rho^ 4^k common, k the pair's lower level
+    pairs = sorted(((r << 2 * min(level[h], level[h2]), h, h2) for r, (h, h2) in zip(numerators, positive)),
+                   key=lambda p: p[0], reverse=True)
     next_q = [Fraction(0)] * m
     unassigned = (1 << m) - 1
     for key, h, h2 in pairs:
@@ -327,8 +327,7 @@ def calruption_epoch(H, state: EpochState, counts: EpochCounts, params):
     if len(rows) <= FULL_LP_MAX_ROWS:
         eta_on_support, objective, method = fit_distribution(H, support, p_hat, rows)
     else:
-        fit = fit_by_row_generation(H, support, counts.seen, length, rows)
-        eta_on_support, objective, method = fit.eta, fit.objective, fit.method
+        eta_on_support, objective, method = fit_by_row_generation(H, support, counts.seen, length, rows)
     eta_hat = [None] * m
     for x, e in zip(support, eta_on_support):
         eta_hat[x] = e

@@ -6,6 +6,7 @@ and the value, instead of being silently coerced.
 """
 from __future__ import annotations
 
+import math
 import numbers
 import re
 from fractions import Fraction
@@ -74,3 +75,11 @@ def fraction_text(value: Fraction) -> str:
     """The lossless text form used in every JSON file of the project: always "p/q"."""
     value = Fraction(value)
     return f"{value.numerator}/{value.denominator}"
+
+
+def common_denominator(values) -> tuple[list[int], int]:
+    """(N, D) with values[i] = N[i] / D for Fractions, D > 0 the lcm of their denominators:
+    sums and comparisons of many rationals on one denominator are integer operations."""
+    values = list(values)
+    d = math.lcm(*(v.denominator for v in values)) if values else 1
+    return [v.numerator * (d // v.denominator) for v in values], d

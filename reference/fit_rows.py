@@ -47,13 +47,13 @@ certificate, slower).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from operator import mul
 
 from .lp import (
-    METHOD_CERTIFIED, LPSolution, _check, _common_denominator, _FloatLP, _Problem, bareiss_update, solve_lp, split_basis,
+    METHOD_CERTIFIED, LPSolution, _bareiss_solve, _check, _FloatLP, _Problem, bareiss_update, solve_lp, split_basis,
 )
+from .exact import common_denominator
 
 # Rows added at the start (the pairs with the largest |w W|, both directions) and per round
 # (the most violated): at least these many, and at least a share of |S_l| + 1 (a vertex has
@@ -66,31 +66,6 @@ ROWS_PER_ROUND, ROWS_PER_ROUND_PER_COLUMN = 64, 0.5
 FLOAT_SLACK = 1e-12
 DECIDE_BITS = 192
 NEAR_SLACK = 1e-8  # rows this close to s (relative) at HiGHS's point enter the exact LP
-
-
-@dataclass(frozen=True)
-class Fit:
-    eta: tuple[Fraction, ...]  # eta^ by support position
-    objective: Fraction
-    method: str  # how the working-set optimum was certified, or "no-rows"
-    working_rows: int  # rows of the last working-set LP
-    total_rows: int  # rows of the full LP
-    rounds: int  # working-set LPs solved in floats
-    exact_rounds: int  # working-set LPs certified exactly
-
-
-def lp_row(H, support, p_hat, h: int, h2: int, w: Fraction, W: Fraction):
-    """The row w (R_D(h) - R_D(h') - W) <= s in the variables (eta^ on S_l, s), as
-    (coefficients, rhs): R_D(h) - R_D(h') = sum_{x in S, h(x) != h'(x)} p^_x sgn_x (1 - 2 eta^_x),
-    sgn_x = +1 if h(x) = 1. (The definition `fit_distribution` builds the whole LP from.)"""
-    coefficients = [Fraction(0)] * len(support) + [Fraction(-1)]
-    constant = Fraction(0)
-    for j, x in enumerate(support):
-        if H[h][x] != H[h2][x]:
-            sgn = 1 if H[h][x] == 1 else -1
-            coefficients[j] = -2 * w * p_hat[x] * sgn
-            constant += w * p_hat[x] * sgn
-    return coefficients, w * W - constant
 
 
 class _Rows:
@@ -116,14 +91,24 @@ class _Rows:
         coefficients = [Fraction(self.H[h][x] - self.H[h2][x]) for x in self.support] + [-1 / w]
         return coefficients, W
 
-    def float_violations(self, v, s: float):
-        """[(excess, i, sign)] of the rows whose float value exceeds s (ranking and the
+    def float_values(self, x):
+        """(value, scale, s) at the float point x = (v, s): every pair's w (r(h) - r(h') - W)
+        (row (i, +1); row (i, -1) has its negative) and the size it is rounded against."""
+        import numpy as np
+
+        k = len(self.support)
+        s = float(x[k])
+        r = self.labels @ x[:k]
+        value = self.w * (r[self.h] - r[self.h2] - self.W)
+        scale = self.w * (np.abs(r[self.h]) + np.abs(r[self.h2]) + np.abs(self.W)) + abs(s)
+        return value, scale, s
+
+    def float_violations(self, x):
+        """[(excess, i, sign)] of the rows whose float value exceeds s at x (ranking and the
         float loop's stopping rule only)."""
         import numpy as np
 
-        r = self.labels @ v
-        value = self.w * (r[self.h] - r[self.h2] - self.W)
-        scale = self.w * (np.abs(r[self.h]) + np.abs(r[self.h2]) + np.abs(self.W)) + abs(s)
+        value, scale, s = self.float_values(x)
         found = []
         for sign in (1, -1):
             excess = sign * value - s
@@ -139,7 +124,7 @@ class _Rows:
         of r(h) and s, exact integer division): a row whose enclosure excludes a violation
         is satisfied, one whose enclosure lies above s is violated; only rows within about
         2^-DECIDE_BITS of s -- the tight ones -- are decided on the exact values."""
-        V, D = _common_denominator(v)
+        V, D = common_denominator(v)
         r = [sum(V[j] for j, x in enumerate(self.support) if labels[x] == 1) for labels in self.H]  # D r(h)
         shift = DECIDE_BITS
         r_fix = [(value << shift) // D for value in r]  # floor(2^P r(h)): r(h) in [f, f + 1] / 2^P
@@ -151,8 +136,8 @@ class _Rows:
         for i, (h, h2, wn, wd, Wn, Wd) in enumerate(self.ints):
             base = r_fix[h] - r_fix[h2]  # 2^P (r(h) - r(h')) in [base - 1, base + 1]
             scale = wd * Wd
-            # 2^P w (r(h) - r(h') - W) wd Wd / wd ... as integers: U(A) = wn (A Wd - Wn 2^P),
-            # increasing in A; the row value is U / (wd Wd 2^P)
+            # with A = 2^P (r(h) - r(h')), the row value is U(A) / (wd Wd 2^P),
+            # U(A) = wn (A Wd - Wn 2^P), increasing in A
             upper = wn * ((base + 1) * Wd - Wn * one)
             lower = wn * ((base - 1) * Wd - Wn * one)
             for sign, hi, lo in ((1, upper, lower), (-1, -lower, -upper)):
@@ -195,9 +180,7 @@ def _left_null_vector(B: list[list[int]]):
 
 def _solve_integer(M: list[list[int]], rhs: list[Fraction]) -> list[Fraction] | None:
     """x with M x = rhs for a square integer M (fraction-free elimination), None if singular."""
-    from .lp import _bareiss_solve
-
-    R, q = _common_denominator(rhs)
+    R, q = common_denominator(rhs)
     solved = _bareiss_solve(M, R)
     if solved is None:
         return None
@@ -265,18 +248,10 @@ def _v_problem(rows: _Rows, working, p_support):
     return (c, A, b, lower, upper), _Problem(c, A, b, lower, upper)
 
 
-def _near_rows(rows: _Rows, working, x, k: int) -> list[tuple[int, int]]:
+def _near_rows(rows: _Rows, working, x) -> list[tuple[int, int]]:
     """The working rows within a relative NEAR_SLACK of s at the float point x."""
-    v, s = x[:k], float(x[k])
-    r = rows.labels @ v
-    near = []
-    for i, sign in working:
-        h, h2 = rows.pairs[i][0], rows.pairs[i][1]
-        value = sign * rows.w[i] * (r[h] - r[h2] - rows.W[i])
-        scale = rows.w[i] * (abs(r[h]) + abs(r[h2]) + abs(rows.W[i])) + abs(s)
-        if s - value <= NEAR_SLACK * scale:
-            near.append((i, sign))
-    return near
+    value, scale, s = rows.float_values(x)
+    return [(i, sign) for i, sign in working if s - sign * value[i] <= NEAR_SLACK * scale[i]]
 
 
 def _certified_working_optimum(rows: _Rows, working, p_support, solved, forced=()) -> LPSolution:
@@ -298,7 +273,7 @@ def _certified_working_optimum(rows: _Rows, working, p_support, solved, forced=(
             solution = _structured_vertex(problem, basis)
             if solution is not None and not _check(problem, solution):
                 return solution
-    near = _near_rows(rows, working, solved.x, k)
+    near = _near_rows(rows, working, solved.x)
     near += [row for row in forced if row not in set(near)]
     _, problem = _v_problem(rows, near, p_support)
     view = _FloatLP.of(problem)
@@ -334,16 +309,17 @@ def _add_rows(lp, rows: _Rows, new) -> None:
     lp.add(np.array(indptr), np.array(indices), np.array(data), np.array(upper))
 
 
-def fit_by_row_generation(H, support, seen, length: int, rows, *, warm: bool = True) -> Fit:
-    """An exactly optimal D^ of line 9's LP with the given rows (h, h', w, W), which must
-    come in pairs (h, h', w, W), (h', h, w, -W) as `calruption_epoch` builds them.
+def fit_by_row_generation(H, support, seen, length: int, rows, *, warm: bool = True):
+    """(eta^ by support position, objective, method) as `fit_distribution` returns them: an
+    exactly optimal D^ of line 9's LP with the given rows (h, h', w, W), which must come in
+    pairs (h, h', w, W), (h', h, w, -W) as `calruption_epoch` builds them.
     `warm=False` proposes through scipy.optimize.linprog instead of the warm HiGHS model
     (reference/highs.py): the same certified optimum, more slowly."""
     from .highs import new_lp
 
     k = len(support)
     if not rows:
-        return Fit((Fraction(1, 2),) * k, Fraction(0), "no-rows", 0, 0, 0, 0)
+        return (Fraction(1, 2),) * k, Fraction(0), "no-rows"
     by_pair = {(h, h2): (w, W) for h, h2, w, W in rows}
     pairs = []
     for (h, h2), (w, W) in sorted(by_pair.items()):
@@ -365,23 +341,20 @@ def fit_by_row_generation(H, support, seen, length: int, rows, *, warm: bool = T
     working: list[tuple[int, int]] = []
     present: set[tuple[int, int]] = set()
     forced: set[tuple[int, int]] = set()
-    rounds = exact_rounds = 0
     while True:
         while new:  # floats: grow the working set until its optimum looks feasible
             _add_rows(lp, table, new)
             working += new
             present.update(new)
-            rounds += 1
             solved = lp.solve()
-            violated = table.float_violations(solved.x[:k], float(solved.x[k]))
+            violated = table.float_violations(solved.x)
             new = [(i, sign) for _, i, sign in sorted(violated, reverse=True) if (i, sign) not in present][:per_round]
-        exact_rounds += 1
         solution = _certified_working_optimum(table, working, p_support, solved, sorted(forced))
         v, s = solution.x[:k], solution.x[k]
         violated = table.exact_violations(v, s)
         if not violated:
             eta = tuple((p - vx) / (2 * p) for p, vx in zip(p_support, v))
-            return Fit(eta, solution.objective, solution.method, len(working), len(rows), rounds, exact_rounds)
+            return eta, solution.objective, solution.method
         ranked = [(i, sign) for _, i, sign in sorted(violated, reverse=True)]
         new = [row for row in ranked if row not in present][:per_round]
         if not new:

@@ -85,7 +85,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from operator import mul
 
-from .exact import as_fraction, as_int, shown
+from .exact import as_fraction, as_int, common_denominator, shown
 
 __all__ = [
     "LPInfeasible", "LPSolution", "LPUnbounded", "METHOD_CERTIFIED", "METHOD_SIMPLEX",
@@ -258,13 +258,6 @@ def _short(q: Fraction) -> str:
     return text if len(text) <= 40 else f"~{float(q):.6g}"
 
 
-def _common_denominator(values) -> tuple[list[int], int]:
-    """(N, D) with values[i] = N[i] / D, D > 0 the lcm of the denominators."""
-    values = list(values)
-    d = math.lcm(*(v.denominator for v in values)) if values else 1
-    return [v.numerator * (d // v.denominator) for v in values], d
-
-
 def _check(p: _Problem, sol: LPSolution) -> list[str]:
     n, m = p.n, p.m
     for name, seq, size in (("x", sol.x, n), ("row_duals", sol.row_duals, m),
@@ -279,7 +272,7 @@ def _check(p: _Problem, sol: LPSolution) -> list[str]:
             bad.append(f"primal: x[{j}] = {_short(x[j])} < lower[{j}] = {_short(p.lower[j])}")
         if p.upper[j] is not None and x[j] > p.upper[j]:
             bad.append(f"primal: x[{j}] = {_short(x[j])} > upper[{j}] = {_short(p.upper[j])}")
-    X, D = _common_denominator(x)
+    X, D = common_denominator(x)
     for r in range(m):
         rhs = p.row_rhs[r]
         lhs = sum(map(mul, p.row_int[r], X))
@@ -298,7 +291,7 @@ def _check(p: _Problem, sol: LPSolution) -> list[str]:
     # (D) stationarity c + A_ubᵀ y − λ + μ = 0. y_r·A_r = (y_r / scale_r)·row_int[r]; with the
     # z_r = y_r / scale_r on one denominator E the column sums are integer dot products.
     support = [r for r in range(m) if sol.row_duals[r] != 0]
-    Z, E = _common_denominator(sol.row_duals[r] / p.row_scale[r] for r in support)
+    Z, E = common_denominator(sol.row_duals[r] / p.row_scale[r] for r in support)
     for j in range(n):
         column = sum(p.row_int[r][j] * zr for r, zr in zip(support, Z))
         residual = p.c[j] + Fraction(column, E) - sol.lower_duals[j] + sol.upper_duals[j]
@@ -430,7 +423,7 @@ class _FloatLP:
         import numpy as np
 
         p = self.p
-        X, D = _common_denominator(x0)
+        X, D = common_denominator(x0)
         resid = [(p.row_rhs[r] - Fraction(sum(map(mul, p.row_int[r], X)), D)) / p.row_scale[r] for r in range(p.m)]
         lo_gap = [None if lo is None else x - lo for x, lo in zip(x0, p.lower)]
         up_gap = [None if up is None else up - x for x, up in zip(x0, p.upper)]
@@ -574,14 +567,14 @@ def _vertex(p: _Problem, basis: list[int]) -> LPSolution | None:
         M = [[p.row_int[r][j] for j in free] for r in rows]
         rhs = [p.row_rhs[r] - sum(p.row_int[r][j] * v for j, (_, v) in fixed.items() if p.row_int[r][j])
                for r in rows]
-        R, q = _common_denominator(rhs)
+        R, q = common_denominator(rhs)
         solved = _bareiss_solve(M, R)
         if solved is None:
             return None
         d, X = solved
         for j, Xj in zip(free, X):
             x[j] = Fraction(Xj, d * q)
-        C, q2 = _common_denominator(-p.c[j] for j in free)
+        C, q2 = common_denominator(-p.c[j] for j in free)
         solved = _bareiss_solve([list(col) for col in zip(*M)], C)
         if solved is None:  # cannot happen (same determinant up to sign), kept for safety
             return None
@@ -764,12 +757,12 @@ class _Tableau:
 
     def point(self) -> tuple[list[int], int]:
         """x = X / den at the basis vertex (den may be negative)."""
-        H, q = _common_denominator(self.cons.h[k] for k in self.basis)
+        H, q = common_denominator(self.cons.h[k] for k in self.basis)
         return [sum(map(mul, row, H)) for row in self.adj], self.d * q
 
     def duals(self, c: list[Fraction]) -> tuple[list[int], int]:
         """y = Y / den with G_Bᵀ y = −c, one multiplier per basis position."""
-        C, q = _common_denominator(c)
+        C, q = common_denominator(c)
         Y = [0] * self.dim
         for i, ci in enumerate(C):
             if ci:

@@ -70,10 +70,10 @@ def test_row_generation_certifies_the_whole_lps_optimum(example, monkeypatch_mod
     rows = lp_rows(record)
     H, support = example.hypotheses, record.support
     _, optimum, _ = fit_distribution(H, support, record.empirical_x, rows)
-    fit = fit_by_row_generation(H, support, example.counts.seen, record.length, rows)
-    assert fit.objective == optimum
+    fitted, objective, _ = fit_by_row_generation(H, support, example.counts.seen, record.length, rows)
+    assert objective == optimum
     eta = [None] * len(H[0])
-    for x, e in zip(support, fit.eta):
+    for x, e in zip(support, fitted):
         assert 0 <= e <= 1
         eta[x] = e
     assert lp_value(H, support, record.empirical_x, rows, eta) == optimum

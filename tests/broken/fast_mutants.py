@@ -88,11 +88,13 @@ VARIANTS = [
         "line9.py",
         "    return eta, lp_value(R, weight, W)\n",
         "    from scipy.optimize import linprog\n"
+        "    from scipy.sparse import csr_matrix\n"
         "    every_a, every_b = np.nonzero(np.isfinite(weight))\n"
-        "    every_row = pair_rows(every_a, every_b, weight, W, k, num_h)\n"
+        "    indptr, indices, data, upper = pair_rows(every_a, every_b, weight, W, k, num_h)\n"
+        "    every_row = csr_matrix((data, indices, indptr), shape=(len(upper), k + num_h + 1))\n"
         "    c2 = np.concatenate([-np.ones(k), np.zeros(num_h + 1)])\n"
         "    bounds2 = [(0, 1)] * k + [(None, None)] * num_h + [(None, lp_value(R, weight, W) * (1 + 1e-12) + 1e-12)]\n"
-        "    second = linprog(c2, A_ub=every_row.matrix(), b_ub=every_row.upper, A_eq=equalities[0], b_eq=equalities[1],\n"
+        "    second = linprog(c2, A_ub=every_row, b_ub=upper, A_eq=equalities[0], b_eq=equalities[1],\n"
         "                     bounds=bounds2,\n"
         "                     method='highs')\n"
         "    if second.status == 0:\n"

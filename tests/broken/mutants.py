@@ -203,8 +203,9 @@ MUTANTS: list[Mutant] = [
         "CALruption's q_{l+1}^x counts only pairs inside the top layer V_{l+1}^l: points where only "
         "other pairs disagree get q = 0 (hard elimination)",
         "calruption.py",
-        "            if r > 0:  # an integer key: rho^ 4^k common",
-        "            if r > 0 and min(level[h], level[h2]) == l:",
+        "    positive = [(h, h2) for h in range(num_h) for h2 in range(h + 1, num_h) if rho[h][h2] > 0]",
+        "    positive = [(h, h2) for h in range(num_h) for h2 in range(h + 1, num_h) if rho[h][h2] > 0\n"
+        "                and min(level[h], level[h2]) == l]",
         "check_calruption_never_hard_eliminates",
     ),
     # tape samplers (the optional public name sample_tape; reference/tape.py is shared, so
