@@ -44,7 +44,6 @@ linprog is the fallback when that module is missing (another scipy).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import numpy as np
 
