@@ -6,6 +6,7 @@ from fractions import Fraction as F
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import reference as R
 from properties.registry import all_checks
@@ -88,6 +89,43 @@ def monkeypatch_module():
         patch.setattr(FR, name, value)
     yield patch
     patch.undo()
+
+
+@settings(max_examples=40, deadline=None)
+@given(example=epoch_examples(max_points=8), data=st.data())
+def test_dual_simplex_repair_reaches_the_whole_lps_optimum(example, data):
+    """From a certified vertex of the LP of a few pairs' rows (dual feasible for the whole
+    LP), the exact dual simplex repair ends at a point feasible for every row whose value
+    is the whole LP's optimum (reference.lp on every row at once)."""
+    record = _record(example)
+    rows = lp_rows(record)
+    H, support = example.hypotheses, record.support
+    if not rows:
+        return
+    _, optimum, _ = fit_distribution(H, support, record.empirical_x, rows)
+    pairs = sorted({(min(h, h2), max(h, h2)) for h, h2, _, _ in rows})
+    table = FR._Rows(H, support, [(h, h2, *next((w, W) for a, b, w, W in rows if (a, b) == (h, h2)))
+                                  for h, h2 in pairs])
+    chosen = data.draw(st.lists(st.integers(0, len(pairs) - 1), min_size=1, max_size=3, unique=True),
+                       label="starting_pairs")
+    start = [(i, sign) for i in sorted(chosen) for sign in (1, -1)]
+    p_support = [F(example.counts.seen[x], record.length) for x in support]
+    arguments, _ = FR._v_problem(table, start, p_support)
+    solution = R.lp.solve_lp(*arguments, vertex=FR._structured_vertex)
+    k = len(support)
+    basis = FR._basis_of(solution, start, k)
+    violated = table.exact_violations(solution.x[:k], solution.x[k])
+    if basis is None or not violated:
+        return
+    repaired = FR._dual_simplex_repair(table, p_support, solution, *basis)
+    assert repaired is not None, (chosen, violated)
+    assert repaired.objective == optimum
+    assert table.exact_violations(repaired.x[:k], repaired.x[k]) == []
+    eta = [None] * len(H[0])
+    for x, p, v in zip(support, p_support, repaired.x[:k]):
+        eta[x] = (p - v) / (2 * p)
+        assert 0 <= eta[x] <= 1
+    assert lp_value(H, support, record.empirical_x, rows, eta) == optimum
 
 
 def test_rows_must_come_in_pairs():
