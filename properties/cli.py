@@ -15,9 +15,10 @@ import signal
 import sys
 import time
 
-from reference.cli import OneLineParser, UsageError, run
+from reference.cli import OneLineParser, UsageError, positive_number, run
 
 from . import impl as harness
+from .campaign.cli import add_campaign_parser
 from . import profiles
 from .crosscheck import ALGORITHMS, crosscheck, summary_text
 from .command import TAPE_FORMATS
@@ -42,14 +43,7 @@ def parse_size(text: str) -> int | None:
     return int(match.group(1)) * _UNITS[match.group(2).upper()]
 
 
-def _timeout(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = float("nan")
-    if not seconds > 0 or seconds == float("inf"):
-        raise UsageError(f"--timeout must be a number of seconds > 0, got {text!r}")
-    return seconds
+_timeout = positive_number("--timeout", "seconds")
 
 
 def _candidate(args, path: str | None):
@@ -238,6 +232,7 @@ def build_parser():
     answer.add_argument("--impl", required=True, help="import path of the module that answers")
     answer.add_argument("request", nargs="?", help="the request file (default: read the request from stdin)")
     answer.set_defaults(handler=_cmd_answer)
+    add_campaign_parser(sub)
     schemas = sub.add_parser("schemas", help="print the folder of the published JSON Schemas")
     schemas.set_defaults(handler=_cmd_schemas)
     return parser

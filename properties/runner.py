@@ -33,6 +33,7 @@ PASSED, FAILED, XFAIL, XPASS = "passed", "failed", "expected failure", "unexpect
 # this many failing examples of faults alone, shrinking stops with the smallest so far.
 FAULT_SHRINK_BUDGET = 16
 NOT_APPLICABLE = "not applicable"
+_PROFILE_DATABASE = object()  # run_check's default: the profile's example database
 STATUSES = (PASSED, FAILED, XFAIL, XPASS, NOT_APPLICABLE)
 
 
@@ -110,14 +111,17 @@ def not_applicable_reason(check: Check, impl) -> str | None:
 
 
 def run_check(check: Check, impl, *, max_examples: int | None = None, profile: str | None = None,
-              seed: int | None = None, known: bool = True, prefer_violations: bool = False) -> CheckResult:
+              seed: int | None = None, known: bool = True, prefer_violations: bool = False,
+              database=_PROFILE_DATABASE) -> CheckResult:
     """Run one check under the loaded Hypothesis profile (or the named one), optionally with
     fewer examples or a fixed random seed. Its known examples run first (unless `known` is
     false: the strategy alone); a failure there ends the run, as any failure does.
     `prefer_violations`: a non-fatal fault (a raise, a malformed result) does not end the
     run; the search goes on for an example on which the check's own logic fails, and the
     fault is reported only if none is found (tests/test_teeth.py: a broken copy that also
-    crashes on some inputs must still be caught by the property it breaks)."""
+    crashes on some inputs must still be caught by the property it breaks).
+    `database`: a Hypothesis ExampleDatabase (or None) instead of the profile's, so a
+    campaign's workers share the failures they find (properties/campaign/fuzz.py)."""
     candidate = as_candidate(impl)
     reason = EXPECTED_FAILURES.get(check.name)
     skip = not_applicable_reason(check, candidate)
@@ -142,6 +146,8 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
             raise CheckFailed("; ".join(map(str, found[:3])))
 
     options = {} if max_examples is None else {"max_examples": max_examples}
+    if database is not _PROFILE_DATABASE:
+        options["database"] = database
     test = given(example=check.strategy)(body)
     for known_example in reversed(known_examples(check.name) if known else ()):
         test = explicit_example(example=known_example)(test)  # the last applied runs first

@@ -30,6 +30,19 @@ class UsageError(Exception):
     """Bad command-line input: reported on one line, exit status 2."""
 
 
+def positive_number(option: str, unit: str):
+    """An argparse type: a finite number > 0 of `unit`, else a UsageError naming the option."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not value > 0 or value == float("inf"):
+            raise UsageError(f"{option} must be a number of {unit} > 0, got {text!r}")
+        return value
+    return parse
+
+
 class OneLineParser(argparse.ArgumentParser):
     def error(self, message):  # argparse would print the usage block too
         raise UsageError(message)

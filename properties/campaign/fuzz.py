@@ -1,0 +1,220 @@
+"""Property fuzzing as a campaign: every check of the registry, in seed blocks.
+
+A task is (check, block): `run_check` with `examples` generated examples from the seed
+task_seed(master seed, "fuzz/CHECK/block=B"), so a block finds the same things on any
+worker, in any order. Block 0 also runs the check's known examples (registry.
+KNOWN_EXAMPLES); the other blocks only generate.
+
+Every task uses one shared Hypothesis example database: a failure a worker finds (shrunk
+to its minimal example) is saved there, and every later run of that check -- on any
+worker, in this campaign or a fresh one -- replays it first (Hypothesis' reuse phase)
+before generating anything. By default the database is a DirectoryBasedExampleDatabase
+under the project (`.hypothesis/campaign`); `--database redis://HOST:PORT/DB` uses
+Hypothesis' own RedisExampleDatabase, which workers on other machines share.
+
+Hypothesis keys a test's examples by the test function's digest, and `run_check` wraps
+every check in the same function: the database is therefore seen through a
+`PrefixedDatabase` per check, so one check's failures are replayed for that check
+only."""
+from __future__ import annotations
+
+import atexit
+from pathlib import Path
+
+from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+
+from reference.exact import as_int
+
+DEFAULT_DATABASE = Path(".hypothesis") / "campaign"
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+FUZZ_PROFILES = ("dev", "ci", "fuzz")
+FIELDS = {"experiment", "master_seed", "impl", "cmd", "checks", "blocks", "examples", "profile", "timeout"}
+
+
+class PrefixedDatabase(ExampleDatabase):
+    """`database` with every key prefixed by `prefix` (one check's share of it)."""
+
+    def __init__(self, database: ExampleDatabase, prefix: str):
+        super().__init__()
+        self.database, self.prefix = database, prefix.encode() + b":"
+
+    def __repr__(self) -> str:
+        return f"PrefixedDatabase({self.database!r}, {self.prefix[:-1].decode()!r})"
+
+    def save(self, key: bytes, value: bytes) -> None:
+        self.database.save(self.prefix + key, value)
+
+    def fetch(self, key: bytes):
+        yield from self.database.fetch(self.prefix + key)
+
+    def delete(self, key: bytes, value: bytes) -> None:
+        self.database.delete(self.prefix + key, value)
+
+    def move(self, src: bytes, dest: bytes, value: bytes) -> None:
+        self.database.move(self.prefix + src, self.prefix + dest, value)
+
+
+def is_redis_url(location: str) -> bool:
+    return location.startswith(REDIS_SCHEMES)
+
+
+def database_location(location: str | None) -> str:
+    """The location every worker opens: a Redis URL as given, or an absolute folder
+    (workers may run elsewhere than the client's working directory)."""
+    if location is None:
+        return str(DEFAULT_DATABASE.resolve())
+    if not isinstance(location, str) or not location.strip():
+        raise ValueError(f"--database must be a folder or a redis:// URL, got {location!r}")
+    if is_redis_url(location):
+        return location
+    if "://" in location:
+        raise ValueError(f"--database: unsupported URL scheme in {location!r} (a folder, or redis://HOST:PORT/DB)")
+    return str(Path(location).expanduser().resolve())
+
+
+def open_database(location: str) -> ExampleDatabase:
+    """The database at `location` (database_location's form). A Redis server that does not
+    answer is a ValueError naming the URL, found before any task runs."""
+    if not is_redis_url(location):
+        return DirectoryBasedExampleDatabase(location)
+    import redis
+    from hypothesis.extra.redis import RedisExampleDatabase
+
+    try:
+        client = redis.Redis.from_url(location)
+        client.ping()
+    except (ValueError, redis.RedisError) as error:
+        raise ValueError(f"--database {location!r}: cannot use this Redis server ({type(error).__name__}: "
+                         f"{error})") from None
+    return RedisExampleDatabase(client)
+
+
+# -- per worker process: one candidate and one database connection, reused by its tasks --
+_CANDIDATES: dict = {}
+_DATABASES: dict = {}
+
+
+def candidate_for(impl: str | None, cmd: str | None = None, timeout: float | None = None):
+    """The worker's candidate for (impl, cmd, timeout), loaded on first use and closed when
+    the worker exits: an isolated candidate keeps its own process across tasks."""
+    from properties.impl import load_candidate
+
+    key = (impl, cmd, timeout)
+    if key not in _CANDIDATES:
+        if not _CANDIDATES:
+            atexit.register(_close_candidates)
+        _CANDIDATES[key] = load_candidate(impl, cmd, timeout=timeout)
+    return _CANDIDATES[key]
+
+
+def _close_candidates() -> None:
+    for candidate in _CANDIDATES.values():
+        candidate.close()
+    _CANDIDATES.clear()
+
+
+def database_for(location: str) -> ExampleDatabase:
+    if location not in _DATABASES:
+        _DATABASES[location] = open_database(location)
+    return _DATABASES[location]
+
+
+# -- the spec ------------------------------------------------------------------------------
+def fuzz_spec(*, master_seed: int, impl: str | None, cmd: str | None, checks: list[str] | None, blocks: int,
+              examples: int, profile: str, timeout: float | None) -> dict:
+    """A validated fuzz spec; checks=None means every registered check."""
+    from properties.registry import all_checks
+
+    registered = list(all_checks())
+    spec = {"experiment": "fuzz", "master_seed": master_seed, "impl": impl, "cmd": cmd,
+            "checks": registered if checks is None else list(checks), "blocks": blocks, "examples": examples,
+            "profile": profile, "timeout": timeout}
+    return validate_fuzz_spec(spec, registered)
+
+
+def validate_fuzz_spec(spec: dict, registered=None) -> dict:
+    if registered is None:
+        from properties.registry import all_checks
+
+        registered = list(all_checks())
+    unknown, missing = sorted(set(spec) - FIELDS), sorted(FIELDS - set(spec))
+    if unknown or missing:
+        raise ValueError(f"spec for 'fuzz': unknown fields {unknown}, missing fields {missing}")
+    as_int(spec["master_seed"], "spec.master_seed", minimum=0)
+    as_int(spec["blocks"], "spec.blocks", minimum=1)
+    as_int(spec["examples"], "spec.examples", minimum=1)
+    if spec["impl"] is not None and spec["cmd"] is not None:
+        raise ValueError("spec: give impl or cmd, not both")
+    for field in ("impl", "cmd"):
+        if spec[field] is not None and (not isinstance(spec[field], str) or not spec[field].strip()):
+            raise ValueError(f"spec.{field} must be a non-empty string or null, got {spec[field]!r}")
+    checks = spec["checks"]
+    if not isinstance(checks, list) or not checks or len(set(checks)) < len(checks):
+        raise ValueError(f"spec.checks must be a non-empty list of distinct check names, got {checks!r}")
+    strangers = [name for name in checks if name not in registered]
+    if strangers:
+        raise ValueError(f"spec.checks names unknown checks: {', '.join(map(str, strangers))}")
+    if spec["profile"] not in FUZZ_PROFILES:
+        raise ValueError(f"spec.profile must be one of {FUZZ_PROFILES}, got {spec['profile']!r}")
+    timeout = spec["timeout"]
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0):
+        raise ValueError(f"spec.timeout must be a number of seconds > 0 or null, got {timeout!r}")
+    return spec
+
+
+def fuzz_tasks(spec: dict):
+    from .experiments import Task
+
+    return [Task(f"fuzz/{check}/block={block}", {"check": check, "block": block}, 1.0)
+            for block in range(spec["blocks"]) for check in spec["checks"]]
+
+
+def run_fuzz_task(spec: dict, params: dict, seed: int, database: str) -> dict:
+    """One (check, block) on this worker: the check's CheckResult as JSON, minus what the
+    candidate printed (kept short: the status, counterexample and violations say it)."""
+    from properties.registry import all_checks
+    from properties.runner import run_check
+
+    check = all_checks()[params["check"]]
+    candidate = candidate_for(spec["impl"], spec["cmd"], spec["timeout"])
+    result = run_check(check, candidate, max_examples=spec["examples"], profile=spec["profile"], seed=seed,
+                       known=params["block"] == 0, database=PrefixedDatabase(database_for(database), check.name))
+    found = result.to_json()
+    found.pop("candidate_output", None)
+    return found
+
+
+def failing_statuses(spec: dict) -> tuple[str, ...]:
+    """As `properties check` judges: an expected failure that passes says the finding's
+    record is stale only when the reference runs."""
+    from properties.impl import DEFAULT_IMPL
+    from properties.runner import FAILED, XPASS
+
+    on_reference = spec["cmd"] is None and spec["impl"] in (None, DEFAULT_IMPL)
+    return (FAILED, XPASS) if on_reference else (FAILED,)
+
+
+def is_failing_row(spec: dict, row: dict) -> bool:
+    return "error" in row or row["result"]["status"] in failing_statuses(spec)
+
+
+def summarize_fuzz(spec: dict, rows: list[dict]) -> dict:
+    """Per check: blocks finished, examples run, statuses, and the first failing block's
+    counterexample (sorted: the same rows give the same summary)."""
+    bad = failing_statuses(spec)
+    per_check: dict[str, dict] = {name: {"check": name, "blocks": 0, "examples": 0, "statuses": {},
+                                         "failure": None} for name in spec["checks"]}
+    errors = sorted(row["task"] for row in rows if "error" in row)
+    for row in sorted((r for r in rows if "error" not in r), key=lambda r: (r["params"]["check"],
+                                                                          r["params"]["block"])):
+        entry, result = per_check[row["params"]["check"]], row["result"]
+        entry["blocks"] += 1
+        entry["examples"] += result["examples"]
+        entry["statuses"][result["status"]] = entry["statuses"].get(result["status"], 0) + 1
+        if result["status"] in bad and entry["failure"] is None:
+            entry["failure"] = {"block": row["params"]["block"], "status": result["status"],
+                                "counterexample": result["counterexample"], "violations": result["violations"][:3]}
+    table = list(per_check.values())
+    return {"experiment": "fuzz", "tasks": len(spec["checks"]) * spec["blocks"],
+            "finished": sum(e["blocks"] for e in table), "errors": errors, "rows": table,
+            "failing_checks": sorted(e["check"] for e in table if e["failure"] is not None)}

@@ -1,0 +1,201 @@
+"""Campaigns on Dask (issue 14): results that do not depend on the number of workers, a
+kill followed by a resume that runs only the missing tasks, a time budget, a failure a
+fuzz worker finds replayed first through a real Redis server, and bad input."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from properties.campaign import experiments, fuzz
+from properties.campaign.results import ResultsFile, read_results
+from properties.campaign.seeds import task_seed
+from properties.cli import main
+from tests.broken.mutants import BY_NAME
+from tests.redis_server import redis_server
+from tests.reference_copies import build, importable
+
+ROOT = Path(__file__).resolve().parent.parent
+# counts mode below CALruption's first epoch and RobustCAL at small n: every task well
+# under a second, so these tests measure the campaign machinery, not the algorithms
+SMALL_CURVES = {"experiment": "curves", "master_seed": 7, "points": 64, "hypotheses": 16, "delta": "1/10",
+                "algorithms": ["passive", "RobustCAL"], "adversaries": ["clean", "early_burst"],
+                "n": [1000, 3162, 10000], "replicates": 3}
+
+
+def _spec_file(tmp_path, spec, name="small") -> Path:
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(spec))
+    return path
+
+
+def _rows_without_timing(path) -> list[dict]:
+    rows = read_results(path)[1]
+    return sorted(({k: v for k, v in row.items() if k not in ("seconds", "code_version")} for row in rows),
+                  key=lambda row: row["task"])
+
+
+def test_task_seed_depends_on_master_seed_and_key_only():
+    seed = task_seed(3, "curves/passive/clean/n=1000/replicate=0")
+    assert seed == task_seed(3, "curves/passive/clean/n=1000/replicate=0")
+    assert seed != task_seed(4, "curves/passive/clean/n=1000/replicate=0")
+    assert seed != task_seed(3, "curves/passive/clean/n=1000/replicate=1")
+    assert 0 <= seed < 2 ** 64
+    with pytest.raises(ValueError, match="task key"):
+        task_seed(3, "")
+
+
+def test_one_and_two_workers_give_the_same_rows_and_summary(tmp_path, capsys):
+    spec = _spec_file(tmp_path, SMALL_CURVES)
+    outputs = {}
+    for workers in (1, 2):
+        results = tmp_path / f"w{workers}.jsonl"
+        assert main(["campaign", "experiment", str(spec), "--workers", str(workers), "--results", str(results),
+                     "--json", "--quiet"]) == 0
+        outputs[workers] = (json.loads(capsys.readouterr().out), _rows_without_timing(results))
+    summary, rows = outputs[1]
+    assert len(rows) == len(experiments.tasks(SMALL_CURVES)) == 2 * 2 * 3 * 3
+    assert outputs[2] == outputs[1], "two workers changed the results of the same spec"
+    assert summary["finished"] == summary["tasks"] == len(rows) and not summary["errors"]
+    # passive ERM pays every label; the summary's interval contains its mean
+    for row in summary["rows"]:
+        assert row["labels_ci_low"] <= row["labels_mean"] <= row["labels_ci_high"], row
+        if row["algorithm"] == "passive":
+            assert row["labels_min"] == row["labels_max"] == row["n"], row
+
+
+def _campaign_command(spec, results, *extra) -> list[str]:
+    return [sys.executable, "-m", "properties", "campaign", "experiment", str(spec), "--results", str(results),
+            "--workers", "1", *extra]
+
+
+def test_a_killed_campaign_resumes_with_only_the_missing_tasks(tmp_path, capsys):
+    spec_data = dict(SMALL_CURVES, replicates=12, algorithms=["RobustCAL"], n=[10000, 31623])
+    spec, results = _spec_file(tmp_path, spec_data), tmp_path / "killed.jsonl"
+    total = len(experiments.tasks(spec_data))
+    # its own session: the kill reaches the Dask workers as well
+    process = subprocess.Popen(_campaign_command(spec, results, "--quiet"), cwd=ROOT, start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    try:
+        while not (results.exists() and results.read_text().count("\n") >= 1 + 5):
+            assert process.poll() is None, f"the campaign ended before it was killed: {process.stderr.read()[-2000:]}"
+            assert time.monotonic() < deadline, "no rows within 120 s"
+            time.sleep(0.05)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    before = [line for line in results.read_text().splitlines(keepends=True) if line.endswith("\n")]
+    finished_before = {json.loads(line)["task"] for line in before[1:]}
+    assert 5 <= len(finished_before) < total, "the kill must land mid-run"
+
+    assert main(["campaign", "experiment", str(spec), "--results", str(results), "--workers", "1", "--json"]) == 0
+    err = capsys.readouterr().err
+    assert f"{len(finished_before)} already done" in err, err
+    assert f"running {total - len(finished_before)} on" in err, err
+    lines = results.read_text().splitlines(keepends=True)
+    assert lines[:len(before)] == before, "rows written before the kill were changed"
+    rerun = [json.loads(line)["task"] for line in lines[len(before):]]
+    assert len(rerun) == len(set(rerun)) == total - len(finished_before)
+    assert set(rerun) | finished_before == {task.key for task in experiments.tasks(spec_data)}
+    assert not set(rerun) & finished_before, "a finished task ran again"
+    # and a third run has nothing left to do
+    assert main(["campaign", "experiment", str(spec), "--results", str(results), "--workers", "1", "--quiet"]) == 0
+    assert results.read_text().splitlines(keepends=True) == lines
+
+
+def test_the_time_budget_stops_with_exit_3_and_keeps_the_rows(tmp_path):
+    spec_data = dict(SMALL_CURVES, replicates=5000, algorithms=["RobustCAL"], adversaries=["clean"], n=[31623])
+    spec, results = _spec_file(tmp_path, spec_data), tmp_path / "budget.jsonl"
+    found = subprocess.run(_campaign_command(spec, results, "--minutes", "0.25", "--quiet"), cwd=ROOT,
+                           capture_output=True, text=True, timeout=300)
+    assert found.returncode == 3, found.stderr[-2000:]
+    assert "time budget spent" in found.stderr and "run the same command again" in found.stderr, found.stderr
+    kept = read_results(results)[1]
+    assert 0 < len(kept) < 5000, len(kept)
+    assert len({row["task"] for row in kept}) == len(kept)
+
+
+def test_a_results_file_of_another_spec_is_refused(tmp_path, capsys):
+    spec, results = _spec_file(tmp_path, SMALL_CURVES), tmp_path / "r.jsonl"
+    ResultsFile(results, "other", {"experiment": "curves"}, "0" * 16).append(
+        {"task": "x", "spec": "0" * 16, "params": {}, "result": {}})
+    assert main(["campaign", "experiment", str(spec), "--results", str(results), "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "another spec" in err, err
+
+
+@pytest.mark.parametrize("spec, field", [
+    ({**SMALL_CURVES, "replicates": 0}, "spec.replicates"),
+    ({**SMALL_CURVES, "hypotheses": 24}, "spec.hypotheses"),
+    ({**SMALL_CURVES, "algorithms": ["passive", "passive"]}, "spec.algorithms"),
+    ({**SMALL_CURVES, "n": [1000, 1000]}, "spec.n"),
+    ({**SMALL_CURVES, "delta": "3/2"}, "spec.delta"),
+    ({**SMALL_CURVES, "colour": "red"}, "unknown fields ['colour']"),
+])
+def test_bad_specs_are_one_line_errors(tmp_path, capsys, spec, field):
+    assert main(["campaign", "experiment", str(_spec_file(tmp_path, spec)), "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and field in err, err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--database", "ftp://example.org/db"], "unsupported URL scheme"),
+    (["--database", "redis://127.0.0.1:1/0"], "cannot use this Redis server"),
+    (["--checks", "check_no_such_thing"], "unknown checks"),
+    (["--impl", "no_such_module_here"], "no_such_module_here"),
+    (["--blocks", "0"], "--blocks"),
+])
+def test_bad_fuzz_options_are_one_line_errors(tmp_path, capsys, argv, message):
+    assert main(["campaign", "fuzz", "--results", str(tmp_path / "f.jsonl"), *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err
+
+
+def test_prefixed_databases_keep_each_checks_examples_apart():
+    from hypothesis.database import InMemoryExampleDatabase
+
+    shared = InMemoryExampleDatabase()
+    one, two = fuzz.PrefixedDatabase(shared, "check_one"), fuzz.PrefixedDatabase(shared, "check_two")
+    one.save(b"key", b"a")
+    two.save(b"key", b"b")
+    one.move(b"key", b"other", b"a")
+    assert list(one.fetch(b"key")) == [] and list(one.fetch(b"other")) == [b"a"]
+    assert list(two.fetch(b"key")) == [b"b"]
+    two.delete(b"key", b"b")
+    assert list(two.fetch(b"key")) == []
+    assert {key for key, values in shared.data.items() if values} == {b"check_one:other"}
+
+
+def test_a_failure_a_fuzz_worker_finds_goes_to_redis_and_is_replayed_first(tmp_path, capsys):
+    """A planted broken implementation (passive ERM ignoring the labels at x0): a worker
+    finds the failure and shrinks it; the example is in Redis; a fresh campaign with
+    another master seed and a new results file replays it before generating anything."""
+    import redis
+
+    check = BY_NAME["passive_ignores_labels_at_x0"].caught_by
+    (tmp_path / "copies").mkdir()
+    with redis_server(tmp_path) as url, importable(tmp_path / "copies", "broken_"):
+        name = build(BY_NAME["passive_ignores_labels_at_x0"], tmp_path / "copies")
+        found = {}
+        for run, seed in (("first", "1"), ("fresh", "2")):
+            results = tmp_path / f"{run}.jsonl"
+            assert main(["campaign", "fuzz", "--impl", name, "--checks", check, "--blocks", "1", "--examples", "100",
+                         "--seed", seed, "--database", url, "--workers", "1", "--results", str(results), "--json",
+                         "--quiet"]) == 1
+            summary = json.loads(capsys.readouterr().out)
+            assert summary["failing_checks"] == [check], summary
+            found[run] = read_results(results)[1][0]["result"]
+            if run == "first":
+                keys = redis.Redis.from_url(url).keys(f"hypothesis-example:{check}:*".encode())
+                assert keys, "the failure was not written to Redis"
+    first, fresh = found["first"]["statistics"], found["fresh"]["statistics"]
+    assert first.get("generate", {}).get("failing", 0) >= 1, first
+    assert fresh.get("reuse", {}).get("failing", 0) >= 1 and "generate" not in fresh, fresh
+    assert found["fresh"]["counterexample"] == found["first"]["counterexample"]

@@ -1,0 +1,65 @@
+"""The campaign's summaries and figure: Clopper-Pearson intervals against their closed
+forms at the edges, the coverage verdict, and the plot's input checks (one ValueError
+naming the field, an install hint when matplotlib is missing)."""
+from __future__ import annotations
+
+import math
+import sys
+
+import pytest
+
+from properties.campaign import experiments, plots
+
+ROW = {"algorithm": "RobustCAL", "adversary": "clean", "n": 1000, "seeds": 3, "labels_mean": 900.0,
+       "labels_ci_low": 850.0, "labels_ci_high": 950.0, "labels_min": 880, "labels_max": 920,
+       "output_is_best_fraction": 1.0, "every_seed_best": True}
+
+
+@pytest.mark.parametrize("trials", [1, 7, 1000])
+@pytest.mark.parametrize("level", [0.9, 0.99995])
+def test_clopper_pearson_edges_match_their_closed_forms(trials, level):
+    tail = (1 - level) / 2
+    low, high = experiments.clopper_pearson(0, trials, level)
+    assert low == 0 and math.isclose(high, 1 - tail ** (1 / trials), rel_tol=1e-9)
+    low, high = experiments.clopper_pearson(trials, trials, level)
+    assert high == 1 and math.isclose(low, tail ** (1 / trials), rel_tol=1e-9)
+
+
+def test_clopper_pearson_contains_the_frequency_and_narrows_with_trials():
+    wide, narrow = experiments.clopper_pearson(5, 50, 0.95), experiments.clopper_pearson(500, 5000, 0.95)
+    assert wide[0] < 0.1 < wide[1] and narrow[0] < 0.1 < narrow[1]
+    assert narrow[1] - narrow[0] < wide[1] - wide[0]
+
+
+def test_coverage_summary_flags_a_slot_only_when_its_interval_lies_above_delta():
+    spec = experiments.validate_spec(dict(experiments.BUILTIN_SPECS["coverage"], replicates=2))
+    # delta_pair is 1/16 here: 400 of 1000 is far above it, 60 of 1000 is not
+    rows = [{"task": "a", "params": {}, "result": {"tallies": [[1, 0, 1, 500, 200], [1, 0, 2, 500, 30]]}},
+            {"task": "b", "params": {}, "result": {"tallies": [[1, 0, 1, 500, 200], [1, 0, 2, 500, 30]]}}]
+    summary = experiments.summarize(spec, rows)
+    assert summary["delta_pair"] == "1/16"
+    by_pair = {tuple(r["pair"]): r for r in summary["rows"]}
+    assert by_pair[(0, 1)]["trials"] == 1000 and by_pair[(0, 1)]["violations"] == 400
+    assert by_pair[(0, 1)]["exceeds_delta"] and not by_pair[(0, 2)]["exceeds_delta"]
+    assert summary["slots_exceeding_delta"] == 1
+
+
+@pytest.mark.parametrize("change, field", [
+    ({"labels_ci_low": 990.0}, "labels_ci_low"),
+    ({"every_seed_best": False}, "every_seed_best"),
+    ({"n": 0}, "n"),
+    ({"labels_mean": float("nan")}, "labels_mean"),
+    ({"algorithm": ""}, "algorithm"),
+])
+def test_plot_rows_are_checked_field_by_field(change, field, tmp_path):
+    with pytest.raises(ValueError, match=rf"rows\[0\]\.{field}"):
+        plots.plot_label_curves([{**ROW, **change}], tmp_path / "x")
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_missing_matplotlib_is_one_line_with_the_install_hint(monkeypatch, tmp_path):
+    for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(ImportError, match=r"pip install .*\[plots\]"):
+        plots.plot_label_curves([ROW], tmp_path / "x")
