@@ -199,3 +199,46 @@ def test_a_failure_a_fuzz_worker_finds_goes_to_redis_and_is_replayed_first(tmp_p
     assert first.get("generate", {}).get("failing", 0) >= 1, first
     assert fresh.get("reuse", {}).get("failing", 0) >= 1 and "generate" not in fresh, fresh
     assert found["fresh"]["counterexample"] == found["first"]["counterexample"]
+
+
+def test_an_existing_dask_cluster_is_used_through_scheduler_and_summary_reads_its_rows(tmp_path, capsys):
+    from distributed import LocalCluster
+
+    spec = _spec_file(tmp_path, dict(SMALL_CURVES, replicates=1))
+    results = tmp_path / "remote.jsonl"
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        argv = ["campaign", "experiment", str(spec), "--results", str(results), "--json", "--quiet"]
+        assert main(argv + ["--scheduler", cluster.scheduler_address, "--workers", "2"]) == 2
+        assert "--workers applies to the local cluster only" in capsys.readouterr().err
+        assert main(argv + ["--scheduler", cluster.scheduler_address]) == 0
+        printed = json.loads(capsys.readouterr().out)
+    assert printed["finished"] == printed["tasks"] == len(experiments.tasks(dict(SMALL_CURVES, replicates=1)))
+    assert main(["campaign", "summary", str(results), "--json", "--plot", str(tmp_path / "fig"),
+                 "--csv", str(tmp_path / "fig.csv")]) == 0
+    assert json.loads(capsys.readouterr().out) == printed
+    assert (tmp_path / "fig.png").stat().st_size > 0 and (tmp_path / "fig.svg").stat().st_size > 0
+    assert (tmp_path / "fig.csv").read_text().startswith("algorithm,adversary,n,seeds,labels_mean")
+
+
+def test_ctrl_c_stops_cleanly_with_exit_130_and_keeps_the_rows(tmp_path):
+    spec_data = dict(SMALL_CURVES, replicates=2000, algorithms=["RobustCAL"], adversaries=["clean"], n=[31623])
+    spec, results = _spec_file(tmp_path, spec_data), tmp_path / "interrupted.jsonl"
+    process = subprocess.Popen(_campaign_command(spec, results, "--quiet"), cwd=ROOT, start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (results.exists() and results.read_text().count("\n") >= 1 + 3):
+        assert process.poll() is None, f"the campaign ended early: {process.stderr.read()[-2000:]}"
+        assert time.monotonic() < deadline, "no rows within 120 s"
+        time.sleep(0.05)
+    # a terminal's Ctrl-C: SIGINT to the whole foreground process group, workers included
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        err = process.communicate(timeout=60)[1]
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130, err[-2000:]
+    assert "interrupted:" in err and "run the same command again" in err, err[-2000:]
+    assert "Traceback" not in err, err[-2000:]
+    kept = read_results(results)[1]
+    assert 3 <= len(kept) < 2000 and all("result" in row for row in kept)

@@ -17,7 +17,9 @@ import functools
 import importlib.util
 import logging
 import os
+import signal
 import sys
+import threading
 import time
 import traceback
 from dataclasses import dataclass
@@ -109,6 +111,10 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
 
 
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
 def _client(workers: int, scheduler: str | None, quiet: bool):
     """(client, cluster or None, dashboard link or None)."""
     from distributed import Client, LocalCluster
@@ -125,8 +131,16 @@ def _client(workers: int, scheduler: str | None, quiet: bool):
         return client, None, link
     # the dashboard needs bokeh, which is not a dependency: without it, no dashboard (and no warning)
     dashboard = importlib.util.find_spec("bokeh") is not None
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                           dashboard_address=":0" if dashboard else None, silence_logs=logging.CRITICAL)
+    # Ctrl-C in a terminal reaches the whole process group: the workers, started while
+    # SIGINT is ignored, keep ignoring it (an interpreter leaves an ignored SIGINT alone),
+    # so only this process handles it, by shutting the cluster down
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() else None
+    try:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=":0" if dashboard else None, silence_logs=logging.CRITICAL)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
     client = Client(cluster)
     return client, cluster, client.dashboard_link if dashboard else None
 

@@ -19,9 +19,11 @@ only."""
 from __future__ import annotations
 
 import atexit
+import warnings
 from pathlib import Path
 
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+from hypothesis.errors import HypothesisDeprecationWarning
 
 from reference.exact import as_int
 
@@ -177,8 +179,15 @@ def run_fuzz_task(spec: dict, params: dict, seed: int, database: str) -> dict:
 
     check = all_checks()[params["check"]]
     candidate = candidate_for(spec["impl"], spec["cmd"], spec["timeout"])
-    result = run_check(check, candidate, max_examples=spec["examples"], profile=spec["profile"], seed=seed,
-                       known=params["block"] == 0, database=PrefixedDatabase(database_for(database), check.name))
+    with warnings.catch_warnings():
+        # Hypothesis warns when the global `random` state moves while a strategy draws;
+        # on a Dask worker the worker's own threads use it meanwhile (the strategies use
+        # seeded random.Random instances only: properties/strategies.py)
+        warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies",
+                                category=HypothesisDeprecationWarning)
+        result = run_check(check, candidate, max_examples=spec["examples"], profile=spec["profile"], seed=seed,
+                           known=params["block"] == 0,
+                           database=PrefixedDatabase(database_for(database), check.name))
     found = result.to_json()
     found.pop("candidate_output", None)
     return found

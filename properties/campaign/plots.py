@@ -186,7 +186,7 @@ def label_curves_figure(rows: Iterable[Mapping], titles: Mapping[str, str] | Non
             Line2D([], [], linestyle="none", marker="o", color="0.2", markerfacecolor="white",
                    label="some seed did not"),
         ]
-        figure.legend(handles=handles, loc="outside upper center", ncols=min(len(handles), 7), frameon=False)
+        figure.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 7), frameon=False)
         if title is not None:
             figure.suptitle(title)
     return figure
