@@ -126,6 +126,10 @@ def _cmd_check(args) -> int:
                 print(f"\n{r.name} ({r.status}{': ' + r.reason if r.reason else ''})")
                 for v in r.violations[:3]:
                     print(f"  {v}")
+                if r.cause and r.cause["explained"]:
+                    events = ", ".join(f"{k}: {'yes' if v else 'no'}" for k, v in r.cause["events"].items())
+                    print(f"  explained by FINDINGS {r.cause['finding']} ({r.cause['cause']}): {events}; "
+                          f"{r.cause['explained_counterexamples']} explained counterexample(s) seen")
                 if r.counterexample:
                     print(f"  reproduce{f' ({r.unshrunk})' if r.unshrunk else ''}: {r.counterexample}")
                 for path in r.requests or ():

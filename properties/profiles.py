@@ -2,8 +2,8 @@
 
 dev: quick local runs; ci: derandomised, no deadline, no database (Hypothesis would
 otherwise auto-load its own `ci` profile when CI is set); fuzz: long runs that keep the
-example database, for `HYPOTHESIS_PROFILE=fuzz` or `python -m properties check
---profile fuzz`."""
+example database and search past the counterexamples an expected failure explains, for
+`HYPOTHESIS_PROFILE=fuzz` or `python -m properties check --profile fuzz`."""
 from __future__ import annotations
 
 import os
@@ -11,6 +11,11 @@ import os
 from hypothesis import HealthCheck, settings
 
 PROFILES = ("dev", "ci", "fuzz")
+# Profiles whose search goes on past a counterexample its expected failure explains
+# (properties/causes.py), looking for one it does not: long runs only, since each
+# explained counterexample costs its classification and the search does not stop
+EXPLORES_PAST_EXPLAINED = frozenset({"fuzz"})
+_loaded: list[str] = []
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
 
 settings.register_profile("dev", max_examples=25, deadline=None, suppress_health_check=_SLOW_OK)
@@ -30,4 +35,14 @@ def load(name: str | None = None) -> str:
     if name not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}, got {name!r}")
     settings.load_profile(name)
+    _loaded[:] = [name]
     return name
+
+
+def active() -> str:
+    """The profile loaded last by `load` (the default one if none was)."""
+    return _loaded[0] if _loaded else default_profile()
+
+
+def explores_past_explained(name: str | None = None) -> bool:
+    return (name or active()) in EXPLORES_PAST_EXPLAINED

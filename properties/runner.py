@@ -25,6 +25,7 @@ from hypothesis.statistics import collector as statistics_collector
 from . import profiles
 from .contract import CHECKED_IF_PRESENT
 from .impl import DEFAULT_IMPL, as_candidate, raised_at
+from .causes import CAUSES, Verdict, classify
 from .registry import EXPECTED_FAILURES, Check, known_examples
 from .violation import CallFailed, Violation
 
@@ -65,6 +66,9 @@ class CheckResult:
     requests: list[str] | None = None
     # how the run went (run_statistics): seconds, and Hypothesis's own per-phase counts
     statistics: dict | None = None
+    # an expected failure's counterexample classified by its finding's cause
+    # (properties/causes.py), and how many explained counterexamples the search saw
+    cause: dict | None = None
 
     def to_json(self) -> dict:
         return {
@@ -72,6 +76,7 @@ class CheckResult:
             "examples": self.examples, "counterexample": self.counterexample,
             "violations": self.violations, "reason": self.reason, "candidate_output": self.output,
             "unshrunk": self.unshrunk, "requests": self.requests, "statistics": self.statistics,
+            "cause": self.cause,
         }
 
 
@@ -112,7 +117,7 @@ def not_applicable_reason(check: Check, impl) -> str | None:
 
 def run_check(check: Check, impl, *, max_examples: int | None = None, profile: str | None = None,
               seed: int | None = None, known: bool = True, prefer_violations: bool = False,
-              database=_PROFILE_DATABASE) -> CheckResult:
+              database=_PROFILE_DATABASE, explore: bool | None = None) -> CheckResult:
     """Run one check under the loaded Hypothesis profile (or the named one), optionally with
     fewer examples or a fixed random seed. Its known examples run first (unless `known` is
     false: the strategy alone); a failure there ends the run, as any failure does.
@@ -121,24 +126,42 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
     fault is reported only if none is found (tests/test_teeth.py: a broken copy that also
     crashes on some inputs must still be caught by the property it breaks).
     `database`: a Hypothesis ExampleDatabase (or None) instead of the profile's, so a
-    campaign's workers share the failures they find (properties/campaign/fuzz.py)."""
+    campaign's workers share the failures they find (properties/campaign/fuzz.py).
+    An expected failure's counterexample is classified by its finding's cause
+    (properties/causes.py): one the cause does not explain is a failure, reported as
+    such. `explore` (default: the profile's, profiles.EXPLORES_PAST_EXPLAINED) goes on
+    searching past explained counterexamples for one that is not."""
     candidate = as_candidate(impl)
     reason = EXPECTED_FAILURES.get(check.name)
     skip = not_applicable_reason(check, candidate)
     if skip:
         return CheckResult(check.name, check.cites, check.kind, NOT_APPLICABLE, 0, reason=skip)
-    seen = {"examples": 0, "current": None, "failure": None, "faults": 0, "first_fault": None}
+    seen = {"examples": 0, "current": None, "failure": None, "faults": 0, "first_fault": None, "verdict": None,
+            "explained": 0, "first_explained": None}
+    cause = CAUSES.get(check.name) if reason is not None else None
+    if explore is None:
+        explore = profiles.explores_past_explained(profile)
+
     def body(example):
         candidate.begin_example()  # a command candidate's request files
         seen["examples"] += 1
         seen["current"] = example
         found = violations_of(check, candidate, example)
+        verdict = None
         if found:
             if all(v.fault for v in found):
                 if prefer_violations:
                     seen["first_fault"] = seen["first_fault"] or (example, found)
                     return
                 seen["faults"] += 1
+            elif cause is not None:
+                verdict = classify(cause, candidate, example, found)
+                if verdict.explained:
+                    seen["explained"] += 1
+                    if explore:  # look on for a counterexample the finding does not explain
+                        seen["first_explained"] = seen["first_explained"] or (example, found, verdict)
+                        return
+            seen["verdict"] = verdict
             seen["failure"] = (example, found)  # after shrinking, the last one is the minimal one
             if seen["faults"] > FAULT_SHRINK_BUDGET:
                 raise _FatalCall(found[0], f"shrunk for {FAULT_SHRINK_BUDGET} steps: the candidate failed as a "
@@ -176,6 +199,9 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
     statistics = run_statistics(time.perf_counter() - started, engine)
     output = candidate.take_output()
     example, found = seen["failure"] or seen["first_fault"] or (None, None)
+    verdict = seen["verdict"]
+    if found is None and seen["first_explained"] is not None:
+        example, found, verdict = seen["first_explained"]
     if fatal is not None and not is_the_failure:
         if found:  # shrinking an earlier failure ran into a hang or crash: report that failure
             unshrunk = f"shrinking stopped when a smaller example cost the worker: {fatal.message}"
@@ -183,13 +209,24 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
             example, found = seen["current"], [fatal]
     if found:
         reproducer = example.reproducer() if hasattr(example, "reproducer") else repr(example)
-        # a crash, hang or malformed result is never the paper's finding an expected failure names
-        expected = reason is not None and not any(v.fault for v in found)
+        # a crash, hang or malformed result is never the paper's finding an expected failure names,
+        # nor is a counterexample its cause does not explain
+        expected = reason is not None and not any(v.fault for v in found) and (verdict is None or verdict.explained)
+        shown = [str(v) for v in found]
+        if verdict is not None and not verdict.explained:
+            shown.insert(0, f"not explained by {verdict.describe()}")
         return CheckResult(check.name, check.cites, check.kind, XFAIL if expected else FAILED, seen["examples"],
-                           reproducer, [str(v) for v in found], reason, output, unshrunk,
-                           candidate.keep_requests(), statistics=statistics)
+                           reproducer, shown, reason, output, unshrunk,
+                           candidate.keep_requests(), statistics=statistics,
+                           cause=_cause_record(verdict, seen["explained"]))
     return CheckResult(check.name, check.cites, check.kind, XPASS if reason else PASSED, seen["examples"],
                        reason=reason, output=output, statistics=statistics)
+
+
+def _cause_record(verdict: Verdict | None, explained: int) -> dict | None:
+    if verdict is None:
+        return None
+    return {**verdict.to_json(), "explained_counterexamples": explained}
 
 
 def run_statistics(seconds: float, engine: dict) -> dict:
