@@ -716,8 +716,10 @@ def _near(draw, label: str, trials: int, p: Fraction, spread: int) -> int:
 
 def _composition(draw, label: str, total: int, nu, mode: str) -> tuple[int, ...]:
     """x-counts summing to `total`, zero where nu = 0. "typical": total * nu plus at most 3
-    standard deviations per point; "wild": any drawn proportions (a tape of positive
-    probability, however unlikely)."""
+    standard deviations per point; "population": total * nu rounded down (the most
+    probable point gets the remainder), the population limit as far as integer counts
+    allow; "wild": any drawn proportions (a tape of positive probability, however
+    unlikely)."""
     m = len(nu)
     support = [x for x in range(m) if nu[x] > 0]
     top = max(support, key=lambda x: nu[x])
@@ -733,9 +735,10 @@ def _composition(draw, label: str, total: int, nu, mode: str) -> tuple[int, ...]
         counts[heaviest] += total - sum(counts)
         return tuple(counts)
     counts = [0] * m
+    spread = 0 if mode == "population" else 3
     for x in support:
         if x != top:
-            counts[x] = _near(draw, f"{label}_deviation", total, nu[x], 3)
+            counts[x] = _near(draw, f"{label}_deviation", total, nu[x], spread)
     counts[top] = total - sum(counts)
     if counts[top] < 0:  # deviations overshot: fall back to the rounded expectation
         counts = [total * nu[x].numerator // nu[x].denominator if x != top else 0 for x in range(m)]
@@ -766,8 +769,14 @@ def line13_q(H, rho_prev, gap_prev, l: int) -> tuple[Fraction, ...]:
     return tuple(q)
 
 
+# the lemmas are inductions over epochs: generated one-epoch cases go this deep (at the
+# paper's constants epoch 7 has ~10^10 rounds; drawn as counts, it costs what epoch 1 does)
+MAX_ONE_EPOCH = 7
+
+
 @st.composite
-def one_epoch_cases(draw, regimes=("paper",), modes=("typical", "typical", "wild_seen", "wild_prev", "one_point_seen"),
+def one_epoch_cases(draw, regimes=("paper",), modes=("typical", "typical", "wild_seen", "wild_prev", "one_point_seen",
+                                                     "population"),
                     first_epoch: int = 1):
     """A OneEpochCase satisfying the previous-epoch hypotheses of the lemmas "Upper bound of
     the estimated gap" and "Lower bound of the estimated gap" by construction:
@@ -776,10 +785,11 @@ def one_epoch_cases(draw, regimes=("paper",), modes=("typical", "typical", "wild
     (g_{l-1} from the drawn past corruptions), with eps_{l-1} <= Delta^^{l-1} <= 1 and
     Delta^^{l-1} = eps_{l-1} for one h (line 11: the previous h^*); q_l built from the
     previous epoch's rho^ and layers exactly as line 13 does. Regime "paper": the paper's
-    constants (Params.paper, n a power of two large enough for epoch l, l in 1..3, epochs
-    of ~10^5..10^7 rounds); regime "scaled": Params.scaled with beta1 in {1, 2, 4} and the
+    constants (Params.paper, n a power of two large enough for epoch l, l in 1..MAX_ONE_EPOCH,
+    epochs of ~10^5..10^10 rounds); regime "scaled": Params.scaled with beta1 in {1, 2, 4} and the
     paper's beta3. Counts: "typical" (x-counts within 3 sd of |I| nu, query and label
-    counts within 3 sd of their means), "wild_seen" (this epoch's x-counts arbitrary),
+    counts within 3 sd of their means), "population" (every count at its expectation,
+    rounded down: the population limit, N nu, in integers), "wild_seen" (this epoch's x-counts arbitrary),
     "one_point_seen" (every round of the epoch at one point of the support where H
     disagrees, if any), "wild_prev"
     (the previous epoch's x-counts arbitrary, so rho^_{l-1} may be far from rho^_l); all are
@@ -788,7 +798,7 @@ def one_epoch_cases(draw, regimes=("paper",), modes=("typical", "typical", "wild
     instance = draw(instances(max_points=5), label="instance")
     H, m, num_h = instance.hypotheses, instance.num_points, instance.num_hypotheses
     regime = draw(st.sampled_from(regimes), label="regime")
-    l = draw(st.integers(first_epoch, 3), label="l")
+    l = draw(st.integers(first_epoch, MAX_ONE_EPOCH), label="l")
     delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")
     if regime == "paper":
         n = 2**20
@@ -837,7 +847,7 @@ def one_epoch_cases(draw, regimes=("paper",), modes=("typical", "typical", "wild
         values[draw(st.sampled_from(candidates), label="previous_h_star")] = e_prev
         gap_prev = tuple(values)
         prev_seen = _composition(draw, "prev_seen", lengths[l - 2], instance.nu,
-                                 "wild" if mode == "wild_prev" else "typical")
+                                 "wild" if mode == "wild_prev" else "population" if mode == "population" else "typical")
         rho_prev = rho_matrix(H, prev_seen, lengths[l - 2])
     q = line13_q(H, rho_prev, gap_prev, l)
     if mode == "one_point_seen":  # a point where H disagrees if there is one, the rarest first
@@ -846,11 +856,13 @@ def one_epoch_cases(draw, regimes=("paper",), modes=("typical", "typical", "wild
         point = draw(st.sampled_from(disputed or support), label="seen_point")
         seen = tuple(length if x == point else 0 for x in range(m))
     else:
-        seen = _composition(draw, "seen", length, instance.nu, "wild" if mode == "wild_seen" else "typical")
+        seen = _composition(draw, "seen", length, instance.nu, "wild" if mode == "wild_seen" else
+                            "population" if mode == "population" else "typical")
+    spread = 0 if mode == "population" else 3
     queried = []
     for x in range(m):
-        asked = _near(draw, "queried_deviation", seen[x], q[x], 3)
-        ones = _near(draw, "label_deviation", asked, epoch_eta[x], 3)
+        asked = _near(draw, "queried_deviation", seen[x], q[x], spread)
+        ones = _near(draw, "label_deviation", asked, epoch_eta[x], spread)
         queried.append((asked - ones, ones))
     state = EpochState(l, tau, length, q, gap_prev)
     return OneEpochCase(instance, params, state, EpochCounts(seen, tuple(queried)), prev_seen, past,
@@ -858,7 +870,8 @@ def one_epoch_cases(draw, regimes=("paper",), modes=("typical", "typical", "wild
 
 
 # the gap bounds bite from l = 2 on, and break when the epoch's x-counts are far from nu
-GAP_BOUND_MODES = ("typical", "one_point_seen", "one_point_seen", "one_point_seen", "wild_seen", "wild_prev")
+GAP_BOUND_MODES = ("typical", "one_point_seen", "one_point_seen", "one_point_seen", "wild_seen", "wild_prev",
+                   "population")
 
 
 # -- RobustCAL / Theorem 4.1 cases --------------------------------------------------------

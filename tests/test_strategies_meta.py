@@ -170,3 +170,29 @@ def test_known_examples_have_their_strategys_type_and_rebuild_from_their_reprodu
     for example in known_examples(name):
         assert type(example) in types, (name, type(example), types)
         assert eval(example.reproducer(), {"json": json, "properties": properties}) == example
+
+
+# -- one-epoch cases as deep as the lemmas go (issue 15, item 3) --------------------------
+def test_one_epoch_cases_reach_the_deepest_epoch_at_the_papers_constants():
+    def deepest(case):
+        return case.state.l == S.MAX_ONE_EPOCH and case.params.regime == "paper"
+
+    found = reach(S.one_epoch_cases(), deepest)
+    assert found.state.length > 10**9  # an epoch of ~10^10 rounds, drawn as counts
+
+
+def test_population_counts_are_the_expectations_rounded_down():
+    def population_with_support(case):
+        return case.mode == "population" and sum(v > 0 for v in case.instance.nu) >= 2
+
+    case = reach(S.one_epoch_cases(), population_with_support)
+    nu, length = case.instance.nu, case.state.length
+    top = max(range(len(nu)), key=lambda x: nu[x])
+    for x, count in enumerate(case.counts.seen):
+        if x != top:
+            assert count == math.floor(length * nu[x]), (x, count, length * nu[x])
+    assert sum(case.counts.seen) == length
+    for x, (zeros, ones) in enumerate(case.counts.queried):
+        asked = zeros + ones
+        assert asked == math.floor(case.counts.seen[x] * case.state.q[x])
+        assert ones == math.floor(asked * case.epoch_eta[x])
