@@ -636,7 +636,8 @@ _IND_STEPS = (
         premises=("Eq(eps_1, Rational(1, 2))", "Delta_h >= 0", "g_1 >= 0"),
         claim="1 <= 2*Delta_h + 2*eps_1 + 2*g_1",
         justification="eps_1 = 1/2",
-        notes=("The paper prints g_l for g_1 (a typo).",),
+        notes=("The paper prints g_l for g_1; in the base case l = 1 they are the same quantity, so the line is "
+               "encoded as printed.",),
     ),
     Step(
         id="calruption_gap.induction.base_lower_premise",
