@@ -7,8 +7,10 @@ no finding or left unknown (something to look at); 2 on bad command-line input."
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
+from pathlib import Path
 
 from reference.cli import OneLineParser, UsageError, run
 
@@ -21,8 +23,14 @@ def _cmd(args) -> int:
     steps = select(all_steps(), args.only)
     if not steps:
         raise UsageError(f"--only: no step id, id prefix or lemma label matches {args.only!r}")
+    if args.markdown:  # a path that cannot be written fails now, not after deciding every step
+        folder = Path(args.markdown).resolve().parent
+        if not folder.is_dir():
+            raise UsageError(f"--markdown: the folder {str(folder)!r} does not exist")
+        if not os.access(folder, os.W_OK):
+            raise UsageError(f"--markdown: the folder {str(folder)!r} is not writable")
     started = time.perf_counter()
-    results = run_steps(steps, progress=None if args.json else sys.stderr)
+    results = run_steps(steps, progress=sys.stderr)
     elapsed = time.perf_counter() - started
     if args.json:
         print(json.dumps(to_json(results), indent=1))

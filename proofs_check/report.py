@@ -7,6 +7,8 @@ import hypothesis
 import sympy
 import z3
 
+from reference import interrupts
+
 from .decide import (NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED, UNKNOWN, Verdict,
                      decide_step)
 from .exact import fraction_text
@@ -16,14 +18,26 @@ STATUSES = (PROVED, PROVED_FROM_REFUTED, REFUTED, NOT_WELL_FORMED, UNKNOWN, NOT_
 _BAD = (REFUTED, NOT_WELL_FORMED)  # a premise with this verdict does not hold as printed
 
 
+PLAIN_PROGRESS_EVERY = 50  # steps between progress lines when the stream is not a terminal
+
+
 def run_steps(steps, progress=None) -> list[tuple[Step, Verdict]]:
+    """Decide every step; progress on `progress` (a stream): one line rewritten in place on
+    a terminal, a line every PLAIN_PROGRESS_EVERY steps otherwise (no carriage returns in a
+    log file). Ctrl-C stops between steps even if a decider caught it."""
     results = []
+    tty = progress is not None and progress.isatty()
     for i, step in enumerate(steps, 1):
-        if progress is not None:
+        interrupts.raise_if_interrupted()
+        if tty:
             progress.write(f"\r[{i}/{len(steps)}] {step.id:<48}")
             progress.flush()
+        elif progress is not None and (i % PLAIN_PROGRESS_EVERY == 0 or i == len(steps)):
+            progress.write(f"[{i}/{len(steps)}] steps decided\n")
+            progress.flush()
         results.append((step, decide_step(step)))
-    if progress is not None:
+    interrupts.raise_if_interrupted()
+    if tty:
         progress.write("\r" + " " * 60 + "\r")
     return propagate(results)
 

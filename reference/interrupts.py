@@ -39,6 +39,11 @@ def _quiet_unraisable(unraisable) -> None:
     (_previous_hook[0] if _previous_hook else sys.__unraisablehook__)(unraisable)
 
 
+def note() -> None:
+    """Record an interrupt that a library caught before our handler saw it (z3 does)."""
+    _seen.set()
+
+
 def interrupted() -> bool:
     return _seen.is_set()
 
