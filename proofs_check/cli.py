@@ -15,6 +15,7 @@ from pathlib import Path
 from reference.cli import OneLineParser, UsageError, run
 
 from .decide import NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED
+from .errata import errata_markdown
 from .report import markdown, run_steps, table, to_json
 from .steps import all_steps, select
 
@@ -23,12 +24,13 @@ def _cmd(args) -> int:
     steps = select(all_steps(), args.only)
     if not steps:
         raise UsageError(f"--only: no step id, id prefix or lemma label matches {args.only!r}")
-    if args.markdown:  # a path that cannot be written fails now, not after deciding every step
-        folder = Path(args.markdown).resolve().parent
-        if not folder.is_dir():
-            raise UsageError(f"--markdown: the folder {str(folder)!r} does not exist")
-        if not os.access(folder, os.W_OK):
-            raise UsageError(f"--markdown: the folder {str(folder)!r} is not writable")
+    for option, path in (("--markdown", args.markdown), ("--errata", args.errata)):
+        if path:  # a path that cannot be written fails now, not after deciding every step
+            folder = Path(path).resolve().parent
+            if not folder.is_dir():
+                raise UsageError(f"{option}: the folder {str(folder)!r} does not exist")
+            if not os.access(folder, os.W_OK):
+                raise UsageError(f"{option}: the folder {str(folder)!r} is not writable")
     started = time.perf_counter()
     results = run_steps(steps, progress=sys.stderr)
     elapsed = time.perf_counter() - started
@@ -40,6 +42,9 @@ def _cmd(args) -> int:
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as handle:
             handle.write(markdown(results))
+    if args.errata:
+        with open(args.errata, "w", encoding="utf-8") as handle:
+            handle.write(errata_markdown(results))
     unexplained = [s for s, v in results
                    if v.status not in (PROVED, PROVED_FROM_REFUTED, NOT_MECH, NOT_WELL_FORMED) and not (v.status == REFUTED and s.finding)]
     return 1 if unexplained else 0
@@ -51,5 +56,6 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON list of steps instead of the table")
     parser.add_argument("--only", metavar="ID", help="a step id, an id prefix (e.g. passive) or a lemma label")
     parser.add_argument("--markdown", metavar="FILE", help="also write the markdown report to FILE")
+    parser.add_argument("--errata", metavar="FILE", help="also write the errata (ERRATA.md) to FILE")
     parser.set_defaults(handler=_cmd)
     return run(parser, argv)

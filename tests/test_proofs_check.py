@@ -334,3 +334,67 @@ def test_cli_bad_only_is_one_line_exit_2():
     out = _cli("--only", "no.such.step")
     assert out.returncode == 2 and out.stdout == "" and len(out.stderr.strip().splitlines()) == 1
     assert "no.such.step" in out.stderr
+
+
+# -- ERRATA.md and chain closure (issue 15, item 5) -----------------------------------------
+ERRATA = REPO / "ERRATA.md"
+
+
+def test_committed_errata_is_current(results):
+    """ERRATA.md is what `python -m proofs_check --errata ERRATA.md` writes (with other
+    decider versions, its theorem table must still agree)."""
+    from proofs_check.errata import errata_markdown
+
+    committed, fresh = ERRATA.read_text(encoding="utf-8"), errata_markdown(results)
+    if f"Deciders: {decider_versions()}." in committed:
+        assert committed == fresh, "ERRATA.md is stale: regenerate it with python -m proofs_check --errata ERRATA.md"
+    else:
+        def table(text):
+            return [line for line in text.splitlines() if line.startswith("| Theorem") or line.startswith("| Corollary")]
+        assert table(committed) == table(fresh), "the theorems' closure differs from the committed ERRATA.md"
+
+
+def test_errata_lists_every_false_printed_line_under_its_finding(results):
+    from proofs_check.errata import errata_markdown
+
+    text = errata_markdown(results)
+    for step, verdict in results:
+        if verdict.status in ("refuted", "not well-formed as printed") and not step.reading_of:
+            assert f"### `{step.id}`" in text, step.id
+    assert "## (no finding)" not in text
+
+
+def _fake(step_id, status, uses=(), repair_status=None, reading_of=""):
+    from proofs_check.decide import Verdict
+    from proofs_check.step import Repair, Step
+
+    repair = Repair(claim="x <= 2") if repair_status else None
+    step = Step(id=step_id, lemma="l", location="here", premises=("x >= 0",), claim="x <= 1", justification="j",
+                uses=tuple(uses), repair=repair, reading_of=reading_of)
+    return step, Verdict(status, repair=Verdict(repair_status) if repair_status else None)
+
+
+def test_chain_closure_tells_carried_repairs_from_constants_not_carried_and_open_links():
+    from proofs_check.errata import closes, closure
+
+    def graph(*items):
+        return {s.id: (s, v) for s, v in items}
+
+    carried = graph(_fake("a", "refuted", repair_status="proved"), _fake("b", "proved", uses=("a#repair",)),
+                    _fake("root", "proved", uses=("b",)))
+    c = closure("root", carried)
+    assert set(c["repaired"]) == {"a"} and not c["carried_not"] and closes(c).startswith("yes")
+    not_carried = graph(_fake("a", "refuted", repair_status="proved"), _fake("b", "proved", uses=("a",)),
+                        _fake("root", "proved", uses=("b",)))
+    c = closure("root", not_carried)
+    assert set(c["carried_not"]) == {"a"} and closes(c).startswith("not decided")
+    reading = graph(_fake("a", "refuted"), _fake("a.repaired", "proved", reading_of="a"),
+                    _fake("root", "proved", uses=("a",)))
+    c = closure("root", reading)
+    assert set(c["repaired"]) == {"a"} and closes(c).startswith("yes")
+    broken = graph(_fake("a", "refuted"), _fake("root", "proved", uses=("a",)))
+    c = closure("root", broken)
+    assert set(c["open"]) == {"a"} and closes(c).startswith("no")
+    assumed = graph(_fake("p", "not mechanical"), _fake("root", "proved", uses=("p",)))
+    c = closure("root", assumed)
+    assert set(c["assumed"]) == {"p"} and closes(c).startswith("yes")

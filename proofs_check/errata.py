@@ -1,0 +1,210 @@
+"""ERRATA.md: the paper's errors and their corrections, generated from the decided steps.
+
+Per finding of FINDINGS.md that has steps here: each printed line that is false
+(refuted) or not well-formed as printed, with its location, the printed text as
+encoded, the exact counterexample, the correct statement (the step's Repair or its
+repaired reading, `<id>.repaired`), and how each verdict was reached. Then, per theorem,
+whether its chain closes once every refuted link is replaced by its repair.
+
+Chain closure is decided at the level of links: walking `uses` back from the theorem's
+statement, every link must hold as printed, or have a proved repair or a proved
+repaired reading; links that are probability statements (not mechanical) are listed
+as the assumptions the chain rests on. It does not decide that the repairs compose
+(that a repaired link's new constant is what the next link assumes) unless the next
+link already names the repair (`ID#repair`): the report says so where it matters.
+
+`python -m proofs_check --errata ERRATA.md` writes the file; tests/test_proofs_check.py
+fails when the committed one is stale."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .decide import NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED
+from .exact import fraction_text
+from .report import decider_versions
+from .step import REPAIR_SUFFIX
+
+FINDINGS = Path(__file__).resolve().parent.parent / "FINDINGS.md"
+HOLDS = (PROVED, PROVED_FROM_REFUTED)  # the step's own claim follows from its premises
+
+# the steps that state each theorem's conclusions (the roots of its chain)
+THEOREMS = {
+    "Theorem 3.1 (passive learning under corruption)": ("passive.thm31.case2_to_theorem", "passive.thm31.implies"),
+    "Theorem 4.1 (RobustCAL with known corruption)": ("robust_cal.thm41.statement_accuracy",
+                                                      "robust_cal.thm41.labels.sum"),
+    "Theorem 5.1 (CALruption)": ("calruption_main.thm.accuracy", "calruption_main.proof.total_big_o"),
+    "Corollary 5.1 (misspecification)": ("calruption_main.coro.accuracy",),
+}
+
+
+def finding_titles(path: Path = FINDINGS) -> dict[str, str]:
+    """{"F5": "The appendix's CALruption lemmas do not hold ..."} from FINDINGS.md's headings."""
+    titles = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        found = re.match(r"### ([FR]\d+)\. (.+)", line)
+        if found:
+            titles[found.group(1)] = found.group(2).strip()
+    return titles
+
+
+def _points(point) -> str:
+    return ", ".join(f"{k} = {fraction_text(v)}" for k, v in sorted(point.items())) if point else ""
+
+
+def corrected(step, verdict, by_id) -> bool:
+    """Whether a false (or ill-formed) printed line has a proved correction: its Repair, or
+    its repaired reading, which holds or is itself repaired."""
+    if step.repair is not None and verdict.repair is not None and verdict.repair.status == PROVED:
+        return True
+    twin = by_id.get(step.id + ".repaired")
+    if twin is None:
+        return False
+    return twin[1].status in HOLDS or (twin[1].status == REFUTED and corrected(*twin, by_id))
+
+
+def _correction(step, verdict, by_id) -> tuple[str, str] | None:
+    """(the correct statement, its verdict and how) from the Repair or the repaired reading
+    (and the reading's own Repair when the reading is false too)."""
+    twin = by_id.get(step.id + ".repaired")
+    if (step.repair is None or verdict.repair is None) and twin is not None and twin[1].status == REFUTED:
+        inner = _correction(*twin, by_id)
+        if inner is not None:
+            return inner[0], f"the repaired reading {twin[0].id} is false too; its correction: {inner[1]}"
+    if step.repair is not None and verdict.repair is not None:
+        how = f"{verdict.repair.status}: {verdict.repair.method or verdict.repair.reason}"
+        if verdict.sharp is not None:
+            how += (f"; sharp {step.repair.sharp[0]} in ({fraction_text(verdict.sharp[0])}, "
+                    f"{fraction_text(verdict.sharp[1])}] (refuted below, proved at the upper end)")
+        return step.repair.claim, how
+    twin = by_id.get(step.id + ".repaired")
+    if twin is not None:
+        twin_step, twin_verdict = twin
+        return twin_step.claim, f"{twin_verdict.status} ({twin_step.id}): {twin_verdict.method or twin_verdict.reason}"
+    return None
+
+
+def closure(root: str, by_id) -> dict:
+    """The links under `root` by class: holds (as printed), repaired (a proved repaired
+    reading, or a proved Repair its users take in as `ID#repair`), carried_not (a proved
+    Repair whose users still use the printed claim: the repaired constant is not carried
+    down the chain), assumed (not mechanical), open (false, no proved correction)."""
+    classes: dict[str, dict[str, str]] = {"holds": {}, "repaired": {}, "carried_not": {}, "assumed": {}, "open": {}}
+    seen = set()
+
+    def visit(use: str) -> None:
+        if use in seen:
+            return
+        seen.add(use)
+        base = use.removesuffix(REPAIR_SUFFIX)
+        step, verdict = by_id[base]
+        if use.endswith(REPAIR_SUFFIX):
+            status = verdict.repair.status if verdict.repair is not None else "unknown"
+            (classes["repaired"] if status == PROVED else classes["open"])[base] = f"its repair: {status}"
+        elif verdict.status in HOLDS:
+            classes["holds"][base] = verdict.status
+        elif verdict.status == NOT_MECH:
+            classes["assumed"][base] = verdict.reason
+        elif verdict.status in (REFUTED, NOT_WELL_FORMED):
+            twin = by_id.get(base + ".repaired")
+            if not corrected(step, verdict, by_id):
+                classes["open"][base] = f"{verdict.status}, no proved correction"
+            elif twin is not None and twin[1].status in HOLDS:
+                classes["repaired"][base] = f"its repaired reading {twin[0].id} holds"
+                visit(twin[0].id)
+            elif base == root:
+                classes["repaired"][base] = "the corrected conclusion"
+                if twin is not None:
+                    visit(twin[0].id)
+            else:
+                # a Repair with a different claim, used here as printed: what follows was
+                # decided from the printed (false) line, not from the repair
+                classes["carried_not"][base] = "a proved repair that the next links do not take in"
+                if twin is not None:
+                    visit(twin[0].id)
+        else:
+            classes["open"][base] = verdict.status
+        for premise in step.uses:
+            visit(premise)
+
+    visit(root)
+    return classes
+
+
+def closes(classes: dict) -> str:
+    if classes["open"]:
+        return "no: a link is false with no proved correction"
+    if classes["carried_not"]:
+        return "not decided: repaired constants not carried down the chain"
+    return "yes (given the assumed links)"
+
+
+def errata_markdown(results, titles: dict[str, str] | None = None) -> str:
+    titles = finding_titles() if titles is None else titles
+    by_id = {s.id: (s, v) for s, v in results}
+    items: dict[str, list] = {}
+    for step, verdict in results:
+        if verdict.status in (REFUTED, NOT_WELL_FORMED) and not step.reading_of:
+            # FINDINGS F16 lists the lines that are not well-formed as printed
+            group = step.finding or ("F16" if verdict.status == NOT_WELL_FORMED else "(no finding)")
+            items.setdefault(group, []).append((step, verdict))
+    order = sorted(items, key=lambda f: ("FR(".index(f[0]), int(f[1:]) if f[1:].isdigit() else 0, f))
+    lines = ["# Errata for \"Corruption Robust Active Learning\" (Chen, Du, Jamieson, NeurIPS 2021)", "",
+             "Generated by `python -m proofs_check --errata ERRATA.md` from the decided proof steps of "
+             "`proofs_check/` (tests/test_proofs_check.py fails when it is stale). Each finding is explained in "
+             "FINDINGS.md; the property suite's checks of the same findings are named there. Line numbers refer to "
+             "`corruption_robust_active_learning.tex`.", "",
+             f"Deciders: {decider_versions()}.", "",
+             f"{sum(len(v) for v in items.values())} printed lines are false or not well-formed as printed, "
+             f"under {len(items)} findings.", ""]
+    for finding in order:
+        title = titles.get(finding, "")
+        lines += [f"## {finding}. {title}" if title else f"## {finding}", ""]
+        for step, verdict in items[finding]:
+            lines.append(f"### `{step.id}`")
+            lines.append(f"- **Where:** {step.location}")
+            lines.append(f"- **Printed (as encoded):** `{step.claim}`")
+            if verdict.status == REFUTED:
+                lines.append(f"- **False:** counterexample {_points(verdict.counterexample)} "
+                             f"({verdict.method or 'decided'})")
+            else:
+                lines.append(f"- **Not well-formed as printed:** {verdict.reason}")
+            fix = _correction(step, verdict, by_id)
+            if fix is None:
+                lines.append("- **Correct statement:** none encoded")
+            else:
+                lines.append(f"- **Correct statement:** `{fix[0]}`")
+                lines.append(f"- **Decided:** {fix[1]}")
+            lines.append("")
+    lines += ["## Theorems, end to end", "",
+              "Walking each conclusion's chain back through `uses`: the links that hold as printed; those repaired "
+              "(a repaired reading that holds, or a proved repair the next links take in); those whose proved repair "
+              "changes a constant the next links were not re-decided with (\"not carried\"); the probability "
+              "statements the chain assumes (not mechanical); and the links left open. A chain closes when nothing "
+              "is open or not carried: then the conclusion (or its corrected form) follows from the assumed links.",
+              "",
+              "| theorem | conclusion step | links | holds | repaired | not carried | assumed | open | closes |",
+              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    details = []
+    for theorem, roots in THEOREMS.items():
+        for root in roots:
+            if root not in by_id:
+                continue
+            c = closure(root, by_id)
+            total = sum(len(v) for v in c.values())
+            lines.append(f"| {theorem} | `{root}` | {total} | {len(c['holds'])} | {len(c['repaired'])} | "
+                         f"{len(c['carried_not'])} | {len(c['assumed'])} | {len(c['open'])} | {closes(c)} |")
+            step, verdict = by_id[root]
+            fix = _correction(step, verdict, by_id) if verdict.status in (REFUTED, NOT_WELL_FORMED) else None
+
+            def listed(name: str, key: str, with_note: bool = False) -> str:
+                if not c[key]:
+                    return ""
+                return f"; {name}: " + ", ".join(f"`{k}`" + (f" ({v})" if with_note else "")
+                                                 for k, v in sorted(c[key].items()))
+            details.append(f"- `{root}`: " + (f"corrected conclusion `{fix[0]}` ({fix[1]})" if fix else
+                                               f"conclusion as printed: {verdict.status}")
+                           + listed("repaired", "repaired") + listed("not carried", "carried_not")
+                           + listed("open", "open", True) + listed("assumes (not mechanical)", "assumed"))
+    lines += ["", *details, ""]
+    return "\n".join(lines)
