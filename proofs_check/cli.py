@@ -1,17 +1,20 @@
 """`python -m proofs_check [--json] [--only ID] [--markdown FILE]`
 
-Exit status: 0 when every step is proved, not mechanical, or refuted with a finding
-cross-linked in FINDINGS.md (a known error of the paper); 1 when a step is refuted with
+Exit status: 0 when every step is proved (possibly from a refuted premise), not mechanical,
+not well-formed as printed (with the reason), or refuted with a finding cross-linked in
+FINDINGS.md (a known error of the paper); 1 when a step is refuted with
 no finding or left unknown (something to look at); 2 on bad command-line input."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
+from pathlib import Path
 
 from reference.cli import OneLineParser, UsageError, run
 
-from .decide import PROVED, NOT_MECH, REFUTED
+from .decide import NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED
 from .report import markdown, run_steps, table, to_json
 from .steps import all_steps, select
 
@@ -20,8 +23,14 @@ def _cmd(args) -> int:
     steps = select(all_steps(), args.only)
     if not steps:
         raise UsageError(f"--only: no step id, id prefix or lemma label matches {args.only!r}")
+    if args.markdown:  # a path that cannot be written fails now, not after deciding every step
+        folder = Path(args.markdown).resolve().parent
+        if not folder.is_dir():
+            raise UsageError(f"--markdown: the folder {str(folder)!r} does not exist")
+        if not os.access(folder, os.W_OK):
+            raise UsageError(f"--markdown: the folder {str(folder)!r} is not writable")
     started = time.perf_counter()
-    results = run_steps(steps, progress=None if args.json else sys.stderr)
+    results = run_steps(steps, progress=sys.stderr)
     elapsed = time.perf_counter() - started
     if args.json:
         print(json.dumps(to_json(results), indent=1))
@@ -32,7 +41,7 @@ def _cmd(args) -> int:
         with open(args.markdown, "w", encoding="utf-8") as handle:
             handle.write(markdown(results))
     unexplained = [s for s, v in results
-                   if v.status not in (PROVED, NOT_MECH) and not (v.status == REFUTED and s.finding)]
+                   if v.status not in (PROVED, PROVED_FROM_REFUTED, NOT_MECH, NOT_WELL_FORMED) and not (v.status == REFUTED and s.finding)]
     return 1 if unexplained else 0
 
 

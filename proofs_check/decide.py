@@ -3,7 +3,9 @@ premises), Hypothesis search (counterexamples), in that order. A refutation is r
 only after the counterexample is re-verified exactly against every premise and the claim.
 
 Statuses: proved (with the method), refuted (with the exact counterexample), unknown
-(with the reasons each decider gave), not mechanical (with the step's reason)."""
+(with the reasons each decider gave), not mechanical (with the step's reason), not
+well-formed as printed (with the step's reason). The report adds "proved from a refuted
+premise" after propagating verdicts through the steps' `uses` (report.propagate)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -14,9 +16,11 @@ import sympy as sp
 from . import decide_search, decide_sympy, decide_z3
 from .exact import is_counterexample
 from .parse import relation
-from .step import NOT_MECHANICAL, Repair, Step
+from .step import ILL_FORMED, NOT_MECHANICAL, Repair, Step
 
 PROVED, REFUTED, UNKNOWN, NOT_MECH = "proved", "refuted", "unknown", "not mechanical"
+NOT_WELL_FORMED = ILL_FORMED  # a status as well as a kind
+PROVED_FROM_REFUTED = "proved from a refuted premise"
 SHARP_STEPS = 24  # bisection steps for a sharp constant: the interval shrinks by 2^-24
 
 
@@ -27,6 +31,7 @@ class Verdict:
     counterexample: dict[str, Fraction] | None = None
     reason: str = ""
     repair: "Verdict | None" = None
+    refuted_premises: tuple[str, ...] = ()  # refuted steps this one rests on (report.propagate)
     sharp: tuple[Fraction, Fraction] | None = None  # (refuted at, proved at) for a Repair.sharp
 
 
@@ -101,6 +106,8 @@ def _sharp(repair: Repair, premises, integers) -> tuple[Fraction, Fraction] | No
 def decide_step(step: Step) -> Verdict:
     if step.kind == NOT_MECHANICAL:
         return Verdict(NOT_MECH, reason=step.reason)
+    if step.kind == ILL_FORMED:
+        return Verdict(NOT_WELL_FORMED, reason=step.reason)
     integers = frozenset(step.integers)
     verdict = decide_claim(step.premises, step.claim, integers)
     if step.repair is not None:

@@ -17,6 +17,8 @@ from fractions import Fraction
 import sympy as sp
 import z3
 
+from reference import interrupts
+
 from .parse import relation
 
 RLIMIT = 2_000_000  # about 0.2-1 s of z3 work; measured in proofs_check/README notes
@@ -127,8 +129,20 @@ def consistent(premises, integers=frozenset()) -> bool | None:
         _, solver = _solver(premises, integers)
     except OutOfReach:
         return None
-    answer = solver.check()
+    answer = _check(solver)
     return None if answer == z3.unknown else answer == z3.sat
+
+
+def _check(solver):
+    """solver.check(), except that a Ctrl-C z3 caught (it answers "unknown", reason
+    "interrupted from keyboard" or "canceled") is a KeyboardInterrupt, never a verdict."""
+    answer = solver.check()
+    if answer == z3.unknown:
+        reason = solver.reason_unknown()
+        if "interrupted" in reason or "canceled" in reason:
+            interrupts.note()
+            raise KeyboardInterrupt
+    return answer
 
 
 def decide(premises, claim, integers=frozenset(), rlimit: int = RLIMIT):
@@ -137,7 +151,7 @@ def decide(premises, claim, integers=frozenset(), rlimit: int = RLIMIT):
         enc, solver = _solver(premises, integers, claim, rlimit)
     except OutOfReach as exc:
         return "unknown", f"z3: out of nlsat's reach: {exc}"
-    answer = solver.check()
+    answer = _check(solver)
     if answer == z3.unsat:
         return "proved", "z3 (nonlinear real arithmetic: premises and the negated claim are unsatisfiable)"
     if answer == z3.sat:

@@ -7,22 +7,77 @@ import hypothesis
 import sympy
 import z3
 
-from .decide import NOT_MECH, PROVED, REFUTED, UNKNOWN, Verdict, decide_step
-from .exact import fraction_text
-from .step import Step
+from reference import interrupts
 
-STATUSES = (PROVED, REFUTED, UNKNOWN, NOT_MECH)
+from .decide import (NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED, UNKNOWN, Verdict,
+                     decide_step)
+from .exact import fraction_text
+from .step import REPAIR_SUFFIX, Step
+
+STATUSES = (PROVED, PROVED_FROM_REFUTED, REFUTED, NOT_WELL_FORMED, UNKNOWN, NOT_MECH)
+_BAD = (REFUTED, NOT_WELL_FORMED)  # a premise with this verdict does not hold as printed
+
+
+PLAIN_PROGRESS_EVERY = 50  # steps between progress lines when the stream is not a terminal
 
 
 def run_steps(steps, progress=None) -> list[tuple[Step, Verdict]]:
+    """Decide every step; progress on `progress` (a stream): one line rewritten in place on
+    a terminal, a line every PLAIN_PROGRESS_EVERY steps otherwise (no carriage returns in a
+    log file). Ctrl-C stops between steps even if a decider caught it."""
     results = []
+    tty = progress is not None and progress.isatty()
     for i, step in enumerate(steps, 1):
-        if progress is not None:
+        interrupts.raise_if_interrupted()
+        if tty:
             progress.write(f"\r[{i}/{len(steps)}] {step.id:<48}")
             progress.flush()
+        elif progress is not None and (i % PLAIN_PROGRESS_EVERY == 0 or i == len(steps)):
+            progress.write(f"[{i}/{len(steps)}] steps decided\n")
+            progress.flush()
         results.append((step, decide_step(step)))
-    if progress is not None:
+    interrupts.raise_if_interrupted()
+    if tty:
         progress.write("\r" + " " * 60 + "\r")
+    return propagate(results)
+
+
+def _premise_status(verdict: Verdict, use: str) -> str:
+    """The verdict of what a step relies on: the used step's claim, or (ID#repair) its Repair."""
+    if use.endswith(REPAIR_SUFFIX):
+        return verdict.repair.status if verdict.repair is not None else UNKNOWN
+    return verdict.status
+
+
+def propagate(results) -> list[tuple[Step, Verdict]]:
+    """Carry refutations along `uses`: each step records the refuted (or ill-formed) steps it
+    rests on, directly or through the steps it uses; a proved step resting on one becomes
+    PROVED_FROM_REFUTED. A step that uses a repaired reading (or ID#repair) is judged by the
+    repair's verdict. Uses outside `results` (a --only selection) are not followed."""
+    by_id = {s.id: (s, v) for s, v in results}
+    done: dict[str, tuple[str, ...]] = {}
+
+    def roots(step_id: str, trail=()) -> tuple[str, ...]:
+        if step_id in done:
+            return done[step_id]
+        if step_id in trail:
+            raise ValueError(f"uses: cycle through step {step_id!r}")
+        step, _ = by_id[step_id]
+        found = set()
+        for use in step.uses:
+            base = use.removesuffix(REPAIR_SUFFIX)
+            if base not in by_id:
+                continue
+            if _premise_status(by_id[base][1], use) in _BAD:
+                found.add(use)
+            found.update(roots(base, (*trail, step_id)))
+        done[step_id] = tuple(sorted(found))
+        return done[step_id]
+
+    for step, verdict in results:
+        verdict.refuted_premises = roots(step.id)
+        if verdict.status == PROVED and verdict.refuted_premises:
+            verdict.status = PROVED_FROM_REFUTED
     return results
 
 
@@ -49,6 +104,7 @@ def to_json(results) -> list[dict]:
         "id": s.id, "lemma": s.lemma, "location": s.location, "premises": list(s.premises), "claim": s.claim,
         "justification": s.justification, "status": v.status, "method": v.method, "reason": v.reason,
         "counterexample": _point(v.counterexample), "repair": _repair_json(s, v), "finding": s.finding,
+        "uses": list(s.uses), "reading_of": s.reading_of, "refuted_premises": list(v.refuted_premises),
     } for s, v in results]
 
 
@@ -67,8 +123,12 @@ def _counts(items) -> str:
 def _detail(v: Verdict) -> str:
     """How a verdict was reached: the method, the counterexample, or the reason."""
     if v.status == REFUTED:
-        return "counterexample " + ", ".join(f"{k} = {t}" for k, t in _point(v.counterexample).items())
-    return v.method if v.status == PROVED else v.reason
+        text = "counterexample " + ", ".join(f"{k} = {t}" for k, t in _point(v.counterexample).items())
+    else:
+        text = v.method if v.status in (PROVED, PROVED_FROM_REFUTED) else v.reason
+    if v.refuted_premises:
+        text += "; rests on " + ", ".join(v.refuted_premises) + " (not valid as printed)"
+    return text
 
 
 def _sharp(s: Step, v: Verdict) -> str:
@@ -81,6 +141,8 @@ def table(results) -> str:
         lines.append(f"== {lemma}: {_counts(items)}")
         for s, v in items:
             lines.append(f"  {v.status:<15} {s.id:<40} {_detail(v)}")
+            if s.reading_of:
+                lines.append(f"  {'':<15} (a repaired reading of {s.reading_of})")
             if v.repair is not None:
                 sharp = "" if v.sharp is None else f" (sharp {_sharp(s, v)})"
                 lines.append(f"  {'  repair: ' + v.repair.status:<15} {s.repair.claim}{sharp}")
@@ -111,6 +173,8 @@ def markdown(results) -> str:
                   "| id | location | claim | status | how |", "| --- | --- | --- | --- | --- |"]
         for s, v in items:
             how = _detail(v)
+            if s.reading_of:
+                how = f"repaired reading of {s.reading_of}; " + how
             if s.finding:
                 how += f" (FINDINGS {s.finding})"
             if v.repair is not None:

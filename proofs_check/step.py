@@ -10,6 +10,10 @@ from functools import lru_cache
 
 MECHANICAL = "algebra"
 NOT_MECHANICAL = "not mechanical"
+# A printed line that is not a relation between defined quantities (an undefined symbol,
+# a misprinted index): its verdict says so, and its repaired reading is a separate step.
+ILL_FORMED = "not well-formed as printed"
+REPAIR_SUFFIX = "#repair"  # in `uses`: "ID#repair" relies on step ID's Repair, not its claim
 
 
 @dataclass(frozen=True)
@@ -36,7 +40,15 @@ class Step:
     displayed line, with a brief quote; premises: relations assumed (domains, the
     lemma's assumptions, earlier links); claim: the relation asserted; justification:
     the paper's reason, in a few words. A step of kind NOT_MECHANICAL (Bernstein, union
-    bounds, ...) carries the reason it is out of reach in `reason` and is not decided."""
+    bounds, ...) carries the reason it is out of reach in `reason` and is not decided; a
+    step of kind ILL_FORMED is a printed line that is not a relation (its `reason` says
+    why) and is not decided either.
+
+    Literal first (issue 15): `claim` is the printed line. A corrected reading of a printed
+    line is its own step whose `reading_of` names the literal step. `uses` names the steps
+    whose claims this step takes as premises (a chain's previous link, the lemmas a proof
+    cites); "ID#repair" names step ID's Repair instead of its claim. The report marks a
+    proved step that rests, through `uses`, on a refuted claim."""
 
     id: str
     lemma: str
@@ -50,14 +62,21 @@ class Step:
     repair: Repair | None = None
     finding: str = ""  # FINDINGS.md entry this step is cross-linked to, e.g. "F1"
     notes: tuple[str, ...] = field(default_factory=tuple)
+    uses: tuple[str, ...] = ()
+    reading_of: str = ""  # the literal step this step is a repaired reading of
 
     def __post_init__(self):
         if not self.id or self.id != self.id.strip() or " " in self.id:
             raise ValueError(f"id: expected a non-empty identifier without spaces, got {self.id!r}")
-        if self.kind not in (MECHANICAL, NOT_MECHANICAL):
-            raise ValueError(f"kind: expected {MECHANICAL!r} or {NOT_MECHANICAL!r}, got {self.kind!r} (step {self.id})")
-        if self.kind == NOT_MECHANICAL and not self.reason:
-            raise ValueError(f"reason: a {NOT_MECHANICAL!r} step needs a reason (step {self.id})")
+        if self.kind not in (MECHANICAL, NOT_MECHANICAL, ILL_FORMED):
+            raise ValueError(f"kind: expected {MECHANICAL!r}, {NOT_MECHANICAL!r} or {ILL_FORMED!r}, "
+                             f"got {self.kind!r} (step {self.id})")
+        if self.kind in (NOT_MECHANICAL, ILL_FORMED) and not self.reason:
+            raise ValueError(f"reason: a {self.kind!r} step needs a reason (step {self.id})")
+        if isinstance(self.uses, str):
+            raise ValueError(f"uses: expected a tuple of step ids, got the string {self.uses!r} (step {self.id})")
+        if self.id in (u.removesuffix(REPAIR_SUFFIX) for u in self.uses) or self.reading_of == self.id:
+            raise ValueError(f"uses: step {self.id} names itself")
         if isinstance(self.premises, str):
             raise ValueError(f"premises: expected a tuple of relations, got the string {self.premises!r} (step {self.id})")
         for text in (*self.premises, self.claim, *((self.repair.claim, *self.repair.premises) if self.repair else ())):
@@ -83,3 +102,40 @@ def _plain_symbol(name: str) -> bool:
         return isinstance(sympy.sympify(name), sympy.Symbol)
     except (sympy.SympifyError, TypeError, SyntaxError):
         return False
+
+
+def split_literal(steps, literals: dict[str, dict]) -> tuple[Step, ...]:
+    """Literal first: for each id in `literals`, the step as encoded so far becomes the
+    repaired reading "<id>.repaired" (reading_of = id), and "<id>" becomes the printed line.
+    `literals[id]` gives the printed line: `claim` (and optionally `premises`, `finding`,
+    `integers`), or `ill_formed` (the reason it is not a relation as printed); `note` says
+    what the repaired reading changes. The literal step takes the repaired one's place."""
+    import dataclasses
+
+    out = []
+    for step in steps:
+        spec = literals.get(step.id)
+        if spec is None:
+            out.append(step)
+            continue
+        unknown = set(spec) - {"claim", "premises", "finding", "integers", "ill_formed", "note", "justification"}
+        if unknown or "note" not in spec or ("claim" in spec) == ("ill_formed" in spec):
+            raise ValueError(f"literals[{step.id!r}]: expected a note and exactly one of claim/ill_formed, "
+                             f"got {sorted(spec)}")
+        repaired = dataclasses.replace(step, id=step.id + ".repaired", reading_of=step.id,
+                                       notes=(*step.notes, "Repaired reading of the printed line " + step.id
+                                              + ": " + spec["note"]))
+        common = dict(repair=None, notes=("As printed. " + spec["note"],), finding=spec.get("finding", ""),
+                      justification=spec.get("justification", step.justification))
+        if "ill_formed" in spec:
+            literal = dataclasses.replace(step, kind=ILL_FORMED, reason=spec["ill_formed"], claim="", premises=(),
+                                          integers=(), **common)
+        else:
+            literal = dataclasses.replace(step, kind=MECHANICAL, reason="", claim=spec["claim"],
+                                          premises=tuple(spec.get("premises", step.premises)),
+                                          integers=tuple(spec.get("integers", step.integers)), **common)
+        out += [literal, repaired]
+    missing = set(literals) - {s.id for s in steps}
+    if missing:
+        raise ValueError(f"literals: no step with id {sorted(missing)}")
+    return tuple(out)

@@ -175,10 +175,10 @@ CAUSES: dict[str, Cause] = {
         "F6", "24 C-bar_total/n is too small: there is corruption, and the step holds with 64 C-bar_total/n",
         _final_step_events, _all),
     "check_estimation_lemma_corruption_term": Cause(
-        "F16", "the corruption term is half of Lemma A.2's: there is corruption and 2 (C_l/N_l) rho*(h, h') holds",
+        "F17", "the corruption term is half of Lemma A.2's: there is corruption and 2 (C_l/N_l) rho*(h, h') holds",
         _population_events("check_estimation_lemma_corruption_term_corrected"), _all),
     "check_gap_upper_corruption_term_small_branch": Cause(
-        "F16", "the estimation lemma's halved corruption term: there is corruption and 2 (C_l/N_l) rho*(h, h') holds",
+        "F17", "the estimation lemma's halved corruption term: there is corruption and 2 (C_l/N_l) rho*(h, h') holds",
         _population_events("check_estimation_lemma_corruption_term_corrected"), _all),
     "check_gap_lower_corruption_term_large_branch": Cause(
         "F10", "C_l/N_l where Lemma A.2 gives 2 (C_l/N_l) rho*(h, h*): there is corruption and the latter holds",

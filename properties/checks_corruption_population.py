@@ -58,14 +58,14 @@ Appendix D, CALruption (tex 729-1138)
   D2. Estimation lemma (tex 833-900), its corruption term (tex 884-891): |err_l(h, h')| <=
       2 c_l rho*(h, h') (tex 889, Lemma A.2 both ways) <= 2 c_l (rho*(h, h*) + rho*(h', h*))
       (tex 890) <= 4 c_l R* + 2 c_l max{Delta_h, Delta_h'} (tex 891, the statement's term, tex 839):
-      `check_estimation_lemma_corruption_term` (FINDINGS F16: false at population);
+      `check_estimation_lemma_corruption_term` (FINDINGS F17: false at population);
       corrected (tex 889-890, and 8 c_l R* + 4 c_l max{Delta}):
       `check_estimation_lemma_corruption_term_corrected`.
   D3. Upper bound of the estimated gap (tex 904-958), line 4 (tex 926-931): the estimation
       lemma's corruption part for (h, h^*_l) is replaced by (1/16) max{Delta_h, Delta_h^} +
       Corruption Term, CT = 4 c_l R* if 2c_l <= 1/16, 2 c_l if 2c_l > 1/16. At population, for
       every pair (h, g): err_l(h, g) <= (1/16) max{Delta_h, Delta_g} + CT, per branch:
-      `check_gap_upper_corruption_term_small_branch` (FINDINGS F16: false),
+      `check_gap_upper_corruption_term_small_branch` (FINDINGS F17: false),
       `check_gap_upper_corruption_term_large_branch` (holds at population).
   D4. Upper gap lemma, line 8 (tex 952-954): CT replaced by 4 R* c_l in both branches:
       `check_gap_upper_line8_corruption_term` (FINDINGS F10: false in the large branch).
@@ -218,7 +218,7 @@ def _estimation_corrected(pop, e, h, g):
 
 def check_estimation_lemma_corruption_term_corrected(case):
     """The estimation lemma's corruption term as Lemma A.2 gives it (tex 889) and the
-    corrected form of tex 891 (FINDINGS F16): |err_l(h, h')| <= 2 (C_l/N_l) rho*(h, h') <=
+    corrected form of tex 891 (FINDINGS F17): |err_l(h, h')| <= 2 (C_l/N_l) rho*(h, h') <=
     8 (C_l/N_l) R* + 4 (C_l/N_l) max{Delta_h, Delta_h'}."""
     pop = Population(case)
     name = "check_estimation_lemma_corruption_term_corrected"
@@ -547,7 +547,7 @@ CHECKS = tuple(
     case_check(function, cites, "lemma", population_cases())
     for function, cites in (
         (check_estimation_lemma_corruption_term, "Appendix D.4, lemma 'Estimation accuracy', tex 833-839, 884-891"),
-        (check_estimation_lemma_corruption_term_corrected, "Appendix D.4, estimation lemma, tex 889-890; FINDINGS F16"),
+        (check_estimation_lemma_corruption_term_corrected, "Appendix D.4, estimation lemma, tex 889-890; FINDINGS F17"),
         (check_gap_upper_corruption_term_small_branch, "Appendix D.4, upper gap lemma, line 4, tex 926-931"),
         (check_gap_upper_corruption_term_large_branch, "Appendix D.4, upper gap lemma, line 4, tex 926-931"),
         (check_gap_lower_corruption_term_small_branch, "Appendix D.4, lower gap lemma, line 3, tex 978-984"),

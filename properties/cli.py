@@ -15,6 +15,7 @@ import signal
 import sys
 import time
 
+from reference import interrupts
 from reference.cli import OneLineParser, UsageError, positive_number, run
 
 from . import impl as harness
@@ -101,8 +102,10 @@ def _cmd_check(args) -> int:
         results = []
         started = time.perf_counter()
         for i, check in enumerate(checks.values(), start=1):
+            interrupts.raise_if_interrupted()
             print(f"[{i}/{len(checks)}] {check.name} ...", end="", file=sys.stderr, flush=True)
             result = run_check(check, candidate)
+            interrupts.raise_if_interrupted()  # no verdict after Ctrl-C, even one a check swallowed
             results.append(result)
             print(f" {result.status} ({result.examples} examples)", file=sys.stderr, flush=True)
         elapsed = time.perf_counter() - started

@@ -21,6 +21,8 @@ from hypothesis.errors import InvalidArgument
 from hypothesis.reporting import with_reporter
 from hypothesis.statistics import collector as statistics_collector
 
+from reference import interrupts
+
 # importing profiles registers dev/ci/fuzz: profile="ci" is the suite's, not Hypothesis's built-in "ci"
 from . import profiles
 from .contract import CHECKED_IF_PRESENT
@@ -254,4 +256,6 @@ def run_statistics(seconds: float, engine: dict) -> dict:
 
 
 def _to_stderr(text: str) -> None:
+    if interrupts.interrupted():  # Hypothesis's "reproduce with @seed(...)" for a Ctrl-C is noise
+        return
     print(text, file=sys.stderr)

@@ -1315,8 +1315,8 @@ def _population_case(nu, eta, H, etas, beta1) -> PopulationCase:
     return PopulationCase(Instance(nu, eta, H), adversary, Fraction(beta1))
 
 
-def finding_f16_estimation_term_case() -> PopulationCase:
-    """FINDINGS F16 (the estimation lemma's corruption term, population level): nu = (1/2, 1/2),
+def finding_f17_estimation_term_case() -> PopulationCase:
+    """FINDINGS F17 (the estimation lemma's corruption term, population level): nu = (1/2, 1/2),
     eta* = (0, 1/4), H = {00, 01, 10} (h* = 00, R* = 1/8), one round with eta_1 = (1/4, 0)
     (c = 1/4): err(01, 10) = 1/2 > 4 c R* + 2 c max{Delta} = 3/8 (= 2 c rho*(01, 10), tex 889)."""
     half = Fraction(1, 2)
@@ -1324,8 +1324,8 @@ def finding_f16_estimation_term_case() -> PopulationCase:
                             [(Fraction(1, 4), Fraction(0))], Fraction(1, 4))
 
 
-def finding_f16_gap_upper_small_case() -> PopulationCase:
-    """FINDINGS F16 (upper gap lemma, line 4, small branch): nu = (1/2, 1/2), eta* = (0, 1/8),
+def finding_f17_gap_upper_small_case() -> PopulationCase:
+    """FINDINGS F17 (upper gap lemma, line 4, small branch): nu = (1/2, 1/2), eta* = (0, 1/8),
     H = {00, 01, 10} (R* = 1/16), one round with eta_1 = (1/32, 3/32) (c = 1/32, 2c = 1/16):
     err(01, 10) = 1/16 > max{Delta}/16 + 4 c R* = 5/128."""
     half = Fraction(1, 2)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from fractions import Fraction
 
 from . import adversary as adversaries
+from . import interrupts
 from .calruption import calruption
 from .demo import N, SEEDS, TAU, run_demo
 from .documents import load_adversary, load_instance, load_tape
@@ -251,17 +253,33 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command Ctrl-C stopped
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as `yes | head` reports for `yes`
+
+
 def run(parser: argparse.ArgumentParser, argv=None) -> int:
     """Parse, run the chosen subcommand's handler, and turn bad input (a UsageError or
-    the library's ValueError) into one line on stderr and exit status 2. Shared by the
-    project's command lines."""
+    the library's ValueError) into one line on stderr and exit status 2. Ctrl-C stops at
+    once with one line and exit status 130 (no verdict is printed); a reader that closes
+    the pipe early (`| head`) ends the run quietly. Shared by the project's command lines."""
+    interrupts.install()
     try:
         args = parser.parse_args(argv)
-        return args.handler(args)
+        status = args.handler(args)
+        interrupts.raise_if_interrupted()  # an interrupt something swallowed: still no clean exit
+        return status
     except (UsageError, ValueError) as error:
         message = " ".join(str(error).split())
         print(f"error: {message}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("interrupted (Ctrl-C): stopped, no verdict", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # whatever is still buffered for the closed pipe must not raise again at exit
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 def main(argv=None) -> int:

@@ -48,7 +48,7 @@ def risk(nu, eta, labels):
     return sum((p * (1 - e) if a == 1 else p * e) for p, e, a in zip(nu, eta, labels))
 
 
-def test_f16_estimation_term_by_hand():
+def test_f17_estimation_term_by_hand():
     nu, eta, eta1 = (F(1, 2), F(1, 2)), (F(0), F(1, 4)), (F(1, 4), F(0))
     h, g = (0, 1), (1, 0)
     R_star = risk(nu, eta, (0, 0))
@@ -59,10 +59,10 @@ def test_f16_estimation_term_by_hand():
     printed = 4 * c * R_star + 2 * c * max(F(3, 8) - R_star, F(5, 8) - R_star)
     assert printed == F(3, 8) < err
     assert err <= 2 * c * 1  # rho*(01, 10) = 1: Lemma A.2's term, attained
-    assert M.check_estimation_lemma_corruption_term(S.finding_f16_estimation_term_case())
+    assert M.check_estimation_lemma_corruption_term(S.finding_f17_estimation_term_case())
 
 
-def test_f16_gap_upper_small_branch_by_hand():
+def test_f17_gap_upper_small_branch_by_hand():
     nu, eta, eta1 = (F(1, 2), F(1, 2)), (F(0), F(1, 8)), (F(1, 32), F(3, 32))
     h, g = (0, 1), (1, 0)
     R_star = risk(nu, eta, (0, 0))
@@ -71,7 +71,7 @@ def test_f16_gap_upper_small_branch_by_hand():
     assert (R_star, gaps, c) == (F(1, 16), (F(3, 8), F(1, 2)), F(1, 32)) and 2 * c <= F(1, 16)
     err = (risk(nu, eta1, h) - risk(nu, eta1, g)) - (risk(nu, eta, h) - risk(nu, eta, g))
     assert err == F(1, 16) > max(gaps) / 16 + 4 * c * R_star == F(5, 128)
-    assert M.check_gap_upper_corruption_term_small_branch(S.finding_f16_gap_upper_small_case())
+    assert M.check_gap_upper_corruption_term_small_branch(S.finding_f17_gap_upper_small_case())
 
 
 def test_f10_population_examples_by_hand():
@@ -131,7 +131,7 @@ class DoubledEffect(M.CumulativeRisks):
 HALF, COIN = F(1, 2), ((0,), (1,))
 PLANTED = [
     # (check, patch, tight example)
-    ("check_estimation_lemma_corruption_term_corrected", "doubled", S.finding_f16_estimation_term_case),
+    ("check_estimation_lemma_corruption_term_corrected", "doubled", S.finding_f17_estimation_term_case),
     ("check_gap_upper_corruption_term_large_branch", "doubled", lambda: one_point(HALF, COIN, [F(1)])),
     ("check_gap_lower_corruption_term_small_branch", "doubled", lambda: one_point(HALF, COIN, [HALF + F(1, 32)])),
     ("check_passive_proof_corruption_terms", "doubled", lambda: one_point(HALF, COIN, [F(1)])),

@@ -15,12 +15,13 @@ import pytest
 import sympy as sp
 
 from proofs_check import coverage, decide_search, decide_sympy, decide_z3
-from proofs_check.decide import NOT_MECH, PROVED, REFUTED, UNKNOWN, decide_claim, decide_step
+from proofs_check.decide import (NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED, UNKNOWN, Verdict,
+                                 decide_claim, decide_step)
 from proofs_check.exact import Undecided, is_counterexample, sign
 from proofs_check.parse import relation
-from proofs_check.report import decider_versions, markdown, run_steps
-from proofs_check.step import NOT_MECHANICAL, Repair, Step
-from proofs_check.steps import all_steps
+from proofs_check.report import decider_versions, markdown, propagate, run_steps
+from proofs_check.step import ILL_FORMED, NOT_MECHANICAL, Repair, Step
+from proofs_check.steps import all_steps, check_graph
 
 REPO = Path(__file__).resolve().parent.parent
 REPORT = REPO / "proofs_check" / "REPORT.md"
@@ -110,6 +111,9 @@ def test_steps_parse_and_ids_are_unique():
     steps = all_steps()
     assert len({s.id for s in steps}) == len(steps)
     for s in steps:
+        if s.kind == ILL_FORMED:
+            assert not s.claim and not s.premises and s.reason, s.id
+            continue
         for text in (*s.premises, s.claim):
             relation(text, frozenset(s.integers))
 
@@ -118,6 +122,8 @@ def test_plain_sympify_reads_every_step_the_same():
     """The JSON promises strings sympy can parse: no variable may be a name sympy binds
     (beta, gamma, E, N, S, I, ...), or `sympy.sympify` would read a function instead."""
     for s in all_steps():
+        if s.kind == ILL_FORMED:
+            continue
         for text in (*s.premises, s.claim):
             ours = relation(text, frozenset(s.integers))
             plain = sp.sympify(text)
@@ -126,12 +132,13 @@ def test_plain_sympify_reads_every_step_the_same():
 
 def test_every_verdict_is_justified(results):
     for step, verdict in results:
-        if verdict.status == PROVED:
+        if verdict.status in (PROVED, PROVED_FROM_REFUTED):
             assert verdict.method, step.id
+            assert (verdict.status == PROVED_FROM_REFUTED) == bool(verdict.refuted_premises), step.id
         elif verdict.status == REFUTED:
             assert is_counterexample(list(step.premises), step.claim, verdict.counterexample, frozenset(step.integers)) \
                 or verdict.method.startswith(("z3", "Hypothesis")), step.id
-        elif verdict.status in (UNKNOWN, NOT_MECH):
+        elif verdict.status in (UNKNOWN, NOT_MECH, NOT_WELL_FORMED):
             assert verdict.reason, step.id
         assert "inconsistent" not in verdict.reason, (step.id, verdict.reason)
 
@@ -154,8 +161,131 @@ def test_committed_report_is_current(results):
         assert committed == fresh, "proofs_check/REPORT.md is stale: regenerate it"
     else:
         def statuses(text):
-            return re.findall(r"^\| (\S+) \|.*\| (proved|refuted|unknown|not mechanical) \|", text, re.M)
+            return re.findall(r"^\| (\S+) \|.*\| (proved|proved from a refuted premise|refuted|unknown|not mechanical"
+                              r"|not well-formed as printed) \|", text, re.M)
         assert statuses(committed) == statuses(fresh), "verdicts differ from the committed report"
+
+
+# -- literal first (issue 15, item 4) -------------------------------------------------------
+# Notes that say the encoding departs from the printed text.
+_READING = re.compile(r"typo|read as|read so|read with|intended reading|we read", re.I)
+# Steps whose notes use those words but whose claim is the printed text: a reading of a
+# quantity the paper leaves open (not a change of what is printed), or a step that is not a
+# printed line at all. Each with the reason.
+_NOT_A_CHANGE = {
+    "catoni.alg.epoch_length": "R15 fixes what delta means per slot; the printed N_l = beta_1 eps_l^-2 is encoded as printed",
+    "catoni.alg.condition1_from_lemma": "R15, as above",
+    "catoni.alg.condition1_from_proof": "R15, as above; not a printed link",
+    "catoni.events.est_union_sum": "R15, as above",
+    "catoni.events.est_slot_failure": "R15, as above",
+    "catoni.events.est_union.repaired": "R15, as above (and it is the repaired reading of est_union)",
+    "catoni.ours.mean_unbiased": "R11 fixes the estimate at q = 0, which the printed line excludes",
+    "calruption_gap.est.e_gap": "R10: reading N_l as printed is the weaker premise",
+    "calruption_gap.est.eps_l": "N_l = beta_1 eps_l^-2 encoded as printed",
+    "calruption_main.sketch.epoch_count_base": "the base of log is not printed (R9)",
+    "calruption_main.proof.total_substitute_beta1_terms": "the base of log is not printed (R9)",
+    "robust_cal.thm41.statement_accuracy": "O(.) has no printed constant; the proof's own is used",
+    "robust_cal.thm41.labels.rho_to_delta": "its left side is the repaired line 5; it uses amgm_beta4.repaired",
+    "robust_cal.thm41.correct.lemma_a2": "its left side is the repaired line 2; it uses correct.e1.repaired",
+    "robust_cal.c2.vanilla_eliminates": "R6 fixes the vanilla rule, which the paper does not print",
+    "robust_cal.lemc1.line1_to_line2": "encoded as printed (the note says so)",
+    "calruption_gap.lower.collect": "its left side is the repaired line 5; it uses lower.assumption.repaired",
+    "catoni.ours.centered_sum": "NOT SPLIT (left for later): the printed centring term is not the one the lemma needs",
+    "passive.thm31.implies": "encoded as printed (the note says so)",
+    "robust_cal.c2.labels_reading": "not a printed line: it shows the typo's literal reading forces eta_*^{x3} = 1",
+    "calruption_gap.induction.base_upper": "the base case has l = 1, so the printed g_l is g_1: the same statement",
+}
+
+
+def test_every_reading_has_a_literal_twin():
+    steps = {s.id: s for s in all_steps()}
+    twins = {s.reading_of for s in steps.values() if s.reading_of}
+    for s in steps.values():
+        if s.reading_of:
+            assert s.reading_of in steps and steps[s.reading_of].kind != NOT_MECHANICAL, s.id
+            continue
+        if s.id in twins or s.id in _NOT_A_CHANGE:
+            continue
+        flagged = [n for n in s.notes if _READING.search(n)]
+        assert not flagged, f"{s.id}: its notes say the encoding departs from the print, but it has no literal twin: {flagged}"
+    assert not set(_NOT_A_CHANGE) - set(steps), "exemptions for steps that do not exist"
+
+
+def test_uses_graph_resolves_and_is_acyclic():
+    steps = all_steps()  # validates
+    ids = {s.id for s in steps}
+    assert sum(1 for s in steps if s.uses) >= 140
+    for s in steps:
+        assert all(u.split("#")[0] in ids for u in s.uses), s.id
+    a = Step("t.a", "l", "loc", (), "x <= 1", "j", uses=("t.b",))
+    b = Step("t.b", "l", "loc", (), "x <= 2", "j", uses=("t.a",))
+    with pytest.raises(ValueError, match="cycle"):
+        check_graph([a, b])
+    with pytest.raises(ValueError, match="names no step"):
+        check_graph([Step("t.c", "l", "loc", (), "x <= 1", "j", uses=("t.nowhere",))])
+    ill = Step("t.d", "l", "loc", (), "", "j", kind=ILL_FORMED, reason="undefined symbol")
+    with pytest.raises(ValueError, match="ill-formed"):
+        check_graph([ill, Step("t.e", "l", "loc", (), "x <= 1", "j", uses=("t.d",))])
+
+
+def test_a_planted_refuted_premise_propagates():
+    """A refuted root taints every proved step above it, transitively; a step that uses
+    the root's Repair instead is judged by the repair's verdict."""
+    root = Step("t.root", "l", "loc", (), "x <= 1", "j", repair=Repair("x <= 2"))
+    mid = Step("t.mid", "l", "loc", (), "x <= 3", "j", uses=("t.root",))
+    top = Step("t.top", "l", "loc", (), "x <= 4", "j", uses=("t.mid",))
+    fixed = Step("t.fixed", "l", "loc", (), "x <= 5", "j", uses=("t.root#repair",))
+    results = propagate([(root, Verdict(REFUTED, repair=Verdict(PROVED, method="m"))), (mid, Verdict(PROVED, method="m")),
+                         (top, Verdict(PROVED, method="m")), (fixed, Verdict(PROVED, method="m"))])
+    status = {s.id: (v.status, v.refuted_premises) for s, v in results}
+    assert status["t.mid"] == (PROVED_FROM_REFUTED, ("t.root",))
+    assert status["t.top"] == (PROVED_FROM_REFUTED, ("t.root",))
+    assert status["t.fixed"] == (PROVED, ())
+    assert status["t.root"] == (REFUTED, ())
+
+
+def test_literal_steps_are_decided_in_the_report(results):
+    by_id = {s.id: v for s, v in results}
+    literal = [s for s, _ in results if s.reading_of]
+    assert len(literal) >= 20
+    for s in literal:
+        assert by_id[s.reading_of].status in (REFUTED, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED), s.reading_of
+    # known chains: Lemma C.1's line 2 rests on its refuted line 1 (F2)
+    assert by_id["robust_cal.lemc1.line1_to_line2"].status == PROVED_FROM_REFUTED
+    assert by_id["robust_cal.thm41.correct.e1"].status == REFUTED
+    assert by_id["robust_cal.thm41.correct.e1.repaired"].status == PROVED
+
+
+_F16_POINTS = {  # FINDINGS F16's counterexamples, exactly as written there
+    "robust_cal.thm41.correct.e1": dict(t=4, beta_t=1, rhohat=0, rho=Fraction(3, 16), Rbar_hat=Fraction(5, 32),
+                                         Rbar_star=0, Rhat_hat=0, Rhat_star=0, C=0),
+    "robust_cal.thm41.labels.elimination": dict(C=0, t=4, beta_t=1, rho_h=Fraction(1, 2), rhohat_hh=1, rhohat_sh=0,
+                                                 Rhat_h=1, Rhat_hat=0),
+    "catoni.ours.square_pointwise": dict(Qv=0, a=1, b=0, yv=0, qt=Fraction(1, 2)),
+    "catoni.ours.square_expectation": dict(d=1, qt=Fraction(1, 2)),
+    "calruption_gap.upper.max_to_sum": dict(Dp_h=0, Dp_s=0, Delta_h=Fraction(1, 2), Delta_s=Fraction(1, 2),
+                                            eps_l=Fraction(1, 4), beta2=Fraction(5, 32), CT=0, Rstar=0, c=0),
+    "calruption_gap.lower.assumption": dict(Delta_h=Fraction(1, 4), eps_l=Fraction(1, 8), eps_prev=Fraction(1, 4),
+                                            g_prev=0, Dp_h=1, Dp_star=Fraction(1, 2), beta2=Fraction(5, 32), CT=0),
+    "calruption_main.proof.query_regroup": dict(P0=1, P1=0, a0=3, a1=0),
+    "calruption_main.proof.lower_bound_identity": dict(beta1=1, eps_Lm1=Fraction(1, 2), Cbar=1, Cbar_Lm1=2, g_Lm1=1),
+}
+
+
+def test_f16_counterexamples_exactly():
+    """Each F16 point satisfies the literal step's premises and violates its claim, by exact
+    evaluation (no decider); the F16 section names every literal step it lists."""
+    steps = {s.id: s for s in all_steps()}
+    section = FINDINGS.read_text(encoding="utf-8").split("### F16.")[1].split("\n### ")[0]
+    for step_id, point in _F16_POINTS.items():
+        s = steps[step_id]
+        assert s.finding == "F16" and f"`{step_id}`" in section, step_id
+        point = {k: Fraction(v) for k, v in point.items()}
+        assert is_counterexample(list(s.premises), s.claim, point, frozenset(s.integers)), step_id
+    # two of them by hand, with Fractions only
+    q = Fraction(1, 2)
+    assert (1 - 0) ** 2 / q ** 2 != 0 and Fraction(1) / q ** 2 != Fraction(1) / q
+    assert 3 * Fraction(1, 2) + 2 * Fraction(1, 4) * 2 != 3 * Fraction(1, 2) + 2 * 1 * Fraction(1, 4)
 
 
 # -- coverage of the paper's results --------------------------------------------------------

@@ -23,7 +23,7 @@ w_l = 2R^* when 2C_l/N_l <= 1/16 and w_l = 1 otherwise; the gap lemmas use it in
 branch form G_BRANCHES below."""
 from __future__ import annotations
 
-from ..step import NOT_MECHANICAL, Repair, Step
+from ..step import NOT_MECHANICAL, Repair, Step, split_literal
 
 _EST = "lem: est helper"
 _UP = "lem: upper bound of the estimated gap"
@@ -636,7 +636,8 @@ _IND_STEPS = (
         premises=("Eq(eps_1, Rational(1, 2))", "Delta_h >= 0", "g_1 >= 0"),
         claim="1 <= 2*Delta_h + 2*eps_1 + 2*g_1",
         justification="eps_1 = 1/2",
-        notes=("The paper prints g_l for g_1 (a typo).",),
+        notes=("The paper prints g_l for g_1; in the base case l = 1 they are the same quantity, so the line is "
+               "encoded as printed.",),
     ),
     Step(
         id="calruption_gap.induction.base_lower_premise",
@@ -695,3 +696,38 @@ _MAIN_STEPS = (
 )
 
 STEPS = _EST_STEPS + _UP_STEPS + _LOW_STEPS + _IND_STEPS + _MAIN_STEPS
+
+# Literal first (issue 15): the printed lines these steps repaired, each now its own step.
+_BY_ID = {s.id: s for s in STEPS}
+STEPS = split_literal(STEPS, {
+    "calruption_gap.est.reweight": dict(
+        ill_formed="the printed W_l^v names no quantity of the algorithm (W_l carries a pair of hypotheses)",
+        note="W_l^v read as W_l^{h,h'}."),
+    "calruption_gap.est.eps_j_bound": dict(
+        ill_formed="the printed Delta^_{z'}^{l-1} names no hypothesis z' of the lemma",
+        note="Delta^_{z'}^{l-1} read as Delta^_{h'}^{l-1}."),
+    "calruption_gap.upper.trivial_case": dict(
+        ill_formed="'<h - h^_*^l, theta^_l>' is notation this paper never defines (an inner product of a "
+                   "hypothesis with an estimate, from another paper)",
+        note="<h - h^_*^l, theta^_l> read as R_{D^_l}(h) - R_{D^_l}(h^_*^l)."),
+    "calruption_gap.upper.assumption1": dict(
+        ill_formed="the printed (1/16) Delta^_{h^_*^l} has no epoch superscript: the estimated gap is defined "
+                   "per epoch, so the term names no quantity",
+        note="(1/16) Delta^_{h^_*^l} read as (1/16) Delta^_{h^_*^l}^{l-1}, the term carried from line 5."),
+    "calruption_gap.lower.best_gap_zero": dict(
+        ill_formed="the printed (1/16) Delta^_{h*} has no epoch superscript: the estimated gap is defined per "
+                   "epoch, so the term names no quantity",
+        note="(1/16) Delta^_{h*} read as (1/16) Delta^_{h*}^{l-1}, as the next line writes."),
+    "calruption_gap.upper.max_to_sum": dict(
+        claim="Eq((Max(Dp_h, Dp_s) + eps_l)/16 + Max(Delta_h, Delta_s)/16 + Delta_h - beta2*Dp_s + CT, "
+              "(Dp_h + eps_l)/16 + Delta_h/16 + Dp_s/16 + Delta_s/16 - beta2*Dp_s + Delta_h + CT)",
+        finding="F16", note="the printed '=' read as '<=' (max{a, b} <= a + b for a, b >= 0)."),
+    "calruption_gap.lower.assumption": dict(
+        claim="-(Dp_h + eps_l)/16 - Delta_h/16 - Dp_star/16 - beta2*Dp_star + Delta_h - CT >= "
+              "-(2*Delta_h + 2*eps_prev + 2*g_prev + eps_l)/16 + Delta_h - (Rational(1, 16) + beta2)*(2*eps_prev + 2*g_prev) - CT",
+        premises=(*_BY_ID["calruption_gap.lower.assumption"].premises, "Delta_h >= 0", "Dp_h >= 0", "Dp_star >= 0",
+                  "eps_prev > 0", "g_prev >= 0", "eps_l > 0", "Eq(eps_prev, 2*eps_l)"),
+        finding="F16", note="the term -(1/16)Delta_h of line 4, which the printed line 5 drops, kept (line 6's "
+                            "13/16 = 1 - 2/16 - 1/16 counts it)."),
+})
+del _BY_ID

@@ -31,7 +31,7 @@ Encoding conventions of this part.
 """
 from __future__ import annotations
 
-from ..step import NOT_MECHANICAL, Repair, Step
+from ..step import NOT_MECHANICAL, Repair, Step, split_literal
 
 _THM = "them: main"
 _CORO = "coro: main"
@@ -852,3 +852,24 @@ STEPS = (
         notes=("lgn = log n, lgnb = log(n/beta_1) <= lgn as beta_1 >= 1.",),
     ),
 )
+
+# Literal first (issue 15): the printed lines these steps repaired, each now its own step.
+STEPS = split_literal(STEPS, {
+    "calruption_main.proof.query_dis2": dict(
+        ill_formed="the printed middle term sum_x P 4 sqrt(rho_*(h,h') eps_k^-2) leaves the pair (h,h') (and "
+                   "so k) free: it is not a quantity of x alone",
+        note="the middle term read with the max over (h,h') in Z(x), as the first term has it."),
+    "calruption_main.proof.query_regroup": dict(
+        claim="Eq(P0*a0 + P1*a1, P1*a1)",
+        premises=("P0 >= 0", "P1 >= 0", "P0 + P1 <= 1", "a0 >= 3", "a1 >= 0"),
+        justification="group the points by the value of j^x (two layers: i = 0 with mass P0 and term a0, i = 1)",
+        finding="F16",
+        note="the sum over layers read from i = 0 (j^x = 0 is possible; the next line sums from i = 0)."),
+    "calruption_main.proof.lower_bound_identity": dict(
+        claim="Eq(3*eps_Lm1 + g_Lm1, 3*eps_Lm1 + 2/beta1*Cbar*eps_Lm1**2)",
+        premises=("Eq(g_Lm1, 2/beta1*eps_Lm1**2*Cbar_Lm1)", "beta1 > 0", "eps_Lm1 > 0", "Cbar >= 0",
+                  "Cbar_Lm1 >= Cbar", "Cbar_Lm1 <= 2*Cbar"),
+        finding="F16",
+        note="C-bar_{L-1} (g's corruption sum, weights 2R^* and 1) read as C-bar_total (weights R^* and 1); "
+             "as printed the '=' holds only when they agree, the '>=' the lower bound needs holds always."),
+})

@@ -9,7 +9,7 @@ For the events, F = floor(log2 n) (R9), Hc = |H|, A = (3/2) F Hc^2 (the argument
 beta3's log is A/delta), LA = log(A/delta), so beta3 = 2 LA."""
 from __future__ import annotations
 
-from ..step import NOT_MECHANICAL, Repair, Step
+from ..step import NOT_MECHANICAL, Repair, Step, split_literal
 
 _ALG = "alg:main"
 _COND = "condition: robust estimator"
@@ -516,3 +516,21 @@ STEPS = (
         justification="|H|(|H| - 1)/2 unordered pairs (rho_hat(h, h) = rho_*(h, h) = 0), at most (1/2) floor(log n) epochs",
     ),
 )
+
+# Literal first (issue 15): the printed lines these steps repaired, each now its own step.
+STEPS = split_literal(STEPS, {
+    "catoni.ours.square_pointwise": dict(
+        claim="Eq(((a - yv)**2*Qv/qt - (b - yv)**2*Qv/qt)**2, (a - b)**2/qt**2)",
+        premises=("a >= 0", "a <= 1", "b >= 0", "b <= 1", "yv >= 0", "yv <= 1", "Qv >= 0", "Qv <= 1",
+                  "qt > 0", "qt <= 1"), finding="F16",
+        note="the printed 1{h != h'}/q^2 read with the factor Q_t it omits."),
+    "catoni.ours.square_expectation": dict(
+        claim="Eq(d/qt**2, d/qt)", premises=("qt > 0", "qt <= 1", "d >= 0", "d <= 1"), finding="F16",
+        note="the printed E_Q[1{h != h'}/q^2] (a constant in Q) read as E_Q[Q_t 1{h != h'}/q^2]."),
+    "catoni.events.est_union": dict(
+        ill_formed="the event E_est is not defined anywhere in the paper",
+        note="E_est read as E_gap (the event the proof bounds, defined in the display before the lemma)."),
+    "catoni.events.dis_union": dict(
+        ill_formed="the events E_gap1, E_gap2 are not defined anywhere in the paper",
+        note="E_gap1, E_gap2 read as E_dis1, E_dis2 (the events defined just before)."),
+})

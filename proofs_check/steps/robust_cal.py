@@ -7,7 +7,7 @@ Algorithm 1 (never fed to z3 as a log: only the facts the proof needs, beta_t > 
 L <= beta_t, are premises); C: C_t = C_[0,t]; R_star: R^*; Delta, Delta_h: R_*(h) - R^*;
 rho_*: rho_*(.,.); rhohat_*: the empirical rho_hat_t(.,.); Rbar_*: the corrupted averaged
 risks R-bar_t; Rhat_*: the empirical risks R-hat_t."""
-from ..step import NOT_MECHANICAL, Repair, Step
+from ..step import NOT_MECHANICAL, Repair, Step, split_literal
 
 _LEMC1 = "lem: passive learning"
 _THM = "prop: robust cal for known C"
@@ -778,3 +778,37 @@ STEPS = (
                "under which the n-round averaged risk (which ERM estimates) prefers h1.",),
     ),
 )
+
+# Literal first (issue 15): the printed lines these steps repaired, each now its own step.
+STEPS_BY_ID = {s.id: s for s in STEPS}
+_LEMC1_PREMISES = STEPS_BY_ID["robust_cal.lemc1.same_steps_at_t"].premises
+STEPS = split_literal(STEPS, {
+    "robust_cal.lemc1.same_steps_at_t": dict(
+        claim="Delta + R_star <= 4*(C/n)*M + s + L/t", premises=(*_LEMC1_PREMISES, "n >= t"), finding="F3",
+        note="the left side R_*(h_hat_t) read as R_*(h_hat_t) - R^* (Delta), and C_t/n as C_t/t."),
+    "robust_cal.lemc1.quadratic": dict(
+        claim="Delta + R_star <= 22*L/t + 4*(C/n)*R_star + r",
+        premises=(*STEPS_BY_ID["robust_cal.lemc1.quadratic"].premises[:-1], "n >= t",
+                  "Delta + R_star <= 4*(C/n)*M + s + L/t"), finding="F2",
+        note="the left sides R_*(h_hat_t) read as Delta = R_*(h_hat_t) - R^*, and C_t/n as C_t/t, in the "
+             "premise (the printed first display) and the claim."),
+    "robust_cal.thm41.correct.e1": dict(
+        claim="Rhat_star - Rhat_hat <= Rbar_star - Rbar_hat + sqrt(beta_t*rhohat/t) + beta_t/(2*t)", finding="F16",
+        note="the printed width sqrt(beta_t rho_hat/t) + beta_t/(2t) read as E1's sqrt(2 beta_t rho_hat/t) + beta_t/t."),
+    "robust_cal.thm41.labels.elimination": dict(
+        claim="2*C/t*rho_h + sqrt(2*beta_t*rho_h/t) + beta_t/t + Rhat_h - Rhat_hat <= rho_h/4 + "
+              "sqrt(2*beta_t*rho_h/t) + beta_t/t + sqrt(2*beta_t*rhohat_sh/t) + 3*beta_t/(2*t) + rhohat_sh/2",
+        premises=(*STEPS_BY_ID["robust_cal.thm41.labels.elimination"].premises, "rhohat_sh >= 0", "rhohat_sh <= 1"),
+        finding="F16",
+        note="the printed rho_hat_t(h^*, h_hat_t) (rhohat_sh) read as rho_hat_t(h, h_hat_t), the pair line 10 tests."),
+    "robust_cal.thm41.labels.amgm_beta4": dict(
+        claim="19*rho_h/24 + w_h + v_h + v_hat + 6*beta_t/t <= (Rational(19, 24) + 25/(24*beta4))*rho_h + "
+              "13/(24*beta4)*rho_hat + (2*beta4 + 6 + 21/(2*beta4))", finding="F9",
+        note="the constant (2 beta_4 + 6 + 21/(2 beta_4)) read with the factor beta_t/t the next line carries."),
+    "robust_cal.c2.risk_h1": dict(
+        claim="Eq(R_h1, xi1/2)",
+        premises=tuple(p for p in STEPS_BY_ID["robust_cal.c2.risk_h1"].premises if p != "Eq(eta3, 1)")
+        + ("eta3 >= 0", "eta3 <= 1"), finding="R1",
+        note="the printed 'eta_*^{x2} = eta_*^{x2} = 1' leaves eta_*^{x3} free; read as eta_*^{x3} = 1 (R1)."),
+})
+del STEPS_BY_ID, _LEMC1_PREMISES
