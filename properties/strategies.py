@@ -978,6 +978,10 @@ class PopulationCase:
         return cls(Instance.from_json(data["instance"]), Adversary.from_json(data["adversary"]),
                    Fraction(data["beta1"]))
 
+    def reproducer(self) -> str:
+        """A line of Python that rebuilds this case."""
+        return f"properties.strategies.PopulationCase.from_json(json.loads({json.dumps(json.dumps(self.to_json()))}))"
+
     def __repr__(self) -> str:
         return f"PopulationCase.from_json({json.dumps(self.to_json())})"
 
