@@ -16,6 +16,7 @@ CHECK_MODULES = (
     "properties.checks_sampler",
     "properties.checks_catoni",
     "properties.checks_boundary",
+    "properties.checks_corruption_population",
 )
 
 

@@ -17,7 +17,10 @@ check did not already establish."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Callable
+
+from .violation import Violation
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,26 @@ def _final_step_events(impl, case, violations) -> dict:
     }
 
 
+# -- population-level corruption terms (properties/checks_corruption_population.py) -----
+def _population_events(corrected: str, extra=None):
+    """Events of a population counterexample: there is corruption, the corrected statement
+    (a check of that module, or a function returning rows) holds, and `extra`'s."""
+    def events(impl, case, violations) -> dict:
+        from . import checks_corruption_population as P
+
+        fixed = getattr(P, corrected)(case)
+        holds = not fixed if not fixed or isinstance(fixed[0], Violation) else all(r[0] <= 0 for r in fixed)
+        found = {"C > 0": case.adversary.total(case.instance, 1, case.adversary.n) > 0,
+                 f"the corrected statement holds ({corrected})": holds}
+        found.update(extra(case, violations) if extra else {})
+        return found
+    return events
+
+
+def _lines_1_2_only(case, violations) -> dict:
+    return {"only lines 1-2 fail (line 3 holds)": all(v.values.get("line") != "line 3" for v in violations)}
+
+
 def _all(events: dict) -> bool:
     return all(v is True for v in events.values())
 
@@ -151,4 +174,28 @@ CAUSES: dict[str, Cause] = {
     "check_calruption_correctness_final_step": Cause(
         "F6", "24 C-bar_total/n is too small: there is corruption, and the step holds with 64 C-bar_total/n",
         _final_step_events, _all),
+    "check_estimation_lemma_corruption_term": Cause(
+        "F17", "the corruption term is half of Lemma A.2's: there is corruption and 2 (C_l/N_l) rho*(h, h') holds",
+        _population_events("check_estimation_lemma_corruption_term_corrected"), _all),
+    "check_gap_upper_corruption_term_small_branch": Cause(
+        "F17", "the estimation lemma's halved corruption term: there is corruption and 2 (C_l/N_l) rho*(h, h') holds",
+        _population_events("check_estimation_lemma_corruption_term_corrected"), _all),
+    "check_gap_lower_corruption_term_large_branch": Cause(
+        "F10", "C_l/N_l where Lemma A.2 gives 2 (C_l/N_l) rho*(h, h*): there is corruption and the latter holds",
+        _population_events("check_estimation_lemma_corruption_term_corrected"), _all),
+    "check_gap_upper_line8_corruption_term": Cause(
+        "F10", "line 8 keeps only the small branch: R* < 1/2, and the bookkeeping with the Corruption Term kept holds",
+        _population_events("check_gap_upper_corruption_bookkeeping",
+                           lambda case, found: {"R* < 1/2": case.instance.best_risk < Fraction(1, 2)}), _all),
+    "check_gap_lower_corruption_bookkeeping": Cause(
+        "F10", "line 6's extra 4R* C_l/N_l: R* > 7/8, and the bookkeeping without it holds",
+        _population_events("check_gap_lower_corruption_bookkeeping_corrected",
+                           lambda case, found: {"R* > 7/8": case.instance.best_risk > Fraction(7, 8)}), _all),
+    "check_lemma_c1_corruption_term": Cause(
+        "F2", "the corruption term of lines 1-2 is too small: only those lines fail, with corruption, and the "
+              "corrected statement (8 (C_t/t) R*) holds",
+        _population_events("check_lemma_c1_corruption_term_corrected", _lines_1_2_only), _all),
+    "check_lemma_a2_middle_line": Cause(
+        "F13", "the middle line uses max_h (R_t(h) - R*(h)), not c_t: there is corruption and Lemma A.2's conclusion "
+               "holds", _population_events("lemma_a2_conclusion_rows"), _all),
 }

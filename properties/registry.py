@@ -70,6 +70,18 @@ EXPECTED_FAILURES: dict[str, str] = {
     "check_calruption_layer_disagreement_bound": "FINDINGS F5: Lemma 5.2 fails on the events it names",
     "check_calruption_correctness_theorem_51": "FINDINGS F5: Theorem 5.1's correctness chain fails on the events it names",
     "check_calruption_correctness_final_step": "FINDINGS F6: 24 C/n is too small in the chain's last step (64 C/n holds)",
+    "check_estimation_lemma_corruption_term":
+        "FINDINGS F17: the estimation lemma's corruption term is half of Lemma A.2's, exceeded at population level",
+    "check_gap_upper_corruption_term_small_branch":
+        "FINDINGS F17: the upper gap lemma's small branch inherits the estimation lemma's halved corruption term",
+    "check_gap_lower_corruption_term_large_branch":
+        "FINDINGS F10: the lower gap lemma's large-branch Corruption Term C_l/N_l is too small (2 c rho* holds)",
+    "check_gap_upper_line8_corruption_term":
+        "FINDINGS F10: line 8 replaces the Corruption Term by its small branch 4R* C_l/N_l",
+    "check_gap_lower_corruption_bookkeeping":
+        "FINDINGS F10: line 6's extra 4R* C_l/N_l exceeds (18/8) g_l in the large branch when R* > 7/8",
+    "check_lemma_c1_corruption_term": "FINDINGS F2: Lemma C.1's lines 1-2 are false (corruption term R*/2 too small)",
+    "check_lemma_a2_middle_line": "FINDINGS F13: Lemma A.2's middle line bounds a pointwise corruption by a change of risk",
 }
 
 
@@ -85,6 +97,13 @@ KNOWN_EXAMPLES: dict[str, tuple[Callable[[], object], ...]] = {
     "check_calruption_layer_disagreement_bound": (S.finding_f5_lemma_51_case,),
     "check_calruption_correctness_theorem_51": (S.finding_f5_lemma_51_case,),
     "check_calruption_correctness_final_step": (S.finding_f6_final_step_case,),
+    "check_estimation_lemma_corruption_term": (S.finding_f17_estimation_term_case,),
+    "check_gap_upper_corruption_term_small_branch": (S.finding_f17_gap_upper_small_case,),
+    "check_gap_lower_corruption_term_large_branch": (S.finding_f10_lower_large_case,),
+    "check_gap_upper_line8_corruption_term": (S.finding_f10_upper_line8_case,),
+    "check_gap_lower_corruption_bookkeeping": (S.finding_f10_lower_bookkeeping_case,),
+    "check_lemma_c1_corruption_term": (S.finding_f2_lemma_c1_population_case,),
+    "check_lemma_a2_middle_line": (S.finding_f13_a2_middle_case,),
 }
 
 

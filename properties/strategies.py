@@ -944,6 +944,123 @@ def lemma_cases(draw, max_rounds: int = MAX_LEMMA_ROUNDS):
     return Case(instance, adversary, seed, Params.scaled(n, instance.num_hypotheses))
 
 
+# -- population cases (issue 15, item 1) -------------------------------------------------
+# Exact expectations under nu*, eta* and the adversary's eta_t, no sampling: the corruption
+# terms of the proofs (properties/checks_corruption_population.py) on CALruption's epochs.
+POPULATION_INTERIOR_ETAS = tuple(Fraction(k, 16) for k in (1, 2, 4, 6, 10, 12, 14, 15))
+POPULATION_EDGE_ETAS = (Fraction(0), Fraction(1, 2), Fraction(1))
+CORRUPTION_LEVELS = (Fraction(1, 32), Fraction(1, 16), Fraction(1, 8), Fraction(1, 4))  # 1/8: Theorem 4.1's budget
+POPULATION_BETA1 = (Fraction(1, 4), Fraction(1, 2), Fraction(1))  # first epochs of 1, 2 or 4 rounds
+MAX_POPULATION_HYPOTHESES = 6
+MAX_POPULATION_EPOCHS = 3  # at most 4 + 16 + 64 = 84 rounds
+
+
+@dataclass(frozen=True)
+class PopulationCase:
+    """An instance and an oblivious adversary over `epochs` complete epochs of CALruption's
+    schedule |I_l| = ceil(beta1 4^l) (FINDINGS R10): everything a corruption term depends on,
+    and nothing sampled."""
+
+    instance: Instance
+    adversary: Adversary
+    beta1: Fraction
+
+    @property
+    def epochs(self) -> list[tuple[int, int, int]]:
+        """(l, tau_l, |I_l|) of the complete epochs within 1..n."""
+        return epoch_schedule(self.beta1, self.adversary.n)
+
+    def to_json(self) -> dict:
+        return {"instance": self.instance.to_json(), "adversary": self.adversary.to_json(), "beta1": str(self.beta1)}
+
+    @classmethod
+    def from_json(cls, data) -> "PopulationCase":
+        return cls(Instance.from_json(data["instance"]), Adversary.from_json(data["adversary"]),
+                   Fraction(data["beta1"]))
+
+    def reproducer(self) -> str:
+        """A line of Python that rebuilds this case."""
+        return f"properties.strategies.PopulationCase.from_json(json.loads({json.dumps(json.dumps(self.to_json()))}))"
+
+    def __repr__(self) -> str:
+        return f"PopulationCase.from_json({json.dumps(self.to_json())})"
+
+
+def population_etas(mode: str):
+    """eta* at one point: strictly inside (0, 1) ("interior"), at {0, 1/2, 1} ("edges"),
+    or either ("mixed")."""
+    interior = st.one_of(st.sampled_from(POPULATION_INTERIOR_ETAS),
+                         st.fractions(Fraction(1, 64), Fraction(63, 64), max_denominator=64))
+    edge = st.sampled_from(POPULATION_EDGE_ETAS)
+    return {"interior": interior, "edges": edge, "mixed": st.one_of(edge, interior)}[mode]
+
+
+@st.composite
+def noisy_instances(draw, max_points: int = MAX_POINTS, max_hypotheses: int = MAX_POPULATION_HYPOTHESES):
+    """Noisy instances: eta* strictly inside (0, 1) (so R* > 0 wherever nu* has mass and
+    every eta can be moved both ways), at {0, 1/2, 1}, or mixed; an arbitrary class of at
+    most `max_hypotheses` labelings, half the time with the complement of its first member
+    (a pair that disagrees everywhere: rho* = 1)."""
+    m = draw(st.integers(1, max_points), label="num_points")
+    nu = draw(distributions(m), label="nu")
+    mode = draw(st.sampled_from(("interior", "interior", "edges", "mixed")), label="eta_mode")
+    eta = draw(st.lists(population_etas(mode), min_size=m, max_size=m), label="eta")
+    H = draw(st.lists(st.tuples(*[st.integers(0, 1)] * m), min_size=1, max_size=max_hypotheses), label="labels")
+    if draw(st.booleans(), label="add_complement") and len(H) < max_hypotheses:
+        H = H + [tuple(1 - v for v in H[0])]
+    return Instance(nu, eta, tuple(H))
+
+
+def disagreement_points(instance: Instance, h: int, g: int) -> list[int]:
+    """Dis(h, g) (every point, whatever its mass)."""
+    H = instance.hypotheses
+    return [x for x in range(instance.num_points) if H[h][x] != H[g][x]]
+
+
+@st.composite
+def epoch_corruption(draw, instance: Instance, start: int, end: int) -> list[dict]:
+    """Segments covering rounds start..end (one epoch): clean; "aimed" -- eta moved by c in
+    {1/32, 1/16, 1/8, 1/4} against one hypothesis on its disagreement region with another
+    (or h*), in the direction that raises its risk (clipped to [0, 1]: c_t <= c, = c where
+    there is room); or "random" -- any eta_t on any points. The corruption covers a drawn
+    prefix of the epoch (all of it, half the time); the rest is clean."""
+    kind = draw(st.sampled_from(("clean", "aimed", "aimed", "random")), label="epoch_kind")
+    if kind == "clean":
+        return [{"start": start, "end": end}]
+    length = end - start + 1
+    active = draw(st.one_of(st.just(length), st.integers(1, length)), label="corrupted_rounds")
+    H = instance.hypotheses
+    if kind == "aimed":
+        against = draw(st.integers(0, len(H) - 1), label="against")
+        other = draw(st.one_of(st.just(instance.best), st.integers(0, len(H) - 1)), label="other")
+        c = draw(st.sampled_from(CORRUPTION_LEVELS), label="c")
+        points = disagreement_points(instance, against, other) or list(range(instance.num_points))
+        target = aligned_target(instance, against, c, points)
+    else:
+        target = draw(st.lists(st.one_of(st.none(), st.fractions(0, 1, max_denominator=32)),
+                               min_size=instance.num_points, max_size=instance.num_points), label="random_eta")
+    segments = [{"start": start, "end": start + active - 1, "gamma": Fraction(1), "target": target}]
+    if active < length:
+        segments.append({"start": start + active, "end": end})
+    return segments
+
+
+@st.composite
+def population_cases(draw, max_epochs: int = MAX_POPULATION_EPOCHS):
+    """A noisy instance and an adversary drawn epoch by epoch (`epoch_corruption`) over
+    1..max_epochs complete epochs of the schedule with beta1 in {1/4, 1/2, 1}."""
+    instance = draw(noisy_instances(), label="instance")
+    beta1 = draw(st.sampled_from(POPULATION_BETA1), label="beta1")
+    k = draw(st.integers(1, max_epochs), label="num_epochs")
+    segments = []
+    tau = 1
+    for l in range(1, k + 1):
+        length = rational_epoch_length(beta1, l)
+        segments += draw(epoch_corruption(instance, tau, tau + length - 1), label=f"epoch_{l}")
+        tau += length
+    return PopulationCase(instance, adversaries.piecewise(tau - 1, segments), beta1)
+
+
 @dataclass(frozen=True)
 class CounterexampleSetting:
     """The appendix's instance counterexample(xi1, xi2) with its adversary
@@ -1192,6 +1309,69 @@ def finding_f6_final_step_case() -> Case:
                                           dict(start=5, end=20, gamma=Fraction(1, 8), target=[1, 0]),
                                           dict(start=21, end=n)])
     return Case(instance, adversary, 0, Params.scaled(n, 2, Fraction(1, 10), Fraction(1, 4), 1))
+
+
+def _population_case(nu, eta, H, etas, beta1) -> PopulationCase:
+    """One noisy instance, eta_t = etas[i] on the i-th round, beta1 (every round in epochs)."""
+    n = len(etas)
+    adversary = adversaries.piecewise(n, [dict(start=t + 1, end=t + 1, gamma=1, target=list(e))
+                                          for t, e in enumerate(etas)])
+    return PopulationCase(Instance(nu, eta, H), adversary, Fraction(beta1))
+
+
+def finding_f17_estimation_term_case() -> PopulationCase:
+    """FINDINGS F17 (the estimation lemma's corruption term, population level): nu = (1/2, 1/2),
+    eta* = (0, 1/4), H = {00, 01, 10} (h* = 00, R* = 1/8), one round with eta_1 = (1/4, 0)
+    (c = 1/4): err(01, 10) = 1/2 > 4 c R* + 2 c max{Delta} = 3/8 (= 2 c rho*(01, 10), tex 889)."""
+    half = Fraction(1, 2)
+    return _population_case((half, half), (Fraction(0), Fraction(1, 4)), ((0, 0), (0, 1), (1, 0)),
+                            [(Fraction(1, 4), Fraction(0))], Fraction(1, 4))
+
+
+def finding_f17_gap_upper_small_case() -> PopulationCase:
+    """FINDINGS F17 (upper gap lemma, line 4, small branch): nu = (1/2, 1/2), eta* = (0, 1/8),
+    H = {00, 01, 10} (R* = 1/16), one round with eta_1 = (1/32, 3/32) (c = 1/32, 2c = 1/16):
+    err(01, 10) = 1/16 > max{Delta}/16 + 4 c R* = 5/128."""
+    half = Fraction(1, 2)
+    return _population_case((half, half), (Fraction(0), Fraction(1, 8)), ((0, 0), (0, 1), (1, 0)),
+                            [(Fraction(1, 32), Fraction(3, 32))], Fraction(1, 4))
+
+
+def finding_f10_lower_large_case() -> PopulationCase:
+    """FINDINGS F10 (lower gap lemma, line 3, large branch) at population: one point,
+    eta* = 1/2, H = {(0), (1)} (h* = (0), R* = 1/2, Delta = 0), eta_1 = 1 (c = 1/2):
+    -err((1), h*) = 1 > Delta/16 + c = 1/2."""
+    return _population_case((Fraction(1),), (Fraction(1, 2),), ((0,), (1,)), [(Fraction(1),)], Fraction(1, 4))
+
+
+def finding_f10_upper_line8_case() -> PopulationCase:
+    """FINDINGS F10 (upper gap lemma, line 8): one point, eta* = 0, H = {(0)} (R* = 0),
+    eta_1 = 1 (c = 1, large branch): the Corruption Term 2c = 2 > 4 R* c = 0."""
+    return _population_case((Fraction(1),), (Fraction(0),), ((0,),), [(Fraction(1),)], Fraction(1, 4))
+
+
+def finding_f10_lower_bookkeeping_case() -> PopulationCase:
+    """FINDINGS F10 (lower gap lemma, last line): one point, eta* = 0, H = {(1)} (R* = 1),
+    eta_1 = 1 (c = 1, large branch): 4 R* c + c = 5 > (18/8) g_1 = 9/2."""
+    return _population_case((Fraction(1),), (Fraction(0),), ((1,),), [(Fraction(1),)], Fraction(1, 4))
+
+
+def finding_f2_lemma_c1_population_case() -> PopulationCase:
+    """FINDINGS F2 at population level (Lemma C.1, lines 1-2): one point, eta* = 3/8,
+    H = {(0), (1)} (h* = (0), R* = 3/8), eta_t = 1/2 in both rounds of epoch 1 (beta1 = 1/2;
+    c_t = 1/8, C_t = t/8 at the checkpoint t = 2): R-bar_2((1)) = R-bar_2((0)) = 1/2, so (1) is a
+    minimiser, and its gap 1/4 > 4 (C_t/t) R* = R*/2 = 3/16."""
+    return _population_case((Fraction(1),), (Fraction(3, 8),), ((0,), (1,)), [(Fraction(1, 2),)] * 2,
+                            Fraction(1, 2))
+
+
+def finding_f13_a2_middle_case() -> PopulationCase:
+    """FINDINGS F13 (Lemma A.2's middle line): nu = (1/2, 1/2), eta* = (0, 0), H = the four
+    labelings, one round with eta_1 = (0, 1/2): err(00, 01) = 1/2 > rho* 2 max_h (R_1(h) - R*(h))
+    = 1/2 * 2 * 1/4 = 1/4."""
+    half = Fraction(1, 2)
+    return _population_case((half, half), (Fraction(0), Fraction(0)), ((0, 0), (0, 1), (1, 0), (1, 1)),
+                            [(Fraction(0), half)], Fraction(1, 4))
 
 
 # -- cross-check cases ---------------------------------------------------------------------
