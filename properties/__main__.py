@@ -7,10 +7,12 @@ if sys.argv[1:2] == ["answer"]:
 
     sys.exit(command_line(sys.argv[2:]))
 
+from reference.interrupts import exit_now
+
 try:  # Ctrl-C while the command line's modules load: the same one line as later
     from .cli import main
 except KeyboardInterrupt:
     print("interrupted (Ctrl-C): stopped, no verdict", file=sys.stderr)
-    sys.exit(130)
+    exit_now(130)
 
-sys.exit(main())
+exit_now(main())

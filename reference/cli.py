@@ -257,6 +257,12 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command Ctrl-C stop
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as `yes | head` reports for `yes`
 
 
+def _interrupted() -> int:
+    interrupts.ignore_more()  # a second SIGINT (z3 re-delivers the one it caught) must not undo this exit
+    print("interrupted (Ctrl-C): stopped, no verdict", file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
 def run(parser: argparse.ArgumentParser, argv=None) -> int:
     """Parse, run the chosen subcommand's handler, and turn bad input (a UsageError or
     the library's ValueError) into one line on stderr and exit status 2. Ctrl-C stops at
@@ -273,8 +279,13 @@ def run(parser: argparse.ArgumentParser, argv=None) -> int:
         print(f"error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted (Ctrl-C): stopped, no verdict", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return _interrupted()
+    except Exception:
+        # a library that wraps the KeyboardInterrupt it was given (ctypes under z3 raises
+        # ArgumentError) is still Ctrl-C, not a crash
+        if interrupts.interrupted():
+            return _interrupted()
+        raise
     except BrokenPipeError:
         # whatever is still buffered for the closed pipe must not raise again at exit
         devnull = os.open(os.devnull, os.O_WRONLY)

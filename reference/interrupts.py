@@ -7,6 +7,7 @@ handler here also records the interrupt, so a command line can stop at its next
 checkpoint (`raise_if_interrupted`) and never print a verdict after Ctrl-C."""
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -34,9 +35,16 @@ _previous_hook: list = []
 
 
 def _quiet_unraisable(unraisable) -> None:
-    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+    # after Ctrl-C, objects it cut short complain as they are collected: not news
+    if isinstance(unraisable.exc_value, KeyboardInterrupt) or _seen.is_set():
         return
     (_previous_hook[0] if _previous_hook else sys.__unraisablehook__)(unraisable)
+
+
+def ignore_more() -> None:
+    """From now on SIGINT does nothing: the run is already stopping because of one."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def note() -> None:
@@ -52,3 +60,23 @@ def raise_if_interrupted() -> None:
     """A checkpoint between units of work: an interrupt swallowed on the way stops here."""
     if _seen.is_set():
         raise KeyboardInterrupt
+
+
+def exit_now(status: int) -> None:
+    """Exit with `status`. After Ctrl-C (status 130) the interpreter's shutdown is skipped
+    once every `atexit` handler has run: objects a SIGINT cut short while they were being
+    built (z3's contexts) would otherwise print "Exception ignored" tracebacks as they are
+    collected, and a SIGINT re-delivered by a library that caught it would turn the exit
+    status into a signal."""
+    if status != 130:
+        sys.exit(status)
+    ignore_more()
+    import atexit
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # a closed pipe: nothing more can be said
+            pass
+    os._exit(status)

@@ -113,7 +113,7 @@ def test_a_killed_campaign_resumes_with_only_the_missing_tasks(tmp_path, capsys)
 def test_the_time_budget_stops_with_exit_3_and_keeps_the_rows(tmp_path):
     spec_data = dict(SMALL_CURVES, replicates=5000, algorithms=["RobustCAL"], adversaries=["clean"], n=[31623])
     spec, results = _spec_file(tmp_path, spec_data), tmp_path / "budget.jsonl"
-    found = subprocess.run(_campaign_command(spec, results, "--minutes", "0.25", "--quiet"), cwd=ROOT,
+    found = subprocess.run(_campaign_command(spec, results, "--minutes", "0.12", "--quiet"), cwd=ROOT,
                            capture_output=True, text=True, timeout=300)
     assert found.returncode == 3, found.stderr[-2000:]
     assert "time budget spent" in found.stderr and "run the same command again" in found.stderr, found.stderr

@@ -245,7 +245,7 @@ def test_crosscheck_through_a_command_compares_what_it_implements():
 # a module through the command route gets the verdicts of its import path: one check per
 # mode, few examples (each call starts a Python process); the whole suite is `slow`
 SAME_VERDICT_CHECKS = ("check_passive_output_is_erm", "check_robust_cal_elimination_recomputed",
-                       "check_robust_cal_vanilla_empirical_risks_and_output", "check_calruption_one_epoch_recomputed",
+                       "check_robust_cal_vanilla_empirical_risks_and_output", "check_calruption_one_epoch_query_probabilities",
                        "check_catoni_root_certified", "check_sample_tape_matches_cral_tape_v1")
 
 
