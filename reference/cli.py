@@ -274,23 +274,25 @@ def run(parser: argparse.ArgumentParser, argv=None) -> int:
         status = args.handler(args)
         interrupts.raise_if_interrupted()  # an interrupt something swallowed: still no clean exit
         return status
+    except KeyboardInterrupt:
+        return _interrupted()
+    except BrokenPipeError:
+        # whatever is still buffered for the closed pipe must not raise again at exit
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except (UsageError, ValueError) as error:
+        if interrupts.interrupted():  # the interrupt, wrapped by a library: not bad input
+            return _interrupted()
         message = " ".join(str(error).split())
         print(f"error: {message}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return _interrupted()
     except Exception:
         # a library that wraps the KeyboardInterrupt it was given (ctypes under z3 raises
         # ArgumentError) is still Ctrl-C, not a crash
         if interrupts.interrupted():
             return _interrupted()
         raise
-    except BrokenPipeError:
-        # whatever is still buffered for the closed pipe must not raise again at exit
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_BROKEN_PIPE
 
 
 def main(argv=None) -> int:
