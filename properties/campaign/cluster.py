@@ -167,6 +167,10 @@ def execute(kind: str, name: str, spec: dict, digest: str, task_list, results: R
     ran, failures, stopped = 0, failures_before, "complete"
     client = cluster = None
     pending: list = []
+    # Dask's own log lines (a comm closed while the cluster shuts down after Ctrl-C or the
+    # budget, lost data of cancelled tasks) are not the campaign's: every task's outcome
+    # is a row (a lost worker's too), so they stay off stderr while the campaign runs
+    quiet_dask = _QuietDaskLogs()
     try:
         client, cluster, link = _client(workers, scheduler, quiet)
         if link and not quiet:
@@ -199,16 +203,36 @@ def execute(kind: str, name: str, spec: dict, digest: str, task_list, results: R
     except KeyboardInterrupt:
         stopped = "interrupted"
     finally:
-        if client is not None:
+        if client is not None and cluster is None:  # someone else's cluster: free it of ours, then leave
             try:
                 client.cancel([f for f in pending if not f.done()])
             except Exception:
                 pass
             client.close()
-        if cluster is not None:
+        elif client is not None:
+            # our own cluster goes first, scheduler and workers: closing the client first
+            # leaves the scheduler writing updates to a closed connection
             cluster.close()
+            client.close()
+        quiet_dask.restore()
     progress.update(ran, failures, final=True)
     return Outcome(total, total - len(todo), ran, failures, stopped, time.monotonic() - started)
+
+
+class _QuietDaskLogs:
+    """Every `distributed` logger silenced until restore(): the scheduler's children carry
+    levels of their own (Dask's logging config), so the parent's level is not enough, and
+    a comm closed during shutdown is logged at CRITICAL itself."""
+
+    def __init__(self):
+        names = ["distributed"] + [name for name in logging.root.manager.loggerDict if name.startswith("distributed.")]
+        self.levels = {name: logging.getLogger(name).level for name in names}
+        for name in names:
+            logging.getLogger(name).setLevel(logging.CRITICAL + 10)
+
+    def restore(self) -> None:
+        for name, level in self.levels.items():
+            logging.getLogger(name).setLevel(level)
 
 
 def _lost_row(future, todo, pending, digest, spec, error) -> dict:
