@@ -129,7 +129,8 @@ def _client(workers: int, scheduler: str | None, quiet: bool):
         except Exception:  # a scheduler without a dashboard
             link = None
         return client, None, link
-    # the dashboard needs bokeh, which is not a dependency: without it, no dashboard (and no warning)
+    # a free port for the scheduler's HTTP server (a second campaign must not collide on 8787);
+    # the dashboard on it needs bokeh, which is not a dependency: without it no link is shown
     dashboard = importlib.util.find_spec("bokeh") is not None
     # Ctrl-C in a terminal reaches the whole process group: the workers, started while
     # SIGINT is ignored, keep ignoring it (an interpreter leaves an ignored SIGINT alone),
@@ -137,7 +138,7 @@ def _client(workers: int, scheduler: str | None, quiet: bool):
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() else None
     try:
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=":0" if dashboard else None, silence_logs=logging.CRITICAL)
+                               dashboard_address=":0", silence_logs=logging.CRITICAL)
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
