@@ -26,7 +26,8 @@ from .command import TAPE_FORMATS
 from .contract import PROTOCOL_ALGORITHMS
 from .impl import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_candidate
 from .registry import all_checks
-from .runner import FAILED, XPASS, run_check
+from .budget import Budget
+from .runner import FAILED, NOT_RUN, XPASS, run_check
 from .strategies import (
     CROSSCHECK_SEED, LARGE_CROSSCHECK_SEED, fixed_crosscheck_cases, fixed_large_crosscheck_cases,
 )
@@ -45,6 +46,7 @@ def parse_size(text: str) -> int | None:
 
 
 _timeout = positive_number("--timeout", "seconds")
+_budget = positive_number("--budget", "seconds")
 
 
 def _candidate(args, path: str | None):
@@ -98,13 +100,14 @@ def _cmd_check(args) -> int:
         if unknown:
             raise UsageError(f"--only names unknown checks: {', '.join(unknown)}")
         checks = {name: checks[name] for name in args.only}
+    budget = Budget(args.budget)  # the whole run, the candidate's import included
     with _candidate(args, args.impl) as candidate:
         results = []
         started = time.perf_counter()
         for i, check in enumerate(checks.values(), start=1):
             interrupts.raise_if_interrupted()
             print(f"[{i}/{len(checks)}] {check.name} ...", end="", file=sys.stderr, flush=True)
-            result = run_check(check, candidate)
+            result = run_check(check, candidate, deadline=budget.deadline)
             interrupts.raise_if_interrupted()  # no verdict after Ctrl-C, even one a check swallowed
             results.append(result)
             print(f" {result.status} ({result.examples} examples)", file=sys.stderr, flush=True)
@@ -113,10 +116,12 @@ def _cmd_check(args) -> int:
     # an expected failure (a finding about the paper) that passes says our record of it is
     # stale when the reference runs; on a candidate, only that its run does not reproduce
     # the paper's counterexample, which other checks judge
-    bad = [r for r in results if r.status == FAILED or (r.status == XPASS and candidate.path == harness.DEFAULT_IMPL)]
+    bad = [r for r in results if r.status in (FAILED, NOT_RUN)
+           or (r.status == XPASS and candidate.path == harness.DEFAULT_IMPL)]
     if args.json:
         print(json.dumps({"impl": candidate.path, "isolated": candidate.isolated, "profile": profile,
-                          "seconds": round(elapsed, 2), "checks": [r.to_json() for r in results]}))
+                          "seconds": round(elapsed, 2), "budget": args.budget,
+                          "checks": [r.to_json() for r in results]}))
     else:
         mode = candidate.runs_in
         width = max(len(r.name) for r in results)
@@ -141,6 +146,10 @@ def _cmd_check(args) -> int:
                     print(line)
         counts = {s: sum(r.status == s for r in results) for s in sorted({r.status for r in results})}
         print("\n" + ", ".join(f"{n} {s}" for s, n in counts.items()))
+        not_run = counts.get(NOT_RUN, 0)
+        if not_run:
+            print(f"{not_run} checks not run: the time budget (--budget {args.budget:g} s) was spent; no verdict "
+                  "on them, so the run is not a pass")
     return 1 if bad else 0
 
 
@@ -156,12 +165,19 @@ def _cmd_crosscheck(args) -> int:
     else:
         seed = CROSSCHECK_SEED if args.seed is None else args.seed
         cases = fixed_crosscheck_cases(args.cases or 50, seed)
+    budget = Budget(args.budget)
     with _candidate(args, args.candidate) as candidate:
         started = time.perf_counter()
 
         def progress(index, reports):
-            bad = sum(not r.ok for r in reports)
-            print(f"\r[{index + 1}/{len(cases)}] cases, {bad} failing runs", end="", file=sys.stderr, flush=True)
+            for r in reports:  # say so when it happens, not only in the summary
+                if r.case_index == index and r.mismatches and r.mismatches[0].message.startswith("hung after"):
+                    print(f"\nnote: the candidate hung on {r.algorithm} in case {index}: its remaining cases of "
+                          f"{r.algorithm} are not run", file=sys.stderr)
+            bad = sum(bool(r.mismatches) for r in reports)
+            skipped = sum(r.skipped is not None for r in reports)
+            more = f", {skipped} not run" if skipped else ""
+            print(f"\r[{index + 1}/{len(cases)}] cases, {bad} failing runs{more}", end="", file=sys.stderr, flush=True)
 
         if args.candidate_cmd is not None:
             absent = [a for a in algorithms if not candidate.implements(a)]
@@ -171,14 +187,15 @@ def _cmd_crosscheck(args) -> int:
                 print(f"note: {candidate.path} does not implement {', '.join(absent)}: not compared",
                       file=sys.stderr)
             algorithms = tuple(a for a in algorithms if candidate.implements(a))
-        summary = crosscheck(candidate, candidate.path, cases, algorithms, progress)
+        summary = crosscheck(candidate, candidate.path, cases, algorithms, progress, deadline=budget.deadline)
         output = candidate.take_output()
         _note_kept(candidate)
     print(file=sys.stderr)
     elapsed = time.perf_counter() - started
     if args.json:
         print(json.dumps({**summary.to_json(), "isolated": candidate.isolated, "candidate_output": output,
-                          "cases": len(cases), "seed": seed, "large": args.large, "seconds": round(elapsed, 2)}))
+                          "cases": len(cases), "seed": seed, "large": args.large, "seconds": round(elapsed, 2),
+                          "budget": args.budget}))
     else:
         print(summary_text(summary))
         for line in _output_lines(output):
@@ -195,7 +212,11 @@ def _note_kept(candidate) -> None:
 
 def _add_candidate_options(parser):
     parser.add_argument("--timeout", type=_timeout, default=harness.DEFAULT_TIMEOUT_S, metavar="S",
-                        help=f"seconds one call of the implementation may take (default {harness.DEFAULT_TIMEOUT_S:g})")
+                        help=f"seconds one call of the implementation may take, its import too (default "
+                             f"{harness.DEFAULT_TIMEOUT_S:g}); a call that hangs ends its check at once")
+    parser.add_argument("--budget", type=_budget, default=None, metavar="S",
+                        help="seconds the whole run may take (default: no limit): what has not started when it is "
+                             "spent is reported as not run, and the exit status is then 1")
     parser.add_argument("--memory-limit", type=parse_size, default=DEFAULT_MEMORY_LIMIT, metavar="SIZE",
                         help="address space of the worker process (RLIMIT_AS), e.g. 4G or 'none' (default 16G)")
     parser.add_argument("--in-process", action="store_true",

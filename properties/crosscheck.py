@@ -60,6 +60,7 @@ from reference.passive import passive as reference_passive
 from reference.robust_cal import checkpoint_update
 
 from .free_choices import accepted_calruption_outputs, divergence_classes, divergence_of
+from .budget import spent
 from .impl import CallFailed, as_candidate, run_algorithm
 from .tolerances import EXACT, table
 from .violation import Violation
@@ -68,6 +69,7 @@ ALGORITHMS = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
 # float rounding at a boundary (coin, threshold_boundary, layer_boundary) and the paper's free choices
 DIVERGENCE_KINDS = ("coin", *divergence_classes(), "threshold_boundary", "layer_boundary")
 CHECK = "crosscheck"
+BUDGET_SKIP = "not run: the time budget was spent"
 
 
 @dataclass(frozen=True)
@@ -489,10 +491,13 @@ def _params(cmp: _Comparer, trace, params) -> None:
     cmp.same("params (the trace records what it ran with)", trace.params, params)
 
 
-def crosscheck_case(candidate, case, index: int = 0, algorithms=ALGORITHMS, hung=None) -> list[AlgorithmReport]:
+def crosscheck_case(candidate, case, index: int = 0, algorithms=ALGORITHMS, hung=None,
+                    deadline: float | None = None) -> list[AlgorithmReport]:
     """The candidate against the reference on one case. `hung` ({algorithm: case index}),
     shared across cases, records algorithms whose call hung: they are not run again (each
-    would wait out the timeout) and their later cases are reported as skipped."""
+    would wait out the timeout) and their later cases are reported as skipped. Once
+    `deadline` (time.monotonic() seconds, properties/budget.py) has passed, no algorithm
+    starts: the rest are skipped too."""
     candidate = as_candidate(candidate)
     tolerances = table(arithmetic_of(candidate))
     H = case.instance.hypotheses
@@ -502,6 +507,10 @@ def crosscheck_case(candidate, case, index: int = 0, algorithms=ALGORITHMS, hung
         report = AlgorithmReport(index, algorithm, case.reproducer())
         if algorithm in hung:
             report.skipped = f"not run: the candidate hung on {algorithm} in case {hung[algorithm]}"
+            reports.append(report)
+            continue
+        if spent(deadline):
+            report.skipped = BUDGET_SKIP
             reports.append(report)
             continue
         cmp = _Comparer(report, tolerances)
@@ -561,6 +570,7 @@ class Summary:
         return {
             "candidate": self.candidate, "arithmetic": self.arithmetic, "algorithms": per_algorithm,
             "worst_error_over_tolerance": self.worst(),
+            "skipped": dict(Counter(r.skipped for r in self.reports if r.skipped)),  # why: runs
             "mismatches": [
                 {"case": r.case_index, "algorithm": r.algorithm, "message": v.message, "values": v.values,
                  "reproduce": r.reproducer}
@@ -569,10 +579,11 @@ class Summary:
         }
 
 
-def crosscheck(candidate, name: str, cases, algorithms=ALGORITHMS, progress=None) -> Summary:
+def crosscheck(candidate, name: str, cases, algorithms=ALGORITHMS, progress=None,
+               deadline: float | None = None) -> Summary:
     reports, hung = [], {}
     for index, case in enumerate(cases):
-        reports.extend(crosscheck_case(candidate, case, index, algorithms, hung))
+        reports.extend(crosscheck_case(candidate, case, index, algorithms, hung, deadline))
         if progress:
             progress(index, reports)
     return Summary(name, arithmetic_of(candidate), reports)
@@ -597,9 +608,9 @@ def summary_text(summary: Summary) -> str:
     if len(failing) > 5:
         lines.append(f"... and {len(failing) - 5} more failing runs")
     skipped = [r for r in summary.reports if r.skipped]
-    if skipped:
-        lines.append(f"{len(skipped)} runs skipped, the first: case {skipped[0].case_index}, {skipped[0].algorithm}: "
-                     f"{skipped[0].skipped}")
+    for why, count in Counter(r.skipped for r in skipped).items():  # one line per hung algorithm, one for the budget
+        first = next(r for r in skipped if r.skipped == why)
+        lines.append(f"{count} runs skipped from case {first.case_index} on: {why}")
     lines.append(f"{len(summary.mismatches)} mismatches")
     return "\n".join(lines)
 

@@ -21,9 +21,10 @@ from __future__ import annotations
 import importlib
 import os
 import signal
+import sys
 import threading
 import traceback
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from types import SimpleNamespace
 
 from .contract import ARITHMETICS, PUBLIC_NAMES, REQUIRED, decode_trace, function_of
@@ -40,6 +41,9 @@ DEFAULT_MEMORY_LIMIT = 16 << 30  # bytes of address space per worker (RLIMIT_AS)
 def impl_path(explicit: str | None = None) -> str:
     if explicit is not None and not explicit.strip():
         raise ValueError("the implementation's import path is empty")
+    if explicit is None and ENV_VAR in os.environ and not os.environ[ENV_VAR].strip():
+        # set but empty is a mistake (CRAL_IMPL=$UNSET_VAR), not a request for the reference
+        raise ValueError(f"${ENV_VAR} is set but empty: give an import path, or unset it for the reference")
     return explicit or os.environ.get(ENV_VAR) or DEFAULT_IMPL
 
 
@@ -137,6 +141,18 @@ def _time_limit(seconds: float | None):
         signal.signal(signal.SIGALRM, previous)
 
 
+@contextmanager
+def _stdout_to_stderr():
+    """What an in-process candidate prints goes to stderr: stdout carries only the report
+    (`check --json` stays valid JSON). Main thread only, as _time_limit: sys.stdout is
+    global, and threads restoring it out of order would leave it redirected."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    with redirect_stdout(sys.stderr):
+        yield
+
+
 def raised_at(error: BaseException) -> str:
     """file:line where the exception was raised ("?" if unknown)."""
     frames = traceback.extract_tb(error.__traceback__)
@@ -173,7 +189,7 @@ class InProcessCandidate(Candidate):
         if not callable(function):
             raise CandidateFault(f"the implementation has no callable {name!r}")
         try:
-            with _time_limit(timeout):
+            with _time_limit(timeout), _stdout_to_stderr():
                 value = function(*args, **kwargs)
         except _Timeout:
             raise CandidateFault(f"hung after {timeout:g} s (in {name})", fatal=True) from None
@@ -198,9 +214,15 @@ def load_impl(path: str | None = None, *, isolate: bool | None = None, timeout: 
         from .isolation import IsolatedCandidate
 
         return IsolatedCandidate(path, timeout=timeout, memory_limit=memory_limit)
+    # the import runs under the call timeout, as a worker's does (properties/isolation.py)
+    limit = DEFAULT_TIMEOUT_S if timeout is None else timeout
     try:
-        module = importlib.import_module(path)
-    except Exception as error:  # ImportError, SyntaxError, or whatever its import raises
+        with _time_limit(limit):
+            module = importlib.import_module(path)
+    except _Timeout:
+        raise ValueError(f"implementation {path!r} failed while importing: hung after {limit:g} s (importing "
+                         "it)") from None
+    except (Exception, SystemExit) as error:  # ImportError, SyntaxError, sys.exit, whatever its import raises
         raise ValueError(f"implementation {path!r} cannot be imported: {type(error).__name__}: {error}") from None
     candidate = InProcessCandidate(module, path, timeout)
     check_required(candidate)

@@ -25,6 +25,7 @@ from reference import interrupts
 
 # importing profiles registers dev/ci/fuzz: profile="ci" is the suite's, not Hypothesis's built-in "ci"
 from . import profiles
+from .budget import BudgetSpent, check_budget, spent
 from .contract import CHECKED_IF_PRESENT
 from .impl import DEFAULT_IMPL, as_candidate, raised_at
 from .causes import CAUSES, Verdict, classify
@@ -36,8 +37,9 @@ PASSED, FAILED, XFAIL, XPASS = "passed", "failed", "expected failure", "unexpect
 # this many failing examples of faults alone, shrinking stops with the smallest so far.
 FAULT_SHRINK_BUDGET = 16
 NOT_APPLICABLE = "not applicable"
+NOT_RUN = "not run"  # the run's time budget (properties/budget.py) ended before the check could say anything
 _PROFILE_DATABASE = object()  # run_check's default: the profile's example database
-STATUSES = (PASSED, FAILED, XFAIL, XPASS, NOT_APPLICABLE)
+STATUSES = (PASSED, FAILED, XFAIL, XPASS, NOT_APPLICABLE, NOT_RUN)
 
 
 class CheckFailed(AssertionError):
@@ -119,7 +121,8 @@ def not_applicable_reason(check: Check, impl) -> str | None:
 
 def run_check(check: Check, impl, *, max_examples: int | None = None, profile: str | None = None,
               seed: int | None = None, known: bool = True, prefer_violations: bool = False,
-              database=_PROFILE_DATABASE, explore: bool | None = None) -> CheckResult:
+              database=_PROFILE_DATABASE, explore: bool | None = None,
+              deadline: float | None = None) -> CheckResult:
     """Run one check under the loaded Hypothesis profile (or the named one), optionally with
     fewer examples or a fixed random seed. Its known examples run first (unless `known` is
     false: the strategy alone); a failure there ends the run, as any failure does.
@@ -132,12 +135,17 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
     An expected failure's counterexample is classified by its finding's cause
     (properties/causes.py): one the cause does not explain is a failure, reported as
     such. `explore` (default: the profile's, profiles.EXPLORES_PAST_EXPLAINED) goes on
-    searching past explained counterexamples for one that is not."""
+    searching past explained counterexamples for one that is not.
+    `deadline` (time.monotonic() seconds; properties/budget.py): no example starts after
+    it; a check stopped before it found anything is NOT_RUN, one stopped while shrinking
+    reports its failure unshrunk."""
     candidate = as_candidate(impl)
     reason = EXPECTED_FAILURES.get(check.name)
     skip = not_applicable_reason(check, candidate)
     if skip:
         return CheckResult(check.name, check.cites, check.kind, NOT_APPLICABLE, 0, reason=skip)
+    if spent(deadline):
+        return CheckResult(check.name, check.cites, check.kind, NOT_RUN, 0, reason=_BUDGET_BEFORE)
     seen = {"examples": 0, "current": None, "failure": None, "faults": 0, "first_fault": None, "verdict": None,
             "explained": 0, "first_explained": None}
     cause = CAUSES.get(check.name) if reason is not None else None
@@ -145,6 +153,7 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
         explore = profiles.explores_past_explained(profile)
 
     def body(example):
+        check_budget(deadline)
         candidate.begin_example()  # a command candidate's request files
         seen["examples"] += 1
         seen["current"] = example
@@ -185,7 +194,7 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
                          f"{', '.join(profiles.PROFILES)})") from None
     test = settings(parent, **options)(test)
     candidate.take_output()  # what an earlier check left is not this check's
-    fatal, unshrunk = None, None
+    fatal, unshrunk, out_of_budget = None, None, False
     engine: dict = {}
     started = time.perf_counter()
     try:
@@ -198,6 +207,8 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
         pass
     except _FatalCall as stop:
         fatal, unshrunk, is_the_failure = stop.args
+    except BudgetSpent:
+        out_of_budget = True
     statistics = run_statistics(time.perf_counter() - started, engine)
     output = candidate.take_output()
     example, found = seen["failure"] or seen["first_fault"] or (None, None)
@@ -209,6 +220,8 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
             unshrunk = f"shrinking stopped when a smaller example cost the worker: {fatal.message}"
         else:
             example, found = seen["current"], [fatal]
+    if found and out_of_budget and unshrunk is None:
+        unshrunk = "shrinking stopped: the time budget was spent"
     if found:
         reproducer = example.reproducer() if hasattr(example, "reproducer") else repr(example)
         # a crash, hang or malformed result is never the paper's finding an expected failure names,
@@ -221,8 +234,15 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
                            reproducer, shown, reason, output, unshrunk,
                            candidate.keep_requests(), statistics=statistics,
                            cause=_cause_record(verdict, seen["explained"]))
+    if out_of_budget:  # some examples passed, but the check did not finish: no verdict
+        return CheckResult(check.name, check.cites, check.kind, NOT_RUN, seen["examples"],
+                           reason=f"stopped by the time budget after {seen['examples']} examples, before it "
+                                  "finished", output=output, statistics=statistics)
     return CheckResult(check.name, check.cites, check.kind, XPASS if reason else PASSED, seen["examples"],
                        reason=reason, output=output, statistics=statistics)
+
+
+_BUDGET_BEFORE = "the time budget was spent before it started"
 
 
 def _cause_record(verdict: Verdict | None, explained: int) -> dict | None:
