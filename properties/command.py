@@ -82,7 +82,10 @@ class CommandCandidate(Candidate):
             raise ValueError(f"tape_format must be one of {TAPE_FORMATS}, got {tape_format!r}")
         self.command, self.path = command, f"command {command!r}"
         self.timeout, self.memory_limit, self.tape_format = timeout, memory_limit, tape_format
-        self._root = tempfile.mkdtemp(prefix="cral-requests-", dir=keep_dir)
+        try:
+            self._root = tempfile.mkdtemp(prefix="cral-requests-", dir=keep_dir)
+        except OSError as error:  # a folder that is missing or not writable is bad input, not a traceback
+            raise ValueError(f"cannot keep request files under {keep_dir!r} (--keep-requests): {error.strerror}") from None
         self._calls = 0
         self._recent: collections.deque = collections.deque()
         self._example: list[str] = []  # the request directories of the current example
