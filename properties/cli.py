@@ -3,10 +3,11 @@ cross-check, against an implementation.
 
 Exit status: 0 when every check passed (or failed as expected, or does not apply), 1 on
 any failure or unexpected pass -- whatever the candidate did, crash, hang or garbage
-included -- and 2 only on bad command-line input (one line on stderr), which includes a
-candidate that cannot be imported or lacks a required name. stdout carries only the
-report: the candidate's own output is captured (and shown with its check), Hypothesis's
-notes go to stderr."""
+included -- or when the --budget ended the run before every check ran
+(properties/budget.py), and 2 only on bad command-line input (one line on stderr),
+which includes a candidate that cannot be imported or lacks a required name. stdout
+carries only the report: the candidate's own output is captured (and shown with its
+check), Hypothesis's notes go to stderr."""
 from __future__ import annotations
 
 import json

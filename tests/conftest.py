@@ -35,6 +35,15 @@ def _candidate(config) -> str:
     return config.getoption("--candidate") or os.environ.get(CANDIDATE_ENV_VAR) or "fast"
 
 
+def pytest_configure(config):
+    if config.getoption("--impl") is None and os.environ.get(CMD_ENV_VAR):
+        return
+    try:
+        impl_path(config.getoption("--impl"))
+    except ValueError as error:  # --impl "" or CRAL_IMPL="": one line before any test, not an error per test
+        raise pytest.UsageError(str(error)) from None
+
+
 def pytest_report_header(config):
     if config.getoption("--impl") is None and os.environ.get(CMD_ENV_VAR):
         under_test = f"command {os.environ[CMD_ENV_VAR]!r} (${CMD_ENV_VAR}; a process of its own per call)"
