@@ -3,7 +3,7 @@
 The per-call --timeout bounds one call of the candidate; a slow but not hanging
 candidate (every call just under the timeout) can still make a run take hours. The
 budget bounds the run: once it is spent no further work starts, and what did not run is
-reported as not run -- never as passed, so the exit status stays 1 (incomplete is not a
+reported as not run -- never as passed, so the exit status is then 1 (incomplete is not a
 verdict of success).
 
 Where it is looked at: `check` before each check and before each example of a check
@@ -29,10 +29,7 @@ class Budget:
         self.deadline = None if seconds is None else time.monotonic() + seconds
 
     def spent(self) -> bool:
-        return self.deadline is not None and time.monotonic() >= self.deadline
-
-    def reason(self) -> str:
-        return f"not run: the time budget (--budget {self.seconds:g} s) was spent"
+        return spent(self.deadline)
 
 
 def spent(deadline: float | None) -> bool:
