@@ -26,6 +26,11 @@ from .command import TAPE_FORMATS
 from .contract import PROTOCOL_ALGORITHMS
 from .impl import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_candidate
 from .registry import all_checks
+from .first_use import (
+    arithmetic_lines, check_json_file_writable, file_path_hint, print_short, print_short_header, write_json_file,
+)
+from .progress import CheckProgress
+from .replay import DEFAULT_RESULTS_DIR, replay, replay_command, save_failures
 from .runner import FAILED, XPASS, run_check
 from .strategies import (
     CROSSCHECK_SEED, LARGE_CROSSCHECK_SEED, fixed_crosscheck_cases, fixed_large_crosscheck_cases,
@@ -53,6 +58,8 @@ def _candidate(args, path: str | None):
     if args.in_process and args.isolate:
         raise UsageError("--in-process and --isolate exclude each other")
     cmd = args.candidate_cmd
+    if path is not None:
+        file_path_hint(path, *(("--candidate", "crosscheck") if hasattr(args, "candidate") else ("--impl", "check")))
     if cmd is not None and path is not None:
         raise UsageError("give the implementation's import path or --candidate-cmd, not both")
     if cmd is not None and args.in_process:
@@ -90,7 +97,14 @@ def _output_lines(output: dict | None) -> list[str]:
     return lines
 
 
+def _check_report_options(args) -> None:
+    if args.json_indent is not None and args.json_indent < 0:
+        raise UsageError(f"--json-indent must be >= 0, got {args.json_indent}")
+    check_json_file_writable(args.json_file)
+
+
 def _cmd_check(args) -> int:
+    _check_report_options(args)
     profile = profiles.load(args.profile)
     checks = all_checks()
     if args.only:
@@ -103,20 +117,25 @@ def _cmd_check(args) -> int:
         started = time.perf_counter()
         for i, check in enumerate(checks.values(), start=1):
             interrupts.raise_if_interrupted()
-            print(f"[{i}/{len(checks)}] {check.name} ...", end="", file=sys.stderr, flush=True)
-            result = run_check(check, candidate)
-            interrupts.raise_if_interrupted()  # no verdict after Ctrl-C, even one a check swallowed
+            with CheckProgress(i, len(checks), check.name) as progress:
+                result = run_check(check, candidate, progress=progress.update)
+                interrupts.raise_if_interrupted()  # no verdict after Ctrl-C, even one a check swallowed
+                progress.finish(f"{result.status} ({result.examples} examples)")
             results.append(result)
-            print(f" {result.status} ({result.examples} examples)", file=sys.stderr, flush=True)
         elapsed = time.perf_counter() - started
         _note_kept(candidate)
+        saved = save_failures(results, checks, candidate, args.candidate_cmd, profile, args.results_dir)
     # an expected failure (a finding about the paper) that passes says our record of it is
     # stale when the reference runs; on a candidate, only that its run does not reproduce
     # the paper's counterexample, which other checks judge
     bad = [r for r in results if r.status == FAILED or (r.status == XPASS and candidate.path == harness.DEFAULT_IMPL)]
+    report = {"impl": candidate.path, "isolated": candidate.isolated, "profile": profile,
+              "arithmetic": candidate.arithmetic, "seconds": round(elapsed, 2),
+              "checks": [{**r.to_json(), "replay_file": saved.get(r.name)} for r in results]}
+    if args.json_file:
+        write_json_file(report, args.json_file, args.json_indent)
     if args.json:
-        print(json.dumps({"impl": candidate.path, "isolated": candidate.isolated, "profile": profile,
-                          "seconds": round(elapsed, 2), "checks": [r.to_json() for r in results]}))
+        print(json.dumps(report, indent=args.json_indent))
     else:
         mode = candidate.runs_in
         width = max(len(r.name) for r in results)
@@ -124,7 +143,11 @@ def _cmd_check(args) -> int:
         print(f"{'check':<{width}}  {'status':<19}  {'examples':>8}  cites")
         for r in results:
             print(f"{r.name:<{width}}  {r.status:<19}  {r.examples:>8}  {r.cites}")
-        for r in results:
+        if not args.verbose:
+            print_short_header(results)
+        for r in results if not args.verbose else ():
+            print_short(r, saved.get(r.name))
+        for r in results if args.verbose else ():
             if r.counterexample or r.output:
                 print(f"\n{r.name} ({r.status}{': ' + r.reason if r.reason else ''})")
                 for v in r.violations[:3]:
@@ -137,14 +160,21 @@ def _cmd_check(args) -> int:
                     print(f"  reproduce{f' ({r.unshrunk})' if r.unshrunk else ''}: {r.counterexample}")
                 for path in r.requests or ():
                     print(f"  request file: {path}")
+                if saved.get(r.name):
+                    print(f"  replay: {replay_command(saved[r.name])}")
                 for line in _output_lines(r.output):
                     print(line)
         counts = {s: sum(r.status == s for r in results) for s in sorted({r.status for r in results})}
         print("\n" + ", ".join(f"{n} {s}" for s, n in counts.items()))
+        for line in arithmetic_lines(candidate, results):
+            print(line)
+        if saved:
+            print(f"{len(saved)} failing case(s) saved under {args.results_dir}/ (replay: {replay_command(next(iter(saved.values())))})")
     return 1 if bad else 0
 
 
 def _cmd_crosscheck(args) -> int:
+    _check_report_options(args)
     if (args.candidate is None) == (args.candidate_cmd is None):
         raise UsageError("give the candidate's import path (--candidate) or its command (--candidate-cmd), one of them")
     if args.cases is not None and args.cases < 1:
@@ -176,9 +206,12 @@ def _cmd_crosscheck(args) -> int:
         _note_kept(candidate)
     print(file=sys.stderr)
     elapsed = time.perf_counter() - started
+    report = {**summary.to_json(), "isolated": candidate.isolated, "candidate_output": output,
+              "cases": len(cases), "seed": seed, "large": args.large, "seconds": round(elapsed, 2)}
+    if args.json_file:
+        write_json_file(report, args.json_file, args.json_indent)
     if args.json:
-        print(json.dumps({**summary.to_json(), "isolated": candidate.isolated, "candidate_output": output,
-                          "cases": len(cases), "seed": seed, "large": args.large, "seconds": round(elapsed, 2)}))
+        print(json.dumps(report, indent=args.json_indent))
     else:
         print(summary_text(summary))
         for line in _output_lines(output):
@@ -223,6 +256,13 @@ def build_parser():
     check.add_argument("--profile", choices=profiles.PROFILES, help="Hypothesis profile (default ci under CI, else dev)")
     check.add_argument("--only", nargs="+", metavar="CHECK", help="run only these checks")
     check.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    _add_report_options(check)
+    check.add_argument("--verbose", action="store_true",
+                       help="after the table, every expected failure and failure in full: violations, the finding's "
+                            "cause, the one-line Python reproducer (default: one short line each)")
+    check.add_argument("--results-dir", default=DEFAULT_RESULTS_DIR, metavar="DIR",
+                       help=f"save every failing case there as a file for `replay` (default {DEFAULT_RESULTS_DIR}/ in "
+                            "the working directory; nothing is written when no check fails)")
     _add_candidate_options(check)
     check.set_defaults(handler=_cmd_check)
     cross = sub.add_parser("crosscheck", help="run a candidate and the reference on the same tapes and compare")
@@ -233,8 +273,18 @@ def build_parser():
                        help="the fixed cases with |H| >= 256 (intervals and random classes; minutes per case)")
     cross.add_argument("--algorithms", nargs="+", choices=ALGORITHMS, help="compare only these algorithms")
     cross.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    _add_report_options(cross)
     _add_candidate_options(cross)
     cross.set_defaults(handler=_cmd_crosscheck)
+    again = sub.add_parser("replay", help="re-run the check of a saved failing case (from check's results folder)")
+    again.add_argument("file", help="a failure file, e.g. cral-results/check_passive_output_is_erm-....json")
+    again.add_argument("--impl", help="import path of the implementation (default: the one the file names)")
+    again.add_argument("--candidate-cmd", metavar="CMD", help="a command candidate instead (docs/protocol.md)")
+    again.add_argument("--timeout", type=_timeout, default=harness.DEFAULT_TIMEOUT_S, metavar="S",
+                       help=f"seconds one call of the implementation may take (default {harness.DEFAULT_TIMEOUT_S:g})")
+    again.add_argument("--in-process", action="store_true",
+                       help="run an import-path implementation in this process (for a debugger: breakpoints work)")
+    again.set_defaults(handler=_cmd_replay)
     answer = sub.add_parser("answer", help="answer one run request (docs/protocol.md) with a Python module")
     answer.add_argument("--impl", required=True, help="import path of the module that answers")
     answer.add_argument("request", nargs="?", help="the request file (default: read the request from stdin)")
@@ -243,6 +293,21 @@ def build_parser():
     schemas = sub.add_parser("schemas", help="print the folder of the published JSON Schemas")
     schemas.set_defaults(handler=_cmd_schemas)
     return parser
+
+
+def _cmd_replay(args) -> int:
+    if args.impl is not None and args.candidate_cmd is not None:
+        raise UsageError("give --impl or --candidate-cmd, not both")
+    if args.impl is not None:
+        file_path_hint(args.impl, "--impl", "replay FILE")
+    return replay(args.file, args.impl, args.candidate_cmd, timeout=args.timeout, in_process=args.in_process)
+
+
+def _add_report_options(parser):
+    parser.add_argument("--json-indent", type=int, metavar="N",
+                        help="indent the JSON report by N spaces (default: one line)")
+    parser.add_argument("--json-file", metavar="PATH", help="also write the JSON report to PATH (the table stays on "
+                                                            "stdout)")
 
 
 def _cmd_answer(args) -> int:
