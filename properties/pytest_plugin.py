@@ -63,7 +63,8 @@ def default_profile() -> str:
     named = os.environ.get("HYPOTHESIS_PROFILE")
     if named in PROFILES:
         return named
-    return "ci" if os.environ.get("CI") else "dev"
+    # properties.profiles.under_ci, spelled out for the same reason: CI=false / CI=0 is not CI
+    return "ci" if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no", "off") else "dev"
 
 
 def pytest_addoption(parser):

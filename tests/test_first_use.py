@@ -85,3 +85,51 @@ def test_a_tape_too_large_for_memory_is_refused_up_front(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert err.startswith("error: --n 100000: the exact tape needs about 20 MB in memory"), err
     assert f"{reference_cli.TAPE_BYTES_PER_ROUND} bytes per round" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("value, profile", [("true", "ci"), ("1", "ci"), ("false", "dev"), ("0", "dev"),
+                                            ("", "dev"), ("No", "dev"), ("OFF", "dev")])
+def test_ci_false_or_0_does_not_select_the_ci_profile(monkeypatch, value, profile):
+    from properties import profiles, pytest_plugin
+
+    monkeypatch.delenv("HYPOTHESIS_PROFILE", raising=False)
+    monkeypatch.setenv("CI", value)
+    assert profiles.default_profile() == profile
+    assert pytest_plugin.default_profile() == profile
+
+
+def test_dev_profile_database_is_not_in_the_working_directory(tmp_path):
+    """`check --profile dev` from a scratch folder leaves no .hypothesis/ there; the
+    database goes to $CRAL_HYPOTHESIS_DIR (default: the user's cache folder)."""
+    database = tmp_path / "db"
+    work = tmp_path / "work"
+    work.mkdir()
+    existing = os.environ.get("PYTHONPATH")
+    env = {**os.environ, "PYTHONPATH": str(REPO) + (os.pathsep + existing if existing else ""),
+           "CRAL_HYPOTHESIS_DIR": str(database)}
+    env.pop("CI", None)
+    result = subprocess.run([sys.executable, "-m", "properties", "check", "--profile", "dev", "--only",
+                             "check_passive_learning_lemma_c1"], capture_output=True, text=True, env=env, cwd=work,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert not (work / ".hypothesis").exists() and list(work.iterdir()) == []
+    shown = subprocess.run([sys.executable, "-c", "from hypothesis import settings; import properties.profiles; "
+                            "print(settings.get_profile('dev').database)"], capture_output=True, text=True,
+                           env=env, cwd=work, timeout=60)
+    assert str(database) in shown.stdout, shown
+
+
+def test_proofs_check_group_headings_are_readable():
+    from proofs_check.report import heading
+
+    assert heading("lem: corruption related  1") == "Lemma A.1 (lem: corruption related  1)"
+    assert heading("them: main") == "Theorem 5.1 (them: main)"
+    assert heading("lem: est helper") == "lemma 'est helper' (lem: est helper)"
+    assert heading("sec: preliminary") == "section 'preliminary' (sec: preliminary)"
+
+
+def test_findings_r14_before_r15_and_no_future_encoding():
+    text = (REPO / "FINDINGS.md").read_text()
+    numbers = [int(n) for n in re.findall(r"^### R(\d+)\.", text, re.MULTILINE)]
+    assert numbers == sorted(numbers), numbers
+    assert "will be encoded" not in text
