@@ -133,3 +133,24 @@ def test_findings_r14_before_r15_and_no_future_encoding():
     numbers = [int(n) for n in re.findall(r"^### R(\d+)\.", text, re.MULTILINE)]
     assert numbers == sorted(numbers), numbers
     assert "will be encoded" not in text
+
+
+@pytest.mark.parametrize("argv", [
+    ["reference", "run", "robust_cal", "--json"],
+    ["reference", "demo", "--seeds", "1", "--n", "4096", "--tau", "512"],
+    ["properties", "check", "--only", "check_passive_learning_lemma_c1", "check_calruption_estimation_lemma",
+     "--json-indent", "1"],
+    ["proofs_check", "--only", "passive"],
+])
+def test_every_cli_under_head_gives_no_traceback(argv):
+    """`... | head -1`: the reader closes the pipe after one line; the program ends quietly
+    (141 when it was still writing, 0 when it had finished)."""
+    existing = os.environ.get("PYTHONPATH")
+    env = {**os.environ, "PYTHONPATH": str(REPO) + (os.pathsep + existing if existing else ""), "CI": "true"}
+    process = subprocess.Popen([sys.executable, "-m", *argv], cwd=REPO, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    assert process.stdout.readline()
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=120) in (0, 141), err
+    assert "Traceback" not in err and "BrokenPipeError" not in err and "Exception ignored" not in err, err
