@@ -85,8 +85,10 @@ def _sharp(repair: Repair, premises, integers) -> tuple[Fraction, Fraction] | No
     want_min = repair.sharp_direction == "min"
 
     def verdict_at(value):
-        claim = str(relation(repair.claim, integers).xreplace({sp.Symbol(name, real=True): sp.Rational(value.numerator, value.denominator)}))
-        return decide_claim(premises, claim, integers).status
+        # the constant may sit in a premise too (a condition such as beta1 >= B beta3)
+        at = {sp.Symbol(name, real=True): sp.Rational(value.numerator, value.denominator)}
+        claim = str(relation(repair.claim, integers).xreplace(at))
+        return decide_claim([str(relation(p, integers).xreplace(at)) for p in premises], claim, integers).status
 
     good, bad = (high, low) if want_min else (low, high)
     if verdict_at(good) != PROVED or verdict_at(bad) != REFUTED:

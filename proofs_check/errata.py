@@ -20,12 +20,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .decide import NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED
+from .decide import NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED, SHARP_STEPS
 from .exact import fraction_text
 from .report import decider_versions
 from .step import REPAIR_SUFFIX
 
 FINDINGS = Path(__file__).resolve().parent.parent / "FINDINGS.md"
+CORRECTED_PREFIX = "corrected."  # steps that are not printed: chains re-run from the repairs
 HOLDS = (PROVED, PROVED_FROM_REFUTED)  # the step's own claim follows from its premises
 
 # the steps that state each theorem's conclusions (the roots of its chain)
@@ -35,6 +36,11 @@ THEOREMS = {
                                                       "robust_cal.thm41.labels.sum"),
     "Theorem 5.1 (CALruption)": ("calruption_main.thm.accuracy", "calruption_main.proof.total_big_o"),
     "Corollary 5.1 (misspecification)": ("calruption_main.coro.accuracy",),
+    # the same conclusions re-derived from the repaired links (proofs_check/steps/corrected.py)
+    "Theorem 3.1, corrected chain": ("corrected.thm31.bound", "corrected.thm31.implies"),
+    "Theorem 4.1, corrected chain": ("corrected.thm41.accuracy",),
+    "Theorem 5.1, corrected chain": ("corrected.thm51.accuracy",),
+    "Corollary 5.1, corrected chain": ("corrected.coro51.accuracy",),
 }
 
 
@@ -144,7 +150,8 @@ def errata_markdown(results, titles: dict[str, str] | None = None) -> str:
     by_id = {s.id: (s, v) for s, v in results}
     items: dict[str, list] = {}
     for step, verdict in results:
-        if verdict.status in (REFUTED, NOT_WELL_FORMED) and not step.reading_of:
+        if verdict.status in (REFUTED, NOT_WELL_FORMED) and not step.reading_of \
+                and not step.id.startswith(CORRECTED_PREFIX):  # not printed: in "Corrected constants"
             # FINDINGS F16 lists the lines that are not well-formed as printed
             group = step.finding or ("F16" if verdict.status == NOT_WELL_FORMED else "(no finding)")
             items.setdefault(group, []).append((step, verdict))
@@ -202,9 +209,31 @@ def errata_markdown(results, titles: dict[str, str] | None = None) -> str:
                     return ""
                 return f"; {name}: " + ", ".join(f"`{k}`" + (f" ({v})" if with_note else "")
                                                  for k, v in sorted(c[key].items()))
+            as_what = "as encoded (not printed)" if step.id.startswith(CORRECTED_PREFIX) else "as printed"
             details.append(f"- `{root}`: " + (f"corrected conclusion `{fix[0]}` ({fix[1]})" if fix else
-                                               f"conclusion as printed: {verdict.status}")
+                                               f"conclusion {as_what}: {verdict.status}")
                            + listed("repaired", "repaired") + listed("not carried", "carried_not")
                            + listed("open", "open", True) + listed("assumes (not mechanical)", "assumed"))
     lines += ["", *details, ""]
+    lines += _corrected_constants(results)
     return "\n".join(lines)
+
+
+def _corrected_constants(results) -> list[str]:
+    """The constants each corrected chain needs, as bisected (proofs_check/steps/corrected.py)."""
+    rows = [(s, v) for s, v in results if s.id.startswith(CORRECTED_PREFIX) and s.repair is not None
+            and s.repair.sharp and v.sharp is not None]
+    if not rows:
+        return []
+    lines = ["## Corrected constants", "",
+             "Each line re-runs a link of a theorem's chain from the repaired links before it "
+             "(`proofs_check/steps/corrected.py`; not printed in the paper). The claim with the paper's constant "
+             "is decided first; then the constant is bisected between a refuted and a proved value "
+             f"({SHARP_STEPS} steps), so the true threshold lies in the interval.", "",
+             "| step | with the paper's constant | constant | refuted at | proved at | ≈ |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for step, verdict in rows:
+        low, high = verdict.sharp
+        lines.append(f"| `{step.id}` | {verdict.status} | {step.repair.sharp[0]} | {fraction_text(low)} | "
+                     f"{fraction_text(high)} | {float(high):.6g} |")
+    return lines + [""]

@@ -14,11 +14,13 @@ import re
 import signal
 import sys
 import time
+from pathlib import Path
 
 from reference import interrupts
 from reference.cli import OneLineParser, UsageError, positive_number, run
 
 from . import impl as harness
+from . import junit
 from .campaign.cli import add_campaign_parser
 from . import profiles
 from .crosscheck import ALGORITHMS, crosscheck, summary_text
@@ -26,12 +28,14 @@ from .command import TAPE_FORMATS
 from .contract import PROTOCOL_ALGORITHMS
 from .impl import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_candidate
 from .registry import all_checks
+from .report import check_report
 from .first_use import (
     arithmetic_lines, check_json_file_writable, file_path_hint, print_short, print_short_header, write_json_file,
 )
 from .progress import CheckProgress
 from .replay import DEFAULT_RESULTS_DIR, replay, replay_command, save_failures
-from .runner import FAILED, XPASS, run_check
+from .runner import FAILED, run_check
+from . import xfails_file
 from .strategies import (
     CROSSCHECK_SEED, LARGE_CROSSCHECK_SEED, fixed_crosscheck_cases, fixed_large_crosscheck_cases,
 )
@@ -97,6 +101,11 @@ def _output_lines(output: dict | None) -> list[str]:
     return lines
 
 
+def _lists(args) -> xfails_file.CandidateLists:
+    """The candidate's own xfails and skips files (bad ones: ListFileError, exit 2)."""
+    return xfails_file.load(args.xfails_file, args.skips_file, strict_xfail=args.strict_xfail)
+
+
 def _check_report_options(args) -> None:
     if args.json_indent is not None and args.json_indent < 0:
         raise UsageError(f"--json-indent must be >= 0, got {args.json_indent}")
@@ -106,6 +115,9 @@ def _check_report_options(args) -> None:
 def _cmd_check(args) -> int:
     _check_report_options(args)
     profile = profiles.load(args.profile)
+    lists = _lists(args)
+    if args.junitxml is not None and not Path(args.junitxml).resolve().parent.is_dir():
+        raise UsageError(f"--junitxml {args.junitxml}: its folder does not exist")
     checks = all_checks()
     if args.only:
         unknown = [name for name in args.only if name not in checks]
@@ -118,7 +130,12 @@ def _cmd_check(args) -> int:
         for i, check in enumerate(checks.values(), start=1):
             interrupts.raise_if_interrupted()
             with CheckProgress(i, len(checks), check.name) as progress:
-                result = run_check(check, candidate, progress=progress.update)
+                skip = lists.skip_of(check.name)
+                if skip is not None:  # the candidate's skip: not run
+                    result = xfails_file.skipped_result(check, skip)
+                else:
+                    result = xfails_file.apply(run_check(check, candidate, seed=args.seed,
+                                                         progress=progress.update), lists)
                 interrupts.raise_if_interrupted()  # no verdict after Ctrl-C, even one a check swallowed
                 progress.finish(f"{result.status} ({result.examples} examples)")
             results.append(result)
@@ -128,10 +145,13 @@ def _cmd_check(args) -> int:
     # an expected failure (a finding about the paper) that passes says our record of it is
     # stale when the reference runs; on a candidate, only that its run does not reproduce
     # the paper's counterexample, which other checks judge
-    bad = [r for r in results if r.status == FAILED or (r.status == XPASS and candidate.path == harness.DEFAULT_IMPL)]
-    report = {"impl": candidate.path, "isolated": candidate.isolated, "profile": profile,
-              "arithmetic": candidate.arithmetic, "seconds": round(elapsed, 2),
-              "checks": [{**r.to_json(), "replay_file": saved.get(r.name)} for r in results]}
+    # the candidate's own expected failure that passes fails the run under --strict-xfail
+    bad = [r for r in results if xfails_file.is_failure(r, candidate.path, lists.strict_xfail)]
+    report = check_report(candidate, profile, args.seed, elapsed, results, lists)
+    for entry in report["checks"]:
+        entry["replay_file"] = saved.get(entry["name"])
+    if args.junitxml is not None:
+        junit.write(report, args.junitxml)
     if args.json_file:
         write_json_file(report, args.json_file, args.json_indent)
     if args.json:
@@ -140,16 +160,19 @@ def _cmd_check(args) -> int:
         mode = candidate.runs_in
         width = max(len(r.name) for r in results)
         print(f"implementation {candidate.path} ({mode}), profile {profile}, {elapsed:.1f} s")
-        print(f"{'check':<{width}}  {'status':<19}  {'examples':>8}  cites")
+        swidth = max(19, *(len(r.status) for r in results))
+        print(f"{'check':<{width}}  {'status':<{swidth}}  {'examples':>8}  cites")
         for r in results:
-            print(f"{r.name:<{width}}  {r.status:<19}  {r.examples:>8}  {r.cites}")
+            print(f"{r.name:<{width}}  {r.status:<{swidth}}  {r.examples:>8}  {r.cites}")
         if not args.verbose:
             print_short_header(results)
         for r in results if not args.verbose else ():
             print_short(r, saved.get(r.name))
         for r in results if args.verbose else ():
-            if r.counterexample or r.output:
+            if r.counterexample or r.output or r.listed:  # a list line's reason is printed with the result
                 print(f"\n{r.name} ({r.status}{': ' + r.reason if r.reason else ''})")
+                if r.listed and r.status not in xfails_file.YOUR_STATUSES:  # ours; the candidate lists it too
+                    print(f"  also in your xfails: {r.listed['file']}:{r.listed['line']} ({r.listed['reason']})")
                 for v in r.violations[:3]:
                     print(f"  {v}")
                 if r.cause and r.cause["explained"]:
@@ -169,7 +192,8 @@ def _cmd_check(args) -> int:
         for line in arithmetic_lines(candidate, results):
             print(line)
         if saved:
-            print(f"{len(saved)} failing case(s) saved under {args.results_dir}/ (replay: {replay_command(next(iter(saved.values())))})")
+            print(f"{len(saved)} failing case(s) saved under {args.results_dir}/ (replay: "
+                  f"{replay_command(next(iter(saved.values())))})")
     return 1 if bad else 0
 
 
@@ -180,6 +204,11 @@ def _cmd_crosscheck(args) -> int:
     if args.cases is not None and args.cases < 1:
         raise UsageError(f"--cases must be >= 1, got {args.cases}")
     algorithms = tuple(args.algorithms or ALGORITHMS)
+    lists = _lists(args)
+    skipped = {a: lists.skip_of(f"crosscheck_{a}") for a in algorithms if lists.skip_of(f"crosscheck_{a}")}
+    for algorithm, entry in skipped.items():  # the candidate's skips: not compared
+        print(f"note: crosscheck_{algorithm} skipped (yours: {entry.describe()})", file=sys.stderr)
+    algorithms = tuple(a for a in algorithms if a not in skipped)
     if args.large:
         seed = LARGE_CROSSCHECK_SEED if args.seed is None else args.seed
         cases = fixed_large_crosscheck_cases(args.cases or 10, seed)
@@ -206,8 +235,12 @@ def _cmd_crosscheck(args) -> int:
         _note_kept(candidate)
     print(file=sys.stderr)
     elapsed = time.perf_counter() - started
+    statuses = xfails_file.crosscheck_statuses(summary.reports, lists)
+    verdicts = {**{a: {"status": xfails_file.YOUR_SKIP, "listed": e.to_json()} for a, e in skipped.items()},
+                **{a: {"status": s, "listed": e.to_json() if e else None} for a, (s, e) in statuses.items()}}
     report = {**summary.to_json(), "isolated": candidate.isolated, "candidate_output": output,
-              "cases": len(cases), "seed": seed, "large": args.large, "seconds": round(elapsed, 2)}
+              "cases": len(cases), "seed": seed, "large": args.large, "seconds": round(elapsed, 2),
+              "verdicts": verdicts, "candidate_lists": lists.to_json()}
     if args.json_file:
         write_json_file(report, args.json_file, args.json_indent)
     if args.json:
@@ -216,14 +249,28 @@ def _cmd_crosscheck(args) -> int:
         print(summary_text(summary))
         for line in _output_lines(output):
             print(line)
+        for algorithm, (status, entry) in statuses.items():
+            if entry is not None:
+                print(f"crosscheck_{algorithm}: {status}: {entry.describe()}")
         print(f"{len(cases)} cases (seed {args.seed}) in {elapsed:.1f} s")
-    return 1 if summary.mismatches or any(r.skipped for r in summary.reports) else 0
+    failing = [s for s, _ in statuses.values()
+               if s == FAILED or (s == xfails_file.YOUR_XPASS and lists.strict_xfail)]
+    return 1 if failing else 0
 
 
 def _note_kept(candidate) -> None:
     kept = candidate.kept_root
     if kept:
         print(f"request files of failing calls kept under {kept}", file=sys.stderr)
+
+
+def _add_list_options(parser):
+    parser.add_argument("--xfails-file", metavar="FILE",
+                        help="the candidate's own expected failures: one check id or glob per line, '# reason' "
+                             "(properties/xfails_file.py)")
+    parser.add_argument("--skips-file", metavar="FILE", help="the candidate's checks not to run, same format")
+    parser.add_argument("--strict-xfail", action="store_true",
+                        help="an expected failure of --xfails-file that passes fails the run (remove its line)")
 
 
 def _add_candidate_options(parser):
@@ -255,7 +302,12 @@ def build_parser():
                                       f"else ${ENV_VAR} or 'reference')")
     check.add_argument("--profile", choices=profiles.PROFILES, help="Hypothesis profile (default ci under CI, else dev)")
     check.add_argument("--only", nargs="+", metavar="CHECK", help="run only these checks")
-    check.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    check.add_argument("--json", action="store_true",
+                       help="print the report as one JSON object (schema: check-report.schema.json) instead of "
+                            "the table")
+    check.add_argument("--seed", type=int, help="Hypothesis's random seed for every check (default: the profile's)")
+    check.add_argument("--junitxml", metavar="PATH", help="also write the results as JUnit XML to PATH")
+    _add_list_options(check)
     _add_report_options(check)
     check.add_argument("--verbose", action="store_true",
                        help="after the table, every expected failure and failure in full: violations, the finding's "
@@ -273,6 +325,7 @@ def build_parser():
                        help="the fixed cases with |H| >= 256 (intervals and random classes; minutes per case)")
     cross.add_argument("--algorithms", nargs="+", choices=ALGORITHMS, help="compare only these algorithms")
     cross.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    _add_list_options(cross)
     _add_report_options(cross)
     _add_candidate_options(cross)
     cross.set_defaults(handler=_cmd_crosscheck)
@@ -290,6 +343,12 @@ def build_parser():
     answer.add_argument("request", nargs="?", help="the request file (default: read the request from stdin)")
     answer.set_defaults(handler=_cmd_answer)
     add_campaign_parser(sub)
+    comparison = sub.add_parser("compare", help="compare two check --json reports: new failures, fixed, still "
+                                                "failing, changed reproducers (exit 1 on a new failure)")
+    comparison.add_argument("old", metavar="OLD.json")
+    comparison.add_argument("new", metavar="NEW.json")
+    comparison.add_argument("--json", action="store_true", help="print one JSON object instead of the lists")
+    comparison.set_defaults(handler=_cmd_compare)
     schemas = sub.add_parser("schemas", help="print the folder of the published JSON Schemas")
     schemas.set_defaults(handler=_cmd_schemas)
     return parser
@@ -314,6 +373,12 @@ def _cmd_answer(args) -> int:
     from .answer import main as answer_main
 
     return answer_main(args.impl, args.request)
+
+
+def _cmd_compare(args) -> int:
+    from .compare import main as compare_main
+
+    return compare_main(args.old, args.new, args.json)
 
 
 def _cmd_schemas(args) -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from reference.cli import UsageError
 
-from .runner import FAILED, XFAIL, XPASS
+from .runner import FAILED, NOT_APPLICABLE, PASSED
 
 CLIP = 160  # a short line's violation, clipped
 
@@ -35,18 +35,18 @@ def _clip(text: str) -> str:
 
 
 def print_short(result, saved: str | None, out=print) -> None:
-    """One line per expected failure or failure (two more for a failure: its first
-    violation and the replay command); --verbose prints the full blocks instead."""
+    """One line per expected failure, unexpected pass or listed result (two more for a
+    failure: its first violation and the replay command); --verbose prints the full blocks
+    instead."""
     from .replay import replay_command
 
-    if result.status not in (FAILED, XFAIL, XPASS):
+    if result.status in (PASSED, NOT_APPLICABLE) and not result.listed:
         return
     on = f" on {result.short}" if result.short else ""
-    if result.status == XFAIL:
-        out(f"  {result.name}: expected failure{on} ({result.reason})")
-        return
-    if result.status == XPASS:
-        out(f"  {result.name}: unexpectedly passed ({result.reason})")
+    listed = result.listed
+    why = f"{listed['file']}:{listed['line']}: {listed['reason']}" if listed else result.reason
+    if result.status != FAILED:
+        out(f"  {result.name}: {result.status}{on}" + (f" ({why})" if why else ""))
         return
     out(f"  {result.name}: FAILED{on}")
     if result.violations:
@@ -55,8 +55,12 @@ def print_short(result, saved: str | None, out=print) -> None:
         out(f"    replay: {replay_command(saved)}")
 
 
+def _shown(results) -> bool:
+    return any(r.status not in (PASSED, NOT_APPLICABLE) or r.listed for r in results)
+
+
 def print_short_header(results, out=print) -> None:
-    if any(r.status in (FAILED, XFAIL, XPASS) for r in results):
+    if _shown(results):
         out("\nexpected failures and failures (full reproducers: --verbose, --json):")
 
 

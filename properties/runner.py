@@ -72,6 +72,8 @@ class CheckResult:
     # an expected failure's counterexample classified by its finding's cause
     # (properties/causes.py), and how many explained counterexamples the search saw
     cause: dict | None = None
+    # the line of the candidate's own xfails or skips file that applied (properties/xfails_file.py)
+    listed: dict | None = None
     # the failing example as data (properties/replay.py: encode_example) and a one-line
     # description of it for the table; the full reproducer is `counterexample`
     case: dict | None = None
@@ -83,7 +85,8 @@ class CheckResult:
             "examples": self.examples, "counterexample": self.counterexample,
             "violations": self.violations, "reason": self.reason, "candidate_output": self.output,
             "unshrunk": self.unshrunk, "requests": self.requests, "statistics": self.statistics,
-            "cause": self.cause, "case": self.case, "short": self.short,
+            "cause": self.cause, "seconds": (self.statistics or {}).get("seconds", 0.0), "listed": self.listed,
+            "case": self.case, "short": self.short,
         }
 
 
