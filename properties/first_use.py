@@ -42,13 +42,11 @@ def print_short(result, saved: str | None, out=print) -> None:
 
     if result.status in (PASSED, NOT_APPLICABLE) and not result.listed:
         return
-    on = f" on {result.short}" if result.short else ""
-    listed = result.listed
-    why = f"{listed['file']}:{listed['line']}: {listed['reason']}" if listed else result.reason
+    # the same heading as --verbose's block, "name (status: reason)", then the example
+    line = f"  {result.name} ({result.status}{': ' + result.reason if result.reason else ''})"
+    out(line + (f" on {result.short}" if result.short else ""))
     if result.status != FAILED:
-        out(f"  {result.name}: {result.status}{on}" + (f" ({why})" if why else ""))
         return
-    out(f"  {result.name}: FAILED{on}")
     if result.violations:
         out(f"    {_clip(result.violations[0])}")
     if saved:

@@ -52,9 +52,8 @@ def test_failure_short_form_and_saved_case(broken_run):
     root, result = broken_run
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
-    line = lines.index(f"  {CHECK}: FAILED on " + lines[lines.index(
-        "expected failures and failures (full reproducers: --verbose, --json):") + 1].split(" on ", 1)[1])
-    assert "Case: " in lines[line] and "n = " in lines[line]
+    line = next(i for i, text in enumerate(lines) if text.startswith(f"  {CHECK} (failed) on Case: "))
+    assert "n = " in lines[line]
     saved = sorted((root / "cral-results").glob(f"{CHECK}-*.json"))
     assert len(saved) == 1, list((root / "cral-results").iterdir())
     assert lines[line + 2] == f"    replay: python -m properties replay cral-results/{saved[0].name}"
@@ -71,10 +70,13 @@ def test_failure_short_form_and_saved_case(broken_run):
 def test_json_file_is_indented_and_carries_full_reproducers(broken_run):
     root, result = broken_run
     text = (root / "report.json").read_text()
-    assert text.startswith('{\n  "impl": "broken_cand"')
+    assert text.startswith('{\n  "format": "cral-check-report"')
     report = json.loads(text)
+    assert report["impl"] == "broken_cand"
+    from properties.report import _validator
+    assert not list(_validator().iter_errors(report))  # the schema knows case, short, replay_file
     by_name = {c["name"]: c for c in report["checks"]}
-    assert report["arithmetic"] == "exact"
+    assert report["candidate"]["arithmetic"] == "exact"
     assert by_name[CHECK]["counterexample"].startswith("properties.case.Case.from_json")
     assert by_name[CHECK]["replay_file"].startswith("cral-results/")
     assert by_name["check_passive_learning_lemma_c1"]["status"] == "expected failure"
