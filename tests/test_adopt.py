@@ -340,8 +340,10 @@ def test_the_downstream_workflow_runs_the_suite_and_keeps_the_reports():
     steps = workflow["jobs"]["property-suite"]["steps"]
     commands = "\n".join(step.get("run", "") for step in steps)
     for needed in ("python -m properties check --impl mycral --xfails-file cral-xfails.txt --strict-xfail",
-                   "--junitxml cral-junit.xml --json > cral-report.json", "python -m properties compare",
+                   "--junitxml cral-junit.xml --json --results-dir cral-results > cral-report.json",
+                   "python -m properties compare",
                    'pip install "$CRAL_PACKAGE"'):
         assert needed in commands
     upload = next(step for step in steps if step.get("uses", "").startswith("actions/upload-artifact"))
     assert upload["if"] == "always()" and "cral-report.json" in upload["with"]["path"]
+    assert "cral-results/" in upload["with"]["path"]  # the saved failing cases, for `properties replay`
