@@ -130,6 +130,16 @@ def machine() -> dict:
     return info
 
 
+def _progress(total: int):
+    started, count = time.perf_counter(), [0]
+
+    def step(what: str) -> None:
+        count[0] += 1
+        print(f"bench [{count[0]}/{total}] {what} ... ({time.perf_counter() - started:.0f} s so far)",
+              file=sys.stderr, flush=True)
+    return step
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print the JSON object instead of the table")
@@ -141,10 +151,17 @@ def main(argv=None) -> int:
     if args.repeats < 1:
         print(f"error: --repeats must be >= 1, got {args.repeats}", file=sys.stderr)
         return 2
+    # progress on stderr, one line per part (minutes in all; stdout keeps only the report)
+    step = _progress(4)
+    step("tape throughput (fast CALruption, tape mode, n = 2^23)")
     tape = tape_throughput(args.repeats)
+    step("counts mode at the paper's constants, n = 10^12")
     counts = counts_paper(args.repeats)
+    step("fast against the reference (CALruption, RobustCAL, passive)")
     speed = speedups(args.repeats)
+    step(f"counts-mode scaling at |H| = {', '.join(map(str, args.scaling_sizes))}")
     scaling = calruption_scaling.counts_scaling(args.scaling_sizes)
+    print("bench: done", file=sys.stderr, flush=True)
     at_1024 = [r["seconds"] for r in scaling["sizes"] if r["hypotheses"] == 1024]
     report = {
         "tape_samples_per_s": tape["samples_per_s"],

@@ -135,10 +135,37 @@ def _sharp(s: Step, v: Verdict) -> str:
     return f"{s.repair.sharp[0]} in ({fraction_text(v.sharp[0])}, {fraction_text(v.sharp[1])}]"
 
 
+# the paper's numbering of the results its \\labels name (as the property checks cite them)
+_NUMBERED = {
+    "them: passive learning": "Theorem 3.1", "prop: robust cal for known C": "Theorem 4.1",
+    "them: main": "Theorem 5.1", "lem(main): upper and lower bound": "Lemma 5.1",
+    "lem(main): upper bound the difference of classifiers": "Lemma 5.2",
+    "lem: corruption related  1": "Lemma A.1", "lem: corruption related  2": "Lemma A.2",
+    "lem: passive learning": "Lemma C.1",
+}
+_KINDS = {"lem": "lemma", "them": "theorem", "prop": "proposition", "coro": "corollary", "sec": "section",
+          "line": "line", "alg": "algorithm", "condition": "condition"}
+
+
+def heading(label: str) -> str:
+    """A group's heading for people: 'Lemma A.1 (lem: corruption related  1)' rather
+    than the raw LaTeX label alone; the label stays, so it can be searched for."""
+    if label in _NUMBERED:
+        return f"{_NUMBERED[label]} ({label})"
+    prefix, sep, rest = label.partition(":")
+    kind = _KINDS.get(prefix.split("(")[0].strip())
+    rest = " ".join(rest.split())
+    if prefix == "unlabeled":
+        return f"unlabeled in the paper: {rest}"
+    if sep and kind:
+        return f"{kind} '{rest}' ({label})" if rest and rest != "main" else f"{kind} {label}"
+    return label
+
+
 def table(results) -> str:
     lines = []
     for lemma, items in _groups(results).items():
-        lines.append(f"== {lemma}: {_counts(items)}")
+        lines.append(f"== {heading(lemma)}: {_counts(items)}")
         for s, v in items:
             lines.append(f"  {v.status:<15} {s.id:<40} {_detail(v)}")
             if s.reading_of:

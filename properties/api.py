@@ -18,10 +18,11 @@ from __future__ import annotations
 import warnings
 from types import SimpleNamespace
 
-from .impl import DEFAULT_IMPL, DEFAULT_MEMORY_LIMIT, Candidate, InProcessCandidate, check_required, load_candidate
+from .impl import DEFAULT_MEMORY_LIMIT, Candidate, InProcessCandidate, check_required, load_candidate
 from .profiles import PROFILES
 from .registry import all_checks
-from .runner import FAILED, XPASS, CheckResult, run_check
+from .runner import XPASS, CheckResult, run_check
+from . import xfails_file
 
 ON_FAIL = ("raise", "warn", "collect")
 SHOWN_VIOLATIONS = 3  # per check in a failure's description; the result keeps them all
@@ -40,15 +41,18 @@ class CheckFailureWarning(UserWarning):
     """One failing check, warned by check_implementation(on_fail="warn")."""
 
 
-def is_failure(result: CheckResult, impl_path: str) -> bool:
+def is_failure(result: CheckResult, impl_path: str, strict_xfail: bool = False) -> bool:
     """The command line's rule (properties/cli.py): a failure, or an expected failure
-    that passed on the reference (our record of the finding is then stale)."""
-    return result.status == FAILED or (result.status == XPASS and impl_path == DEFAULT_IMPL)
+    that passed on the reference (our record of the finding is then stale), or under
+    strict_xfail one of the candidate's own expected failures that passed."""
+    return xfails_file.is_failure(result, impl_path, strict_xfail)
 
 
 def describe_failure(result: CheckResult, violations: int = 1) -> str:
     """The failing check in a few lines: what it cites, its first violations and the line
     of Python that rebuilds its counterexample."""
+    if result.status == xfails_file.YOUR_XPASS:
+        return f"{result.name} ({result.cites}) unexpectedly passed: {result.reason}"
     if result.status == XPASS:
         return (f"{result.name} ({result.cites}) unexpectedly passed on the reference: {result.reason} -- "
                 "the finding no longer reproduces, so its record in FINDINGS.md and the registry is stale")
@@ -113,7 +117,8 @@ def _candidate(candidate, timeout, memory_limit, isolate) -> tuple[Candidate, bo
 
 def check_implementation(candidate, profile: str = "ci", checks=None, on_fail: str = "raise", *,
                          timeout: float | None = None, memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
-                         isolate: bool | None = None) -> list[CheckResult]:
+                         isolate: bool | None = None, xfails=None, skips=None,
+                         strict_xfail: bool = False) -> list[CheckResult]:
     """Run the registered checks (all, or those named in `checks`) against `candidate`
     under the Hypothesis profile `profile` (dev, ci or fuzz; properties/profiles.py) and
     return their CheckResults, in registry order (or the order of `checks`).
@@ -128,19 +133,28 @@ def check_implementation(candidate, profile: str = "ci", checks=None, on_fail: s
     on_fail: "raise" -- ImplementationCheckFailed listing each failing check with its first
     violation and reproducer; "warn" -- one CheckFailureWarning per failing check; "collect"
     -- nothing. Bad arguments (an unknown check, profile or on_fail, a candidate that
-    cannot be loaded or lacks a required function) are ValueErrors."""
+    cannot be loaded or lacks a required function) are ValueErrors.
+
+    xfails, skips: paths of the candidate's own expected-failures and skips files
+    (properties/xfails_file.py; a bad one is a ListFileError, a ValueError naming the
+    file and line). A listed check that fails is "expected failure (yours)", one that
+    passes "unexpectedly passed (yours)" -- a failure only under strict_xfail; a skipped
+    check is not run ("skipped (yours)")."""
     if on_fail not in ON_FAIL:
         raise ValueError(f"on_fail must be one of {', '.join(ON_FAIL)}, got {on_fail!r}")
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
     selected = _selected(checks)
+    lists = xfails_file.load(xfails, skips, strict_xfail=strict_xfail)
     loaded, owned = _candidate(candidate, timeout, memory_limit, isolate)
     try:
-        results = [run_check(check, loaded, profile=profile) for check in selected.values()]
+        results = [xfails_file.skipped_result(check, lists.skip_of(name)) if lists.skip_of(name)
+                   else xfails_file.apply(run_check(check, loaded, profile=profile), lists)
+                   for name, check in selected.items()]
     finally:
         if owned:
             loaded.close()
-    failures = [result for result in results if is_failure(result, loaded.path)]
+    failures = [result for result in results if is_failure(result, loaded.path, strict_xfail)]
     if failures and on_fail == "raise":
         where = loaded.runs_in
         message = (f"{len(failures)} of {len(results)} checks failed on {loaded.path} ({where}, profile {profile}):\n"

@@ -15,11 +15,13 @@ import re
 import signal
 import sys
 import time
+from pathlib import Path
 
 from reference import interrupts
 from reference.cli import OneLineParser, UsageError, positive_number, run
 
 from . import impl as harness
+from . import junit
 from .campaign.cli import add_campaign_parser
 from . import profiles
 from .crosscheck import ALGORITHMS, crosscheck, summary_text
@@ -28,7 +30,14 @@ from .contract import PROTOCOL_ALGORITHMS
 from .impl import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_candidate
 from .registry import all_checks
 from .budget import Budget
-from .runner import FAILED, NOT_RUN, XPASS, run_check
+from .report import check_report
+from .first_use import (
+    arithmetic_lines, check_json_file_writable, file_path_hint, print_short, print_short_header, write_json_file,
+)
+from .progress import CheckProgress
+from .replay import DEFAULT_RESULTS_DIR, replay, replay_command, save_failures
+from .runner import FAILED, NOT_RUN, run_check
+from . import xfails_file
 from .strategies import (
     CROSSCHECK_SEED, LARGE_CROSSCHECK_SEED, fixed_crosscheck_cases, fixed_large_crosscheck_cases,
 )
@@ -56,6 +65,8 @@ def _candidate(args, path: str | None):
     if args.in_process and args.isolate:
         raise UsageError("--in-process and --isolate exclude each other")
     cmd = args.candidate_cmd
+    if path is not None:
+        file_path_hint(path, *(("--candidate", "crosscheck") if hasattr(args, "candidate") else ("--impl", "check")))
     if cmd is not None and path is not None:
         raise UsageError("give the implementation's import path or --candidate-cmd, not both")
     if cmd is not None and args.in_process:
@@ -93,8 +104,23 @@ def _output_lines(output: dict | None) -> list[str]:
     return lines
 
 
+def _lists(args) -> xfails_file.CandidateLists:
+    """The candidate's own xfails and skips files (bad ones: ListFileError, exit 2)."""
+    return xfails_file.load(args.xfails_file, args.skips_file, strict_xfail=args.strict_xfail)
+
+
+def _check_report_options(args) -> None:
+    if args.json_indent is not None and args.json_indent < 0:
+        raise UsageError(f"--json-indent must be >= 0, got {args.json_indent}")
+    check_json_file_writable(args.json_file)
+
+
 def _cmd_check(args) -> int:
+    _check_report_options(args)
     profile = profiles.load(args.profile)
+    lists = _lists(args)
+    if args.junitxml is not None and not Path(args.junitxml).resolve().parent.is_dir():
+        raise UsageError(f"--junitxml {args.junitxml}: its folder does not exist")
     checks = all_checks()
     if args.only:
         unknown = [name for name in args.only if name not in checks]
@@ -107,32 +133,50 @@ def _cmd_check(args) -> int:
         started = time.perf_counter()
         for i, check in enumerate(checks.values(), start=1):
             interrupts.raise_if_interrupted()
-            print(f"[{i}/{len(checks)}] {check.name} ...", end="", file=sys.stderr, flush=True)
-            result = run_check(check, candidate, deadline=budget.deadline)
-            interrupts.raise_if_interrupted()  # no verdict after Ctrl-C, even one a check swallowed
+            with CheckProgress(i, len(checks), check.name) as progress:
+                skip = lists.skip_of(check.name)
+                if skip is not None:  # the candidate's skip: not run
+                    result = xfails_file.skipped_result(check, skip)
+                else:
+                    result = xfails_file.apply(run_check(check, candidate, seed=args.seed, progress=progress.update,
+                                                         deadline=budget.deadline), lists)
+                interrupts.raise_if_interrupted()  # no verdict after Ctrl-C, even one a check swallowed
+                progress.finish(f"{result.status} ({result.examples} examples)")
             results.append(result)
-            print(f" {result.status} ({result.examples} examples)", file=sys.stderr, flush=True)
         elapsed = time.perf_counter() - started
         _note_kept(candidate)
+        saved = save_failures(results, checks, candidate, args.candidate_cmd, profile, args.results_dir)
     # an expected failure (a finding about the paper) that passes says our record of it is
     # stale when the reference runs; on a candidate, only that its run does not reproduce
     # the paper's counterexample, which other checks judge
-    bad = [r for r in results if r.status in (FAILED, NOT_RUN)
-           or (r.status == XPASS and candidate.path == harness.DEFAULT_IMPL)]
+    # the candidate's own expected failure that passes fails the run under --strict-xfail
+    bad = [r for r in results if xfails_file.is_failure(r, candidate.path, lists.strict_xfail)]
+    report = check_report(candidate, profile, args.seed, elapsed, results, lists)
+    for entry in report["checks"]:
+        entry["replay_file"] = saved.get(entry["name"])
+    if args.junitxml is not None:
+        junit.write(report, args.junitxml)
+    if args.json_file:
+        write_json_file(report, args.json_file, args.json_indent)
     if args.json:
-        print(json.dumps({"impl": candidate.path, "isolated": candidate.isolated, "profile": profile,
-                          "seconds": round(elapsed, 2), "budget": args.budget,
-                          "checks": [r.to_json() for r in results]}))
+        print(json.dumps(report, indent=args.json_indent))
     else:
         mode = candidate.runs_in
         width = max(len(r.name) for r in results)
         print(f"implementation {candidate.path} ({mode}), profile {profile}, {elapsed:.1f} s")
-        print(f"{'check':<{width}}  {'status':<19}  {'examples':>8}  cites")
+        swidth = max(19, *(len(r.status) for r in results))
+        print(f"{'check':<{width}}  {'status':<{swidth}}  {'examples':>8}  cites")
         for r in results:
-            print(f"{r.name:<{width}}  {r.status:<19}  {r.examples:>8}  {r.cites}")
-        for r in results:
-            if r.counterexample or r.output:
+            print(f"{r.name:<{width}}  {r.status:<{swidth}}  {r.examples:>8}  {r.cites}")
+        if not args.verbose:
+            print_short_header(results)
+        for r in results if not args.verbose else ():
+            print_short(r, saved.get(r.name))
+        for r in results if args.verbose else ():
+            if r.counterexample or r.output or r.listed:  # a list line's reason is printed with the result
                 print(f"\n{r.name} ({r.status}{': ' + r.reason if r.reason else ''})")
+                if r.listed and r.status not in xfails_file.YOUR_STATUSES:  # ours; the candidate lists it too
+                    print(f"  also in your xfails: {r.listed['file']}:{r.listed['line']} ({r.listed['reason']})")
                 for v in r.violations[:3]:
                     print(f"  {v}")
                 if r.cause and r.cause["explained"]:
@@ -143,10 +187,17 @@ def _cmd_check(args) -> int:
                     print(f"  reproduce{f' ({r.unshrunk})' if r.unshrunk else ''}: {r.counterexample}")
                 for path in r.requests or ():
                     print(f"  request file: {path}")
+                if saved.get(r.name):
+                    print(f"  replay: {replay_command(saved[r.name])}")
                 for line in _output_lines(r.output):
                     print(line)
         counts = {s: sum(r.status == s for r in results) for s in sorted({r.status for r in results})}
         print("\n" + ", ".join(f"{n} {s}" for s, n in counts.items()))
+        for line in arithmetic_lines(candidate, results):
+            print(line)
+        if saved:
+            print(f"{len(saved)} failing case(s) saved under {args.results_dir}/ (replay: "
+                  f"{replay_command(next(iter(saved.values())))})")
         not_run = counts.get(NOT_RUN, 0)
         if not_run:
             print(f"{not_run} checks not run: the time budget (--budget {args.budget:g} s) was spent; no verdict "
@@ -155,11 +206,17 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_crosscheck(args) -> int:
+    _check_report_options(args)
     if (args.candidate is None) == (args.candidate_cmd is None):
         raise UsageError("give the candidate's import path (--candidate) or its command (--candidate-cmd), one of them")
     if args.cases is not None and args.cases < 1:
         raise UsageError(f"--cases must be >= 1, got {args.cases}")
     algorithms = tuple(args.algorithms or ALGORITHMS)
+    lists = _lists(args)
+    skipped = {a: lists.skip_of(f"crosscheck_{a}") for a in algorithms if lists.skip_of(f"crosscheck_{a}")}
+    for algorithm, entry in skipped.items():  # the candidate's skips: not compared
+        print(f"note: crosscheck_{algorithm} skipped (yours: {entry.describe()})", file=sys.stderr)
+    algorithms = tuple(a for a in algorithms if a not in skipped)
     if args.large:
         seed = LARGE_CROSSCHECK_SEED if args.seed is None else args.seed
         cases = fixed_large_crosscheck_cases(args.cases or 10, seed)
@@ -193,22 +250,42 @@ def _cmd_crosscheck(args) -> int:
         _note_kept(candidate)
     print(file=sys.stderr)
     elapsed = time.perf_counter() - started
+    statuses = xfails_file.crosscheck_statuses(summary.reports, lists)
+    verdicts = {**{a: {"status": xfails_file.YOUR_SKIP, "listed": e.to_json()} for a, e in skipped.items()},
+                **{a: {"status": s, "listed": e.to_json() if e else None} for a, (s, e) in statuses.items()}}
+    report = {**summary.to_json(), "isolated": candidate.isolated, "candidate_output": output,
+              "cases": len(cases), "seed": seed, "large": args.large, "seconds": round(elapsed, 2),
+              "verdicts": verdicts, "candidate_lists": lists.to_json(), "budget": args.budget}
+    if args.json_file:
+        write_json_file(report, args.json_file, args.json_indent)
     if args.json:
-        print(json.dumps({**summary.to_json(), "isolated": candidate.isolated, "candidate_output": output,
-                          "cases": len(cases), "seed": seed, "large": args.large, "seconds": round(elapsed, 2),
-                          "budget": args.budget}))
+        print(json.dumps(report, indent=args.json_indent))
     else:
         print(summary_text(summary))
         for line in _output_lines(output):
             print(line)
+        for algorithm, (status, entry) in statuses.items():
+            if entry is not None:
+                print(f"crosscheck_{algorithm}: {status}: {entry.describe()}")
         print(f"{len(cases)} cases (seed {args.seed}) in {elapsed:.1f} s")
-    return 1 if summary.mismatches or any(r.skipped for r in summary.reports) else 0
+    failing = [s for s, _ in statuses.values()
+               if s in (FAILED, NOT_RUN) or (s == xfails_file.YOUR_XPASS and lists.strict_xfail)]
+    return 1 if failing else 0
 
 
 def _note_kept(candidate) -> None:
     kept = candidate.kept_root
     if kept:
         print(f"request files of failing calls kept under {kept}", file=sys.stderr)
+
+
+def _add_list_options(parser):
+    parser.add_argument("--xfails-file", metavar="FILE",
+                        help="the candidate's own expected failures: one check id or glob per line, '# reason' "
+                             "(properties/xfails_file.py)")
+    parser.add_argument("--skips-file", metavar="FILE", help="the candidate's checks not to run, same format")
+    parser.add_argument("--strict-xfail", action="store_true",
+                        help="an expected failure of --xfails-file that passes fails the run (remove its line)")
 
 
 def _add_candidate_options(parser):
@@ -244,7 +321,19 @@ def build_parser():
                                       f"else ${ENV_VAR} or 'reference')")
     check.add_argument("--profile", choices=profiles.PROFILES, help="Hypothesis profile (default ci under CI, else dev)")
     check.add_argument("--only", nargs="+", metavar="CHECK", help="run only these checks")
-    check.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    check.add_argument("--json", action="store_true",
+                       help="print the report as one JSON object (schema: check-report.schema.json) instead of "
+                            "the table")
+    check.add_argument("--seed", type=int, help="Hypothesis's random seed for every check (default: the profile's)")
+    check.add_argument("--junitxml", metavar="PATH", help="also write the results as JUnit XML to PATH")
+    _add_list_options(check)
+    _add_report_options(check)
+    check.add_argument("--verbose", action="store_true",
+                       help="after the table, every expected failure and failure in full: violations, the finding's "
+                            "cause, the one-line Python reproducer (default: one short line each)")
+    check.add_argument("--results-dir", default=DEFAULT_RESULTS_DIR, metavar="DIR",
+                       help=f"save every failing case there as a file for `replay` (default {DEFAULT_RESULTS_DIR}/ in "
+                            "the working directory; nothing is written when no check fails)")
     _add_candidate_options(check)
     check.set_defaults(handler=_cmd_check)
     cross = sub.add_parser("crosscheck", help="run a candidate and the reference on the same tapes and compare")
@@ -255,22 +344,60 @@ def build_parser():
                        help="the fixed cases with |H| >= 256 (intervals and random classes; minutes per case)")
     cross.add_argument("--algorithms", nargs="+", choices=ALGORITHMS, help="compare only these algorithms")
     cross.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    _add_list_options(cross)
+    _add_report_options(cross)
     _add_candidate_options(cross)
     cross.set_defaults(handler=_cmd_crosscheck)
+    again = sub.add_parser("replay", help="re-run the check of a saved failing case (from check's results folder)")
+    again.add_argument("file", help="a failure file, e.g. cral-results/check_passive_output_is_erm-....json")
+    again.add_argument("--impl", help="import path of the implementation (default: the one the file names)")
+    again.add_argument("--candidate-cmd", metavar="CMD", help="a command candidate instead (docs/protocol.md)")
+    again.add_argument("--timeout", type=_timeout, default=harness.DEFAULT_TIMEOUT_S, metavar="S",
+                       help=f"seconds one call of the implementation may take (default {harness.DEFAULT_TIMEOUT_S:g})")
+    again.add_argument("--in-process", action="store_true",
+                       help="run an import-path implementation in this process (for a debugger: breakpoints work)")
+    again.set_defaults(handler=_cmd_replay)
     answer = sub.add_parser("answer", help="answer one run request (docs/protocol.md) with a Python module")
     answer.add_argument("--impl", required=True, help="import path of the module that answers")
     answer.add_argument("request", nargs="?", help="the request file (default: read the request from stdin)")
     answer.set_defaults(handler=_cmd_answer)
     add_campaign_parser(sub)
+    comparison = sub.add_parser("compare", help="compare two check --json reports: new failures, fixed, still "
+                                                "failing, changed reproducers (exit 1 on a new failure)")
+    comparison.add_argument("old", metavar="OLD.json")
+    comparison.add_argument("new", metavar="NEW.json")
+    comparison.add_argument("--json", action="store_true", help="print one JSON object instead of the lists")
+    comparison.set_defaults(handler=_cmd_compare)
     schemas = sub.add_parser("schemas", help="print the folder of the published JSON Schemas")
     schemas.set_defaults(handler=_cmd_schemas)
     return parser
+
+
+def _cmd_replay(args) -> int:
+    if args.impl is not None and args.candidate_cmd is not None:
+        raise UsageError("give --impl or --candidate-cmd, not both")
+    if args.impl is not None:
+        file_path_hint(args.impl, "--impl", "replay FILE")
+    return replay(args.file, args.impl, args.candidate_cmd, timeout=args.timeout, in_process=args.in_process)
+
+
+def _add_report_options(parser):
+    parser.add_argument("--json-indent", type=int, metavar="N",
+                        help="indent the JSON report by N spaces (default: one line)")
+    parser.add_argument("--json-file", metavar="PATH", help="also write the JSON report to PATH (the table stays on "
+                                                            "stdout)")
 
 
 def _cmd_answer(args) -> int:
     from .answer import main as answer_main
 
     return answer_main(args.impl, args.request)
+
+
+def _cmd_compare(args) -> int:
+    from .compare import main as compare_main
+
+    return compare_main(args.old, args.new, args.json)
 
 
 def _cmd_schemas(args) -> int:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import os
 
+from pathlib import Path
+
 from hypothesis import HealthCheck, settings
+from hypothesis.database import DirectoryBasedExampleDatabase
 
 PROFILES = ("dev", "ci", "fuzz")
 # Profiles whose search goes on past a counterexample its expected failure explains
@@ -18,7 +21,18 @@ EXPLORES_PAST_EXPLAINED = frozenset({"fuzz"})
 _loaded: list[str] = []
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
 
-settings.register_profile("dev", max_examples=25, deadline=None, suppress_health_check=_SLOW_OK)
+def dev_database_dir() -> Path:
+    """Where the dev profile keeps Hypothesis's example database: one folder per user
+    ($XDG_CACHE_HOME or ~/.cache, under cral-hypothesis), not `.hypothesis/` in whatever
+    directory a command runs from. $CRAL_HYPOTHESIS_DIR overrides it."""
+    if os.environ.get("CRAL_HYPOTHESIS_DIR"):
+        return Path(os.environ["CRAL_HYPOTHESIS_DIR"])
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "cral-hypothesis" / "examples"
+
+
+settings.register_profile("dev", max_examples=25, deadline=None, suppress_health_check=_SLOW_OK,
+                          database=DirectoryBasedExampleDatabase(str(dev_database_dir())))
 settings.register_profile(
     "ci", max_examples=25, derandomize=True, deadline=None, database=None, print_blob=True,
     suppress_health_check=_SLOW_OK,
@@ -26,8 +40,17 @@ settings.register_profile(
 settings.register_profile("fuzz", max_examples=2000, deadline=None, suppress_health_check=_SLOW_OK)
 
 
+# values of CI that mean "not under CI" (CI=false in a shell profile, CI=0 in a Makefile)
+_FALSE = frozenset({"", "0", "false", "no", "off"})
+
+
+def under_ci(environ=os.environ) -> bool:
+    """Whether $CI says the run is under CI: set and not one of 0/false/no/off."""
+    return environ.get("CI", "").strip().lower() not in _FALSE
+
+
 def default_profile() -> str:
-    return os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev")
+    return os.environ.get("HYPOTHESIS_PROFILE", "ci" if under_ci() else "dev")
 
 
 def load(name: str | None = None) -> str:

@@ -20,6 +20,14 @@ session ends. A check's result becomes:
                           line); on the reference, a failure (the finding's record is stale)
     not applicable        skip with the reason
 
+The candidate's own expected failures and skips (--cral-xfails FILE, --cral-skips FILE;
+properties/xfails_file.py) become pytest's own xfail and skip markers on the items they
+list, with the reason "yours: <reason> (FILE:LINE)", so pytest reports them as any xfail:
+a listed check that fails is XFAIL, one that passes XPASS. XPASS fails the run when the
+project sets pytest's `xfail_strict = true` (as for its own tests) or --cral-strict-xfail
+is given (for the suite's checks alone). A bad file is a usage error (pytest's exit 4)
+naming the file and line.
+
 The examples tried, the seconds and Hypothesis's statistics of each check are user
 properties of its item (so `--junitxml` records them) and a report section ("cral
 statistics", shown with a failure or by `-rA`).
@@ -63,7 +71,8 @@ def default_profile() -> str:
     named = os.environ.get("HYPOTHESIS_PROFILE")
     if named in PROFILES:
         return named
-    return "ci" if os.environ.get("CI") else "dev"
+    # properties.profiles.under_ci, spelled out for the same reason: CI=false / CI=0 is not CI
+    return "ci" if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no", "off") else "dev"
 
 
 def pytest_addoption(parser):
@@ -88,6 +97,12 @@ def pytest_addoption(parser):
     group.addoption("--cral-keep-requests", metavar="DIR", default=None,
                     help="--cral-cmd: keep the request files of failing calls under DIR (default: a new temporary "
                          "folder)")
+    group.addoption("--cral-xfails", metavar="FILE", default=None,
+                    help="the implementation's own expected failures: one check id or glob per line, '# reason'")
+    group.addoption("--cral-skips", metavar="FILE", default=None,
+                    help="the implementation's checks not to run, same format as --cral-xfails")
+    group.addoption("--cral-strict-xfail", action="store_true", default=False,
+                    help="a check of --cral-xfails that passes fails the run (as xfail_strict = true does)")
     group.addoption("--cral-profile", choices=PROFILES, default=None,
                     help="Hypothesis profile of the checks (default: ci when $CI is set, else dev; "
                          "$HYPOTHESIS_PROFILE if it names one of these)")
@@ -136,7 +151,15 @@ def pytest_configure(config):
         raise pytest.UsageError("--cral-in-process does not apply to --cral-cmd: a command always runs in "
                                 "processes of its own")
     config.addinivalue_line("markers", f"{MARKER}: a check of the property suite (the cral plugin)")
-    config.stash[_SUITE] = _Suite(config, impl, cmd, config.getoption("cral_profile") or default_profile())
+    suite = _Suite(config, impl, cmd, config.getoption("cral_profile") or default_profile())
+    from .xfails_file import load
+
+    try:
+        suite.lists = load(config.getoption("cral_xfails"), config.getoption("cral_skips"),
+                           strict_xfail=config.getoption("cral_strict_xfail") or config.getini("xfail_strict"))
+    except ValueError as error:  # ListFileError: FILE:LINE: what is wrong
+        raise pytest.UsageError(f"cral: {error}") from None
+    config.stash[_SUITE] = suite
 
 
 def pytest_report_header(config):
@@ -195,6 +218,7 @@ class _Suite:
         self._candidate = None
         self.results = {}  # check name -> CheckResult, in the order run
         self.notes = []  # (check name, note) for passes that are worth a word
+        self.lists = None  # the candidate's xfails and skips (xfails_file.CandidateLists)
 
     def describe(self) -> str:
         if self.cmd is not None:
@@ -218,7 +242,9 @@ class _Suite:
     def run(self, check):
         from .runner import run_check
 
-        result = run_check(check, self.candidate(), profile=self.profile)
+        from .xfails_file import apply
+
+        result = apply(run_check(check, self.candidate(), profile=self.profile), self.lists)
         self.results[check.name] = result
         return result
 
@@ -238,8 +264,17 @@ class Checks(pytest.Collector):
     def collect(self):
         from .registry import all_checks
 
+        lists = self.config.stash[_SUITE].lists
+        # --cral-strict-xfail sets strict; else pytest's xfail_strict ini decides
+        strict = {"strict": True} if self.config.getoption("cral_strict_xfail") else {}
         for name, check in all_checks().items():
-            yield CheckItem.from_parent(self, name=name, check=check)
+            item = CheckItem.from_parent(self, name=name, check=check)
+            skip, xfail = lists.skip_of(name), lists.xfail_of(name)
+            if skip is not None:
+                item.add_marker(pytest.mark.skip(reason=f"yours: {skip.describe()}"))
+            elif xfail is not None:
+                item.add_marker(pytest.mark.xfail(reason=f"yours: {xfail.describe()}", **strict))
+            yield item
 
 
 class CheckItem(pytest.Item):
@@ -255,13 +290,17 @@ class CheckItem(pytest.Item):
         from .api import describe_failure
         from .impl import DEFAULT_IMPL
         from .runner import FAILED, NOT_APPLICABLE, XFAIL, XPASS
+        from .xfails_file import YOUR_XFAIL
 
         suite = self.config.stash[_SUITE]
         result = suite.run(self.check)
         self.user_properties.extend(result_properties(result))
         self.add_report_section("call", "cral statistics", statistics_text(result, suite.profile))
         path = suite.candidate().path
-        if result.status == FAILED:  # the message carries the candidate's output
+        if result.listed:
+            self.user_properties.append(("listed", f"{result.listed['file']}:{result.listed['line']}"))
+        # the candidate's expected failure: its xfail marker turns the failure into XFAIL
+        if result.status in (FAILED, YOUR_XFAIL):  # the message carries the candidate's output
             raise CheckFailure(failure_text(result, path))
         self.add_report_section("call", "cral candidate output", "\n".join(output_lines(result.output)))
         if result.status == XPASS and path == DEFAULT_IMPL:

@@ -31,6 +31,7 @@ from .contract import CHECKED_IF_PRESENT
 from .impl import DEFAULT_IMPL, as_candidate, raised_at
 from .causes import CAUSES, Verdict, classify
 from .registry import EXPECTED_FAILURES, Check, known_examples
+from .replay import encode_example, short_form
 from .violation import CallFailed, Violation
 
 PASSED, FAILED, XFAIL, XPASS = "passed", "failed", "expected failure", "unexpectedly passed"
@@ -74,6 +75,12 @@ class CheckResult:
     # an expected failure's counterexample classified by its finding's cause
     # (properties/causes.py), and how many explained counterexamples the search saw
     cause: dict | None = None
+    # the line of the candidate's own xfails or skips file that applied (properties/xfails_file.py)
+    listed: dict | None = None
+    # the failing example as data (properties/replay.py: encode_example) and a one-line
+    # description of it for the table; the full reproducer is `counterexample`
+    case: dict | None = None
+    short: str | None = None
 
     def to_json(self) -> dict:
         return {
@@ -81,7 +88,8 @@ class CheckResult:
             "examples": self.examples, "counterexample": self.counterexample,
             "violations": self.violations, "reason": self.reason, "candidate_output": self.output,
             "unshrunk": self.unshrunk, "requests": self.requests, "statistics": self.statistics,
-            "cause": self.cause,
+            "cause": self.cause, "seconds": (self.statistics or {}).get("seconds", 0.0), "listed": self.listed,
+            "case": self.case, "short": self.short,
         }
 
 
@@ -122,7 +130,7 @@ def not_applicable_reason(check: Check, impl) -> str | None:
 
 def run_check(check: Check, impl, *, max_examples: int | None = None, profile: str | None = None,
               seed: int | None = None, known: bool = True, prefer_violations: bool = False,
-              database=_PROFILE_DATABASE, explore: bool | None = None,
+              database=_PROFILE_DATABASE, explore: bool | None = None, progress=None,
               deadline: float | None = None) -> CheckResult:
     """Run one check under the loaded Hypothesis profile (or the named one), optionally with
     fewer examples or a fixed random seed. Its known examples run first (unless `known` is
@@ -136,7 +144,8 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
     An expected failure's counterexample is classified by its finding's cause
     (properties/causes.py): one the cause does not explain is a failure, reported as
     such. `explore` (default: the profile's, profiles.EXPLORES_PAST_EXPLAINED) goes on
-    searching past explained counterexamples for one that is not.
+    searching past explained counterexamples for one that is not. `progress(examples)`, if
+    given, is called before each example (the command line's heartbeat).
     `deadline` (time.monotonic() seconds; properties/budget.py): no example starts after
     it; a check stopped before it found anything is NOT_RUN, one stopped while shrinking
     reports its failure unshrunk."""
@@ -157,6 +166,8 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
         candidate.begin_example()  # a command candidate's request files
         seen["examples"] += 1
         seen["current"] = example
+        if progress is not None:
+            progress(seen["examples"])
         found = violations_of(check, candidate, example)
         verdict = None
         if found:
@@ -174,6 +185,8 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
                         return
             seen["verdict"] = verdict
             seen["failure"] = (example, found)  # after shrinking, the last one is the minimal one
+            # the examples column counts the search up to the first failure, not shrink attempts
+            seen.setdefault("until_failure", seen["examples"])
             if seen["faults"] > FAULT_SHRINK_BUDGET:
                 raise _FatalCall(found[0], f"shrunk for {FAULT_SHRINK_BUDGET} steps: the candidate failed as a "
                                            "program every time", True)
@@ -230,10 +243,12 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
         shown = [str(v) for v in found]
         if verdict is not None and not verdict.explained:
             shown.insert(0, f"not explained by {verdict.describe()}")
-        return CheckResult(check.name, check.cites, check.kind, XFAIL if expected else FAILED, seen["examples"],
+        return CheckResult(check.name, check.cites, check.kind, XFAIL if expected else FAILED,
+                           seen.get("until_failure", seen["examples"]),
                            reproducer, shown, reason, output, unshrunk,
                            candidate.keep_requests(), statistics=statistics,
-                           cause=_cause_record(verdict, seen["explained"]))
+                           cause=_cause_record(verdict, seen["explained"]),
+                           case=_encoded(example), short=short_form(example))
     if out_of_budget:  # some examples passed, but the check did not finish: no verdict
         return CheckResult(check.name, check.cites, check.kind, NOT_RUN, seen["examples"],
                            reason=f"stopped by the time budget after {seen['examples']} examples, before it "
@@ -260,6 +275,13 @@ def _with_deadline(body, deadline: float | None):
         return body(example)
 
     return budgeted
+
+
+def _encoded(example) -> dict | None:
+    try:
+        return encode_example(example)
+    except Exception:  # an example that neither serialises nor pickles: the reproducer remains
+        return None
 
 
 def _cause_record(verdict: Verdict | None, explained: int) -> dict | None:

@@ -11,8 +11,8 @@ from fractions import Fraction
 
 from . import adversary as adversaries
 from . import interrupts
-from .calruption import calruption
-from .demo import N, SEEDS, TAU, run_demo
+from .calruption import calruption, epoch_length
+from .demo import CALRUPTION_CONSTANTS as DEMO_CALRUPTION_CONSTANTS, N, SEEDS, TAU, run_demo
 from .documents import load_adversary, load_instance, load_tape
 from .exact import as_fraction, as_int
 from .instance import Instance
@@ -45,9 +45,34 @@ def positive_number(option: str, unit: str):
     return parse
 
 
+# options whose value may start with '-' ("--eta -,1/2,-", "--delta -1/2": the latter is
+# then refused by the value's own check, naming it); argparse would take such a value for
+# an option and report the option's value as missing
+DASH_VALUE_OPTIONS = frozenset({"--eta", "--delta", "--gamma"})
+
+
+def join_dash_values(argv: list[str]) -> list[str]:
+    """'--eta', '-,1/2,-' -> '--eta=-,1/2,-' (argparse's own spelling for such values)."""
+    out, i = [], 0
+    while i < len(argv):
+        token = argv[i]
+        if token in DASH_VALUE_OPTIONS and i + 1 < len(argv) and argv[i + 1].startswith("-") \
+                and argv[i + 1] not in ("-h", "--help") and not argv[i + 1].startswith("--"):
+            out.append(f"{token}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(token)
+            i += 1
+    return out
+
+
 class OneLineParser(argparse.ArgumentParser):
     def error(self, message):  # argparse would print the usage block too
         raise UsageError(message)
+
+    def parse_known_args(self, args=None, namespace=None):
+        args = sys.argv[1:] if args is None else list(args)
+        return super().parse_known_args(join_dash_values(args), namespace)
 
 
 def _instance(spec: str) -> Instance:
@@ -124,6 +149,65 @@ def _show_fraction(value: Fraction) -> str:
     return f"{value} (~{float(value):.6g})"
 
 
+# A sampled tape holds three Python lists (x, y, u) of n entries: measured 190 bytes per
+# round at its peak (`run robust_cal --n 2000000`: 0.40 GB; 20000000: 3.8 GB), rounded up
+TAPE_BYTES_PER_ROUND = 200
+
+
+def available_memory() -> int | None:
+    """Bytes the system can still give (MemAvailable, Linux), or None where unknown."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _gb(size: int) -> str:
+    return f"{size / 1e9:.1f} GB" if size >= 1e9 else f"{size / 1e6:.0f} MB"
+
+
+def _check_tape_memory(n: int) -> None:
+    """Say before sampling, not by a MemoryError after minutes, that a tape of n rounds
+    does not fit; a large one that fits gets a note (it takes a while)."""
+    need = n * TAPE_BYTES_PER_ROUND
+    have = available_memory()
+    if have is not None and need > have:
+        raise UsageError(f"--n {n}: the exact tape needs about {_gb(need)} in memory ({TAPE_BYTES_PER_ROUND} bytes "
+                         f"per round) and {_gb(have)} is available; use a smaller --n, or the fast implementation's "
+                         "counts mode for long streams (fast.robust_cal_counts, README 'The fast implementation')")
+    if need > 1 << 30:
+        print(f"note: --n {n}: the exact tape takes about {_gb(need)} in memory and minutes to sample",
+              file=sys.stderr)
+
+
+def _sample_or_explain(instance, adversary, seed):
+    try:
+        return sample_tape(instance, adversary, seed)
+    except MemoryError:
+        raise UsageError(f"--n {adversary.n}: out of memory sampling the tape (about {TAPE_BYTES_PER_ROUND} bytes per "
+                         "round); use a smaller --n") from None
+
+
+def _calruption_too_short(algorithm: str, params: Params, n: int) -> str | None:
+    """Why a CALruption run of n rounds completes no epoch, or None. At the paper's
+    constants the first epoch has ceil(4 beta1) rounds (Algorithm 2, line 1; beta1 =
+    32*640*beta3), about 10^6: a default run of 4096 rounds then queries every label and
+    outputs h0 by convention (no epoch completed), which looks like a bug unless said."""
+    if algorithm != "calruption":
+        return None
+    first = epoch_length(params, 1)
+    if n >= first:
+        return None
+    hint = " (use --params scaled: epochs of 64, 256, 1024, ... rounds)" if params.regime == "paper" else ""
+    return (f"CALruption's first epoch needs {first:,} rounds at the {params.regime} constants and n = {n:,}: no epoch "
+            f"completes, every label is queried and the output is h0 by convention, not a learned hypothesis; "
+            f"give --n {first:,} or more{hint}")
+
+
 def _cmd_run(args) -> int:
     instance = _instance(args.instance)
     if args.tape:
@@ -132,8 +216,12 @@ def _cmd_run(args) -> int:
         adversary = None
     else:
         adversary = _adversary(args, instance)
-        tape = sample_tape(instance, adversary, _seed(args))
+        _check_tape_memory(adversary.n)
+        tape = _sample_or_explain(instance, adversary, _seed(args))
     params = _params(args, tape.n, instance.num_hypotheses)
+    too_short = _calruption_too_short(args.algorithm, params, tape.n)
+    if too_short:
+        print(f"warning: {too_short}", file=sys.stderr)
     if args.algorithm == "passive":
         trace = passive(instance.hypotheses, tape, params)
     elif args.algorithm == "calruption":
@@ -148,7 +236,8 @@ def _cmd_run(args) -> int:
     print(f"instance         {args.instance}: {instance.num_points} points, {instance.num_hypotheses} hypotheses")
     if adversary is not None:
         c_total = adversary.total(instance, 1, tape.n)
-        print(f"adversary        {args.adversary}, C_total = {_show_fraction(c_total)}")
+        shown = args.adversary or "none (clean labels)"
+        print(f"adversary        {shown}, C_total = {_show_fraction(c_total)}")
         print(f"tape             n = {tape.n}, seed = {tape.seed}")
     else:
         print(f"tape             {args.tape}, n = {tape.n}")
@@ -159,7 +248,9 @@ def _cmd_run(args) -> int:
         print(f"eliminations     {', '.join(shrink) if shrink else 'none'}")
     if getattr(trace, "epochs", None) is not None:
         print(f"epochs           {len(trace.epochs)} completed, epoch {trace.final_epoch} cut after "
-              f"{trace.unfinished_rounds} rounds")
+              f"{trace.unfinished_rounds} rounds (it needs {epoch_length(params, trace.final_epoch)})")
+        if too_short:
+            print(f"note             {too_short}")
         for e in trace.epochs:
             print(f"  epoch {e.l}: rounds {e.tau}..{e.tau + e.length - 1}, labels {e.labels_requested}, "
                   f"h*_hat = h{e.h_star_hat}, |V^{e.l}| = {len(e.layers[-1])}, LP objective ~{float(e.lp_objective):.3g}")
@@ -169,15 +260,32 @@ def _cmd_run(args) -> int:
     return 0
 
 
+def stderr_progress(what: str):
+    """A progress(done, total) callback writing to stderr: one line rewritten in place
+    (and cleared at the end) on a terminal, a plain line per step otherwise (a log)."""
+    terminal = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if terminal:
+            end = "\r\033[K" if done == total else ""
+            print(f"\r{what} {done}/{total}", end=end, file=sys.stderr, flush=True)
+        else:
+            print(f"{what} {done}/{total}", file=sys.stderr, flush=True)
+    return progress
+
+
 def _cmd_demo(args) -> int:
     seeds = tuple(range(as_int(args.seeds, "--seeds", minimum=1)))
-    result = run_demo(seeds=seeds, n=as_int(args.n, "--n", minimum=2), tau=as_int(args.tau, "--tau", minimum=0, maximum=args.n))
+    result = run_demo(seeds=seeds, n=as_int(args.n, "--n", minimum=2), tau=as_int(args.tau, "--tau", minimum=0, maximum=args.n),
+                      progress=stderr_progress("demo: seed"))
     if args.json:
         print(json.dumps(to_jsonable(result)))
         return 0
     best = result.best
     print("Appendix counter-example: xi1 = 1/2, xi2 = 1/128, eta^{x1} = 15/32 for t <= tau, then clean")
-    print("outputs per seed (RobustCAL vanilla / modified and passive at the paper's constants)")
+    print("outputs per seed: RobustCAL vanilla / modified and passive at the paper's constants;")
+    print(f"CALruption at scaled constants ({DEMO_CALRUPTION_CONSTANTS}; at the paper's its first epoch "
+          f"alone needs {result.calruption_paper_first_epoch:,} rounds)")
     print(f"n = {result.n}, tau = {result.tau}, delta = {result.delta}; h* = h{best} (index {best})")
     print(f"{'seed':>4}  {'vanilla':>7}  {'h* lost at':>10}  {'modified':>8}  {'passive':>7}  {'CALruption':>10}  "
           f"{'h* queried':>10}  {'labels vanilla/modified/CALruption':>34}")
@@ -208,6 +316,10 @@ def _cmd_tape(args) -> int:
 def _cmd_show(args) -> int:
     """The instance as JSON or, with --adversary, that adversary (bound to the instance)."""
     instance = _instance(args.instance)
+    if args.seed is not None:
+        raise UsageError("--seed does not apply to show (an instance or adversary has no tape; `tape` takes --seed)")
+    if not args.adversary:
+        _refuse_unused(args, set(), "show without --adversary (the instance alone)")
     data = _adversary(args, instance).to_json() if args.adversary else instance.to_json()
     print(json.dumps(data, indent=1))
     return 0
@@ -263,12 +375,22 @@ def _interrupted() -> int:
     return EXIT_INTERRUPTED
 
 
+def _subcommands(parser: argparse.ArgumentParser) -> list[str]:
+    return [name for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+            for name in action.choices]
+
+
 def run(parser: argparse.ArgumentParser, argv=None) -> int:
     """Parse, run the chosen subcommand's handler, and turn bad input (a UsageError or
     the library's ValueError) into one line on stderr and exit status 2. Ctrl-C stops at
     once with one line and exit status 130 (no verdict is printed); a reader that closes
     the pipe early (`| head`) ends the run quietly. Shared by the project's command lines."""
     interrupts.install()
+    if not (sys.argv[1:] if argv is None else list(argv)) and _subcommands(parser):
+        # no subcommand at all: a newcomer's first try; the usage and the subcommands with
+        # what each does, on stderr, exit 2 (argparse's status for a missing argument)
+        print(parser.format_help().rstrip(), file=sys.stderr)
+        return 2
     try:
         args = parser.parse_args(argv)
         status = args.handler(args)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from . import adversary as adversaries
-from .calruption import calruption
+from .calruption import calruption, epoch_length
 from .instances import counterexample
 from .params import Params
 from .passive import passive
@@ -59,9 +59,16 @@ class DemoResult:
     delta: Fraction
     best: int
     rows: tuple[DemoRow, ...]
+    # rounds of CALruption's first epoch at the paper's constants (why the demo scales them)
+    calruption_paper_first_epoch: int = 0
 
 
-def run_demo(seeds=SEEDS, n=N, tau=TAU, delta=DELTA, xi1=XI1, xi2=XI2) -> DemoResult:
+# what the demo's header says of CALruption's constants (Params.scaled's defaults)
+CALRUPTION_CONSTANTS = "beta1 = 16, beta2 = 5/32, beta3 as the paper's: epochs of 64, 256, 1024, ... rounds"
+
+
+def run_demo(seeds=SEEDS, n=N, tau=TAU, delta=DELTA, xi1=XI1, xi2=XI2, progress=None) -> DemoResult:
+    """`progress(done, total)`, if given, is called after each seed (the CLI's stderr lines)."""
     instance = counterexample(xi1, xi2)
     adversary = adversaries.counterexample(tau, n)
     params = Params.paper(n, instance.num_hypotheses, delta)
@@ -71,6 +78,7 @@ def run_demo(seeds=SEEDS, n=N, tau=TAU, delta=DELTA, xi1=XI1, xi2=XI2) -> DemoRe
     dis = [x for x in range(instance.num_points) if instance.hypotheses[0][x] != instance.hypotheses[1][x]]
     best = instance.best
     rows = []
+    seeds = tuple(seeds)
     for seed in seeds:
         tape = sample_tape(instance, adversary, seed)
         vanilla = robust_cal(instance.hypotheses, tape, params, vanilla=True)
@@ -94,4 +102,7 @@ def run_demo(seeds=SEEDS, n=N, tau=TAU, delta=DELTA, xi1=XI1, xi2=XI2) -> DemoRe
                 calruption_labels=soft.labels_requested,
             )
         )
-    return DemoResult(n=n, tau=tau, delta=Fraction(delta), best=best, rows=tuple(rows))
+        if progress is not None:
+            progress(len(rows), len(seeds))
+    return DemoResult(n=n, tau=tau, delta=Fraction(delta), best=best, rows=tuple(rows),
+                      calruption_paper_first_epoch=epoch_length(params, 1))

@@ -136,8 +136,15 @@ def test_instance_and_adversary_files_round_trip(tmp_path):
 
 
 def test_demo_small():
-    out = ok("demo", "--seeds", 1, "--n", 4096, "--tau", 512)
-    assert "vanilla wrong on" in out
+    result = cli("demo", "--seeds", 2, "--n", 4096, "--tau", 512)
+    assert result.returncode == 0, result.stderr
+    assert "vanilla wrong on" in result.stdout
+    # progress on stderr, a plain line per seed when stderr is not a terminal
+    assert result.stderr.splitlines() == ["demo: seed 1/2", "demo: seed 2/2"]
+    # the header says CALruption runs at scaled constants, which, and why
+    header = result.stdout.splitlines()[:3]
+    assert "CALruption at scaled constants (beta1 = 16" in header[2], header
+    assert re.search(r"first epoch alone needs [\d,]+ rounds", header[2]), header
 
 
 # -- bad input ----------------------------------------------------------------------------
@@ -182,7 +189,7 @@ BAD_INPUT = [
          r"\bnu\b", r"\b2$"),
     _bad("tape-x-beyond-points", ["run", "passive", "--tape", "{d}/tape_x_99.json"],
          r"\btape\.x\[2\]", r"\b99\b"),
-    _bad("no-subcommand", [], r"\bcommand\b"),
+    _bad("unknown-subcommand", ["runn"], r"\brunn\b"),
 ]
 
 

@@ -356,6 +356,64 @@ def error_document() -> dict:
     }
 
 
+# properties.runner.STATUSES and properties.xfails_file.YOUR_STATUSES, spelled out so that
+# this script stands alone (tests/test_adopt.py keeps them equal)
+CHECK_STATUSES = ("passed", "failed", "expected failure", "unexpectedly passed", "not applicable", "not run",
+                  "expected failure (yours)", "unexpectedly passed (yours)", "skipped (yours)")
+CHECK_KINDS = ("deterministic", "lemma", "conditional", "statistical", "counterexample")  # properties.registry.KINDS
+
+
+def check_report_document() -> dict:
+    """`python -m properties check --json` (properties/report.py); what `python -m properties
+    compare` reads. Not a document of the run protocol: the suite's own report, versioned
+    with the other schemas."""
+    text = {"type": "string"}
+    text_or_null = {"type": ["string", "null"]}
+    object_or_null = {"type": ["object", "null"]}
+    listed = obj({"list": {"enum": ["xfails", "skips"]}, "file": text, "line": {"type": "integer", "minimum": 1},
+                  "pattern": text, "reason": text_or_null},
+                 description="the line of the candidate's xfails or skips file that applied")
+    check = obj({
+        "name": {"type": "string", "pattern": "^check_[a-z0-9_]+(?![\\s\\S])"},
+        "cites": text, "kind": {"enum": list(CHECK_KINDS)}, "status": {"enum": list(CHECK_STATUSES)},
+        "failing": {"type": "boolean", "description": "whether this check makes the run fail (exit 1)"},
+        "examples": {"type": "integer", "minimum": 0, "description": "examples tried"},
+        "seconds": {"type": "number", "minimum": 0, "description": "wall-clock seconds of the check"},
+        "counterexample": {**text_or_null, "description": "the minimal failing example: a line of Python that "
+                           "rebuilds it, or null"},
+        "violations": array(text), "reason": text_or_null,
+        "candidate_output": object_or_null, "unshrunk": {**text_or_null, "description": "why the counterexample "
+                                                         "is not minimal, or null"},
+        "requests": {"type": ["array", "null"], "items": text,
+                     "description": "a command candidate's request files of the failing example"},
+        "statistics": object_or_null, "cause": object_or_null,
+        "listed": {"anyOf": [listed, {"type": "null"}]},
+        "case": {**object_or_null, "description": "the failing example as data (properties/replay.py), or null"},
+        "short": {**text_or_null, "description": "a one-line description of the failing example, or null"},
+        "replay_file": {**text_or_null, "description": "the saved failure file for `python -m properties replay`, "
+                                                       "or null"},
+    })
+    return {
+        **header("check-report", "cral-check-report", "A run of the property suite (python -m properties check "
+                 "--json): the code, the candidate, the profile and seed, and every check's result."),
+        **obj({
+            "format": {"const": "cral-check-report"}, "version": VERSION_FIELD,
+            "code_version": obj({"package": text_or_null, "commit": text_or_null,
+                                 "dirty": {"type": ["boolean", "null"]}},
+                                description="the suite's package version and git commit (null when unknown)"),
+            "candidate": obj({"path": text, "runs_in": text, "isolated": {"type": "boolean"},
+                              "arithmetic": {"enum": ["exact", "float64"]}}),
+            "impl": text, "isolated": {"type": "boolean"},
+            "profile": {"enum": ["dev", "ci", "fuzz"]},
+            "seed": {"type": ["integer", "null"], "description": "--seed, or null (the profile's own)"},
+            "seconds": {"type": "number", "minimum": 0},
+            "candidate_lists": obj({"xfails": text_or_null, "skips": text_or_null,
+                                    "strict_xfail": {"type": "boolean"}}),
+            "checks": array(check),
+        }),
+    }
+
+
 def wrapper(kind: str, fmt: str, title: str, description: str) -> dict:
     """A kind that is one shared definition."""
     return {**header(kind, title, description), **ref(fmt)}
@@ -379,6 +437,7 @@ def documents() -> dict[str, dict]:
         kind_file("run-request"): request_document(),
         kind_file("describe"): describe_document(),
         kind_file("error"): error_document(),
+        kind_file("check-report"): check_report_document(),
     })
     for arithmetic in ARITHMETICS:
         out[kind_file("trace", arithmetic)] = trace_document(arithmetic)

@@ -1,0 +1,122 @@
+"""What `python -m properties check` says to someone meeting it for the first time (issue 16,
+items 6 and 7): the short form of each failure after the table, the arithmetic the
+candidate declared and what that changed, the hint that an import path (not a file) is
+needed, and the JSON report written to a file."""
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+from reference.cli import UsageError
+
+from .runner import FAILED, NOT_APPLICABLE, PASSED
+
+CLIP = 160  # a short line's violation, clipped
+
+
+def file_path_hint(path: str, option: str, command: str = "check") -> None:
+    """`--impl path/to/file.py` (or a folder): one line saying an import name is needed and
+    how to get one."""
+    looks_like_file = path.endswith(".py") or os.sep in path or "/" in path
+    if not looks_like_file:
+        return
+    target = Path(path)
+    folder, name = (target.parent, target.stem) if path.endswith(".py") else (target.parent, target.name)
+    raise UsageError(f"{option} takes an import name, not a file path ({path!r}): put its folder on PYTHONPATH "
+                     f"and give the module's name, e.g. PYTHONPATH={folder or '.'} python -m properties {command} "
+                     f"{option} {name}")
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= CLIP else text[:CLIP - 3] + "..."
+
+
+def print_short(result, saved: str | None, out=print) -> None:
+    """One line per expected failure, unexpected pass or listed result (two more for a
+    failure: its first violation and the replay command); --verbose prints the full blocks
+    instead."""
+    from .replay import replay_command
+
+    if result.status in (PASSED, NOT_APPLICABLE) and not result.listed:
+        return
+    # the same heading as --verbose's block, "name (status: reason)", then the example
+    line = f"  {result.name} ({result.status}{': ' + result.reason if result.reason else ''})"
+    out(line + (f" on {result.short}" if result.short else ""))
+    if result.status != FAILED:
+        return
+    if result.violations:
+        out(f"    {_clip(result.violations[0])}")
+    if saved:
+        out(f"    replay: {replay_command(saved)}")
+
+
+def _shown(results) -> bool:
+    return any(r.status not in (PASSED, NOT_APPLICABLE) or r.listed for r in results)
+
+
+def print_short_header(results, out=print) -> None:
+    if _shown(results):
+        out("\nexpected failures and failures (full reproducers: --verbose, --json):")
+
+
+def arithmetic_lines(candidate, results) -> list[str]:
+    """The arithmetic the candidate declared and what it changed, and a hint where the
+    verdict suggests the declaration is wrong."""
+    arithmetic = getattr(candidate, "arithmetic", "exact")
+    lines = []
+    if arithmetic == "float64":
+        lines.append("arithmetic: float64 (declared): floats are accepted and Catoni's root is held to the float64 "
+                     "tolerances (properties/tolerances.py); every other check is exact, as for any candidate")
+        failed = [r.name for r in results if r.status == FAILED]
+        if failed:
+            lines.append(f"  {len(failed)} failed check(s) recompute exact quantities from the trace (enclosures, "
+                         "LP certificates, Catoni's certified roots): those checks are for exact implementations; "
+                         "a float64 implementation is compared within tolerances by `python -m properties "
+                         "crosscheck --candidate ...` (CONTRACT.md, 'Arithmetic')")
+    else:
+        lines.append("arithmetic: exact (declared, or assumed: no ARITHMETIC attribute): results must be exact "
+                     "rationals, floats are refused")
+        floats = [r.name for r in results if r.status == FAILED and any(_looks_float(v) for v in r.violations)]
+        if floats:
+            lines.append(f"  hint: {len(floats)} failed check(s) mention floats: if the implementation computes in "
+                         "floating point, declare it: ARITHMETIC = \"float64\" in the module (or \"arithmetic\": "
+                         "\"float64\" in a program's describe)")
+    return lines
+
+
+# a float64 value turned into a Fraction has a power-of-two denominator, 2^-1074..2^-53
+# below its leading bit: values of that form in a violation betray float arithmetic
+_DENOMINATOR = re.compile(r"(?:Fraction\(-?\d+, |/)(\d{13,})")
+
+
+def _looks_float(text: str) -> bool:
+    if "float" in text:
+        return True
+    return any((d := int(found)) & (d - 1) == 0 and d >= 1 << 40 for found in _DENOMINATOR.findall(text))
+
+
+def write_json_file(report: dict, path: str, indent: int | None) -> None:
+    if indent is not None and indent < 0:
+        raise UsageError(f"--json-indent must be >= 0, got {indent}")
+    try:
+        Path(path).write_text(json.dumps(report, indent=indent) + "\n")
+    except OSError as error:
+        raise UsageError(f"--json-file {path}: {error.strerror}") from None
+
+
+def check_json_file_writable(path: str | None) -> None:
+    """Before a run of minutes: a report file that cannot be written is bad input now."""
+    if path is None:
+        return
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise UsageError(f"--json-file {path}: no folder {str(folder)!r}")
+    if Path(path).is_dir():
+        raise UsageError(f"--json-file {path}: is a folder")
+
+
+__all__ = ["arithmetic_lines", "check_json_file_writable", "file_path_hint", "print_short", "print_short_header",
+           "write_json_file"]

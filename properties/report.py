@@ -1,0 +1,113 @@
+"""The JSON report of `python -m properties check --json`, its versioned schema
+(reference/schemas/v1/check-report.schema.json, written by reference/schemas/build.py) and
+the code version it records.
+
+The report is what `python -m properties compare OLD.json NEW.json` reads: a team that runs
+the suite in its CI keeps each run's report as an artefact and compares it with the last
+one. Each check records its status, whether it makes the run fail (`failing`: the same rule
+as the exit status, properties/xfails_file.is_failure), the examples tried, its seconds and
+its minimal failing example (`counterexample`, a line of Python that rebuilds it)."""
+from __future__ import annotations
+
+import json
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+FORMAT = "cral-check-report"
+VERSION = 1
+DISTRIBUTION = "corruption-robust-active-learning"
+_ROOT = Path(__file__).resolve().parents[1]
+
+
+class ReportError(ValueError):
+    """A report that cannot be read or is not a valid check report: one line naming the file."""
+
+
+@lru_cache(maxsize=1)
+def code_version() -> dict:
+    """The suite's package version and, when it runs from a git checkout of this
+    repository, the commit and whether the tree has changes (null otherwise: an installed
+    package inside another project's repository must not report that project's commit)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        package = version(DISTRIBUTION)
+    except PackageNotFoundError:
+        package = None
+    commit = dirty = None
+    try:
+        def git(*args):
+            return subprocess.run(["git", "-C", str(_ROOT), *args], capture_output=True, text=True, timeout=10)
+
+        top = git("rev-parse", "--show-toplevel")
+        if top.returncode == 0 and Path(top.stdout.strip()).resolve() == _ROOT:
+            head = git("rev-parse", "HEAD")
+            if head.returncode == 0:
+                commit = head.stdout.strip()
+                status = git("status", "--porcelain", "--untracked-files=no")
+                dirty = bool(status.stdout.strip()) if status.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):  # no git: the commit is unknown
+        pass
+    return {"package": package, "commit": commit, "dirty": dirty}
+
+
+def check_report(candidate, profile: str, seed: int | None, seconds: float, results, lists) -> dict:
+    """The report of one run (`lists`: the candidate's xfails_file.CandidateLists)."""
+    from .xfails_file import is_failure
+
+    checks = [{**r.to_json(), "failing": is_failure(r, candidate.path, lists.strict_xfail)} for r in results]
+    return {
+        "format": FORMAT, "version": VERSION, "code_version": code_version(),
+        "candidate": {"path": candidate.path, "runs_in": candidate.runs_in, "isolated": candidate.isolated,
+                      "arithmetic": candidate.arithmetic},
+        # the fields of the report before it had a schema, kept for the scripts that read them
+        "impl": candidate.path, "isolated": candidate.isolated,
+        "profile": profile, "seed": seed, "seconds": round(seconds, 2), "candidate_lists": lists.to_json(),
+        "checks": checks,
+    }
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    from jsonschema import Draft202012Validator
+
+    from reference import documents
+
+    schema = json.loads((documents.schema_dir() / "check-report.schema.json").read_text(encoding="utf-8"))
+    return Draft202012Validator(schema)
+
+
+def validate(report, source: str = "report") -> dict:
+    """The report, if it is valid against the schema; else ReportError naming `source` and
+    the JSON path of the first problem."""
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_validator().iter_errors(report))
+    if error is not None:
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path) or "(top)"
+        message = error.message if len(error.message) <= 200 else error.message[:200] + "..."
+        raise ReportError(f"{source}: not a {FORMAT} v{VERSION} report: at {where}: {message}")
+    return report
+
+
+def load(path) -> dict:
+    """A report file, read and validated (ReportError: one line naming the file)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ReportError(f"{path}: no such file") from None
+    except UnicodeDecodeError:
+        raise ReportError(f"{path}: not a text file (not UTF-8)") from None
+    except OSError as error:
+        raise ReportError(f"{path}: cannot be read: {error.strerror or error}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ReportError(f"{path}:{error.lineno}: not JSON: {error.msg}") from None
+    if isinstance(data, dict) and data.get("format") == FORMAT and data.get("version") != VERSION:
+        raise ReportError(f"{path}: a {FORMAT} of version {data.get('version')!r}; this suite reads version {VERSION}")
+    return validate(data, str(path))
+
+
+__all__ = ["FORMAT", "ReportError", "VERSION", "check_report", "code_version", "load", "validate"]
