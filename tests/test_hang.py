@@ -89,17 +89,18 @@ def _env(folder: Path, **extra) -> dict:
     return env
 
 
-def _run(command: list[str], env: dict) -> Run:
+def _run(command: list[str], env: dict, cwd: Path) -> Run:
+    """In `cwd`, the test's folder: what a run writes there (cral-results/) stays out of the repository."""
     started = time.monotonic()
-    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
     return Run(result.returncode, result.stdout, result.stderr, time.monotonic() - started)
 
 
 def _cli(folder: Path, *args, **env) -> Run:
-    return _run([sys.executable, "-m", "properties", *args], _env(folder, **env))
+    return _run([sys.executable, "-m", "properties", *args], _env(folder, **env), folder)
 
 
-PLANTED_CMD = f"{sys.executable} tests/planted_cmd/misbehave.py"
+PLANTED_CMD = f"{sys.executable} {ROOT / 'tests' / 'planted_cmd' / 'misbehave.py'}"
 T = str(TIMEOUT)
 COMMANDS = {
     "busy": ["check", "--impl", "hang_busy", "--timeout", T, "--json", "--only", *PASSIVE_CHECKS, NO_PASSIVE],
@@ -292,7 +293,7 @@ def test_hypothesis_slow_shrinking_warning_goes_to_stderr(candidates):
     program = ("import sys; import hypothesis.internal.conjecture.engine as engine; engine.MAX_SHRINKING_SECONDS = 0; "
                "from properties.cli import main; sys.exit(main(sys.argv[1:]))")
     run = _run([sys.executable, "-c", program, "check", "--impl", "hang_wrong", "--json", "--only", PASSIVE_CHECKS[0]],
-               _env(candidates))
+               _env(candidates), candidates)
     report = run.json()
     assert run.returncode == 1 and report["checks"][0]["status"] == FAILED, run.stderr
     assert "spent more than five minutes" in run.stderr
