@@ -35,7 +35,7 @@ from .first_use import (
     arithmetic_lines, check_json_file_writable, file_path_hint, print_short, print_short_header, write_json_file,
 )
 from .progress import CheckProgress
-from .replay import DEFAULT_RESULTS_DIR, replay, replay_command, save_failures
+from .replay import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, default_results_dir, replay, replay_command, save_failures
 from .runner import FAILED, NOT_RUN, run_check
 from . import xfails_file
 from .strategies import (
@@ -145,6 +145,7 @@ def _cmd_check(args) -> int:
             results.append(result)
         elapsed = time.perf_counter() - started
         _note_kept(candidate)
+        args.results_dir = args.results_dir or default_results_dir()
         saved = save_failures(results, checks, candidate, args.candidate_cmd, profile, args.results_dir)
     # an expected failure (a finding about the paper) that passes says our record of it is
     # stale when the reference runs; on a candidate, only that its run does not reproduce
@@ -331,9 +332,9 @@ def build_parser():
     check.add_argument("--verbose", action="store_true",
                        help="after the table, every expected failure and failure in full: violations, the finding's "
                             "cause, the one-line Python reproducer (default: one short line each)")
-    check.add_argument("--results-dir", default=DEFAULT_RESULTS_DIR, metavar="DIR",
-                       help=f"save every failing case there as a file for `replay` (default {DEFAULT_RESULTS_DIR}/ in "
-                            "the working directory; nothing is written when no check fails)")
+    check.add_argument("--results-dir", default=None, metavar="DIR",
+                       help=f"save every failing case there as a file for `replay` (default ${RESULTS_DIR_ENV}, else "
+                            f"{DEFAULT_RESULTS_DIR}/ in the working directory; nothing is written when no check fails)")
     _add_candidate_options(check)
     check.set_defaults(handler=_cmd_check)
     cross = sub.add_parser("crosscheck", help="run a candidate and the reference on the same tapes and compare")

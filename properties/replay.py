@@ -23,7 +23,15 @@ import time
 from pathlib import Path
 
 FORMAT, VERSION = "cral-failure", 1
+# $CRAL_RESULTS_DIR moves the default (the test suite points it at a temporary folder so that
+# runs with the repository as working directory leave nothing in it)
+RESULTS_DIR_ENV = "CRAL_RESULTS_DIR"
 DEFAULT_RESULTS_DIR = "cral-results"
+
+
+def default_results_dir() -> str:
+    """Where `check` saves failing cases when --results-dir is not given (read at call time)."""
+    return os.environ.get(RESULTS_DIR_ENV) or DEFAULT_RESULTS_DIR
 # the modes whose trace the failure file records (the candidate's own output on the case)
 TRACE_MODES = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
 
@@ -214,5 +222,5 @@ def replay(path: str, impl: str | None, cmd: str | None, *, timeout=None, in_pro
     return 1 if status in (FAILED, XFAIL) else 0
 
 
-__all__ = ["DEFAULT_RESULTS_DIR", "decode_example", "encode_example", "load_failure", "replay", "replay_command",
+__all__ = ["DEFAULT_RESULTS_DIR", "RESULTS_DIR_ENV", "default_results_dir", "decode_example", "encode_example", "load_failure", "replay", "replay_command",
            "save_failures", "short_form", "verdict_of"]

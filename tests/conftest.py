@@ -36,6 +36,12 @@ def _candidate(config) -> str:
 
 
 def pytest_configure(config):
+    # failing cases that `properties check` saves (cral-results/) go to a temporary folder, not
+    # into the working directory (many tests run the CLI with the repository as cwd)
+    if not os.environ.get("CRAL_RESULTS_DIR"):
+        import tempfile
+
+        os.environ["CRAL_RESULTS_DIR"] = tempfile.mkdtemp(prefix="cral-results-")
     if config.getoption("--impl") is None and os.environ.get(CMD_ENV_VAR):
         return
     try:
