@@ -88,6 +88,8 @@ def test_crosscheck_through_the_command_route_has_no_mismatch(binaries):
         assert summary["algorithms"][algorithm]["agreed"] == 50, summary["algorithms"][algorithm]
 
 
+@pytest.mark.slow  # every registered check through the program (~20 s); the default run keeps the
+# 50-case cross-check and the broken build's checks through the same route
 def test_every_check_passes_or_does_not_apply(binaries):
     checks = _check(binaries["good"])
     failed = {name: c["violations"][:1] for name, c in checks.items() if c["status"] == "failed"}
