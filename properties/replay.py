@@ -22,6 +22,8 @@ import re
 import time
 from pathlib import Path
 
+from .jsonfile import read_json
+
 FORMAT, VERSION = "cral-failure", 1
 # $CRAL_RESULTS_DIR moves the default (the test suite points it at a temporary folder so that
 # runs with the repository as working directory leave nothing in it)
@@ -151,18 +153,7 @@ def replay_command(path: str) -> str:
 
 
 def load_failure(path: str) -> dict:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ValueError(f"replay: {path}: no such file") from None
-    except UnicodeDecodeError as error:
-        raise ValueError(f"replay: {path}: not a failure file (not UTF-8: byte {error.start})") from None
-    except OSError as error:
-        raise ValueError(f"replay: {path}: {error.strerror}") from None
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"replay: {path}: not JSON ({error.msg}, line {error.lineno})") from None
+    doc = read_json(path, ValueError, f"replay: {path}")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ValueError(f"replay: {path}: not a failure file (format is not {FORMAT!r})")
     if doc.get("version") != VERSION:

@@ -14,6 +14,8 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
+from .jsonfile import read_json
+
 FORMAT = "cral-check-report"
 VERSION = 1
 DISTRIBUTION = "corruption-robust-active-learning"
@@ -93,18 +95,7 @@ def validate(report, source: str = "report") -> dict:
 
 def load(path) -> dict:
     """A report file, read and validated (ReportError: one line naming the file)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ReportError(f"{path}: no such file") from None
-    except UnicodeDecodeError:
-        raise ReportError(f"{path}: not a text file (not UTF-8)") from None
-    except OSError as error:
-        raise ReportError(f"{path}: cannot be read: {error.strerror or error}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ReportError(f"{path}:{error.lineno}: not JSON: {error.msg}") from None
+    data = read_json(path, ReportError)
     if isinstance(data, dict) and data.get("format") == FORMAT and data.get("version") != VERSION:
         raise ReportError(f"{path}: a {FORMAT} of version {data.get('version')!r}; this suite reads version {VERSION}")
     return validate(data, str(path))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from concurrent.futures import ThreadPoolExecutor
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -74,20 +75,20 @@ def statuses(report: dict) -> dict:
 def runs(tmp_path_factory):
     """The scratch project's runs, before and after its deviation is fixed."""
     project = scratch_project(tmp_path_factory.mktemp("adopt"), DEVIATION)
-    found = {
-        "red": cral(project, "check", "--impl", "mycand", *ONLY, "--json", "--junitxml", "red.xml"),
-        "green": cral(project, "check", "--impl", "mycand", *ONLY, "--xfails-file", "xfails.txt"),
-        "green_json": cral(project, "check", "--impl", "mycand", *ONLY, "--xfails-file", "xfails.txt",
-                           "--skips-file", "skips.txt", "--json"),
+    fixed = scratch_project(tmp_path_factory.mktemp("adopt_fixed"), FIXED)  # the same project after the fix
+    commands = {
+        "red": (project, "check", "--impl", "mycand", *ONLY, "--json", "--junitxml", "red.xml"),
+        "green": (project, "check", "--impl", "mycand", *ONLY, "--xfails-file", "xfails.txt"),
+        "green_json": (project, "check", "--impl", "mycand", *ONLY, "--xfails-file", "xfails.txt",
+                       "--skips-file", "skips.txt", "--json"),
+        "xpass": (fixed, "check", "--impl", "mycand", *ONLY, "--xfails-file", "xfails.txt"),
+        "strict": (fixed, "check", "--impl", "mycand", *ONLY, "--xfails-file", "xfails.txt",
+                   "--strict-xfail", "--json"),
+        "fixed_a": (fixed, "check", "--impl", "mycand", *ONLY, "--json"),
+        "fixed_b": (fixed, "check", "--impl", "mycand", *ONLY, "--json"),
     }
-    (project / "mycand" / "__init__.py").write_text(FIXED)
-    found.update({
-        "xpass": cral(project, "check", "--impl", "mycand", *ONLY, "--xfails-file", "xfails.txt"),
-        "strict": cral(project, "check", "--impl", "mycand", *ONLY, "--xfails-file", "xfails.txt",
-                       "--strict-xfail", "--json"),
-        "fixed_a": cral(project, "check", "--impl", "mycand", *ONLY, "--json"),
-        "fixed_b": cral(project, "check", "--impl", "mycand", *ONLY, "--json"),
-    })
+    with ThreadPoolExecutor(max_workers=3) as pool:  # independent runs: their time overlaps
+        found = dict(zip(commands, pool.map(lambda command: cral(*command), commands.values())))
     for name in ("red", "green_json", "strict", "fixed_a", "fixed_b"):
         (project / f"{name}.json").write_text(found[name].stdout)
     found["project"] = project

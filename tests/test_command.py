@@ -253,6 +253,8 @@ def _verdicts(candidate, names, max_examples):
     return {name: run_check(CHECKS[name], candidate, max_examples=max_examples).status for name in names}
 
 
+@pytest.mark.slow  # ~16 s; the default run keeps the command route's crash, hang and environment tests, and
+# test_rust_example's cross-check through a program; the slow run also has the whole suite below
 def test_fast_through_the_command_route_gets_the_verdicts_of_its_import_path():
     with load_candidate("fast") as imported, load_candidate(cmd=f"{ANSWER} fast") as command:
         by_import = _verdicts(imported, SAME_VERDICT_CHECKS, 3)
