@@ -39,6 +39,7 @@ THEOREMS = {
     # the same conclusions re-derived from the repaired links (proofs_check/steps/corrected.py)
     "Theorem 3.1, corrected chain": ("corrected.thm31.bound", "corrected.thm31.implies"),
     "Theorem 4.1, corrected chain": ("corrected.thm41.accuracy",),
+    "Theorem 4.1 label complexity, corrected chain": ("corrected.thm41.labels.sum",),
     "Theorem 5.1, corrected chain": ("corrected.thm51.accuracy",),
     "Corollary 5.1, corrected chain": ("corrected.coro51.accuracy",),
 }
