@@ -427,6 +427,58 @@ def _grid_max(f, low, high, points=4000):
     return best
 
 
+def _label_chain_constants():
+    """Theorem 4.1's corrected label chain (corrected.thm41.labels.*) re-derived here with exact
+    rationals from the proof's own tools, independently of the encoded strings: AM-GM with beta_4 = 25
+    on the three roots of the repaired line 4, E3's self-bound rho_hat <= 13 rho/12 + 65 b/8, rho <= Delta
+    + 2R^*, Lemma C.1's line 3 Delta_hat <= 26 b + R^*, then solving for Delta_h. b = beta_t/t."""
+    from proofs_check.steps import corrected
+
+    b, R, D, Dhat, rho_h, rho_hat = sp.symbols("b R D Dhat rho_h rho_hat", nonnegative=True)
+    beta4 = sp.Integer(25)
+
+    def amgm(x):  # sqrt(2 b x) <= x/(2 beta_4) + beta_4 b
+        return x / (2 * beta4) + beta4 * b
+
+    def self_bound(x):  # rho_hat_t of a pair whose rho_* is x
+        return sp.Rational(13, 12) * x + sp.Rational(65, 8) * b
+
+    rhohat_h, rhohat_hat = self_bound(rho_h), self_bound(rho_hat)
+    line5 = sp.expand(rho_h / 4 + amgm(rho_h) + amgm(rhohat_h) + amgm(rhohat_hat) + rhohat_h / 2 + rhohat_hat / 2
+                      + sp.Rational(5, 2) * b)
+    names = {"rho_h": rho_h, "rho_hat": rho_hat, "b": b, "Delta_h": D, "R_star": R}
+    assert sp.expand(line5 - sp.sympify(corrected._LINE5, locals=names)) == 0
+    # the encoded line 5 is the general-beta_4 repair of corrected.thm41.labels.line5 at beta_4 = 25
+    repair = next(s for s in corrected.STEPS if s.id == "corrected.thm41.labels.line5").repair
+    rhs = relation(repair.claim).rhs
+    q = line5.coeff(rho_hat) / (1 + 1 / beta4)  # the bisected factor of rho_hat
+    assert sp.expand(rhs.subs({sp.Symbol("beta4", real=True): 25, sp.Symbol("K", real=True): q}).subs(
+        {sp.Symbol(k, real=True): v for k, v in names.items()}) - line5) == 0
+    line7 = sp.expand(line5.subs({rho_h: D + 2 * R, rho_hat: Dhat + 2 * R}).subs(Dhat, 26 * b + R))
+    a = line7.coeff(D)
+    assert a == sp.Rational(5, 6) and sp.expand(line7 - sp.sympify(corrected._LINE7, locals=names)) == 0
+    k1, k2 = line7.coeff(b) / (1 - a), line7.coeff(R) / (1 - a)
+    m = sp.sympify(corrected._M41)
+    # the constants carried down the chain are at least the derived ones
+    assert corrected._K41 >= k1 and corrected._K41R >= k2
+    radius = max(sp.Integer(corrected._K41) / 120, sp.Integer(corrected._K41R + 2) / 14)
+    assert m >= radius
+    return {"corrected.thm41.labels.line5": q, "corrected.thm41.labels.solve": k1, "corrected.thm41.labels.solve_rstar": k2,
+            "corrected.thm41.labels.query_radius": radius, "corrected.thm41.labels.sum": 120 * m}
+
+
+def test_label_chain_constants_by_hand():
+    """The closed forms of the corrected label chain (FINDINGS F18): line 5's rho_hat factor 13/24 (times
+    1 + 1/beta_4), 30179/50 = 603.58, 1007/50 = 20.14,
+    m = 151/30 and the sum's 120 m = 604.8 at the carried m = 5.04."""
+    got = _label_chain_constants()
+    assert got["corrected.thm41.labels.line5"] == sp.Rational(13, 24)
+    assert got["corrected.thm41.labels.solve"] == sp.Rational(30179, 50)
+    assert got["corrected.thm41.labels.solve_rstar"] == sp.Rational(1007, 50)
+    assert got["corrected.thm41.labels.query_radius"] == sp.Rational(151, 30)
+    assert got["corrected.thm41.labels.sum"] == sp.Rational(3024, 5)
+
+
 def test_corrected_constants_bracket_their_closed_forms(results):
     """Each sharp constant of the corrected chains brackets the value computed here
     independently: closed forms where they exist, a fine numeric maximisation otherwise."""
@@ -448,6 +500,7 @@ def test_corrected_constants_bracket_their_closed_forms(results):
         "corrected.thm31.implies": _grid_max(
             lambda u: (1 + 4 * mpmath.mpf(8907) / 1000) / (2 + 8 * u) + sqrt(16 * u / (2 + 8 * u)), 0, 1),
     }
+    expected.update({k: mpmath.mpf(v.p) / v.q for k, v in _label_chain_constants().items()})
     for step_id, value in expected.items():
         status, (bad, good) = _sharp_of(results, step_id)
         low, high = sorted((mpmath.mpf(bad.numerator) / bad.denominator, mpmath.mpf(good.numerator) / good.denominator))
@@ -463,12 +516,14 @@ def test_corrected_chains_close_except_where_a_repair_is_not_carried(results):
     from proofs_check.errata import closes, closure
 
     by_id = {s.id: (s, v) for s, v in results}
-    for root in ("corrected.thm31.bound", "corrected.thm31.implies", "corrected.thm41.accuracy"):
+    for root in ("corrected.thm31.bound", "corrected.thm31.implies", "corrected.thm41.accuracy",
+                 "corrected.thm41.labels.sum"):
         c = closure(root, by_id)
         assert closes(c).startswith("yes"), (root, c)
     for root in ("corrected.thm51.accuracy", "corrected.coro51.accuracy"):
         c = closure(root, by_id)
         assert set(c["carried_not"]) == {"calruption_gap.est.q_lower"} and not c["open"], (root, c)
     # the printed chains do not close: their links still use the printed (refuted) constants
-    for root in ("passive.thm31.implies", "robust_cal.thm41.statement_accuracy", "calruption_main.thm.accuracy"):
+    for root in ("passive.thm31.implies", "robust_cal.thm41.statement_accuracy", "calruption_main.thm.accuracy",
+                 "robust_cal.thm41.labels.sum"):
         assert not closes(closure(root, by_id)).startswith("yes"), root

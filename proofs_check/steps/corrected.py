@@ -275,11 +275,12 @@ STEPS = (
               "+ (2*beta4 + 6 + 21/(2*beta4))*b",
         justification="AM-GM sqrt(2 b x) <= x/(2 beta_4) + beta_4 b on each root, E3 to pass from rho_hat to rho_*",
         repair=Repair(claim=f"{_LINE4} <= (Rational(19, 24) + 25/(24*beta4))*rho_h "
-                            "+ Rational(13, 24)*(1 + 1/beta4)*rho_hat + (3*beta4 + Rational(5, 2) "
+                            "+ K*(1 + 1/beta4)*rho_hat + (3*beta4 + Rational(5, 2) "
                             "+ Rational(65, 8)*(1 + 1/beta4))*b",
+                      sharp=("K", "0", "1"),
                       premises=("b > 0", "rho_h >= 0", "rho_hat >= 0", "rhohat_h >= 0", "rhohat_hat >= 0")
                       + _LAB_AMGM,
-                      note="for every beta_4 > 0: the kept rhohat_hat/2 costs (1/2)(13/12) rho_hat and "
+                      note="for every beta_4 > 0, K = 13/24: the kept rhohat_hat/2 costs (1/2)(13/12) rho_hat and "
                            "(1/2)(65/8) b; with the AM-GM share 1/(2 beta_4) of rhohat_h and rhohat_hat the "
                            "coefficient of rho_hat is (13/24)(1 + 1/beta_4) (169/300 at beta_4 = 25, not 13/600) "
                            "and the constant 3 beta_4 + 5/2 + (65/8)(1 + 1/beta_4) (1719/20 = 85.95, not 56.42)"),
