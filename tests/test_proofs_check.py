@@ -512,9 +512,8 @@ def test_corrected_constants_bracket_their_closed_forms(results):
 def test_corrected_chains_close_except_where_a_repair_is_not_carried(results):
     """Theorems 3.1 and 4.1 (accuracy and label complexity) close from their repaired links, where
     the printed label chain does not (Lemma C.1's and line 5's repaired constants are not carried
-    there); Theorem 5.1 and Corollary 5.1
-    close except for one link: the algorithm's q_l uses rho_hat_{l-1} (calruption_gap.est.q_lower),
-    whose repair the estimation lemma's constant does not carry."""
+    there); Theorem 5.1 and Corollary 5.1 close except for one link: the algorithm's q_l uses
+    rho_hat_{l-1} (calruption_gap.est.q_lower), whose repair the estimation lemma's constant does not carry."""
     from proofs_check.errata import closes, closure
 
     by_id = {s.id: (s, v) for s, v in results}
