@@ -38,7 +38,7 @@ from .first_use import (
 )
 from .progress import CheckProgress
 from .replay import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, default_results_dir, replay, replay_command, save_failures
-from .runner import FAILED, NOT_RUN, run_check
+from .runner import NOT_RUN, run_check
 from . import xfails_file
 from .strategies import (
     CROSSCHECK_SEED, LARGE_CROSSCHECK_SEED, fixed_crosscheck_cases, fixed_large_crosscheck_cases,
