@@ -18,10 +18,11 @@ from __future__ import annotations
 import warnings
 from types import SimpleNamespace
 
+from .budget import Budget
 from .impl import DEFAULT_MEMORY_LIMIT, Candidate, InProcessCandidate, check_required, load_candidate
 from .profiles import PROFILES
 from .registry import all_checks
-from .runner import XPASS, CheckResult, run_check
+from .runner import NOT_RUN, XPASS, CheckResult, run_check
 from . import xfails_file
 
 ON_FAIL = ("raise", "warn", "collect")
@@ -53,6 +54,8 @@ def describe_failure(result: CheckResult, violations: int = 1) -> str:
     of Python that rebuilds its counterexample."""
     if result.status == xfails_file.YOUR_XPASS:
         return f"{result.name} ({result.cites}) unexpectedly passed: {result.reason}"
+    if result.status == NOT_RUN:
+        return f"{result.name} ({result.cites}) not run: {result.reason}"
     if result.status == XPASS:
         return (f"{result.name} ({result.cites}) unexpectedly passed on the reference: {result.reason} -- "
                 "the finding no longer reproduces, so its record in FINDINGS.md and the registry is stale")
@@ -118,7 +121,7 @@ def _candidate(candidate, timeout, memory_limit, isolate) -> tuple[Candidate, bo
 def check_implementation(candidate, profile: str = "ci", checks=None, on_fail: str = "raise", *,
                          timeout: float | None = None, memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
                          isolate: bool | None = None, xfails=None, skips=None,
-                         strict_xfail: bool = False) -> list[CheckResult]:
+                         strict_xfail: bool = False, budget: float | None = None) -> list[CheckResult]:
     """Run the registered checks (all, or those named in `checks`) against `candidate`
     under the Hypothesis profile `profile` (dev, ci or fuzz; properties/profiles.py) and
     return their CheckResults, in registry order (or the order of `checks`).
@@ -139,17 +142,25 @@ def check_implementation(candidate, profile: str = "ci", checks=None, on_fail: s
     (properties/xfails_file.py; a bad one is a ListFileError, a ValueError naming the
     file and line). A listed check that fails is "expected failure (yours)", one that
     passes "unexpectedly passed (yours)" -- a failure only under strict_xfail; a skipped
-    check is not run ("skipped (yours)")."""
+    check is not run ("skipped (yours)").
+
+    budget: seconds the whole call may take (None: no limit; properties/budget.py, as
+    `check --budget`): a check that has not started when it is spent is "not run", a
+    failure of the run (incomplete is not a pass)."""
     if on_fail not in ON_FAIL:
         raise ValueError(f"on_fail must be one of {', '.join(ON_FAIL)}, got {on_fail!r}")
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float)) or not budget > 0
+                               or budget == float("inf")):
+        raise ValueError(f"budget must be a positive number of seconds or None, got {budget!r}")
     selected = _selected(checks)
     lists = xfails_file.load(xfails, skips, strict_xfail=strict_xfail)
+    spend = Budget(budget)  # the candidate's import included, as the CLI's
     loaded, owned = _candidate(candidate, timeout, memory_limit, isolate)
     try:
         results = [xfails_file.skipped_result(check, lists.skip_of(name)) if lists.skip_of(name)
-                   else xfails_file.apply(run_check(check, loaded, profile=profile), lists)
+                   else xfails_file.apply(run_check(check, loaded, profile=profile, deadline=spend.deadline), lists)
                    for name, check in selected.items()]
     finally:
         if owned:

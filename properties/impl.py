@@ -47,6 +47,16 @@ def impl_path(explicit: str | None = None) -> str:
     return explicit or os.environ.get(ENV_VAR) or DEFAULT_IMPL
 
 
+def env_cmd() -> str | None:
+    """$CRAL_CMD, or None when it is unset. Set but empty (CRAL_CMD=$UNSET_VAR) is a
+    mistake, not a request for the import-path candidate: a ValueError, like $CRAL_IMPL's."""
+    if CMD_ENV_VAR not in os.environ:
+        return None
+    if not os.environ[CMD_ENV_VAR].strip():
+        raise ValueError(f"${CMD_ENV_VAR} is set but empty: give a command, or unset it")
+    return os.environ[CMD_ENV_VAR]
+
+
 class CandidateFault(Exception):
     """What went wrong in one call of the candidate, before the check is known; `values`
     is a mapping (a candidate's names cannot collide with the constructor's)."""
@@ -240,10 +250,10 @@ def load_candidate(impl: str | None = None, cmd: str | None = None, *, isolate: 
     reproducers; default a temporary folder) concern commands only."""
     if impl is not None and cmd is not None:
         raise ValueError("give the implementation's import path or its command, not both")
-    if impl is None and cmd is None and os.environ.get(CMD_ENV_VAR):
+    if impl is None and cmd is None and env_cmd() is not None:
         if os.environ.get(ENV_VAR):
             raise ValueError(f"${ENV_VAR} and ${CMD_ENV_VAR} are both set: choose the implementation by one of them")
-        cmd = os.environ[CMD_ENV_VAR]
+        cmd = env_cmd()
     if cmd is not None:
         if isolate is False:
             raise ValueError("a command candidate always runs in processes of its own (--in-process does not apply)")
@@ -324,6 +334,6 @@ def run_algorithm(check: str, impl, mode: str, case, timeout=_USE_DEFAULT):
 
 __all__ = [
     "CMD_ENV_VAR", "CallFailed", "Candidate", "CandidateFault", "DEFAULT_IMPL", "DEFAULT_MEMORY_LIMIT", "DEFAULT_TIMEOUT_S",
-    "ENV_VAR", "InProcessCandidate", "as_candidate", "call", "call_many", "check_required", "impl_path",
+    "ENV_VAR", "InProcessCandidate", "as_candidate", "call", "call_many", "check_required", "env_cmd", "impl_path",
     "load_candidate", "load_impl", "run_algorithm",
 ]

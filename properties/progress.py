@@ -75,4 +75,38 @@ class CheckProgress:
             pass
 
 
-__all__ = ["CheckProgress", "LOG_EVERY_S", "TERMINAL_EVERY_S"]
+class CountProgress:
+    """"[i/N] <text>" for a run of N steps (crosscheck's cases): on a terminal one line
+    rewritten at every step and ended by close(); otherwise (a log, CI) a plain line at
+    most every `every` seconds and at the last step, so a log never holds carriage
+    returns nor one line per case."""
+
+    def __init__(self, total: int, stream=None, every: float = LOG_EVERY_S):
+        self.total = total
+        self.stream = stream or sys.stderr
+        self.terminal = self.stream.isatty()
+        self.every = every
+        self.last = None  # monotonic time of the last plain line
+        self.open_line = False
+
+    def update(self, done: int, text: str) -> None:
+        line = f"[{done}/{self.total}] {text}"
+        if self.terminal:
+            self.open_line = True
+            self._write(f"\r\033[K{line}")
+            return
+        now = time.monotonic()
+        if done >= self.total or self.last is None or now - self.last >= self.every:
+            self.last = now
+            self._write(line + "\n")
+
+    def close(self) -> None:
+        """End a terminal's line (nothing in a log: its lines are complete)."""
+        if self.open_line:
+            self.open_line = False
+            self._write("\n")
+
+    _write = CheckProgress._write
+
+
+__all__ = ["CheckProgress", "CountProgress", "LOG_EVERY_S", "TERMINAL_EVERY_S"]

@@ -85,6 +85,9 @@ def pytest_addoption(parser):
                          "'./my_impl' (run once per call)")
     group.addoption("--cral-timeout", metavar="S", type=_seconds, default=None,
                     help="seconds one call of the implementation may take (default 60)")
+    group.addoption("--cral-budget", metavar="S", type=_seconds, default=None,
+                    help="seconds the whole suite may take (default: no limit): a check that has not started "
+                         "when they are spent fails as 'not run' (incomplete is not a pass)")
     group.addoption("--cral-memory-limit", metavar="SIZE", default=None,
                     help="address space of the implementation's process (RLIMIT_AS), e.g. 4G or 'none' "
                          "(default 16G)")
@@ -219,6 +222,9 @@ class _Suite:
         self.results = {}  # check name -> CheckResult, in the order run
         self.notes = []  # (check name, note) for passes that are worth a word
         self.lists = None  # the candidate's xfails and skips (xfails_file.CandidateLists)
+        from .budget import Budget
+
+        self.budget = Budget(config.getoption("cral_budget"))  # from the session's start, as the CLI's --budget
 
     def describe(self) -> str:
         if self.cmd is not None:
@@ -244,7 +250,8 @@ class _Suite:
 
         from .xfails_file import apply
 
-        result = apply(run_check(check, self.candidate(), profile=self.profile), self.lists)
+        result = apply(run_check(check, self.candidate(), profile=self.profile, deadline=self.budget.deadline),
+                       self.lists)
         self.results[check.name] = result
         return result
 
@@ -289,7 +296,7 @@ class CheckItem(pytest.Item):
     def runtest(self):
         from .api import describe_failure
         from .impl import DEFAULT_IMPL
-        from .runner import FAILED, NOT_APPLICABLE, XFAIL, XPASS
+        from .runner import FAILED, NOT_APPLICABLE, NOT_RUN, XFAIL, XPASS
         from .xfails_file import YOUR_XFAIL
 
         suite = self.config.stash[_SUITE]
@@ -302,6 +309,8 @@ class CheckItem(pytest.Item):
         # the candidate's expected failure: its xfail marker turns the failure into XFAIL
         if result.status in (FAILED, YOUR_XFAIL):  # the message carries the candidate's output
             raise CheckFailure(failure_text(result, path))
+        if result.status == NOT_RUN:  # --cral-budget spent: no verdict, so not a pass
+            raise CheckFailure(describe_failure(result))
         self.add_report_section("call", "cral candidate output", "\n".join(output_lines(result.output)))
         if result.status == XPASS and path == DEFAULT_IMPL:
             raise CheckFailure(describe_failure(result))

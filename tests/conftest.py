@@ -11,7 +11,7 @@ import pytest
 from properties import impl as harness
 from properties import profiles
 from properties import pytest_plugin
-from properties.impl import CMD_ENV_VAR, ENV_VAR, impl_path, load_candidate
+from properties.impl import CMD_ENV_VAR, ENV_VAR, env_cmd, impl_path, load_candidate
 
 PROFILE = profiles.load()
 
@@ -42,16 +42,16 @@ def pytest_configure(config):
         import tempfile
 
         os.environ["CRAL_RESULTS_DIR"] = tempfile.mkdtemp(prefix="cral-results-")
-    if config.getoption("--impl") is None and os.environ.get(CMD_ENV_VAR):
-        return
     try:
+        if config.getoption("--impl") is None and env_cmd() is not None:
+            return
         impl_path(config.getoption("--impl"))
-    except ValueError as error:  # --impl "" or CRAL_IMPL="": one line before any test, not an error per test
+    except ValueError as error:  # --impl "", CRAL_IMPL="" or CRAL_CMD="": one line before any test, not an error per test
         raise pytest.UsageError(str(error)) from None
 
 
 def pytest_report_header(config):
-    if config.getoption("--impl") is None and os.environ.get(CMD_ENV_VAR):
+    if config.getoption("--impl") is None and env_cmd() is not None:
         under_test = f"command {os.environ[CMD_ENV_VAR]!r} (${CMD_ENV_VAR}; a process of its own per call)"
     else:
         path = impl_path(config.getoption("--impl"))

@@ -373,3 +373,32 @@ def test_the_downstream_workflow_crosscheck_step_is_green(tmp_path):
     assert [(c["name"], c["status"]) for c in report["checks"]] == [
         (f"crosscheck_{a}", "passed") for a in ("passive", "robust_cal", "robust_cal_vanilla", "calruption")]
     assert (project / "cral-crosscheck-junit.xml").is_file()
+
+
+@pytest.mark.slow
+def test_the_downstream_workflow_steps_run_green_on_the_whole_suite(tmp_path):
+    """The workflow's own shell lines (not only their text), on a copy of the example: the
+    whole suite is green with its xfails file under --strict-xfail, the reports are
+    written, and compare of a report with itself finds nothing new. (About 30 s.)"""
+    import shutil
+
+    yaml = pytest.importorskip("yaml")
+    project = tmp_path / "downstream"
+    shutil.copytree(EXAMPLE, project)
+    steps = yaml.safe_load((EXAMPLE / ".github" / "workflows" / "cral.yml").read_text())["jobs"]["property-suite"]["steps"]
+    suite = next(step["run"] for step in steps if step.get("name") == "Run the property suite")
+    env = {**os.environ, "CI": "true", "PYTHONPATH": os.pathsep.join([str(ROOT), str(project)])}
+    env.pop("CRAL_RESULTS_DIR", None)  # the workflow names its own folder
+    # the runner's python is this one (the workflow's setup-python step)
+    bin_dir = Path(sys.executable).parent
+    env["PATH"] = os.pathsep.join([str(bin_dir), env.get("PATH", "")])
+    done = subprocess.run(["bash", "-e", "-c", suite], cwd=project, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = validate(json.loads((project / "cral-report.json").read_text()))
+    assert not any(c["failing"] for c in report["checks"])
+    assert {c["status"] for c in report["checks"]} >= {"passed", "expected failure (yours)"}
+    assert ET.parse(project / "cral-junit.xml").getroot().find("testsuite").get("failures") == "0"
+    again = subprocess.run([sys.executable, "-m", "properties", "compare", "cral-report.json", "cral-report.json"],
+                           cwd=project, env=env, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0 and "new failures: 0" in again.stdout, again.stdout + again.stderr

@@ -19,7 +19,7 @@ import reference
 from properties.api import describe_failure, is_failure
 from properties.contract import PUBLIC_NAMES
 from properties.registry import EXPECTED_FAILURES, all_checks
-from properties.runner import FAILED, PASSED, XFAIL, XPASS, CheckResult
+from properties.runner import FAILED, NOT_RUN, PASSED, XFAIL, XPASS, CheckResult
 
 ERM = "check_passive_output_is_erm"  # Theorem 3.1: passive learning outputs an ERM
 CATONI = "check_catoni_root_certified"
@@ -70,6 +70,19 @@ def test_the_reference_passes_a_selection_and_its_finding_is_an_expected_failure
     data = json.loads(json.dumps([r.to_json() for r in results]))
     assert data[0]["statistics"]["seconds"] >= 0 and data[0]["statistics"]["generate"]["examples"] >= 1
     assert data[0]["examples"] == results[0].examples > 0
+
+
+def test_a_spent_budget_leaves_checks_not_run_which_is_a_failure():
+    """budget= as `check --budget` (properties/budget.py): what has not started when it is
+    spent is 'not run' -- no verdict, so never a pass."""
+    names = [ERM, CATONI]
+    results = properties.check_implementation("reference", checks=names, budget=1e-9, on_fail="collect")
+    assert [r.status for r in results] == [NOT_RUN, NOT_RUN], [(r.name, r.status) for r in results]
+    assert all(is_failure(r, "reference") for r in results)
+    with pytest.raises(properties.ImplementationCheckFailed, match=f"{ERM} .* not run: the time budget was spent"):
+        properties.check_implementation("reference", checks=names, budget=1e-9)
+    generous = properties.check_implementation("reference", checks=[ERM], budget=3600)
+    assert [r.status for r in generous] == [PASSED]
 
 
 def test_a_module_object_and_an_isolated_import_path_give_the_same_verdicts():
@@ -165,6 +178,11 @@ def test_an_xpass_on_the_reference_is_described_as_a_stale_finding():
     ({"checks": 7}, "iterable of check names, got 7"),
     ({"on_fail": "ignore"}, "on_fail must be one of raise, warn, collect, got 'ignore'"),
     ({"profile": "quick"}, "profile must be one of dev, ci, fuzz, got 'quick'"),
+    ({"budget": 0}, "budget must be a positive number of seconds or None, got 0"),
+    ({"budget": -1.5}, "budget must be a positive number of seconds or None, got -1.5"),
+    ({"budget": "60"}, "budget must be a positive number of seconds or None, got '60'"),
+    ({"budget": float("nan")}, "budget must be a positive number of seconds or None, got nan"),
+    ({"budget": True}, "budget must be a positive number of seconds or None, got True"),
 ])
 def test_bad_arguments_are_value_errors_naming_them(kwargs, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):

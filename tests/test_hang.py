@@ -85,9 +85,9 @@ class Run:
 
 
 def _env(folder: Path, **extra) -> dict:
-    env = {**os.environ, "CI": "true", "PYTHONPATH": os.pathsep.join([str(folder), str(ROOT)]), **extra}
-    env.pop("CRAL_CMD", None)
-    return env
+    env = {**os.environ, "CI": "true", "PYTHONPATH": os.pathsep.join([str(folder), str(ROOT)])}
+    env.pop("CRAL_CMD", None)  # a test that wants one passes it in `extra`
+    return {**env, **extra}
 
 
 def _run(command: list[str], env: dict, cwd: Path) -> Run:
@@ -282,9 +282,23 @@ def test_an_exit_inside_a_call_fails_that_check_and_the_suite_goes_on(candidates
     (["check"], {"CRAL_IMPL": ""}),
     (["check", "--only", PASSIVE_CHECKS[0]], {"CRAL_IMPL": " "}),
     (["crosscheck", "--candidate", ""], {}),
+    (["check"], {"CRAL_CMD": ""}),
+    (["check", "--only", PASSIVE_CHECKS[0]], {"CRAL_CMD": "  "}),
+    (["campaign", "fuzz", "--minutes", "1"], {"CRAL_CMD": ""}),
 ])
 def test_an_empty_implementation_is_a_usage_error_not_the_reference(candidates, args, env):
     _cli(candidates, *args, **env).one_line_error("empty")
+
+
+def test_an_empty_command_variable_stops_pytest_before_any_test(candidates):
+    """CRAL_CMD= (an unset shell variable) under the repository's own tests: a usage error,
+    not a silent run of the reference."""
+    env = _env(candidates, CRAL_CMD="")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--co",
+                          str(ROOT / "tests" / "test_hang.py")], cwd=candidates, env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 4, (run.returncode, run.stdout[-500:], run.stderr[-500:])
+    assert "$CRAL_CMD is set but empty" in run.stderr, run.stderr[-500:]
 
 
 # -- item 6 (part): stdout carries only the report --------------------------------------------

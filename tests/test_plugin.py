@@ -208,6 +208,7 @@ def test_a_failures_text_has_every_violation_the_reproducers_and_the_output():
     (["--cral-impl="], "*--cral-impl is empty*"),
     (["--cral-memory-limit=lots"], "*--cral-memory-limit must be a size such as 16G*'lots'*"),
     (["--cral-timeout=0"], "*--cral-timeout: must be a number of seconds > 0, got '0'*"),
+    (["--cral-budget=-3"], "*--cral-budget: must be a number of seconds > 0, got '-3'*"),
     (["--cral-profile=quick"], "*--cral-profile: invalid choice: 'quick'*"),
     (["--cral-impl=reference", "--cral-tape-format=npy"], "*apply to --cral-cmd only*"),
     (["--cral-impl=reference", "--cral-keep-requests=/tmp"], "*apply to --cral-cmd only*"),
@@ -216,6 +217,15 @@ def test_bad_options_are_usage_errors(pytester, args, message):
     result = run(pytester, *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([message])
+
+
+def test_a_spent_budget_fails_the_checks_it_left_not_run(pytester):
+    """--cral-budget as `check --budget`: a check that has not started when it is spent
+    fails as 'not run' (incomplete is not a pass)."""
+    result = run(pytester, "--cral-impl=reference", "--cral-budget=0.000001", "-k", ERM)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([f"*{ERM} (*) not run: the time budget was spent before it started*"])
 
 
 def test_a_candidate_that_cannot_be_loaded_ends_the_run_as_a_usage_error(pytester):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from properties.progress import CheckProgress
+from properties.progress import CheckProgress, CountProgress
 from properties.registry import all_checks
 from properties.runner import FAILED, run_check
 
@@ -187,3 +187,17 @@ def test_quick_check_prints_one_line():
     with CheckProgress(3, 3, "check_y", stream=stream, every=60) as progress:
         progress.finish("passed (1 examples)")
     assert stream.text == "[3/3] check_y ... passed (1 examples)\n"
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_case_progress_rewrites_a_terminal_line_and_keeps_a_log_short(terminal):
+    """crosscheck's progress (issue 16 item 6): no carriage return in a log, nor a line per case."""
+    stream = _Stream(terminal)
+    progress = CountProgress(50, stream=stream, every=3600)
+    for done in range(1, 51):
+        progress.update(done, f"cases, {done // 10} failing runs")
+    progress.close()
+    if terminal:
+        assert stream.text.count("\r\033[K") == 50 and stream.text.endswith("[50/50] cases, 5 failing runs\n")
+    else:
+        assert stream.text == "[1/50] cases, 0 failing runs\n[50/50] cases, 5 failing runs\n"

@@ -125,14 +125,14 @@ def _cmd_experiment(args) -> int:
 
 
 def _cmd_fuzz(args) -> int:
-    from properties.impl import CMD_ENV_VAR, impl_path, load_candidate
+    from properties.impl import env_cmd, impl_path, load_candidate
 
     impl, cmd = args.impl, args.candidate_cmd
     if impl is not None and cmd is not None:
         raise UsageError("give --impl or --candidate-cmd, not both")
     if impl is None and cmd is None:
         # resolved here, so the spec names what ran and workers elsewhere need no environment
-        cmd = os.environ.get(CMD_ENV_VAR) or None
+        cmd = env_cmd()
         impl = None if cmd else impl_path(None)
     spec = fuzz.fuzz_spec(master_seed=args.seed, impl=impl, cmd=cmd, checks=args.checks, blocks=args.blocks,
                           examples=args.examples, profile=args.profile, timeout=args.timeout)
