@@ -31,12 +31,14 @@ from .impl import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_ca
 from .registry import all_checks
 from .budget import Budget
 from .report import check_report
+from .crosscheck_failures import SAVED_PER_ALGORITHM, save_crosscheck_failures
+from .crosscheck_report import crosscheck_report
 from .first_use import (
     arithmetic_lines, check_json_file_writable, file_path_hint, print_short, print_short_header, write_json_file,
 )
 from .progress import CheckProgress
 from .replay import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, default_results_dir, replay, replay_command, save_failures
-from .runner import FAILED, NOT_RUN, run_check
+from .runner import NOT_RUN, run_check
 from . import xfails_file
 from .strategies import (
     CROSSCHECK_SEED, LARGE_CROSSCHECK_SEED, fixed_crosscheck_cases, fixed_large_crosscheck_cases,
@@ -113,14 +115,14 @@ def _check_report_options(args) -> None:
     if args.json_indent is not None and args.json_indent < 0:
         raise UsageError(f"--json-indent must be >= 0, got {args.json_indent}")
     check_json_file_writable(args.json_file)
+    if args.junitxml is not None and not Path(args.junitxml).resolve().parent.is_dir():
+        raise UsageError(f"--junitxml {args.junitxml}: its folder does not exist")
 
 
 def _cmd_check(args) -> int:
     _check_report_options(args)
     profile = profiles.load(args.profile)
     lists = _lists(args)
-    if args.junitxml is not None and not Path(args.junitxml).resolve().parent.is_dir():
-        raise UsageError(f"--junitxml {args.junitxml}: its folder does not exist")
     checks = all_checks()
     if args.only:
         unknown = [name for name in args.only if name not in checks]
@@ -212,7 +214,7 @@ def _cmd_crosscheck(args) -> int:
         raise UsageError("give the candidate's import path (--candidate) or its command (--candidate-cmd), one of them")
     if args.cases is not None and args.cases < 1:
         raise UsageError(f"--cases must be >= 1, got {args.cases}")
-    algorithms = tuple(args.algorithms or ALGORITHMS)
+    algorithms = requested = tuple(args.algorithms or ALGORITHMS)
     lists = _lists(args)
     skipped = {a: lists.skip_of(f"crosscheck_{a}") for a in algorithms if lists.skip_of(f"crosscheck_{a}")}
     for algorithm, entry in skipped.items():  # the candidate's skips: not compared
@@ -249,14 +251,17 @@ def _cmd_crosscheck(args) -> int:
         summary = crosscheck(candidate, candidate.path, cases, algorithms, progress, deadline=budget.deadline)
         output = candidate.take_output()
         _note_kept(candidate)
+        statuses = xfails_file.crosscheck_statuses(summary.reports, lists)
+        args.results_dir = args.results_dir or default_results_dir()
+        saved = save_crosscheck_failures(summary, cases, statuses, candidate, args.candidate_cmd, args.results_dir,
+                                         seed=seed, large=args.large)
     print(file=sys.stderr)
     elapsed = time.perf_counter() - started
-    statuses = xfails_file.crosscheck_statuses(summary.reports, lists)
-    verdicts = {**{a: {"status": xfails_file.YOUR_SKIP, "listed": e.to_json()} for a, e in skipped.items()},
-                **{a: {"status": s, "listed": e.to_json() if e else None} for a, (s, e) in statuses.items()}}
-    report = {**summary.to_json(), "isolated": candidate.isolated, "candidate_output": output,
-              "cases": len(cases), "seed": seed, "large": args.large, "seconds": round(elapsed, 2),
-              "verdicts": verdicts, "candidate_lists": lists.to_json(), "budget": args.budget}
+    report = crosscheck_report(summary, candidate, algorithms=requested, statuses=statuses, skipped=skipped,
+                               lists=lists, cases=len(cases), seed=seed, large=args.large, budget=args.budget,
+                               seconds=elapsed, output=output, saved=saved)
+    if args.junitxml is not None:
+        junit.write(report, args.junitxml)
     if args.json_file:
         write_json_file(report, args.json_file, args.json_indent)
     if args.json:
@@ -268,10 +273,11 @@ def _cmd_crosscheck(args) -> int:
         for algorithm, (status, entry) in statuses.items():
             if entry is not None:
                 print(f"crosscheck_{algorithm}: {status}: {entry.describe()}")
-        print(f"{len(cases)} cases (seed {args.seed}) in {elapsed:.1f} s")
-    failing = [s for s, _ in statuses.values()
-               if s in (FAILED, NOT_RUN) or (s == xfails_file.YOUR_XPASS and lists.strict_xfail)]
-    return 1 if failing else 0
+        print(f"{len(cases)} cases (seed {seed}) in {elapsed:.1f} s")
+        if saved:
+            print(f"{len(saved)} failing case(s) saved under {args.results_dir}/ (at most "
+                  f"{SAVED_PER_ALGORITHM} per algorithm; replay: {replay_command(next(iter(saved.values())))})")
+    return 1 if any(entry["failing"] for entry in report["checks"]) else 0
 
 
 def _note_kept(candidate) -> None:
@@ -344,14 +350,24 @@ def build_parser():
     cross.add_argument("--large", action="store_true",
                        help="the fixed cases with |H| >= 256 (intervals and random classes; minutes per case)")
     cross.add_argument("--algorithms", nargs="+", choices=ALGORITHMS, help="compare only these algorithms")
-    cross.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    cross.add_argument("--json", action="store_true",
+                       help="print the report as one JSON object (schema: crosscheck-report.schema.json) instead of "
+                            "the table")
+    cross.add_argument("--junitxml", metavar="PATH",
+                       help="also write the results as JUnit XML to PATH (one test per algorithm, crosscheck_<name>)")
+    cross.add_argument("--results-dir", default=None, metavar="DIR",
+                       help=f"save failing runs there as files for `replay`, the first {SAVED_PER_ALGORITHM} of each "
+                            f"algorithm (default ${RESULTS_DIR_ENV}, else {DEFAULT_RESULTS_DIR}/)")
     _add_list_options(cross)
     _add_report_options(cross)
     _add_candidate_options(cross)
     cross.set_defaults(handler=_cmd_crosscheck)
-    again = sub.add_parser("replay", help="re-run the check of a saved failing case (from check's results folder)")
-    again.add_argument("file", help="a failure file, e.g. cral-results/check_passive_output_is_erm-....json")
-    again.add_argument("--impl", help="import path of the implementation (default: the one the file names)")
+    again = sub.add_parser("replay", help="re-run the check (or cross-check run) of a saved failing case (from "
+                                          "check's or crosscheck's results folder)")
+    again.add_argument("file", help="a failure file, e.g. cral-results/check_passive_output_is_erm-....json or "
+                                    "cral-results/crosscheck_passive-case3-....json")
+    again.add_argument("--impl", "--candidate", dest="impl",
+                       help="import path of the implementation (default: the one the file names)")
     again.add_argument("--candidate-cmd", metavar="CMD", help="a command candidate instead (docs/protocol.md)")
     again.add_argument("--timeout", type=_timeout, default=harness.DEFAULT_TIMEOUT_S, metavar="S",
                        help=f"seconds one call of the implementation may take (default {harness.DEFAULT_TIMEOUT_S:g})")
@@ -363,8 +379,9 @@ def build_parser():
     answer.add_argument("request", nargs="?", help="the request file (default: read the request from stdin)")
     answer.set_defaults(handler=_cmd_answer)
     add_campaign_parser(sub)
-    comparison = sub.add_parser("compare", help="compare two check --json reports: new failures, fixed, still "
-                                                "failing, changed reproducers (exit 1 on a new failure)")
+    comparison = sub.add_parser("compare", help="compare two check --json reports, or two crosscheck --json "
+                                                "reports: new failures, fixed, still failing, changed reproducers "
+                                                "(exit 1 on a new failure)")
     comparison.add_argument("old", metavar="OLD.json")
     comparison.add_argument("new", metavar="NEW.json")
     comparison.add_argument("--json", action="store_true", help="print one JSON object instead of the lists")

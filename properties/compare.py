@@ -1,5 +1,7 @@
 """`python -m properties compare OLD.json NEW.json`: what changed between two runs of the
-suite (two `check --json` reports, properties/report.py).
+suite: two `check --json` reports (properties/report.py), or two `crosscheck --json`
+reports (properties/crosscheck_report.py), whose entries are the algorithms,
+`crosscheck_<algorithm>`. A check report and a cross-check report are not compared (exit 2).
 
     new failures         failing in NEW, not failing in OLD (or not run there)
     fixed                failing in OLD, not failing in NEW (run in both)
@@ -11,13 +13,28 @@ suite (two `check --json` reports, properties/report.py).
 "Failing" is the report's own per-check verdict (`failing`: what made that run exit 1),
 so a candidate's expected failure is not a failure and a strict XPASS is. A check run in
 only one of the two reports is listed as such (added or removed checks), and the two
-runs' candidates, profiles and seeds are shown when they differ: comparing different
-settings is allowed but worth a word.
+runs' candidates, profiles and seeds (for the cross-check: the case set's seed, size and
+kind) are shown when they differ: comparing different settings is allowed but worth a
+word. A cross-check's reproducer is that of its first failing run.
 
 Exit status: 1 when there is a new failure, else 0; 2 on bad input (one line on stderr)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from .report import CROSSCHECK_FORMAT, FORMAT
+
+# what the two runs ran with, per report format: shown when it differs
+_LISTS = (("xfails file", lambda r: r["candidate_lists"]["xfails"]),
+          ("skips file", lambda r: r["candidate_lists"]["skips"]),
+          ("code commit", lambda r: r["code_version"]["commit"]))
+SETTINGS = {
+    FORMAT: (("candidate", lambda r: r["candidate"]["path"]), ("profile", lambda r: r["profile"]),
+             ("seed", lambda r: r["seed"]), *_LISTS),
+    CROSSCHECK_FORMAT: (("candidate", lambda r: r["candidate"]), ("arithmetic", lambda r: r["arithmetic"]),
+                        ("seed", lambda r: r["seed"]), ("cases", lambda r: r["cases"]),
+                        ("large", lambda r: r["large"]), *_LISTS),
+}
 
 
 @dataclass
@@ -38,7 +55,10 @@ class Comparison:
 
 
 def compare(old: dict, new: dict) -> Comparison:
-    """Two validated reports (report.load), compared check by check, in NEW's order."""
+    """Two validated reports of one format (report.load), compared check by check (for the
+    cross-check, algorithm by algorithm), in NEW's order."""
+    if old["format"] != new["format"]:
+        raise ValueError(f"cannot compare a {old['format']} with a {new['format']}")
     before = {c["name"]: c for c in old["checks"]}
     after = {c["name"]: c for c in new["checks"]}
     found = Comparison()
@@ -57,10 +77,7 @@ def compare(old: dict, new: dict) -> Comparison:
                 and was["counterexample"] != check["counterexample"]:
             found.changed_reproducers.append(name)
     found.only_old = [name for name in before if name not in after]
-    for what, get in (("candidate", lambda r: r["candidate"]["path"]), ("profile", lambda r: r["profile"]),
-                      ("seed", lambda r: r["seed"]), ("xfails file", lambda r: r["candidate_lists"]["xfails"]),
-                      ("skips file", lambda r: r["candidate_lists"]["skips"]),
-                      ("code commit", lambda r: r["code_version"]["commit"])):
+    for what, get in SETTINGS[new["format"]]:
         if get(old) != get(new):
             found.settings.append(f"{what}: {get(old)} -> {get(new)}")
     return found
@@ -88,9 +105,12 @@ def main(old_path: str, new_path: str, as_json: bool = False) -> int:
     from .report import ReportError, load
 
     try:
-        old, new = load(old_path), load(new_path)
+        old, new = (load(path, (FORMAT, CROSSCHECK_FORMAT)) for path in (old_path, new_path))
     except ReportError as error:
         raise UsageError(str(error)) from None
+    if old["format"] != new["format"]:
+        raise UsageError(f"{old_path} is a {old['format']} and {new_path} a {new['format']}: compare two check "
+                         "reports or two crosscheck reports")
     found = compare(old, new)
     print(json.dumps(found.to_json()) if as_json else comparison_text(found, old_path, new_path))
     return 1 if found.new_failures else 0

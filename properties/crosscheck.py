@@ -45,6 +45,7 @@ discrete choices must follow from its own reported numbers (tests/test_crosschec
 runs broken copies of fast/ to show each is caught)."""
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -91,6 +92,7 @@ class AlgorithmReport:
     mismatches: list[Violation] = field(default_factory=list)
     worst: dict[str, float] = field(default_factory=dict)  # largest error / tolerance per entry
     skipped: str | None = None  # why the algorithm was not run on this case
+    seconds: float = 0.0  # the call and the comparison (a report's per-algorithm time, properties/junit.py)
 
     @property
     def ok(self) -> bool:
@@ -514,6 +516,7 @@ def crosscheck_case(candidate, case, index: int = 0, algorithms=ALGORITHMS, hung
             reports.append(report)
             continue
         cmp = _Comparer(report, tolerances)
+        started = time.perf_counter()
         try:
             trace = run_algorithm(CHECK, candidate, algorithm, case)
         except CallFailed as failure:
@@ -526,6 +529,7 @@ def crosscheck_case(candidate, case, index: int = 0, algorithms=ALGORITHMS, hung
                 RUNNERS[algorithm](cmp, H, case.tape, case.params, trace)
             except Exception as error:  # a structurally odd trace (wrong lengths, types) is the candidate's fault
                 cmp.fail("trace", f"crashed: {type(error).__name__}: {error} (comparing it with the reference)")
+        report.seconds = time.perf_counter() - started
         reports.append(report)
     return reports
 

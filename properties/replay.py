@@ -9,6 +9,10 @@ the error it raised. `replay FILE` re-runs exactly that check on exactly that ca
 the recorded candidate, or on another given with --impl / --candidate-cmd -- and prints
 the verdict: exit 1 while the case still fails, 0 once it passes.
 
+The file's `kind` says which command wrote it: "check" (the above) or "crosscheck" (one
+failing run of the cross-check on one case, properties/crosscheck_failures.py). Version 1
+files have no `kind` and are check failures; replay reads both versions.
+
 A failure file holds a pickle only when the example has no JSON form; like any pickle
 it runs code when loaded, so replay only files you or your CI wrote."""
 from __future__ import annotations
@@ -24,7 +28,10 @@ from pathlib import Path
 
 from .jsonfile import read_json
 
-FORMAT, VERSION = "cral-failure", 1
+# version 2 added `kind` ("check" or "crosscheck"); a version 1 file is a check's
+FORMAT, VERSION = "cral-failure", 2
+READABLE_VERSIONS = (1, 2)
+KINDS = ("check", "crosscheck")
 # $CRAL_RESULTS_DIR moves the default (the test suite points it at a temporary folder so that
 # runs with the repository as working directory leave nothing in it)
 RESULTS_DIR_ENV = "CRAL_RESULTS_DIR"
@@ -110,7 +117,7 @@ def _candidate_trace(check, candidate, example) -> dict:
 
 def failure_document(result, check, candidate, cmd: str | None, profile: str) -> dict:
     doc = {
-        "format": FORMAT, "version": VERSION, "check": result.name, "cites": result.cites,
+        "format": FORMAT, "version": VERSION, "kind": "check", "check": result.name, "cites": result.cites,
         "verdict": result.status, "reason": result.reason, "violations": result.violations,
         "candidate": {"impl": None if cmd else candidate.path, "cmd": cmd,
                       "arithmetic": getattr(candidate, "arithmetic", None)},
@@ -156,9 +163,13 @@ def load_failure(path: str) -> dict:
     doc = read_json(path, ValueError, f"replay: {path}")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ValueError(f"replay: {path}: not a failure file (format is not {FORMAT!r})")
-    if doc.get("version") != VERSION:
-        raise ValueError(f"replay: {path}: version {doc.get('version')!r}, this suite reads version {VERSION}")
-    return doc
+    if doc.get("version") not in READABLE_VERSIONS:
+        raise ValueError(f"replay: {path}: version {doc.get('version')!r}, this suite reads versions "
+                         f"{', '.join(map(str, READABLE_VERSIONS))}")
+    kind = doc.get("kind") if doc["version"] > 1 else "check"
+    if kind not in KINDS:
+        raise ValueError(f"replay: {path}: kind {kind!r} is not one of {', '.join(KINDS)}")
+    return {**doc, "kind": kind}
 
 
 def verdict_of(check, candidate, example):
@@ -187,13 +198,17 @@ def verdict_of(check, candidate, example):
 
 def replay(path: str, impl: str | None, cmd: str | None, *, timeout=None, in_process: bool = False,
            out=print) -> int:
-    """Re-run the saved case's check; 1 while it still fails (failed or expected failure),
-    0 when it passes."""
+    """Re-run the saved case's check (or cross-check run); 1 while it still fails (failed
+    or expected failure), 0 when it passes."""
     from . import impl as harness
     from .registry import all_checks
     from .runner import FAILED, XFAIL
 
     doc = load_failure(path)
+    if doc["kind"] == "crosscheck":
+        from .crosscheck_failures import replay_crosscheck
+
+        return replay_crosscheck(doc, path, impl, cmd, timeout=timeout, in_process=in_process, out=out)
     checks = all_checks()
     if doc.get("check") not in checks:
         raise ValueError(f"replay: {path}: check {doc.get('check')!r} is not a check of this suite")

@@ -1,6 +1,7 @@
 """The JSON report of `python -m properties check --json`, its versioned schema
 (reference/schemas/v1/check-report.schema.json, written by reference/schemas/build.py) and
-the code version it records.
+the code version it records; reading and validating it and the cross-check's report
+(`crosscheck --json`, crosscheck-report.schema.json, built by properties/crosscheck_report.py).
 
 The report is what `python -m properties compare OLD.json NEW.json` reads: a team that runs
 the suite in its CI keeps each run's report as an artefact and compares it with the last
@@ -17,7 +18,9 @@ from pathlib import Path
 from .jsonfile import read_json
 
 FORMAT = "cral-check-report"
-VERSION = 1
+CROSSCHECK_FORMAT = "cral-crosscheck-report"
+VERSION = 1  # of both formats (the schemas' folder is v1)
+SCHEMAS = {FORMAT: "check-report.schema.json", CROSSCHECK_FORMAT: "crosscheck-report.schema.json"}
 DISTRIBUTION = "corruption-robust-active-learning"
 _ROOT = Path(__file__).resolve().parents[1]
 
@@ -70,35 +73,44 @@ def check_report(candidate, profile: str, seed: int | None, seconds: float, resu
     }
 
 
-@lru_cache(maxsize=1)
-def _validator():
+@lru_cache(maxsize=None)
+def _validator(fmt: str = FORMAT):
     from jsonschema import Draft202012Validator
 
     from reference import documents
 
-    schema = json.loads((documents.schema_dir() / "check-report.schema.json").read_text(encoding="utf-8"))
+    schema = json.loads((documents.schema_dir() / SCHEMAS[fmt]).read_text(encoding="utf-8"))
     return Draft202012Validator(schema)
 
 
-def validate(report, source: str = "report") -> dict:
-    """The report, if it is valid against the schema; else ReportError naming `source` and
-    the JSON path of the first problem."""
+def validate(report, source: str = "report", fmt: str = FORMAT) -> dict:
+    """The report, if it is valid against the schema of `fmt`; else ReportError naming
+    `source` and the JSON path of the first problem."""
     from jsonschema.exceptions import best_match
 
-    error = best_match(_validator().iter_errors(report))
+    error = best_match(_validator(fmt).iter_errors(report))
     if error is not None:
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path) or "(top)"
         message = error.message if len(error.message) <= 200 else error.message[:200] + "..."
-        raise ReportError(f"{source}: not a {FORMAT} v{VERSION} report: at {where}: {message}")
+        raise ReportError(f"{source}: not a {fmt} v{VERSION} report: at {where}: {message}")
     return report
 
 
-def load(path) -> dict:
-    """A report file, read and validated (ReportError: one line naming the file)."""
+def load(path, formats=(FORMAT,)) -> dict:
+    """A report file of one of `formats`, read and validated against its own schema
+    (ReportError: one line naming the file). A document that names none of them is judged
+    against the first, whose schema then says what is wrong."""
     data = read_json(path, ReportError)
-    if isinstance(data, dict) and data.get("format") == FORMAT and data.get("version") != VERSION:
-        raise ReportError(f"{path}: a {FORMAT} of version {data.get('version')!r}; this suite reads version {VERSION}")
-    return validate(data, str(path))
+    fmt = data.get("format") if isinstance(data, dict) else None
+    if fmt not in formats:
+        if len(formats) > 1 and fmt is not None:
+            raise ReportError(f"{path}: not a report of this suite: format {fmt!r} is not one of "
+                              f"{', '.join(formats)}")
+        fmt = formats[0]
+    elif data.get("version") != VERSION:
+        raise ReportError(f"{path}: a {fmt} of version {data.get('version')!r}; this suite reads version {VERSION}")
+    return validate(data, str(path), fmt)
 
 
-__all__ = ["FORMAT", "ReportError", "VERSION", "check_report", "code_version", "load", "validate"]
+__all__ = ["CROSSCHECK_FORMAT", "FORMAT", "ReportError", "SCHEMAS", "VERSION", "check_report", "code_version", "load",
+           "validate"]

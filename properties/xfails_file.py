@@ -260,6 +260,12 @@ def crosscheck_statuses(reports, lists: CandidateLists) -> dict[str, tuple[str, 
     return found
 
 
+def crosscheck_is_failure(status: str, strict_xfail: bool = False) -> bool:
+    """`crosscheck`'s rule for one algorithm: a mismatch (or a hang), runs the time budget
+    left undone, or under strict_xfail a listed algorithm that agreed (its line is stale)."""
+    return status in (FAILED, NOT_RUN) or (status == YOUR_XPASS and strict_xfail)
+
+
 def is_failure(result: CheckResult, impl_path: str, strict_xfail: bool = False) -> bool:
     """The run's rule: a failure, or a check the time budget left without a verdict
     (properties/budget.py); an expected failure of ours that passed on the reference
@@ -272,5 +278,5 @@ def is_failure(result: CheckResult, impl_path: str, strict_xfail: bool = False) 
 
 
 __all__ = ["CandidateList", "CandidateLists", "Entry", "KINDS", "ListFileError", "YOUR_SKIP", "YOUR_STATUSES",
-           "YOUR_XFAIL", "YOUR_XPASS", "apply", "crosscheck_ids", "crosscheck_statuses", "is_failure", "known_ids", "load", "read",
+           "YOUR_XFAIL", "YOUR_XPASS", "apply", "crosscheck_ids", "crosscheck_is_failure", "crosscheck_statuses", "is_failure", "known_ids", "load", "read",
            "skipped_result"]

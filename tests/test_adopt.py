@@ -348,6 +348,31 @@ def test_the_downstream_workflow_runs_the_suite_and_keeps_the_reports():
     upload = next(step for step in steps if step.get("uses", "").startswith("actions/upload-artifact"))
     assert upload["if"] == "always()" and "cral-report.json" in upload["with"]["path"]
     assert "cral-results/" in upload["with"]["path"]  # the saved failing cases, for `properties replay`
+    # the cross-check: its own JSON report and JUnit XML, kept and compared too
+    assert "cral-crosscheck.json" in upload["with"]["path"] and "cral-crosscheck-junit.xml" in upload["with"]["path"]
+    assert "python -m properties compare baseline/cral-crosscheck.json cral-crosscheck.json" in commands
+
+
+def test_the_downstream_workflow_crosscheck_step_is_green(tmp_path):
+    """The workflow's crosscheck command, as written, in a copy of the example (its outputs
+    stay out of the repository): exit 0 and a valid report of all four algorithms."""
+    import shlex
+    import shutil
+
+    yaml = pytest.importorskip("yaml")
+    from properties.report import CROSSCHECK_FORMAT
+
+    workflow = yaml.safe_load((EXAMPLE / ".github" / "workflows" / "cral.yml").read_text())
+    step = next(s for s in workflow["jobs"]["property-suite"]["steps"] if "properties crosscheck" in s.get("run", ""))
+    args = shlex.split(step["run"].replace("\\\n", " "))
+    assert args[:4] == ["python", "-m", "properties", "crosscheck"] and "--cases" in args
+    project = shutil.copytree(EXAMPLE, tmp_path / "downstream")
+    done = cral(project, *args[3:])
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = validate(json.loads((project / "cral-crosscheck.json").read_text()), "crosscheck", CROSSCHECK_FORMAT)
+    assert [(c["name"], c["status"]) for c in report["checks"]] == [
+        (f"crosscheck_{a}", "passed") for a in ("passive", "robust_cal", "robust_cal_vanilla", "calruption")]
+    assert (project / "cral-crosscheck-junit.xml").is_file()
 
 
 @pytest.mark.slow

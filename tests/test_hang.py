@@ -23,6 +23,7 @@ import pytest
 
 import properties
 from properties.registry import all_checks
+from properties.report import CROSSCHECK_FORMAT, validate
 from properties.runner import FAILED, NOT_RUN, PASSED, run_check
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -165,6 +166,11 @@ def test_crosscheck_stops_calling_what_hung_and_says_so(runs):
     assert report["skipped"] == {"not run: the candidate hung on passive in case 0": 11}, report["skipped"]
     assert [m["message"] for m in report["mismatches"]] == [f"hung after {TIMEOUT} s (in passive)"]
     assert "note: the candidate hung on passive in case 0: its remaining cases of passive are not run" in run.stderr
+    # the versioned report says the same per algorithm (the hang is a failing run, the rest not run)
+    entry = validate(report, "sleepy crosscheck", CROSSCHECK_FORMAT)["checks"][0]
+    assert (entry["name"], entry["status"], entry["failing"], entry["not_run"]) == ("crosscheck_passive", FAILED,
+                                                                                    True, 11)
+    assert [r["case"] for r in entry["failing_runs"]] == [0] and entry["failing_runs"][0]["replay_file"]
     assert run.seconds < TIMEOUT + SLACK + 10, run.seconds  # the 12 robust_cal runs take a few seconds
 
 
@@ -203,6 +209,8 @@ def test_the_budget_stops_a_crosscheck_between_runs(runs):
     assert 0 < skipped < 30 and passive["skipped"] == skipped and passive["agreed"] == 30 - skipped, report
     assert not report["mismatches"]
     assert report["budget"] == 4 and report["verdicts"]["passive"]["status"] == NOT_RUN, report["verdicts"]
+    entry = validate(report, "slow crosscheck budget", CROSSCHECK_FORMAT)["checks"][0]
+    assert (entry["status"], entry["failing"], entry["reason"]) == (NOT_RUN, True, "not run: the time budget was spent")
     assert run.seconds < 4 + SLACK, run.seconds
 
 

@@ -414,6 +414,83 @@ def check_report_document() -> dict:
     }
 
 
+# properties.crosscheck's statuses (properties/xfails_file.crosscheck_statuses and the skip)
+# and DIVERGENCE_KINDS, spelled out as above (tests/test_crosscheck_report.py keeps them equal)
+CROSSCHECK_STATUSES = ("passed", "failed", "not run", "expected failure (yours)", "unexpectedly passed (yours)",
+                       "skipped (yours)")
+DIVERGENCE_KINDS = ("coin", "argmin_tie", "lp_non_unique", "output_member", "threshold_boundary", "layer_boundary")
+
+
+def crosscheck_report_document() -> dict:
+    """`python -m properties crosscheck --json` (properties/crosscheck_report.py); what
+    `python -m properties compare` reads for the cross-check. The keys the report had before
+    it had a schema stay as they were (candidate as a string, algorithms, verdicts,
+    mismatches, ...); `checks` holds one entry per algorithm, id crosscheck_<algorithm>, in
+    the check report's shape where the two overlap (name, status, failing, listed, reason,
+    counterexample, seconds)."""
+    text = {"type": "string"}
+    text_or_null = {"type": ["string", "null"]}
+    count = {"type": "integer", "minimum": 0}
+    algorithm = {"enum": list(ALGORITHMS)}
+    status = {"enum": list(CROSSCHECK_STATUSES)}
+    values = {"type": "object", "additionalProperties": text, "description": "the values that show it, as text"}
+    listed = {"anyOf": [obj({"list": {"enum": ["xfails", "skips"]}, "file": text,
+                             "line": {"type": "integer", "minimum": 1}, "pattern": text, "reason": text_or_null},
+                            description="the line of the candidate's xfails or skips file that applied"),
+                        {"type": "null"}]}
+    divergences = obj({kind: count for kind in DIVERGENCE_KINDS},
+                      description="legitimate divergences counted by class (properties/crosscheck.py)")
+    per_algorithm = {"type": "object", "propertyNames": algorithm}
+    run = obj({
+        "case": {**count, "description": "the case's index in the fixed set"},
+        "mismatches": array(obj({"message": text, "values": values}), minItems=1),
+        "reproduce": {**text, "description": "a line of Python that rebuilds the case"},
+        "replay_file": {**text_or_null, "description": "the saved failure file for `python -m properties replay`, "
+                                                       "or null (the first 3 failing runs of an algorithm are saved)"},
+    })
+    check = obj({
+        "name": {"type": "string", "pattern": "^crosscheck_(?:" + "|".join(ALGORITHMS) + ")(?![\\s\\S])"},
+        "algorithm": algorithm, "status": status,
+        "failing": {"type": "boolean", "description": "whether this algorithm makes the run fail (exit 1)"},
+        "cases": {**count, "description": "cases of the set on which it was to run"},
+        "agreed": {**count, "description": "runs without a mismatch"},
+        "not_run": {**count, "description": "runs not made (after a hang, or when the time budget was spent)"},
+        "divergences": divergences, "cases_with_divergences": count,
+        "seconds": {"type": "number", "minimum": 0, "description": "wall-clock seconds of its runs"},
+        "listed": listed, "reason": text_or_null,
+        "counterexample": {**text_or_null, "description": "the first failing run's reproducer, or null"},
+        "failing_runs": array(run),
+    })
+    return {
+        **header("crosscheck-report", "cral-crosscheck-report", "A cross-check of a candidate against the "
+                 "reference (python -m properties crosscheck --json): the code, the candidate, the case set and "
+                 "every algorithm's verdict, divergence counts and mismatches."),
+        **obj({
+            "format": {"const": "cral-crosscheck-report"}, "version": VERSION_FIELD,
+            "code_version": obj({"package": text_or_null, "commit": text_or_null,
+                                 "dirty": {"type": ["boolean", "null"]}},
+                                description="the suite's package version and git commit (null when unknown)"),
+            "candidate": {**text, "description": "the candidate's import path or command"},
+            "arithmetic": {"enum": ["exact", "float64"]}, "runs_in": text, "isolated": {"type": "boolean"},
+            "candidate_output": {"type": ["object", "null"]},
+            "cases": {"type": "integer", "minimum": 1}, "seed": {"type": "integer"}, "large": {"type": "boolean"},
+            "budget": {"type": ["number", "null"], "description": "--budget seconds, or null"},
+            "seconds": {"type": "number", "minimum": 0},
+            "algorithms": {**per_algorithm, "additionalProperties": obj({
+                "cases": count, "agreed": count, "skipped": count, "divergences": divergences,
+                "cases_with_divergences": count})},
+            "worst_error_over_tolerance": {"type": "object", "additionalProperties": {"type": "number", "minimum": 0}},
+            "skipped": {"type": "object", "additionalProperties": count, "description": "why: how many runs"},
+            "mismatches": array(obj({"case": count, "algorithm": algorithm, "message": text, "values": values,
+                                     "reproduce": text})),
+            "verdicts": {**per_algorithm, "additionalProperties": obj({"status": status, "listed": listed})},
+            "candidate_lists": obj({"xfails": text_or_null, "skips": text_or_null,
+                                    "strict_xfail": {"type": "boolean"}}),
+            "checks": array(check),
+        }),
+    }
+
+
 def wrapper(kind: str, fmt: str, title: str, description: str) -> dict:
     """A kind that is one shared definition."""
     return {**header(kind, title, description), **ref(fmt)}
@@ -438,6 +515,7 @@ def documents() -> dict[str, dict]:
         kind_file("describe"): describe_document(),
         kind_file("error"): error_document(),
         kind_file("check-report"): check_report_document(),
+        kind_file("crosscheck-report"): crosscheck_report_document(),
     })
     for arithmetic in ARITHMETICS:
         out[kind_file("trace", arithmetic)] = trace_document(arithmetic)
