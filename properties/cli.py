@@ -36,7 +36,7 @@ from .crosscheck_report import crosscheck_report
 from .first_use import (
     arithmetic_lines, check_json_file_writable, file_path_hint, print_short, print_short_header, write_json_file,
 )
-from .progress import CheckProgress
+from .progress import CheckProgress, CountProgress
 from .replay import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, default_results_dir, replay, replay_command, save_failures
 from .runner import NOT_RUN, run_check
 from . import xfails_file
@@ -230,15 +230,18 @@ def _cmd_crosscheck(args) -> int:
     with _candidate(args, args.candidate) as candidate:
         started = time.perf_counter()
 
+        counter = CountProgress(len(cases))
+
         def progress(index, reports):
             for r in reports:  # say so when it happens, not only in the summary
                 if r.case_index == index and r.mismatches and r.mismatches[0].message.startswith("hung after"):
-                    print(f"\nnote: the candidate hung on {r.algorithm} in case {index}: its remaining cases of "
+                    counter.close()
+                    print(f"note: the candidate hung on {r.algorithm} in case {index}: its remaining cases of "
                           f"{r.algorithm} are not run", file=sys.stderr)
             bad = sum(bool(r.mismatches) for r in reports)
             skipped = sum(r.skipped is not None for r in reports)
             more = f", {skipped} not run" if skipped else ""
-            print(f"\r[{index + 1}/{len(cases)}] cases, {bad} failing runs{more}", end="", file=sys.stderr, flush=True)
+            counter.update(index + 1, f"cases, {bad} failing runs{more}")
 
         if args.candidate_cmd is not None:
             absent = [a for a in algorithms if not candidate.implements(a)]
@@ -249,13 +252,13 @@ def _cmd_crosscheck(args) -> int:
                       file=sys.stderr)
             algorithms = tuple(a for a in algorithms if candidate.implements(a))
         summary = crosscheck(candidate, candidate.path, cases, algorithms, progress, deadline=budget.deadline)
+        counter.close()
         output = candidate.take_output()
         _note_kept(candidate)
         statuses = xfails_file.crosscheck_statuses(summary.reports, lists)
         args.results_dir = args.results_dir or default_results_dir()
         saved = save_crosscheck_failures(summary, cases, statuses, candidate, args.candidate_cmd, args.results_dir,
                                          seed=seed, large=args.large)
-    print(file=sys.stderr)
     elapsed = time.perf_counter() - started
     report = crosscheck_report(summary, candidate, algorithms=requested, statuses=statuses, skipped=skipped,
                                lists=lists, cases=len(cases), seed=seed, large=args.large, budget=args.budget,
