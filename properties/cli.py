@@ -34,7 +34,8 @@ from .report import check_report
 from .crosscheck_failures import SAVED_PER_ALGORITHM, save_crosscheck_failures
 from .crosscheck_report import crosscheck_report
 from .first_use import (
-    arithmetic_lines, check_json_file_writable, file_path_hint, print_short, print_short_header, write_json_file,
+    arithmetic_lines, check_json_file_writable, crosscheck_arithmetic_lines, file_path_hint, print_short,
+    print_short_header, write_json_file,
 )
 from .progress import CheckProgress, CountProgress
 from .replay import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, default_results_dir, replay, replay_command, save_failures
@@ -277,6 +278,8 @@ def _cmd_crosscheck(args) -> int:
             if entry is not None:
                 print(f"crosscheck_{algorithm}: {status}: {entry.describe()}")
         print(f"{len(cases)} cases (seed {seed}) in {elapsed:.1f} s")
+        for line in crosscheck_arithmetic_lines(summary):
+            print(line)
         if saved:
             print(f"{len(saved)} failing case(s) saved under {args.results_dir}/ (at most "
                   f"{SAVED_PER_ALGORITHM} per algorithm; replay: {replay_command(next(iter(saved.values())))})")

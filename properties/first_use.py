@@ -87,6 +87,22 @@ def arithmetic_lines(candidate, results) -> list[str]:
     return lines
 
 
+def crosscheck_arithmetic_lines(summary) -> list[str]:
+    """crosscheck's word on arithmetic: a candidate held to exact comparison (no
+    ARITHMETIC declared) whose mismatches show float values gets the hint to declare it;
+    a float64 one is told its tolerances come from one table."""
+    if summary.arithmetic == "float64":
+        return ["arithmetic: float64 (declared): every value is compared within the tolerances of "
+                "properties/tolerances.py, each with its reason"]
+    floats = [r for r in summary.reports for v in r.mismatches[:1]
+              if _looks_float(" ".join([v.message, *map(str, v.values.values())]))]
+    if not floats:
+        return []
+    return [f"hint: {len(floats)} failing run(s) show float values, but the candidate declares exact arithmetic (or "
+            "nothing): if it computes in floating point, declare it -- ARITHMETIC = \"float64\" in the module (or "
+            "\"arithmetic\": \"float64\" in a program's describe) -- and it is compared within tolerances"]
+
+
 # a float64 value turned into a Fraction has a power-of-two denominator, 2^-1074..2^-53
 # below its leading bit: values of that form in a violation betray float arithmetic
 _DENOMINATOR = re.compile(r"(?:Fraction\(-?\d+, |/)(\d{13,})")

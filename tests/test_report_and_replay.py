@@ -124,6 +124,21 @@ def test_float_results_without_arithmetic_get_the_hint(tmp_path):
     assert 'declare it: ARITHMETIC = "float64"' in result.stdout
 
 
+def test_crosscheck_of_float_results_without_arithmetic_gets_the_hint(tmp_path):
+    (tmp_path / "floaty.py").write_text("from fast import passive, robust_cal, calruption, catoni_root  # noqa\n")
+    undeclared = properties_cli("crosscheck", "--candidate", "floaty", "--cases", "2", "--algorithms", "robust_cal",
+                                cwd=tmp_path, pythonpath=[tmp_path])
+    assert undeclared.returncode == 1
+    assert 'show float values, but the candidate declares exact arithmetic' in undeclared.stdout, undeclared.stdout
+    declared = properties_cli("crosscheck", "--candidate", "fast", "--cases", "2", "--algorithms", "robust_cal",
+                              cwd=tmp_path)
+    assert declared.returncode == 0, declared.stdout + declared.stderr
+    assert "arithmetic: float64 (declared)" in declared.stdout and "hint:" not in declared.stdout
+    exact = properties_cli("crosscheck", "--candidate", "reference", "--cases", "2", "--algorithms", "robust_cal",
+                           cwd=tmp_path)
+    assert exact.returncode == 0 and "arithmetic" not in exact.stdout.split("mismatches")[-1]
+
+
 def test_float64_failures_say_the_checks_are_for_exact_implementations(tmp_path):
     result = properties_cli("check", "--impl", "fast", "--only", "check_robust_cal_elimination_recomputed",
                             cwd=tmp_path)
