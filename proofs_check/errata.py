@@ -41,6 +41,7 @@ THEOREMS = {
     "Theorem 4.1, corrected chain": ("corrected.thm41.accuracy",),
     "Theorem 4.1 label complexity, corrected chain": ("corrected.thm41.labels.sum",),
     "Theorem 5.1, corrected chain": ("corrected.thm51.accuracy",),
+    "Theorem 5.1 label complexity, corrected chain": ("corrected.thm51.labels.statement",),
     "Corollary 5.1, corrected chain": ("corrected.coro51.accuracy",),
 }
 
