@@ -175,8 +175,8 @@ _EPOCH_COMMON = ("0 <= R_star", "R_star <= 1", "beta1 > 0", "theta >= 0", "Cb >=
                  "+ 9*g_lm1**2*S4 + 9*l)",
                  "Eq(Q_l, Z + 8*beta1)")
 _EPOCH_BOUND = "20*beta1*theta*(2*R_star**2*(Tl**2 - 1)/3 + 6*R_star*(Tl - 1) + {k}*Cb/beta1 + 9*l/2) + 8*beta1"
-_SUM_BOUND = (f"20*beta1*theta*(8*R_star**2*(TL**2 - 1)/9 + 12*R_star*(TL - 1) + {2 * _K51E}*L*Cbar/beta1 "
-              "+ 9*L*(L + 1)/4) + 8*beta1*L")
+_SUM_BOUND = (f"20*beta1*theta*(8*R_star**2*(TL**2 - 1)/9 + 12*R_star*(TL - 1) + {2 * _K51E}*L*Cbar/beta1) "
+              "+ {k}*beta1*theta*L*(L + 1) + 8*beta1*L")
 _L_RANGE = ("beta1 > 0", "theta >= 0", "L >= 1", "lgnb > 0", "L >= lgnb/2", "L < lgnb/2 + 1")
 # the corrected total (corrected.thm51.labels.total), s = sqrt(n/beta1) so that beta1 s = sqrt(n beta1)
 _TOTAL51 = ("theta*(160*R_star**2*n + 480*R_star*beta1*s + Rational(45, 4)*beta1*(lgnb + 2)*(lgnb + 4) "
@@ -290,7 +290,8 @@ def _thm51_label_steps() -> tuple[Step, ...]:
             claim="Qtot <= 40*beta1*theta*(4*R_star**2*TL**2 + 12*R_star*TL) + 40*beta1*theta*L*(132*Cbar/beta1 + 10)",
             justification="sum over epochs: sum_l (4^l - 1) <= S4L, sum_l (2^l - 1) <= S2L, sum_l l = L(L+1)/2, "
                           "sum_l C-bar_{l-1} <= L C-bar_{L-1}, C-bar_{L-1} <= 2 C-bar_total",
-            repair=Repair(claim="Qtot <= " + _SUM_BOUND,
+            repair=Repair(claim="Qtot <= " + _SUM_BOUND.format(k="K"),
+                          sharp=("K", "0", "256"),
                           note="the layer constant sums to 45 beta_1 theta L(L+1) (an L^2 term, not 400 beta_1 theta L), "
                                "the epochs' 8 beta_1 to 8 beta_1 L, and 20*84*2 = 3360 L C-bar_total"),
             notes=("TL = 2^L = eps_L^-1 with L the number of epochs (the last one unfinished: its rounds are fewer, "
@@ -336,7 +337,7 @@ def _thm51_label_steps() -> tuple[Step, ...]:
                           sharp=("K", "0", "64"),
                           note="K = 45/4: L(L+1) < (lgnb/2 + 1)(lgnb/2 + 2) = (lgnb + 2)(lgnb + 4)/4, approached as L "
                                "-> lgnb/2 + 1; the term is beta_1 log^2(n/beta_1), not beta_1 log(n/beta_1)"),
-            notes=("lgnb = log_2(n/beta_1), read with base 2 as calruption_main.proof.total_substitute_beta1_terms.",),
+            notes=("lgnb = log_2(n/beta_1), the base-2 log of calruption_main.proof.total_substitute_beta1_terms (R9).",),
             uses=(_LAB51 + "epoch_sum#repair",),
         ),
         Step(
@@ -400,9 +401,10 @@ def _thm51_label_steps() -> tuple[Step, ...]:
                       "Qtot <= " + _TOTAL51),
             claim="Qtot <= 1000000*theta*beta1*(R_star**2*n + lgn*(1 + Cbar)) + 1000000*beta1*lgn",
             justification="beta_1 = Theta(log(log(n)|H|^2/delta)) >= 1, log(n/beta_1) <= log n",
-            repair=Repair(claim="Qtot <= 1680*theta*(beta1*(R_star**2*n + (lgnb + 4)**2) + (lgnb + 2)*Cbar) "
-                                "+ 4*beta1*(lgnb + 2)",
-                          note="the corrected theorem: theta^* beta_1 log^2 n, not theta^* beta_1 log n; 480 R^* "
+            repair=Repair(claim="Qtot <= J*theta*(beta1*(R_star**2*n + (lgnb + 4)**2) + (lgnb + 2)*Cbar) "
+                                "+ 4*beta1*(lgnb + 2)", sharp=("J", "0", "4096"),
+                          note="the corrected theorem: theta^* beta_1 log^2 n, not theta^* beta_1 log n; J = 1680 (the "
+                               "C-bar_total term at beta_1 = 1 decides it); 480 R^* "
                                "sqrt(n beta_1) <= 240((R^*)^2 n + beta_1); in log_2(n/beta_1) <= log_2 n (z3 does "
                                "not decide the same bound written with lgn within its limit)"),
             notes=("Refuted for J = 10^6 and so for every fixed J (the counterexample's log n grows with J): the "
