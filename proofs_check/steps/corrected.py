@@ -235,7 +235,9 @@ def _thm51_label_steps() -> tuple[Step, ...]:
                           "g_{l-1} >= 0",
             notes=("The algebra of calruption_main.proof.total_theta_argument's repair (without g_{L-1}) and of "
                    "epoch_theta_monotone and lower_bound, in one link, so that the chain does not pass through the "
-                   "printed per-epoch lines those steps use. L-1 is the last complete epoch of n rounds.",),
+                   "printed per-epoch lines those steps use. L-1 is the last complete epoch of n rounds, so every "
+                   "epoch l the n rounds reach has eps_(l-1) >= eps_(L-1); they are at most ceil(log_4(n/beta_1)), the "
+                   "epochs corrected.thm51.labels.epoch_sum sums over.",),
         ),
         Step(
             id=_LAB51 + "theta_monotone",
