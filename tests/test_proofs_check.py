@@ -574,3 +574,41 @@ def test_corrected_chains_close_except_where_a_repair_is_not_carried(results):
     for root in ("passive.thm31.implies", "robust_cal.thm41.statement_accuracy", "calruption_main.thm.accuracy",
                  "robust_cal.thm41.labels.sum", "calruption_main.proof.total_big_o"):
         assert not closes(closure(root, by_id)).startswith("yes"), root
+
+
+def _sides(claim: str):
+    """The two sides of a one-relation claim, spaces removed (None for anything else)."""
+    parts = re.split(r"<=|>=|(?<![<>])<(?!=)|(?<![<>])>(?!=)", claim)
+    return [p.replace(" ", "") for p in parts] if len(parts) == 2 else None
+
+
+def test_a_step_takes_in_the_line_its_uses_name():
+    """Literal first (issue 15 item 4): a link that names `ID#repair` must not encode the
+    printed line of ID (its left side or a premise being the printed right side and not the
+    repaired one), nor one naming the printed ID encode its repair -- else a chain's closure
+    counts a repair as carried when it is not (found once: calruption_main.proof.epoch_cbar_terms
+    named epoch_layer_sums#repair but started from the printed '+ 9')."""
+    from proofs_check.steps.uses import USES
+
+    steps = {s.id: s for s in all_steps()}
+    wrong = []
+    for sid, uses in USES.items():
+        step = steps.get(sid)
+        if step is None:
+            continue
+        texts = (_sides(step.claim) or []) + [p.replace(" ", "") for p in step.premises]
+        for use in uses:
+            base, _, repaired = use.partition("#")
+            used = steps.get(base)
+            if used is None or used.repair is None or not used.repair.claim:
+                continue
+            printed_sides, repair_sides = _sides(used.claim), _sides(used.repair.claim)
+            if not printed_sides or not repair_sides or printed_sides == repair_sides:
+                continue
+            takes_printed = any(printed_sides[1] in t for t in texts)
+            takes_repair = any(repair_sides[1] in t for t in texts)
+            if repaired and takes_printed and not takes_repair:
+                wrong.append(f"{sid} names {use} but encodes the printed line")
+            if not repaired and takes_repair and not takes_printed:
+                wrong.append(f"{sid} names {use} but encodes its repair")
+    assert not wrong, wrong

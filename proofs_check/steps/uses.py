@@ -153,7 +153,7 @@ USES: dict[str, tuple[str, ...]] = {
                                                   "calruption_main.proof.series_layers_2"),
     "calruption_main.proof.epoch_theta_monotone": ("calruption_main.proof.epoch_drop_constant#repair",),
     "calruption_main.proof.epoch_layer_sums": ("calruption_main.proof.epoch_theta_monotone",),
-    "calruption_main.proof.epoch_cbar_terms": ("calruption_main.proof.epoch_layer_sums#repair",
+    "calruption_main.proof.epoch_cbar_terms": ("calruption_main.proof.epoch_layer_sums",
                                                "calruption_main.proof.cbar_weights#repair",
                                                "calruption_main.proof.corruption_budget"),
     "calruption_main.proof.total_theta_argument": ("calruption_main.proof.total_linearity",
