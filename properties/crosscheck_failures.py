@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import time
-from pathlib import Path
 
 SAVED_PER_ALGORITHM = 3
 KIND = "crosscheck"
@@ -53,12 +52,9 @@ def save_crosscheck_failures(summary, cases, statuses: dict, candidate, cmd: str
             chosen.append(run)
     if not chosen:
         return {}
-    root = Path(folder)
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ValueError(f"--results-dir {folder}: cannot create it: {error.strerror}") from None
-    stamp = time.strftime("%Y%m%d-%H%M%S")
+    from .replay import results_folder
+
+    root, stamp = results_folder(folder)
     written = {}
     for run in chosen:
         path = root / f"crosscheck_{run.algorithm}-case{run.case_index}-{stamp}.json"

@@ -131,6 +131,17 @@ def failure_document(result, check, candidate, cmd: str | None, profile: str) ->
     return doc
 
 
+def results_folder(folder: str) -> tuple[Path, str]:
+    """The results folder, created (a ValueError naming --results-dir if it cannot be),
+    and the run's time stamp for the file names."""
+    root = Path(folder)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"--results-dir {folder}: cannot create it: {error.strerror}") from None
+    return root, time.strftime("%Y%m%d-%H%M%S")
+
+
 def save_failures(results, checks: dict, candidate, cmd: str | None, profile: str, folder: str) -> dict:
     """Write one file per failed check that has a case; {check name: path}. Nothing is
     written (not even the folder) when none failed."""
@@ -139,12 +150,7 @@ def save_failures(results, checks: dict, candidate, cmd: str | None, profile: st
     failed = [r for r in results if r.status == FAILED and r.case is not None]
     if not failed:
         return {}
-    root = Path(folder)
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ValueError(f"--results-dir {folder}: cannot create it: {error.strerror}") from None
-    stamp = time.strftime("%Y%m%d-%H%M%S")
+    root, stamp = results_folder(folder)
     written = {}
     for result in failed:
         path = root / f"{result.name}-{stamp}.json"
