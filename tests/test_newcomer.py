@@ -1,7 +1,7 @@
 """Issue 16's scripted newcomer session: a fresh copy of the repository (the files git
 tracks), and the README's commands run in order from it, with the existing interpreter
 (no reinstall; the copy comes first on sys.path). Exit codes and first lines asserted.
-The README's first-screen job (`python -m properties check`, ~35 s) and the test run are
+The README's first-screen job (`python -m properties check`, ~20 s) and the test run are
 the slow ones: the first runs here on a few checks, the second is this suite itself."""
 from __future__ import annotations
 
