@@ -15,6 +15,8 @@ paper, FINDINGS.md) and the candidate is the reference -- on any other candidate
 pass is not the candidate's failure."""
 from __future__ import annotations
 
+import math
+import numbers
 import warnings
 from types import SimpleNamespace
 
@@ -151,9 +153,14 @@ def check_implementation(candidate, profile: str = "ci", checks=None, on_fail: s
         raise ValueError(f"on_fail must be one of {', '.join(ON_FAIL)}, got {on_fail!r}")
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
-    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float)) or not budget > 0
-                               or budget == float("inf")):
-        raise ValueError(f"budget must be a positive number of seconds or None, got {budget!r}")
+    if budget is not None:
+        try:  # numbers.Real: int, float, numpy scalars; huge ints overflow float
+            seconds = float(budget) if isinstance(budget, numbers.Real) and not isinstance(budget, bool) else math.nan
+        except OverflowError:
+            seconds = math.inf
+        if not (seconds > 0 and math.isfinite(seconds)):
+            raise ValueError(f"budget must be a positive, finite number of seconds or None, got {budget!r}")
+        budget = seconds
     selected = _selected(checks)
     lists = xfails_file.load(xfails, skips, strict_xfail=strict_xfail)
     spend = Budget(budget)  # the candidate's import included, as the CLI's

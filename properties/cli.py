@@ -38,7 +38,7 @@ from .first_use import (
     print_short_header, write_json_file,
 )
 from .progress import CheckProgress, CountProgress
-from .replay import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, default_results_dir, replay, replay_command, save_failures
+from .replay import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, replay, replay_command, results_dir, save_failures
 from .runner import NOT_RUN, run_check
 from . import xfails_file
 from .strategies import (
@@ -116,8 +116,14 @@ def _check_report_options(args) -> None:
     if args.json_indent is not None and args.json_indent < 0:
         raise UsageError(f"--json-indent must be >= 0, got {args.json_indent}")
     check_json_file_writable(args.json_file)
-    if args.junitxml is not None and not Path(args.junitxml).resolve().parent.is_dir():
-        raise UsageError(f"--junitxml {args.junitxml}: its folder does not exist")
+    if args.junitxml is not None:  # checked now: a run of minutes must not end in a lost report
+        if not args.junitxml.strip():
+            raise UsageError("--junitxml is empty: give a file path")
+        if Path(args.junitxml).is_dir():
+            raise UsageError(f"--junitxml {args.junitxml}: is a folder, give a file path")
+        if not Path(args.junitxml).resolve().parent.is_dir():
+            raise UsageError(f"--junitxml {args.junitxml}: its folder does not exist")
+    args.results_dir = results_dir(args.results_dir)
 
 
 def _cmd_check(args) -> int:
@@ -148,7 +154,6 @@ def _cmd_check(args) -> int:
             results.append(result)
         elapsed = time.perf_counter() - started
         _note_kept(candidate)
-        args.results_dir = args.results_dir or default_results_dir()
         saved = save_failures(results, checks, candidate, args.candidate_cmd, profile, args.results_dir)
     # an expected failure (a finding about the paper) that passes says our record of it is
     # stale when the reference runs; on a candidate, only that its run does not reproduce
@@ -257,7 +262,6 @@ def _cmd_crosscheck(args) -> int:
         output = candidate.take_output()
         _note_kept(candidate)
         statuses = xfails_file.crosscheck_statuses(summary.reports, lists)
-        args.results_dir = args.results_dir or default_results_dir()
         saved = save_crosscheck_failures(summary, cases, statuses, candidate, args.candidate_cmd, args.results_dir,
                                          seed=seed, large=args.large)
     elapsed = time.perf_counter() - started
@@ -399,7 +403,7 @@ def build_parser():
 
 def _cmd_replay(args) -> int:
     if args.impl is not None and args.candidate_cmd is not None:
-        raise UsageError("give --impl or --candidate-cmd, not both")
+        raise UsageError("give --impl (or --candidate) or --candidate-cmd, not both")
     if args.impl is not None:
         file_path_hint(args.impl, "--impl", "replay FILE")
     return replay(args.file, args.impl, args.candidate_cmd, timeout=args.timeout, in_process=args.in_process)

@@ -14,7 +14,6 @@ on the recorded candidate or another one, and prints the verdict: exit 1 while i
 mismatches, 0 once it agrees."""
 from __future__ import annotations
 
-import json
 import os
 import time
 
@@ -52,16 +51,15 @@ def save_crosscheck_failures(summary, cases, statuses: dict, candidate, cmd: str
             chosen.append(run)
     if not chosen:
         return {}
-    from .replay import results_folder
+    from .replay import results_folder, write_new
 
     root, stamp = results_folder(folder)
     written = {}
     for run in chosen:
-        path = root / f"crosscheck_{run.algorithm}-case{run.case_index}-{stamp}.json"
         doc = failure_document(run, cases[run.case_index], candidate, cmd, seed=seed, large=large,
                                status=statuses[run.algorithm][0])
-        path.write_text(json.dumps(doc, indent=1) + "\n")
-        written[run.algorithm, run.case_index] = str(path)
+        written[run.algorithm, run.case_index] = write_new(root, f"crosscheck_{run.algorithm}-case{run.case_index}-"
+                                                                 f"{stamp}", doc)
     return written
 
 
@@ -71,7 +69,8 @@ def replay_crosscheck(doc: dict, path: str, impl: str | None, cmd: str | None, *
     it agrees."""
     from . import impl as harness
     from .crosscheck import ALGORITHMS, crosscheck_case
-    from .replay import decode_example
+    from .case import Case
+    from .replay import decode_example, recorded_candidate
     from .runner import FAILED, PASSED
 
     algorithm, index = doc.get("algorithm"), doc.get("case_index")
@@ -80,11 +79,10 @@ def replay_crosscheck(doc: dict, path: str, impl: str | None, cmd: str | None, *
     if not isinstance(index, int) or isinstance(index, bool) or index < 0:
         raise ValueError(f"replay: {path}: case_index must be an integer >= 0, got {index!r}")
     case = decode_example(doc.get("case"), f"replay: {path}")
-    recorded = doc.get("candidate") or {}
-    if impl is None and cmd is None:
-        impl, cmd = recorded.get("impl"), recorded.get("cmd")
-        if impl is None and cmd is None:
-            raise ValueError(f"replay: {path} names no candidate: give --candidate/--impl or --candidate-cmd")
+    if not isinstance(case, Case):
+        raise ValueError(f"replay: {path}: case is a {type(case).__name__}, a crosscheck file holds a "
+                         "properties.case.Case")
+    impl, cmd = recorded_candidate(doc, path, impl, cmd, "--candidate/--impl or --candidate-cmd")
     isolate = False if in_process else None
     with harness.load_candidate(impl, cmd, isolate=isolate, timeout=timeout) as candidate:
         if candidate.declares_modes and not candidate.implements(algorithm):

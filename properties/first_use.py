@@ -134,5 +134,5 @@ def check_json_file_writable(path: str | None) -> None:
         raise UsageError(f"--json-file {path}: is a folder")
 
 
-__all__ = ["arithmetic_lines", "check_json_file_writable", "file_path_hint", "print_short", "print_short_header",
-           "write_json_file"]
+__all__ = ["arithmetic_lines", "check_json_file_writable", "crosscheck_arithmetic_lines", "file_path_hint",
+           "print_short", "print_short_header", "write_json_file"]

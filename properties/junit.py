@@ -79,6 +79,15 @@ def _crosscheck_case(entry: dict) -> dict:
             "message": message, "text": "\n".join(lines) or message}
 
 
+def _value(value) -> str:
+    """A property's value as the JSON report writes it (true/false, not Python's True/False)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def junit_xml(report: dict) -> ET.ElementTree:
     """The report (properties/report.check_report, or a cross-check's:
     properties/crosscheck_report.py) as JUnit XML."""
@@ -99,15 +108,18 @@ def junit_xml(report: dict) -> ET.ElementTree:
     props = ET.SubElement(suite, "properties")
     for key, value in (*settings, ("package", report["code_version"]["package"]),
                        ("commit", report["code_version"]["commit"])):
-        ET.SubElement(props, "property", {"name": key, "value": "" if value is None else str(value)})
+        ET.SubElement(props, "property", {"name": key, "value": _value(value)})
     for found in cases:
         case = ET.SubElement(suite, "testcase", {"classname": CLASSNAME, "name": found["name"],
                                                  "time": f"{found['seconds']:.3f}"})
         props = ET.SubElement(case, "properties")
         for key, value in found["properties"]:
-            ET.SubElement(props, "property", {"name": key, "value": str(value)})
+            ET.SubElement(props, "property", {"name": key, "value": _value(value)})
         if found["failing"]:
-            failure = ET.SubElement(case, "failure", {"message": f"{found['status']}: {found['message']}"[:1000]})
+            # a reason that already starts with the status ("not run: the time budget ...") is not repeated
+            message = found["message"] if found["message"].startswith(f"{found['status']}:") \
+                else f"{found['status']}: {found['message']}"
+            failure = ET.SubElement(case, "failure", {"message": message[:1000]})
             failure.text = found["text"]
         elif found["status"] in _SKIPPED:
             tag = "xfail" if found["status"] in (XFAIL, YOUR_XFAIL) else "skip"

@@ -39,8 +39,64 @@ DEFAULT_RESULTS_DIR = "cral-results"
 
 
 def default_results_dir() -> str:
-    """Where `check` saves failing cases when --results-dir is not given (read at call time)."""
+    """Where `check` saves failing cases when --results-dir is not given (read at call time).
+    Set but empty ($CRAL_RESULTS_DIR=$UNSET_VAR) is a mistake, not a request for the default."""
+    if RESULTS_DIR_ENV in os.environ and not os.environ[RESULTS_DIR_ENV].strip():
+        raise ValueError(f"${RESULTS_DIR_ENV} is set but empty: give a folder, or unset it for {DEFAULT_RESULTS_DIR}/")
     return os.environ.get(RESULTS_DIR_ENV) or DEFAULT_RESULTS_DIR
+
+
+def results_dir(given: str | None) -> str:
+    """--results-dir as given (an empty one is a ValueError), else the default; checked before
+    the run: the folder exists, or the nearest existing folder above it can take it (nothing
+    is created until a failure is saved)."""
+    if given is not None and not given.strip():
+        raise ValueError("--results-dir is empty: give a folder")
+    folder = given if given is not None else default_results_dir()
+    path = Path(folder).absolute()
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"--results-dir {folder}: is not a folder")
+    above = path
+    while not above.exists():
+        above = above.parent
+    if not above.is_dir():
+        raise ValueError(f"--results-dir {folder}: {above} is not a folder")
+    if not os.access(above, os.W_OK | os.X_OK):
+        raise ValueError(f"--results-dir {folder}: {above} is not writable")
+    return folder
+
+
+def write_new(root: Path, stem: str, doc: dict) -> str:
+    """Write `doc` to root/stem.json, or stem-2.json, stem-3.json, ... -- never over a file
+    another run saved (two runs in the same second, a CI matrix sharing the folder)."""
+    text = json.dumps(doc, indent=1) + "\n"
+    for attempt in range(1, 10_000):
+        path = root / (f"{stem}.json" if attempt == 1 else f"{stem}-{attempt}.json")
+        try:
+            with open(path, "x") as handle:
+                handle.write(text)
+            return str(path)
+        except FileExistsError:
+            continue
+    raise ValueError(f"--results-dir {root}: 10,000 files named {stem}*.json already")
+
+
+def recorded_candidate(doc: dict, path: str, impl: str | None, cmd: str | None, options: str) -> tuple:
+    """The candidate to replay on: the one given, else the one the file records (an object
+    with an `impl` or a `cmd` string); anything else is a ValueError naming the file."""
+    if impl is not None or cmd is not None:
+        return impl, cmd
+    recorded = doc.get("candidate")
+    if recorded is None:
+        recorded = {}
+    if not isinstance(recorded, dict) or any(recorded.get(k) is not None and not isinstance(recorded.get(k), str)
+                                             for k in ("impl", "cmd")):
+        raise ValueError(f"replay: {path}: candidate must be an object with an 'impl' or 'cmd' string, got "
+                         f"{recorded!r}"[:300])
+    impl, cmd = recorded.get("impl"), recorded.get("cmd")
+    if impl is None and cmd is None:
+        raise ValueError(f"replay: {path} names no candidate: give {options}")
+    return impl, cmd
 # the modes whose trace the failure file records (the candidate's own output on the case)
 TRACE_MODES = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
 
@@ -153,10 +209,8 @@ def save_failures(results, checks: dict, candidate, cmd: str | None, profile: st
     root, stamp = results_folder(folder)
     written = {}
     for result in failed:
-        path = root / f"{result.name}-{stamp}.json"
         doc = failure_document(result, checks[result.name], candidate, cmd, profile)
-        path.write_text(json.dumps(doc, indent=1) + "\n")
-        written[result.name] = str(path)
+        written[result.name] = write_new(root, f"{result.name}-{stamp}", doc)
     return written
 
 
@@ -220,11 +274,7 @@ def replay(path: str, impl: str | None, cmd: str | None, *, timeout=None, in_pro
         raise ValueError(f"replay: {path}: check {doc.get('check')!r} is not a check of this suite")
     check = checks[doc["check"]]
     example = decode_example(doc.get("case"), f"replay: {path}")
-    recorded = doc.get("candidate") or {}
-    if impl is None and cmd is None:
-        impl, cmd = recorded.get("impl"), recorded.get("cmd")
-        if impl is None and cmd is None:
-            raise ValueError(f"replay: {path} names no candidate: give --impl or --candidate-cmd")
+    impl, cmd = recorded_candidate(doc, path, impl, cmd, "--impl or --candidate-cmd")
     isolate = False if in_process else None
     with harness.load_candidate(impl, cmd, isolate=isolate, timeout=timeout) as candidate:
         status, shown = verdict_of(check, candidate, example)
@@ -234,5 +284,6 @@ def replay(path: str, impl: str | None, cmd: str | None, *, timeout=None, in_pro
     return 1 if status in (FAILED, XFAIL) else 0
 
 
-__all__ = ["DEFAULT_RESULTS_DIR", "RESULTS_DIR_ENV", "default_results_dir", "decode_example", "encode_example", "load_failure", "replay", "replay_command",
-           "save_failures", "short_form", "verdict_of"]
+__all__ = ["DEFAULT_RESULTS_DIR", "RESULTS_DIR_ENV", "decode_example", "default_results_dir", "encode_example",
+           "load_failure", "recorded_candidate", "replay", "replay_command", "results_dir", "results_folder",
+           "save_failures", "short_form", "verdict_of", "write_new"]

@@ -102,6 +102,9 @@ def load(path, formats=(FORMAT,)) -> dict:
     against the first, whose schema then says what is wrong."""
     data = read_json(path, ReportError)
     fmt = data.get("format") if isinstance(data, dict) else None
+    if fmt is None and isinstance(data, dict) and "algorithms" in data and "mismatches" in data:
+        raise ReportError(f"{path}: a crosscheck --json from before the versioned report (no 'format'): re-run "
+                          f"crosscheck --json with this suite to compare it")
     if fmt not in formats:
         if len(formats) > 1 and fmt is not None:
             raise ReportError(f"{path}: not a report of this suite: format {fmt!r} is not one of "
@@ -109,7 +112,22 @@ def load(path, formats=(FORMAT,)) -> dict:
         fmt = formats[0]
     elif data.get("version") != VERSION:
         raise ReportError(f"{path}: a {fmt} of version {data.get('version')!r}; this suite reads version {VERSION}")
-    return validate(data, str(path), fmt)
+    report = validate(data, str(path), fmt)
+    _check_entries(report, str(path))
+    return report
+
+
+def _check_entries(report: dict, source: str) -> None:
+    """What a schema does not say: each check is listed once (else a comparison would
+    silently take the last entry), and a cross-check entry's name is its algorithm's."""
+    seen = set()
+    for i, entry in enumerate(report["checks"]):
+        if entry["name"] in seen:
+            raise ReportError(f"{source}: check {entry['name']!r} is listed twice (at .checks[{i}])")
+        seen.add(entry["name"])
+        if "algorithm" in entry and entry["name"] != f"crosscheck_{entry['algorithm']}":
+            raise ReportError(f"{source}: at .checks[{i}]: name {entry['name']!r} is not crosscheck_"
+                              f"{entry['algorithm']}")
 
 
 __all__ = ["CROSSCHECK_FORMAT", "FORMAT", "ReportError", "SCHEMAS", "VERSION", "check_report", "code_version", "load",

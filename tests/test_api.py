@@ -81,8 +81,11 @@ def test_a_spent_budget_leaves_checks_not_run_which_is_a_failure():
     assert all(is_failure(r, "reference") for r in results)
     with pytest.raises(properties.ImplementationCheckFailed, match=f"{ERM} .* not run: the time budget was spent"):
         properties.check_implementation("reference", checks=names, budget=1e-9)
-    generous = properties.check_implementation("reference", checks=[ERM], budget=3600)
-    assert [r.status for r in generous] == [PASSED]
+    import numpy as np
+
+    for generous in (3600, np.int64(3600), np.float64(3600.5)):
+        assert [r.status for r in properties.check_implementation("reference", checks=[ERM], budget=generous)] \
+            == [PASSED], generous
 
 
 def test_a_module_object_and_an_isolated_import_path_give_the_same_verdicts():
@@ -178,11 +181,13 @@ def test_an_xpass_on_the_reference_is_described_as_a_stale_finding():
     ({"checks": 7}, "iterable of check names, got 7"),
     ({"on_fail": "ignore"}, "on_fail must be one of raise, warn, collect, got 'ignore'"),
     ({"profile": "quick"}, "profile must be one of dev, ci, fuzz, got 'quick'"),
-    ({"budget": 0}, "budget must be a positive number of seconds or None, got 0"),
-    ({"budget": -1.5}, "budget must be a positive number of seconds or None, got -1.5"),
-    ({"budget": "60"}, "budget must be a positive number of seconds or None, got '60'"),
-    ({"budget": float("nan")}, "budget must be a positive number of seconds or None, got nan"),
-    ({"budget": True}, "budget must be a positive number of seconds or None, got True"),
+    ({"budget": 0}, "budget must be a positive, finite number of seconds or None, got 0"),
+    ({"budget": -1.5}, "budget must be a positive, finite number of seconds or None, got -1.5"),
+    ({"budget": "60"}, "budget must be a positive, finite number of seconds or None, got '60'"),
+    ({"budget": float("nan")}, "budget must be a positive, finite number of seconds or None, got nan"),
+    ({"budget": True}, "budget must be a positive, finite number of seconds or None, got True"),
+    ({"budget": 10**400}, "budget must be a positive, finite number of seconds or None, got 1000"),
+    ({"budget": float("inf")}, "budget must be a positive, finite number of seconds or None, got inf"),
 ])
 def test_bad_arguments_are_value_errors_naming_them(kwargs, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -233,3 +233,92 @@ def test_failure_files_of_version_1_are_checks_and_a_kind_is_required_from_versi
         path.write_text(json.dumps({"format": "cral-failure", **doc}))
         with pytest.raises(ValueError, match=message):
             load_failure(path)
+
+
+# -- the review's findings (two runs sharing a folder, malformed files, late errors) ---------
+def test_a_saved_failure_never_overwrites_another(tmp_path):
+    """Two runs in the same second, or a CI matrix sharing cral-results/: each file is new."""
+    from properties.replay import write_new
+
+    first = write_new(tmp_path, "crosscheck_passive-case0-20261124-120000", {"run": 1})
+    second = write_new(tmp_path, "crosscheck_passive-case0-20261124-120000", {"run": 2})
+    assert Path(first).name == "crosscheck_passive-case0-20261124-120000.json"
+    assert Path(second).name == "crosscheck_passive-case0-20261124-120000-2.json"
+    assert json.loads(Path(first).read_text()) == {"run": 1} and json.loads(Path(second).read_text()) == {"run": 2}
+
+
+@pytest.mark.parametrize("edit, message", [
+    ({"candidate": "brk"}, "candidate must be an object with an 'impl' or 'cmd' string, got 'brk'"),
+    ({"candidate": {"impl": 5, "cmd": None}}, "candidate must be an object with an 'impl' or 'cmd' string"),
+    ({"candidate": {"impl": None, "cmd": ["a"]}}, "candidate must be an object with an 'impl' or 'cmd' string"),
+    ({"candidate": None}, "names no candidate"),
+    ({"case": "pickle-of-a-dict"}, "case is a dict, a crosscheck file holds a properties.case.Case"),
+])
+def test_replay_of_a_malformed_crosscheck_file_is_a_value_error_naming_it(runs, tmp_path, edit, message):
+    from properties.replay import encode_example, replay
+
+    saved = sorted((runs["folder"] / "cral-results").glob("crosscheck_passive-case1-*.json"))[0]
+    doc = json.loads(saved.read_text())
+    if edit.get("case") == "pickle-of-a-dict":
+        edit = {"case": encode_example({"a": 1})}
+    doc.update(edit)
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")) as raised:
+        replay(str(path), None, None)
+    assert str(path) in str(raised.value)
+
+
+@pytest.mark.parametrize("args, env, message", [
+    (["--results-dir", ""], {}, "error: --results-dir is empty: give a folder"),
+    (["--results-dir", "afile/sub"], {}, "afile is not a folder"),
+    (["--results-dir", "afile"], {}, "error: --results-dir afile: is not a folder"),
+    ([], {"CRAL_RESULTS_DIR": ""}, "error: $CRAL_RESULTS_DIR is set but empty"),
+    (["--junitxml", ""], {}, "error: --junitxml is empty: give a file path"),
+    (["--junitxml", "."], {}, "error: --junitxml .: is a folder, give a file path"),
+])
+@pytest.mark.parametrize("command", ["crosscheck", "check"])
+def test_bad_report_and_results_paths_are_refused_before_the_run(tmp_path, monkeypatch, capsys, command, args, env,
+                                                                   message):
+    """A run of minutes must not end in a lost report: these are refused up front."""
+    from properties.cli import main
+
+    (tmp_path / "afile").write_text("")
+    monkeypatch.chdir(tmp_path)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    target = ["--candidate", "brk"] if command == "crosscheck" else ["--impl", "brk"]  # never loaded
+    assert main([command, *target, *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1 and message in err, err
+
+
+def test_compare_refuses_an_unversioned_crosscheck_json_and_duplicate_or_misnamed_entries(runs, tmp_path):
+    folder = runs["folder"]
+    red = json.loads((folder / "red.json").read_text())
+    old = {k: v for k, v in red.items() if k not in ("format", "version", "code_version", "checks", "runs_in")}
+    twice = json.loads(json.dumps(red))
+    twice["checks"].append({**twice["checks"][0], "status": PASSED, "failing": False})
+    misnamed = json.loads(json.dumps(red))
+    misnamed["checks"][0]["algorithm"] = "calruption"
+    for name, doc, message in (("old", old, "a crosscheck --json from before the versioned report"),
+                               ("twice", twice, "check 'crosscheck_passive' is listed twice (at .checks[2])"),
+                               ("misnamed", misnamed, "name 'crosscheck_passive' is not crosscheck_calruption")):
+        (tmp_path / f"{name}.json").write_text(json.dumps(doc))
+        refused = cral(folder, "compare", str(tmp_path / f"{name}.json"), "red.json")
+        assert refused.returncode == 2 and refused.stdout == "" and len(refused.stderr.splitlines()) == 1, name
+        assert message in refused.stderr, refused.stderr
+
+
+def test_junit_of_a_budget_stop_says_not_run_once_and_booleans_as_json(runs):
+    from properties.crosscheck import BUDGET_SKIP
+    from properties.junit import junit_xml
+
+    report = json.loads((runs["folder"] / "red.json").read_text())
+    entry = by_name(report)["crosscheck_robust_cal"]
+    entry.update(status=NOT_RUN, failing=True, reason=BUDGET_SKIP, failing_runs=[], counterexample=None)
+    root = junit_xml(report).getroot()
+    case = next(c for c in root.iter("testcase") if c.get("name") == "crosscheck_robust_cal")
+    assert case.find("failure").get("message") == BUDGET_SKIP  # "not run: the time budget was spent", once
+    settings = {p.get("name"): p.get("value") for p in root.find("testsuite").find("properties")}
+    assert settings["large"] == "false"
