@@ -20,7 +20,7 @@ import numbers
 import warnings
 from types import SimpleNamespace
 
-from .budget import Budget
+from .budget import deadline_in
 from .impl import DEFAULT_MEMORY_LIMIT, Candidate, InProcessCandidate, check_required, load_candidate
 from .profiles import PROFILES
 from .registry import all_checks
@@ -163,11 +163,11 @@ def check_implementation(candidate, profile: str = "ci", checks=None, on_fail: s
         budget = seconds
     selected = _selected(checks)
     lists = xfails_file.load(xfails, skips, strict_xfail=strict_xfail)
-    spend = Budget(budget)  # the candidate's import included, as the CLI's
+    deadline = deadline_in(budget)  # the candidate's import included, as the CLI's
     loaded, owned = _candidate(candidate, timeout, memory_limit, isolate)
     try:
         results = [xfails_file.skipped_result(check, lists.skip_of(name)) if lists.skip_of(name)
-                   else xfails_file.apply(run_check(check, loaded, profile=profile, deadline=spend.deadline), lists)
+                   else xfails_file.apply(run_check(check, loaded, profile=profile, deadline=deadline), lists)
                    for name, check in selected.items()]
     finally:
         if owned:

@@ -21,15 +21,9 @@ class BudgetSpent(BaseException):
     runner._FatalCall: Hypothesis then neither shrinks nor retries, it stops."""
 
 
-class Budget:
-    """`seconds` from now (None: unlimited), on the monotonic clock."""
-
-    def __init__(self, seconds: float | None):
-        self.seconds = seconds
-        self.deadline = None if seconds is None else time.monotonic() + seconds
-
-    def spent(self) -> bool:
-        return spent(self.deadline)
+def deadline_in(seconds: float | None) -> float | None:
+    """The deadline `seconds` from now on the monotonic clock (None: no budget, no deadline)."""
+    return None if seconds is None else time.monotonic() + seconds
 
 
 def spent(deadline: float | None) -> bool:
@@ -43,4 +37,4 @@ def check_budget(deadline: float | None) -> None:
         raise BudgetSpent()
 
 
-__all__ = ["Budget", "BudgetSpent", "check_budget", "spent"]
+__all__ = ["BudgetSpent", "check_budget", "deadline_in", "spent"]

@@ -15,7 +15,6 @@ import re
 import signal
 import sys
 import time
-from pathlib import Path
 
 from reference import interrupts
 from reference.cli import OneLineParser, UsageError, positive_number, run
@@ -29,12 +28,12 @@ from .command import TAPE_FORMATS
 from .contract import PROTOCOL_ALGORITHMS
 from .impl import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_candidate
 from .registry import all_checks
-from .budget import Budget
+from .budget import deadline_in
 from .report import check_report
 from .crosscheck_failures import SAVED_PER_ALGORITHM, save_crosscheck_failures
 from .crosscheck_report import crosscheck_report
 from .first_use import (
-    arithmetic_lines, check_json_file_writable, crosscheck_arithmetic_lines, file_path_hint, print_short,
+    arithmetic_lines, check_report_file, crosscheck_arithmetic_lines, file_path_hint, print_short,
     print_short_header, write_json_file,
 )
 from .progress import CheckProgress, CountProgress
@@ -115,15 +114,24 @@ def _lists(args) -> xfails_file.CandidateLists:
 def _check_report_options(args) -> None:
     if args.json_indent is not None and args.json_indent < 0:
         raise UsageError(f"--json-indent must be >= 0, got {args.json_indent}")
-    check_json_file_writable(args.json_file)
-    if args.junitxml is not None:  # checked now: a run of minutes must not end in a lost report
-        if not args.junitxml.strip():
-            raise UsageError("--junitxml is empty: give a file path")
-        if Path(args.junitxml).is_dir():
-            raise UsageError(f"--junitxml {args.junitxml}: is a folder, give a file path")
-        if not Path(args.junitxml).resolve().parent.is_dir():
-            raise UsageError(f"--junitxml {args.junitxml}: its folder does not exist")
+    check_report_file("--json-file", args.json_file)
+    check_report_file("--junitxml", args.junitxml)
     args.results_dir = results_dir(args.results_dir)
+
+
+def _write_reports(report: dict, args) -> None:
+    """--junitxml, --json-file and --json, the same for both commands."""
+    if args.junitxml is not None:
+        junit.write(report, args.junitxml)
+    if args.json_file:
+        write_json_file(report, args.json_file, args.json_indent)
+    if args.json:
+        print(json.dumps(report, indent=args.json_indent))
+
+
+def _exit_status(report: dict) -> int:
+    """1 when an entry fails the run (its `failing`: xfails_file.is_failure / status_fails_run)."""
+    return 1 if any(entry["failing"] for entry in report["checks"]) else 0
 
 
 def _cmd_check(args) -> int:
@@ -136,7 +144,7 @@ def _cmd_check(args) -> int:
         if unknown:
             raise UsageError(f"--only names unknown checks: {', '.join(unknown)}")
         checks = {name: checks[name] for name in args.only}
-    budget = Budget(args.budget)  # the whole run, the candidate's import included
+    deadline = deadline_in(args.budget)  # the whole run, the candidate's import included
     with _candidate(args, args.impl) as candidate:
         results = []
         started = time.perf_counter()
@@ -148,28 +156,22 @@ def _cmd_check(args) -> int:
                     result = xfails_file.skipped_result(check, skip)
                 else:
                     result = xfails_file.apply(run_check(check, candidate, seed=args.seed, progress=progress.update,
-                                                         deadline=budget.deadline), lists)
+                                                         deadline=deadline), lists)
                 interrupts.raise_if_interrupted()  # no verdict after Ctrl-C, even one a check swallowed
                 progress.finish(f"{result.status} ({result.examples} examples)")
             results.append(result)
         elapsed = time.perf_counter() - started
         _note_kept(candidate)
         saved = save_failures(results, checks, candidate, args.candidate_cmd, profile, args.results_dir)
-    # an expected failure (a finding about the paper) that passes says our record of it is
-    # stale when the reference runs; on a candidate, only that its run does not reproduce
-    # the paper's counterexample, which other checks judge
-    # the candidate's own expected failure that passes fails the run under --strict-xfail
-    bad = [r for r in results if xfails_file.is_failure(r, candidate.path, lists.strict_xfail)]
+    # each entry's `failing` is the run's rule (xfails_file.is_failure): an expected failure
+    # of ours that passes says our record of it is stale when the reference runs (on a
+    # candidate, only that its run does not reproduce the paper's counterexample, which other
+    # checks judge); the candidate's own expected failure that passes fails under --strict-xfail
     report = check_report(candidate, profile, args.seed, elapsed, results, lists)
     for entry in report["checks"]:
         entry["replay_file"] = saved.get(entry["name"])
-    if args.junitxml is not None:
-        junit.write(report, args.junitxml)
-    if args.json_file:
-        write_json_file(report, args.json_file, args.json_indent)
-    if args.json:
-        print(json.dumps(report, indent=args.json_indent))
-    else:
+    _write_reports(report, args)
+    if not args.json:
         mode = candidate.runs_in
         width = max(len(r.name) for r in results)
         print(f"implementation {candidate.path} ({mode}), profile {profile}, {elapsed:.1f} s")
@@ -211,7 +213,7 @@ def _cmd_check(args) -> int:
         if not_run:
             print(f"{not_run} checks not run: the time budget (--budget {args.budget:g} s) was spent; no verdict "
                   "on them, so the run is not a pass")
-    return 1 if bad else 0
+    return _exit_status(report)
 
 
 def _cmd_crosscheck(args) -> int:
@@ -232,7 +234,7 @@ def _cmd_crosscheck(args) -> int:
     else:
         seed = CROSSCHECK_SEED if args.seed is None else args.seed
         cases = fixed_crosscheck_cases(args.cases or 50, seed)
-    budget = Budget(args.budget)
+    deadline = deadline_in(args.budget)
     with _candidate(args, args.candidate) as candidate:
         started = time.perf_counter()
 
@@ -257,7 +259,7 @@ def _cmd_crosscheck(args) -> int:
                 print(f"note: {candidate.path} does not implement {', '.join(absent)}: not compared",
                       file=sys.stderr)
             algorithms = tuple(a for a in algorithms if candidate.implements(a))
-        summary = crosscheck(candidate, candidate.path, cases, algorithms, progress, deadline=budget.deadline)
+        summary = crosscheck(candidate, candidate.path, cases, algorithms, progress, deadline=deadline)
         counter.close()
         output = candidate.take_output()
         _note_kept(candidate)
@@ -268,13 +270,8 @@ def _cmd_crosscheck(args) -> int:
     report = crosscheck_report(summary, candidate, algorithms=requested, statuses=statuses, skipped=skipped,
                                lists=lists, cases=len(cases), seed=seed, large=args.large, budget=args.budget,
                                seconds=elapsed, output=output, saved=saved)
-    if args.junitxml is not None:
-        junit.write(report, args.junitxml)
-    if args.json_file:
-        write_json_file(report, args.json_file, args.json_indent)
-    if args.json:
-        print(json.dumps(report, indent=args.json_indent))
-    else:
+    _write_reports(report, args)
+    if not args.json:
         print(summary_text(summary))
         for line in _output_lines(output):
             print(line)
@@ -287,7 +284,7 @@ def _cmd_crosscheck(args) -> int:
         if saved:
             print(f"{len(saved)} failing case(s) saved under {args.results_dir}/ (at most "
                   f"{SAVED_PER_ALGORITHM} per algorithm; replay: {replay_command(next(iter(saved.values())))})")
-    return 1 if any(entry["failing"] for entry in report["checks"]) else 0
+    return _exit_status(report)
 
 
 def _note_kept(candidate) -> None:

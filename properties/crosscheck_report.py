@@ -14,7 +14,7 @@ from __future__ import annotations
 from .crosscheck import DIVERGENCE_KINDS
 from .report import CROSSCHECK_FORMAT, VERSION, code_version
 from .runner import NOT_RUN
-from .xfails_file import YOUR_SKIP, crosscheck_is_failure
+from .xfails_file import YOUR_SKIP, status_fails_run
 
 
 def _failing_runs(reports, algorithm: str, saved: dict) -> list[dict]:
@@ -35,7 +35,7 @@ def _entry(summary, algorithm: str, status: str, listed, lists, saved: dict, row
         reason = None
     return {
         "name": f"crosscheck_{algorithm}", "algorithm": algorithm, "status": status,
-        "failing": crosscheck_is_failure(status, lists.strict_xfail),
+        "failing": status_fails_run(status, lists.strict_xfail),
         "cases": row["cases"] if row else 0, "agreed": row["agreed"] if row else 0,
         "not_run": row["skipped"] if row else 0,
         "divergences": row["divergences"] if row else {kind: 0 for kind in DIVERGENCE_KINDS},

@@ -115,24 +115,25 @@ def _looks_float(text: str) -> bool:
 
 
 def write_json_file(report: dict, path: str, indent: int | None) -> None:
-    if indent is not None and indent < 0:
-        raise UsageError(f"--json-indent must be >= 0, got {indent}")
+    """--json-file (its path and --json-indent were checked before the run)."""
     try:
         Path(path).write_text(json.dumps(report, indent=indent) + "\n")
     except OSError as error:
         raise UsageError(f"--json-file {path}: {error.strerror}") from None
 
 
-def check_json_file_writable(path: str | None) -> None:
-    """Before a run of minutes: a report file that cannot be written is bad input now."""
+def check_report_file(option: str, path: str | None) -> None:
+    """Before a run of minutes (--json-file, --junitxml): a report file that cannot be
+    written is bad input now, not a lost report at the end."""
     if path is None:
         return
-    folder = Path(path).parent
-    if not folder.is_dir():
-        raise UsageError(f"--json-file {path}: no folder {str(folder)!r}")
+    if not path.strip():
+        raise UsageError(f"{option} is empty: give a file path")
     if Path(path).is_dir():
-        raise UsageError(f"--json-file {path}: is a folder")
+        raise UsageError(f"{option} {path}: is a folder, give a file path")
+    if not Path(path).resolve().parent.is_dir():
+        raise UsageError(f"{option} {path}: its folder does not exist")
 
 
-__all__ = ["arithmetic_lines", "check_json_file_writable", "crosscheck_arithmetic_lines", "file_path_hint",
+__all__ = ["arithmetic_lines", "check_report_file", "crosscheck_arithmetic_lines", "file_path_hint",
            "print_short", "print_short_header", "write_json_file"]

@@ -222,9 +222,9 @@ class _Suite:
         self.results = {}  # check name -> CheckResult, in the order run
         self.notes = []  # (check name, note) for passes that are worth a word
         self.lists = None  # the candidate's xfails and skips (xfails_file.CandidateLists)
-        from .budget import Budget
+        from .budget import deadline_in
 
-        self.budget = Budget(config.getoption("cral_budget"))  # from the session's start, as the CLI's --budget
+        self.deadline = deadline_in(config.getoption("cral_budget"))  # from the session's start, as the CLI's --budget
 
     def describe(self) -> str:
         if self.cmd is not None:
@@ -250,7 +250,7 @@ class _Suite:
 
         from .xfails_file import apply
 
-        result = apply(run_check(check, self.candidate(), profile=self.profile, deadline=self.budget.deadline),
+        result = apply(run_check(check, self.candidate(), profile=self.profile, deadline=self.deadline),
                        self.lists)
         self.results[check.name] = result
         return result

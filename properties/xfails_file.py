@@ -260,23 +260,21 @@ def crosscheck_statuses(reports, lists: CandidateLists) -> dict[str, tuple[str, 
     return found
 
 
-def crosscheck_is_failure(status: str, strict_xfail: bool = False) -> bool:
-    """`crosscheck`'s rule for one algorithm: a mismatch (or a hang), runs the time budget
-    left undone, or under strict_xfail a listed algorithm that agreed (its line is stale)."""
+def status_fails_run(status: str, strict_xfail: bool = False) -> bool:
+    """The rule both commands share: a failure (for `crosscheck`: a mismatch or a hang), a
+    verdict the time budget left undone, or under strict_xfail an expected failure of the
+    candidate's that passed (its line is stale)."""
     return status in (FAILED, NOT_RUN) or (status == YOUR_XPASS and strict_xfail)
 
 
 def is_failure(result: CheckResult, impl_path: str, strict_xfail: bool = False) -> bool:
-    """The run's rule: a failure, or a check the time budget left without a verdict
-    (properties/budget.py); an expected failure of ours that passed on the reference
-    (our record of the finding is stale); under strict_xfail, an expected failure of the
-    candidate's that passed (its line is stale)."""
+    """`check`'s rule: status_fails_run, and an expected failure of ours that passed on the
+    reference (our record of the finding is stale)."""
     from .impl import DEFAULT_IMPL
 
-    return (result.status in (FAILED, NOT_RUN) or (result.status == XPASS and impl_path == DEFAULT_IMPL)
-            or (result.status == YOUR_XPASS and strict_xfail))
+    return status_fails_run(result.status, strict_xfail) or (result.status == XPASS and impl_path == DEFAULT_IMPL)
 
 
 __all__ = ["CandidateList", "CandidateLists", "Entry", "KINDS", "ListFileError", "YOUR_SKIP", "YOUR_STATUSES",
-           "YOUR_XFAIL", "YOUR_XPASS", "apply", "crosscheck_ids", "crosscheck_is_failure", "crosscheck_statuses", "is_failure", "known_ids", "load", "read",
-           "skipped_result"]
+           "YOUR_XFAIL", "YOUR_XPASS", "apply", "crosscheck_ids", "crosscheck_statuses", "is_failure", "known_ids", "load",
+           "read", "skipped_result", "status_fails_run"]

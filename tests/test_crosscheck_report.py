@@ -276,6 +276,9 @@ def test_replay_of_a_malformed_crosscheck_file_is_a_value_error_naming_it(runs, 
     ([], {"CRAL_RESULTS_DIR": ""}, "error: $CRAL_RESULTS_DIR is set but empty"),
     (["--junitxml", ""], {}, "error: --junitxml is empty: give a file path"),
     (["--junitxml", "."], {}, "error: --junitxml .: is a folder, give a file path"),
+    (["--json-file", ""], {}, "error: --json-file is empty: give a file path"),
+    (["--json-file", "."], {}, "error: --json-file .: is a folder, give a file path"),
+    (["--json-file", "nosuch/r.json"], {}, "error: --json-file nosuch/r.json: its folder does not exist"),
 ])
 @pytest.mark.parametrize("command", ["crosscheck", "check"])
 def test_bad_report_and_results_paths_are_refused_before_the_run(tmp_path, monkeypatch, capsys, command, args, env,
