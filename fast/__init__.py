@@ -6,15 +6,20 @@ Two ways to feed it: tape mode (the reference's tapes, so its traces can be
 cross-checked against the reference round for round: `python -m properties crosscheck
 --candidate fast`) and counts mode (`*_counts`: per-point counts drawn per update, so
 the cost does not grow with n)."""
+import numpy as np
+
 from .api import (
     calruption, calruption_counts, calruption_epoch, passive, passive_counts, robust_cal, robust_cal_counts,
 )
 from .catoni import catoni_root
 from .tape import TapeArrays, from_tape, sample_tape_arrays as sample_tape
 
-# Declared for the cross-check (properties/crosscheck.py): float results are held to the
-# tolerance table, not to exact equality.
-ARITHMETIC = "float64"
+from .precision import FLOAT
+
+# Declared for the cross-check (properties/crosscheck.py) and `check`: float results are
+# judged as floats of this width, not by exact equality ("float64"; "float32" in the copy
+# of tests/legit/float_variants.py).
+ARITHMETIC = np.dtype(FLOAT).name
 
 __all__ = [
     "ARITHMETIC", "TapeArrays", "calruption", "calruption_counts", "calruption_epoch", "catoni_root", "from_tape",

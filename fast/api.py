@@ -19,6 +19,7 @@ from . import convert, counts as counts_mode, tape_mode
 from .calruption import State, calruption_run, epoch_update
 from .constants import FloatParams
 from .hypotheses import as_matrix
+from .precision import FLOAT
 from .passive import passive_run
 from .robust_cal import robust_cal_run
 from .tape import TapeArrays, from_tape
@@ -80,8 +81,8 @@ def calruption_epoch(hypotheses, state: EpochState, counts: EpochCounts, params:
     H_tuple = validate_hypotheses(hypotheses)
     check_epoch_inputs(H_tuple, state, counts, params)
     fparams = FloatParams.of(params)
-    fstate = State(state.l, state.tau, state.length, np.array([float(v) for v in state.q]),
-                   np.array([float(v) for v in state.gap_hat]))
+    fstate = State(state.l, state.tau, state.length, np.array([float(v) for v in state.q], FLOAT),
+                   np.array([float(v) for v in state.gap_hat], FLOAT))
     record, _ = epoch_update(np.array(H_tuple, dtype=np.int64), fstate, np.array(counts.seen, dtype=np.int64),
                              np.array(counts.queried, dtype=np.int64).reshape(-1, 2), fparams)
     return convert.epoch_record(record, fparams), convert.next_epoch_state(record, fparams)

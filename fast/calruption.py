@@ -7,8 +7,8 @@ returns for rounds start..end how often each point was seen and, among the round
 coin came up (Q_t = 1 iff u_t < q^{x_t}, line 4), with which label. Tape mode reads them
 off a tape, counts mode draws them; both feed `calruption_run`.
 
-Float64 throughout, except the schedule (exact integers, see fast/constants.py) and the
-counts (int64). Where the reference keeps exact values this path has floats:
+Float64 throughout (FLOAT, fast/precision.py), except the schedule (exact integers, see
+fast/constants.py) and the counts (int64). Where the reference keeps exact values this path has floats:
 rho^ (one rounding), alpha and the weights (a square root of a quotient), the Catoni
 root W (safeguarded Newton, fast/catoni.py), the LP of line 9 (HiGHS by row generation,
 fast/line9.py: a vertex within its feasibility tolerance), and everything computed from
@@ -29,6 +29,7 @@ from .constants import FloatParams
 from .hypotheses import disagreement_counts
 from .line9 import fit_distribution, risks
 from .pair_stats import loss_difference_blocks, min_q_on_disagreement, next_query_probabilities, q_groups
+from .precision import FLOAT
 
 EpochCountsFn = Callable[[int, int, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
@@ -80,7 +81,7 @@ class CALruptionRun:
 
 def initial_state(m: int, num_h: int, fparams: FloatParams) -> State:
     """Line 1: tau_1 = 1, q_1 = 1, Delta^^0 = 0."""
-    return State(1, 1, fparams.epoch_length(1), np.ones(m), np.zeros(num_h))
+    return State(1, 1, fparams.epoch_length(1), np.ones(m, FLOAT), np.zeros(num_h, FLOAT))
 
 
 def epoch_update(H: np.ndarray, state: State, seen: np.ndarray, queried: np.ndarray, fparams: FloatParams):
@@ -91,16 +92,16 @@ def epoch_update(H: np.ndarray, state: State, seen: np.ndarray, queried: np.ndar
     l, length, q = state.l, state.length, state.q
     num_h, m = H.shape
     support = np.flatnonzero(seen > 0)
-    p_hat = seen / length
+    p_hat = (seen / length).astype(FLOAT, copy=False)
 
     rho_counts = disagreement_counts(H, seen)  # line 7, times |I_l|
-    rho = rho_counts / length
+    rho = (rho_counts / length).astype(FLOAT, copy=False)
     groups = q_groups(q, support)
     min_q = min_q_on_disagreement(H, seen, groups, rho_counts)  # nan where rho^ = 0
-    alpha = np.full((num_h, num_h), np.nan)
-    W = np.where(rho_counts == 0, 0.0, np.nan)  # agrees on all of S_l: W = 0, no LP row
+    alpha = np.full((num_h, num_h), np.nan, FLOAT)
+    W = np.where(rho_counts == 0, 0.0, np.nan).astype(FLOAT, copy=False)  # agrees on all of S_l: W = 0, no LP row
     np.fill_diagonal(W, np.nan)
-    weight = np.full((num_h, num_h), np.nan)
+    weight = np.full((num_h, num_h), np.nan, FLOAT)
     active = (rho_counts > 0) & (min_q > 0)  # min q = 0: weight 0, no row
     mq, r = min_q[active], rho[active]
     a = np.sqrt(2 * fparams.beta3 * mq / (5 * length * r))  # appendix lemma "Concentration inequality in our case"
@@ -111,7 +112,7 @@ def epoch_update(H: np.ndarray, state: State, seen: np.ndarray, queried: np.ndar
         W[ai, aj], W[aj, ai] = roots, -roots
 
     eta_support, objective = fit_distribution(H, support, p_hat, weight, W)  # line 9
-    eta = np.full(m, np.nan)
+    eta = np.full(m, np.nan, FLOAT)
     eta[support] = eta_support
     risk_hat = risks(H, p_hat, eta)
     penalised = risk_hat + fparams.beta2 * state.gap_hat  # line 10

@@ -59,6 +59,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from .precision import FLOAT
+
 __all__ = ["DEFAULT_RTOL", "TOL_RTOL", "catoni_root", "catoni_roots", "root_tolerance"]
 
 # rtol 1e-15 ~ 4.5 eps: below a few eps max|X| the sign of the computed f is decided by
@@ -72,9 +74,9 @@ TOL_RTOL = 64 * 2.0**-53  # see the module notes and root_tolerance
 _LN2 = math.log(2.0)
 # Each term c psi of f is rounded by several eps (module notes), so |f| below _NOISE
 # sum |c psi| may be rounding alone: its sign, and so the bracket update, is noise there.
-_NOISE = 4 * 2.0**-53
+_NOISE = 2 * float(np.finfo(FLOAT).eps)  # 4 * 2^-53 in float64
 # Above this |y|, y^2 would overflow near 1e154: psi and psi' switch to u = 1/|y|.
-_BIG = 1e150
+_BIG = 1e150 if FLOAT == np.float64 else 1e18  # float32's t^2 overflows near 1.8e19
 
 
 def root_tolerance(max_abs: float, alpha: float) -> float:
@@ -112,7 +114,7 @@ def _psi_and_slope(d: np.ndarray, a: np.ndarray, log_a: np.ndarray, inf_alpha: b
 
 def _as_float_array(x, field: str, ndim: int) -> np.ndarray:
     try:
-        arr = np.asarray(x, dtype=np.float64)
+        arr = np.asarray(x, dtype=FLOAT)
     except (TypeError, ValueError, OverflowError) as exc:
         raise ValueError(f"{field} must be a numeric array, got {type(x).__name__}: {exc}") from None
     if arr.ndim != ndim:

@@ -50,6 +50,7 @@ import numpy as np
 from reference.highs import TOLERANCE, new_lp
 
 from .hypotheses import disagreement_counts
+from .precision import FLOAT
 
 HIGHS_TOLERANCE = TOLERANCE  # HiGHS's feasibility tolerances (reference/highs.py gives the reason)
 ROWGEN_RTOL = 1e-9
@@ -66,7 +67,8 @@ ROWS_PER_ROUND, ROWS_PER_ROUND_PER_COLUMN = 64, 0.5
 def risks(H: np.ndarray, p_hat: np.ndarray, eta: np.ndarray) -> np.ndarray:
     """R_D(h) for every h; eta indexed by point (any value where p^ = 0)."""
     eta0 = np.where(p_hat > 0, eta, 0.0)
-    return H @ (p_hat * (1 - eta0)) + (1 - H) @ (p_hat * eta0)
+    Hf = H.astype(FLOAT)  # int64 @ float32 would compute in float64 (for float64 the same bits as H @ ...)
+    return Hf @ (p_hat * (1 - eta0)) + (1 - Hf) @ (p_hat * eta0)
 
 
 def _row_blocks(num_h: int):
@@ -174,9 +176,9 @@ def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: 
     rounds and the working-set size."""
     num_h = H.shape[0]
     k = len(support)
-    HS = H[:, support].astype(np.float64)
+    HS = H[:, support].astype(FLOAT)
     pS = p_hat[support]
-    eta = np.full(k, 0.5)
+    eta = np.full(k, 0.5, FLOAT)
     if not np.isfinite(weight).any():
         return eta, 0.0
     scale = float(np.nanmax(weight * (np.abs(W) + 1)))
@@ -196,7 +198,7 @@ def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: 
         set_a, set_b = np.concatenate([set_a, a]), np.concatenate([set_b, b])
         lp.add(*pair_rows(a, b, weight, W, k, num_h))
         rounds += 1
-        eta = np.clip(lp.solve().x[:k], 0.0, 1.0)
+        eta = np.clip(lp.solve().x[:k], 0.0, 1.0).astype(FLOAT, copy=False)  # HiGHS's float64 vertex, as FLOAT
         R = HS @ (pS * (1 - eta)) + (1 - HS) @ (pS * eta)
         # floored at 0: the full optimum is >= 0 (each unordered pair gives rows v and -v),
         # so a row below 0 can never be the one that decides it

@@ -67,7 +67,7 @@ def min_q_on_disagreement(H: np.ndarray, seen: np.ndarray, groups: QGroups, rho_
     on all of S_l (rho^ = 0). Groups are taken in ascending q and the loop stops once
     every disagreeing pair has found its first group."""
     dtype = _exact_dtype(seen.sum())
-    min_q = np.full(rho_counts.shape, np.nan)
+    min_q = np.full(rho_counts.shape, np.nan, groups.values.dtype)  # q's values, q's dtype
     open_ = rho_counts > 0
     for g in range(len(groups)):
         if not open_.any():
@@ -150,7 +150,7 @@ def next_query_probabilities(H: np.ndarray, pair_value: np.ndarray, chunk_words:
     (a bit set in row c and not in row c-1 is a point whose first disagreeing pair is c).
     Once the remaining values are all 0, the open points keep 0."""
     num_h, m = H.shape
-    result = np.zeros(m)
+    result = np.zeros(m, pair_value.dtype)
     packed = _packed(H)
     open_bits = _packed(H.min(axis=0) != H.max(axis=0))[0]  # elsewhere no pair disagrees: 0
     hi, hj = np.triu_indices(num_h, 1)

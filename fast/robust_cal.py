@@ -7,7 +7,7 @@ which label. Tape mode reads those counts off a tape, counts mode draws them, an
 feed the same loop below.
 
 Everything is exact integer arithmetic except beta_t and the threshold of line 10, which
-are float64: the keep decision compares the exact float of (mistakes difference)/t with
+are float64 (FLOAT, fast/precision.py): the keep decision compares the exact float of (mistakes difference)/t with
 the float threshold; it can differ from the exact decision only when the two sides are
 within a few ulps (the cross-check classifies that as a threshold-boundary divergence)."""
 from __future__ import annotations
@@ -19,6 +19,7 @@ import numpy as np
 
 from .constants import FloatParams
 from .hypotheses import mistakes
+from .precision import FLOAT
 
 IntervalCounts = Callable[[int, int, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
@@ -32,7 +33,7 @@ class Checkpoint:
     mistakes: np.ndarray  # int64 (t L^_t(h)); meaningful on V_t
     disagreement: np.ndarray  # int64 (t rho^_t(h, h_hat)); meaningful on V_t
     beta: float
-    threshold: np.ndarray  # float64, right-hand side of line 10; nan off V_t
+    threshold: np.ndarray  # FLOAT, right-hand side of line 10; nan off V_t
     next_version_space: np.ndarray  # bool mask of V_{t+1}
 
 
@@ -62,14 +63,14 @@ def checkpoint_update(H, members, seen, queried, labels, t, fparams: FloatParams
     """Lines 8-10 at checkpoint t."""
     errors = mistakes(H, queried)  # line 8, times t
     h_hat = masked_argmin(errors, members)
-    beta = fparams.robust_cal_beta(t)  # line 9
+    beta = FLOAT(fparams.robust_cal_beta(t))  # line 9
     rho_counts = (H != H[h_hat]) @ seen  # t rho^_t(h, h_hat), exact in int64
-    rho = rho_counts / t
+    rho = (rho_counts / t).astype(FLOAT, copy=False)
     threshold = np.sqrt(2 * beta * rho / t) + 3 * beta / (2 * t)
     if not vanilla:
         threshold = threshold + rho / 2
     threshold = np.where(members, threshold, np.nan)
-    keep = members & ((errors - errors[h_hat]) / t <= threshold)  # line 10
+    keep = members & (((errors - errors[h_hat]) / t).astype(FLOAT, copy=False) <= threshold)  # line 10
     return Checkpoint(t, members, labels, h_hat, errors, rho_counts, beta, threshold, keep)
 
 

@@ -61,7 +61,8 @@ MUTANTS = [
     # -- CALruption (Algorithm 2) -----------------------------------------------------------
     FastMutant(
         "rho_over_n", "rho^_l divided by n instead of |I_l| (line 7)", "calruption.py",
-        "    rho = rho_counts / length\n", "    rho = rho_counts / (length + 1)\n", "-",
+        "    rho = (rho_counts / length).astype(FLOAT, copy=False)\n",
+        "    rho = (rho_counts / (length + 1)).astype(FLOAT, copy=False)\n", "-",
         caught_by=(RECOMPUTED, FIT)),
     FastMutant(
         "alpha_without_five", "Catoni's alpha without the 5 of sqrt(2 L min_q / (5 N rho^))", "calruption.py",
@@ -255,15 +256,16 @@ FROM_EPOCH_2 = [m for m in MUTANTS if m.from_epoch >= 2]
 assert len(BY_NAME) == len(MUTANTS) + len(VARIANTS), "mutant names must be unique"
 
 
-def build(mutant: FastMutant, directory) -> str:
-    """The broken copy under `directory`; returns its importable name."""
+def build(mutant: FastMutant, directory, prefix: str = PREFIX) -> str:
+    """The patched copy under `directory` (the package prefix + name); returns its
+    importable name. tests/legit/float_variants.py builds its float32 copy with this too."""
     original = (FAST_DIR / mutant.file).read_text()
     patched = original
     for old, new in mutant.snippets:
         occurrences = patched.count(old)
         assert occurrences == 1, f"fast mutant {mutant.name}: snippet occurs {occurrences} times in fast/{mutant.file}"
         patched = patched.replace(old, new)
-    package = PREFIX + mutant.name
+    package = prefix + mutant.name
     target = Path(directory) / package
     if target.exists():
         shutil.rmtree(target)

@@ -1,0 +1,35 @@
+"""Legitimate float variants of fast (issue 28, item 5): implementations that compute in
+floating point as the paper's algorithms say, whose results differ from the exact
+reference only by rounding. Once `check` judges float candidates by derived error bounds
+(properties/judgement.py, "float32" in properties.contract.ARITHMETICS), each must pass
+every registered check with 0 failures and 0 errors (tests/test_legit_float.py):
+
+* fast itself, declaring ARITHMETIC = "float64";
+* fast as a program through --candidate-cmd ('python -m properties answer --impl fast');
+* FLOAT32, a copy of fast computing in float32: fast/precision.py's FLOAT patched to
+  np.float32, so every float quantity (rho^, min q, alpha, the weights, Catoni's root and
+  its Newton iteration, eta^ and the LP's rows, the risks, penalised risks, Delta^, q;
+  RobustCAL's beta_t, rho^ and threshold) is a float32 computed from float32 operands,
+  while counts stay int64 and HiGHS solves the LP in float64 from float32 coefficients;
+  the copy declares ARITHMETIC = "float32" (fast/__init__.py takes the dtype's name).
+
+The copy is built like the broken copies of fast (tests/broken/fast_mutants.py: a copy of
+fast/ with one snippet patched), under the package name legit_fast_float32."""
+from __future__ import annotations
+
+from tests.broken.fast_mutants import FastMutant, build
+
+PREFIX = "legit_fast_"
+COMMAND = "python -m properties answer --impl fast"  # fast as a program (docs/protocol.md)
+
+FLOAT32 = FastMutant(
+    "float32", "fast computing in float32 (fast/precision.py's FLOAT), counts in int64, HiGHS in float64",
+    "precision.py", "FLOAT = np.float64\n", "FLOAT = np.float32\n", "-")
+
+
+def build_float32(directory) -> str:
+    """The float32 copy of fast under `directory`; returns its importable name."""
+    return build(FLOAT32, directory, prefix=PREFIX)
+
+
+__all__ = ["COMMAND", "FLOAT32", "PREFIX", "build_float32"]
