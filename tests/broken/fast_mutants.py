@@ -275,12 +275,13 @@ def build(mutant: FastMutant, directory, prefix: str = PREFIX) -> str:
     return package
 
 
-def first_catch(check, candidate, **options):
+def first_catch(check, candidate, *, with_last: bool = False, **options):
     """properties.runner.run_check(check, candidate, **options), and the first example on
     which the check's own logic (not a fault of the call: a crash, a hang, a malformed
     result) found a violation, with the seconds from the start of the run until then:
-    (result, example or None, seconds or None). The check runs unchanged; only its
-    `execute` is watched."""
+    (result, example or None, seconds or None), and with `with_last` the last such
+    example too (after Hypothesis's shrinking, the minimal one). The check runs
+    unchanged; only its `execute` is watched."""
     from properties.runner import run_check
 
     seen: dict = {}
@@ -288,9 +289,12 @@ def first_catch(check, candidate, **options):
 
     def execute(impl, example):
         found = check.execute(impl, example)
-        if found and not all(v.fault for v in found) and "example" not in seen:
-            seen["example"], seen["seconds"] = example, time.perf_counter() - started
+        if found and not all(v.fault for v in found):
+            seen.setdefault("example", example)
+            seen.setdefault("seconds", time.perf_counter() - started)
+            seen["last"] = example
         return found
 
     result = run_check(replace(check, execute=execute), candidate, **options)
-    return result, seen.get("example"), seen.get("seconds")
+    caught = (result, seen.get("example"), seen.get("seconds"))
+    return caught + (seen.get("last"),) if with_last else caught
