@@ -24,6 +24,7 @@ from reference.lp import LPInfeasible, LPUnbounded, solve_lp
 from .catoni_sign import catoni_sign
 from .epochs import eps
 from .free_choices import accepted_calruption_outputs, accepted_minimisers, cite, rounding_bound
+from .judgement import Bounded, Judgement, current
 from .contract import decode_epoch_result, decode_samples, epoch_shape_problems
 from .impl import as_candidate, call, call_many, run_algorithm
 from .registry import custom_check, trace_check
@@ -61,6 +62,25 @@ def _ceil_of_constant(constant, factor: int) -> int | None:
     return None
 
 
+def _ceil(value: Fraction) -> int:
+    return -((-value.numerator) // value.denominator)
+
+
+def _epoch_lengths(J: Judgement, beta1, l: int) -> tuple[int, ...]:
+    """|I_l| = ceil(beta1 4^l) (line 6, R10): exactly for an exact candidate; for a float
+    one every integer ceil(x) for x within the bound of N_l (DERIVATIONS["N_l"]) -- two
+    when N_l lies within rounding of an integer, one otherwise. None if undecided."""
+    if J.exact:
+        length = _ceil_of_constant(beta1, 4**l)
+        return () if length is None else (length,)
+    n_l = J.scaled(J.constant(beta1), Fraction(4**l))
+    return tuple(range(_ceil(n_l.low), _ceil(n_l.high) + 1))
+
+
+def _n_l_bounded(J: Judgement, beta1, l: int) -> Bounded:
+    return J.scaled(J.constant(beta1), Fraction(4**l))
+
+
 def _compare_with_constant(value: Fraction, factor: Fraction, constant) -> int | None:
     """The sign of value - factor * c (c > 0 a certified constant), or None if undecided."""
     for bits in CERTIFY_BITS:
@@ -80,17 +100,24 @@ def _shape_violations(name, H, rec, where) -> list[Violation]:
     return [Violation.of(name, problem, **where) for problem in epoch_shape_problems(rec, len(H[0]), len(H))]
 
 
-def _tape_counts(tape, m, tau, length, q):
-    """seen[x] and queried[x][y] over rounds tau..tau+length-1, querying iff u_t < q^{x_t}
-    (Algorithm 2, line 4 with the tape's coin)."""
+def _tape_counts(tape, m, tau, length, q, J: Judgement | None = None):
+    """seen[x], queried[x][y] and undecided[x][y] over rounds tau..tau+length-1, querying
+    iff u_t < q^{x_t} (Algorithm 2, line 4 with the tape's coin). A round whose coin a
+    correct float candidate may decide either way (`Judgement.coin_undecided`: u_t not a
+    number of its format, within one ulp of its q) is counted in `undecided`, not in
+    `queried`: the candidate queried between queried and queried + undecided there."""
+    J = J or current()
     seen = [0] * m
     queried = [[0, 0] for _ in range(m)]
+    undecided = [[0, 0] for _ in range(m)]
     for t in range(tau, tau + length):
         x, y, u = tape.x[t - 1], tape.y[t - 1], tape.u[t - 1]
         seen[x] += 1
-        if u < q[x]:
+        if J.coin_undecided(u, q[x]):
+            undecided[x][y] += 1
+        elif u < q[x]:
             queried[x][y] += 1
-    return tuple(seen), tuple(map(tuple, queried))
+    return tuple(seen), tuple(map(tuple, queried)), tuple(map(tuple, undecided))
 
 
 def _epoch_on_tape(name, case, e):
@@ -112,22 +139,25 @@ def _zmax(H, rho, x) -> Fraction:
 def _query_probability_violations(name, H, rec, prev_rho=None) -> list[Violation]:
     """q_l in [0,1], q_1 = 1, q_l^x <= 1/4 max_{Z(x)} rho^_{l-1} (given prev_rho), and the
     same bound for q_{l+1} = next_q from this epoch's rho^ (FINDINGS R10)."""
+    J = current()
     found = []
     for x, v in enumerate(rec.q):
         if not 0 <= v <= 1:
             found.append(Violation.of(name, "q_l^x outside [0, 1]", l=rec.l, x=x, q=v))
         if rec.l == 1 and v != 1:
             found.append(Violation.of(name, "q_1^x must be 1 (line 1)", l=rec.l, x=x, q=v))
-        if rec.l >= 2 and prev_rho is not None and v > _zmax(H, prev_rho, x) / 4:
-            found.append(Violation.of(name, "q_l^x exceeds 1/4 max_{Z(x)} rho^_{l-1} (line 13, R10)", l=rec.l, x=x,
-                                      q=v, bound=_zmax(H, prev_rho, x) / 4))
+        if rec.l >= 2 and prev_rho is not None:
+            bound = J.given(_zmax(H, prev_rho, x) / 4)  # DERIVATIONS["query_bound"]
+            if v > bound.high:
+                found.append(Violation.of(name, "q_l^x exceeds 1/4 max_{Z(x)} rho^_{l-1} (line 13, R10)", l=rec.l,
+                                          x=x, q=v, bound=bound.hi, allowed=bound.high))
     for x, v in enumerate(rec.next_q):
-        bound = _zmax(H, rec.rho, x) / 4
+        bound = J.given(_zmax(H, rec.rho, x) / 4)
         if not 0 <= v <= 1:
             found.append(Violation.of(name, "q_{l+1}^x outside [0, 1]", l=rec.l, x=x, next_q=v))
-        if v > bound:
+        if v > bound.high:
             found.append(Violation.of(name, "q_{l+1}^x exceeds 1/4 max_{Z(x)} rho^_l (line 13, R10)", l=rec.l, x=x,
-                                      next_q=v, bound=bound))
+                                      next_q=v, bound=bound.hi, allowed=bound.high))
     return found
 
 
@@ -135,6 +165,7 @@ def _query_probability_violations(name, H, rec, prev_rho=None) -> list[Violation
 def _counts_violations(name, H, rec, seen, queried=None) -> list[Violation]:
     """Line 7 and the remark after Algorithm 2: S_l, the x-marginal seen[x]/|I_l|, rho^_l
     and min_{x in Dis(h,h') on S_l} q_l^x (R11) from the epoch's counts; labels requested."""
+    J = current()
     found = []
     m, length = len(H[0]), rec.length
     where = {"l": rec.l}
@@ -143,16 +174,20 @@ def _counts_violations(name, H, rec, seen, queried=None) -> list[Violation]:
         found.append(Violation.of(name, "S_l is not the set of points seen in the epoch", **where,
                                   got=rec.support, expected=support))
     p_hat = tuple(Fraction(s, length) for s in seen)
-    if rec.empirical_x != p_hat:
+    bad = [x for x in range(m) if J.off(rec.empirical_x[x], J.ratio(seen[x], length))]
+    if bad:
         found.append(Violation.of(name, "the x-marginal of D^_l is not seen[x] / |I_l|", **where,
-                                  got=_s(rec.empirical_x), expected=_s(p_hat)))
+                                  got=_s(rec.empirical_x), expected=_s(p_hat), x=bad[0],
+                                  **J.describe(rec.empirical_x[bad[0]], J.ratio(seen[bad[0]], length), "count_ratio")))
     for h in range(len(H)):
         for h2 in range(len(H)):
             dis = [x for x in range(m) if H[h][x] != H[h2][x]]
-            rho = Fraction(sum(seen[x] for x in dis), length)
-            if rec.rho[h][h2] != rho:
+            count = sum(seen[x] for x in dis)
+            rho = Fraction(count, length)
+            if J.off(rec.rho[h][h2], J.ratio(count, length)):
                 found.append(Violation.of(name, "rho^_l(h,h') differs from line 7", **where, pair=(h, h2),
-                                          got=rec.rho[h][h2], expected=rho))
+                                          got=rec.rho[h][h2], expected=rho,
+                                          **J.describe(rec.rho[h][h2], J.ratio(count, length), "count_ratio")))
             seen_dis = [x for x in dis if seen[x] > 0]
             min_q = min((rec.q[x] for x in seen_dis), default=None) if rho > 0 else None
             if h != h2 and rec.min_q[h][h2] != min_q:
@@ -173,31 +208,34 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
     max(eps_l, R_D^(h) - R_D^(h^*) - beta2 Delta^^{l-1}_{h^*}) (line 11); V^i_{l+1} =
     {h : Delta^^l_h <= eps_i}, i = 0..l, nested (line 12); q_{l+1}^x = max_{Z(x)} rho^_l
     4^(k - l - 1), k = max{i : h, h' in V^i_{l+1}} (line 13, R10)."""
+    J = current()
     found = []
     num_h, l = len(H), rec.l
     where = {"l": l}
     # R_D^(h)
     if all(rec.eta_hat[x] is not None for x in rec.support):
-        risk = tuple(sum((rec.empirical_x[x] * ((1 - rec.eta_hat[x]) if H[h][x] == 1 else rec.eta_hat[x])
-                          for x in rec.support), Fraction(0)) for h in range(num_h))
-        if rec.risk_hat != risk:
-            found.append(Violation.of(name, "R_D^(h) differs from eta^ and the x-marginal", **where,
-                                      got=_s(rec.risk_hat), expected=_s(risk)))
+        for h in range(num_h):
+            risk = _risk_bounded(J, H[h], rec)
+            if J.off(rec.risk_hat[h], risk):
+                found.append(Violation.of(name, "R_D^(h) differs from eta^ and the x-marginal", **where, h=h,
+                                          got=_s(rec.risk_hat), **J.describe(rec.risk_hat[h], risk, "risk_hat")))
+                break
     else:
         found.append(Violation.of(name, "eta^ is missing on the support", **where, eta_hat=_s(rec.eta_hat)))
     # line 10
-    penalised = [rec.risk_hat[h] + params.beta2 * prev_gap[h] for h in range(num_h)]
-    accepted = accepted_minimisers("calruption.h_star_tie", penalised, range(num_h))
+    penalised = [_penalised_bounded(J, params, rec.risk_hat[h], prev_gap[h]) for h in range(num_h)]
+    accepted = _accepted_h_star(J, penalised)
     if rec.h_star_hat not in accepted:
         found.append(Violation.of(name, "h^*_l is not a minimiser of line 10", **where,
-                                  got=rec.h_star_hat, minimisers=accepted, penalised=_s(penalised)))
+                                  got=rec.h_star_hat, minimisers=accepted, penalised=[p.shown() for p in penalised]))
     # line 11 (with the record's h^*_l, so a wrong h^* is reported once, above)
     hs = rec.h_star_hat
-    gap = tuple(max(eps(l), rec.risk_hat[h] - penalised[hs]) for h in range(num_h))
-    if rec.gap_hat != gap:
-        bad = [h for h in range(num_h) if rec.gap_hat[h] != gap[h]]
-        found.append(Violation.of(name, "Delta^^l differs from line 11", **where, hypotheses=bad,
-                                  got=_s(rec.gap_hat[h] for h in bad), expected=_s(gap[h] for h in bad)))
+    for h in range(num_h):
+        gap = J.maximum(J.value(eps(l)), J.sub(J.given(rec.risk_hat[h]), penalised[hs]))
+        if J.off(rec.gap_hat[h], gap):
+            found.append(Violation.of(name, "Delta^^l differs from line 11", **where, h=h,
+                                      **J.describe(rec.gap_hat[h], gap, "gap_hat")))
+            break
     for h, g in enumerate(rec.gap_hat):
         if g < eps(l):
             found.append(Violation.of(name, "Delta^^l_h < eps_l (line 11)", **where, h=h, gap_hat=g, eps=eps(l)))
@@ -207,7 +245,9 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
     else:
         for i, layer in enumerate(rec.layers):
             expected = tuple(h for h in range(num_h) if rec.gap_hat[h] <= eps(i))
-            if tuple(layer) != expected:
+            differing = set(layer) ^ set(expected)
+            # DERIVATIONS["layer"]: a float candidate may decide on its unrounded Delta^
+            if differing and (J.exact or any(not J.given(eps(i)).accepts(rec.gap_hat[h]) for h in differing)):
                 found.append(Violation.of(name, "V^i_{l+1} is not {h : Delta^^l_h <= eps_i} (line 12)", **where,
                                           i=i, got=layer, expected=expected))
             if i and not set(layer) <= set(rec.layers[i - 1]):
@@ -227,11 +267,40 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
                         return found
                     best = max(best, rec.rho[h][h2] * Fraction(4 ** max(common), 4 ** (l + 1)))
             next_q.append(best)
-        if rec.next_q != tuple(next_q):
-            bad = [x for x in range(len(next_q)) if rec.next_q[x] != next_q[x]]
+        bad = [x for x in range(len(next_q)) if J.off(rec.next_q[x], J.given(next_q[x]))]
+        if bad:
             found.append(Violation.of(name, "q_{l+1} differs from line 13 (R10)", **where, points=bad,
-                                      got=_s(rec.next_q[x] for x in bad), expected=_s(next_q[x] for x in bad)))
+                                      got=_s(rec.next_q[x] for x in bad), expected=_s(next_q[x] for x in bad),
+                                      **J.describe(rec.next_q[bad[0]], J.given(next_q[bad[0]]), "next_q")))
     return found
+
+
+def _risk_bounded(J: Judgement, labels, rec) -> Bounded:
+    """R_D^(h) = sum_{x in S_l} p^_x (1 - eta^_x if h(x) = 1 else eta^_x) from the record
+    (DERIVATIONS["risk_hat"])."""
+    terms = []
+    for x in rec.support:
+        eta = J.given(rec.eta_hat[x])
+        loss = J.sub(J.value(1), eta) if labels[x] == 1 else eta
+        terms.append(J.mul(J.given(rec.empirical_x[x]), loss))
+    return J.sum(terms)
+
+
+def _penalised_bounded(J: Judgement, params, risk, prev_gap) -> Bounded:
+    """R_D^(h) + beta2 Delta^^{l-1}_h (line 10, DERIVATIONS["penalised"])."""
+    return J.add(J.given(risk), J.mul(J.stored(params.beta2), J.given(prev_gap)))
+
+
+def _accepted_h_star(J: Judgement, penalised) -> list[int]:
+    """Line 10's accepted h^*_l: the exact minimisers the free-choice table accepts
+    (`calruption.h_star_tie`) and, for a float candidate, every hypothesis whose penalised
+    value may be the minimum within the bounds (a tie within rounding)."""
+    exact = [p.lo for p in penalised]  # the candidate's inputs are rationals: lo == hi
+    accepted = set(accepted_minimisers("calruption.h_star_tie", exact, range(len(penalised))))
+    if not J.exact:
+        ceiling = min(p.high for p in penalised)
+        accepted |= {h for h, p in enumerate(penalised) if p.low <= ceiling}
+    return sorted(accepted)
 
 
 def _symmetry_violations(name, H, rec) -> list[Violation]:
@@ -269,6 +338,67 @@ def _loss_differences(H, h, h2, q, queried, length):
     return values, [grouped[v] for v in values]
 
 
+def _branch_queries(H, h, h2, q, queried, undecided, sign: int):
+    """The queried counts of the branch of undecided coins that moves pair (h, h')'s
+    samples furthest in direction `sign`: an undecided round is taken as queried exactly
+    where its sample (1{h(x) != y} - 1{h'(x) != y}) / q has that sign. Catoni's root is
+    increasing in every sample, so the roots of sign -1 and +1 bound the root of every
+    branch a float candidate may have taken (DERIVATIONS["coin"])."""
+    if undecided is None:
+        return queried
+    result = []
+    for x, (pair, extra) in enumerate(zip(queried, undecided)):
+        row = []
+        for y in (0, 1):
+            moves = (int(H[h][x] != y) - int(H[h2][x] != y)) * sign > 0
+            row.append(pair[y] + (extra[y] if moves else 0))
+        result.append(tuple(row))
+    return tuple(result)
+
+
+def _alpha_bounded(J: Judgement, params, length: int, mq, rho) -> Bounded:
+    """alpha = sqrt(2 beta3 min q / (5 |I_l| rho^)) (R10) in a float candidate's arithmetic
+    (DERIVATIONS["alpha"])."""
+    numerator = J.mul(J.mul(J.value(2), J.constant(params.beta3)), J.given(mq))
+    denominator = J.mul(J.mul(J.value(5), J.count(length)), J.given(rho))
+    return J.sqrt(J.div(numerator, denominator))
+
+
+def _float_catoni_violations(name, J: Judgement, H, params, rec, queried, undecided, h, h2, alpha, W, W_back,
+                             where) -> list[Violation]:
+    """Line 8 for a float candidate: alpha within its derived bound, W^{h',h} = -W^{h,h'}
+    within twice the root's bound, and the root of each direction within the bound
+    DERIVATIONS["W"] of the exact root of the recomputed samples (with the candidate's
+    alpha), decided by exact signs of f: f(W - B) >= 0 >= f(W + B)."""
+    found = []
+    expected = _alpha_bounded(J, params, rec.length, rec.min_q[h][h2], rec.rho[h][h2])
+    if J.off(alpha, expected):
+        found.append(Violation.of(name, "alpha differs from sqrt(2 beta3 min q / (5 |I_l| rho^))", **where,
+                                  **J.describe(alpha, expected, "alpha")))
+    for a, b, got in ((h, h2, W), (h2, h, W_back)):
+        low = _loss_differences(H, a, b, rec.q, _branch_queries(H, a, b, rec.q, queried, undecided, -1), rec.length)
+        high = _loss_differences(H, a, b, rec.q, _branch_queries(H, a, b, rec.q, queried, undecided, 1), rec.length)
+        bound = J.catoni_bound(low[0] + high[0], alpha)
+        mid = (got.lo + got.hi) / 2
+        sign_low, how = catoni_sign(*low, alpha, mid + bound)
+        sign_high, _ = catoni_sign(*high, alpha, mid - bound)
+        if sign_low > 0 or sign_high < 0:
+            found.append(Violation.of(
+                name, "W is not within the float bound of the Catoni root of the recomputed samples "
+                      "(need f(W - B) >= 0 >= f(W + B))", l=rec.l, pair=(a, b), W=mid, bound=bound, alpha=alpha,
+                sign_f_W_minus_B=sign_high, sign_f_W_plus_B=sign_low, samples=dict(zip(_s(low[0]), low[1])),
+                derivation=J.describe(mid, Bounded(mid, mid, bound), "W")["derivation"], decided=how))
+    # mirrored: root(-X) = -root(X), so the two answers are within twice the bound of each
+    # other -- when the candidate took one branch of the undecided coins for both, which
+    # the trace does not say: with undecided coins each direction is held above alone
+    if not (undecided and any(a + b for a, b in undecided)):
+        samples = _loss_differences(H, h, h2, rec.q, queried, rec.length)[0]
+        if abs((W.lo + W.hi) / 2 + (W_back.lo + W_back.hi) / 2) > 2 * J.catoni_bound(samples, alpha):
+            found.append(Violation.of(name, "W^{h',h} is not -W^{h,h'} within twice the float bound", **where,
+                                      W=(W.lo, W.hi), W_back=(W_back.lo, W_back.hi)))
+    return found
+
+
 def _alpha_violations(name, params, rec, mq, rho, alpha, where) -> list[Violation]:
     """Catoni's alpha = sqrt(2 beta3 min q / (5 |I_l| rho^)) (R10) as a rational: any within
     relative 2^-62 of it (the table's bound), either side (free choice `calruption.alpha_rounding`),
@@ -291,14 +421,15 @@ def _alpha_violations(name, params, rec, mq, rho, alpha, where) -> list[Violatio
     return found
 
 
-def _catoni_violations(name, H, params, rec, queried) -> list[Violation]:
+def _catoni_violations(name, H, params, rec, queried, undecided=None) -> list[Violation]:
     """Line 8 with Catoni's estimator: for every pair with rho^ > 0 and min q > 0 (R11),
     W encloses the root of f(z) = sum psi(alpha (X_t - z)) of the recomputed samples
     (f(lo) >= 0 >= f(hi), decided exactly), W^{h',h} = -W^{h,h'} (their enclosures
     intersect after negation), width <= 2^-64 (R12), and alpha = sqrt(2 beta3 min q /
     (5 |I_l| rho^)) within relative 2^-62 (`_alpha_violations`).
     Pairs with rho^ = 0 have no alpha and W (if given) contains 0; pairs with min q = 0
-    have neither W nor alpha."""
+    have neither W nor alpha. A float candidate: `_float_catoni_violations`."""
+    J = current()
     found = []
     for h, h2 in _pairs(len(H)):
         where = {"l": rec.l, "pair": (h, h2)}
@@ -322,6 +453,10 @@ def _catoni_violations(name, H, params, rec, queried) -> list[Violation]:
         # alpha
         if alpha <= 0:
             found.append(Violation.of(name, "alpha must be > 0", **where, alpha=alpha))
+            continue
+        if not J.exact:
+            found += _float_catoni_violations(name, J, H, params, rec, queried, undecided, h, h2, alpha, W, W_back,
+                                              where)
             continue
         found += _alpha_violations(name, params, rec, mq, rho, alpha, where)
         # mirrored enclosures
@@ -358,13 +493,15 @@ def _fit_violations(name, H, rec) -> list[Violation]:
     (reference.lp.solve_lp) and lp_objective. Any optimal D^ passes, vertex or not, and any
     eta^ when no pair gives a row (free choices `calruption.fit`, `calruption.fit_without_rows`)."""
     weight_bound = rounding_bound("calruption.weight_rounding")  # None: pinned to sqrt_lower's rounding
+    J = current()
+    slack = J.lp_tolerance()  # DERIVATIONS["lp"]: 0 for an exact candidate
     found = []
     m, num_h = len(H[0]), len(H)
     where = {"l": rec.l}
     support = set(rec.support)
     for x in range(m):
         v = rec.eta_hat[x]
-        if x in support and (v is None or not 0 <= v <= 1):
+        if x in support and (v is None or not -slack <= v <= 1 + slack):
             found.append(Violation.of(name, "eta^_x must lie in [0, 1] on the support", **where, x=x, eta_hat=v))
         if x not in support and v is not None:
             found.append(Violation.of(name, "eta^_x must be None off the support", **where, x=x, eta_hat=v))
@@ -384,7 +521,12 @@ def _fit_violations(name, H, rec) -> list[Violation]:
             if w is None:
                 continue
             target = mq / rho
-            if weight_bound is None:
+            if not J.exact:
+                expected = J.sqrt(J.div(J.given(mq), J.given(rho)))
+                if J.off(w, expected):
+                    found.append(Violation.of(name, "weight differs from sqrt(min q / rho^)", **where, pair=(h, h2),
+                                              **J.describe(w, expected, "weight")))
+            elif weight_bound is None:
                 if w != sqrt_lower(target):
                     found.append(Violation.of(name, "weight differs from sqrt_lower(min q/rho^)", **where,
                                               pair=(h, h2), weight=w, expected=sqrt_lower(target)))
@@ -422,12 +564,17 @@ def _fit_violations(name, H, rec) -> list[Violation]:
         optimum = solve_lp(c, A, b, [Fraction(0)] * k + [None], [Fraction(1)] * k + [None]).objective
     except (LPInfeasible, LPUnbounded) as error:  # impossible: the box is bounded and non-empty
         return [Violation.of(name, f"the line-9 LP could not be solved: {error}", **where)]
-    if attained != optimum:
+    # a float solver stops within its tolerance, relative to the rows' scale
+    allowed = slack * max([Fraction(1)] + [w * (abs(mid) + 1) for _, _, w, mid in rows])
+    if abs(attained - optimum) > allowed:
         found.append(Violation.of(name, "eta^ is not an optimal solution of the line-9 LP", **where,
-                                  attained=attained, optimum=optimum, eta_hat=_s(rec.eta_hat)))
-    if rec.lp_objective != optimum:
+                                  attained=attained, optimum=optimum, eta_hat=_s(rec.eta_hat), bound=allowed,
+                                  arithmetic=J.arithmetic, derivation=J.describe(0, Bounded(optimum, optimum), "lp")[
+                                      "derivation"]))
+    if abs(rec.lp_objective - optimum) > allowed:
         found.append(Violation.of(name, "lp_objective is not the optimum of the line-9 LP", **where,
-                                  lp_objective=rec.lp_objective, optimum=optimum))
+                                  lp_objective=rec.lp_objective, optimum=optimum, bound=allowed,
+                                  arithmetic=J.arithmetic))
     return found
 
 
@@ -489,6 +636,9 @@ def check_calruption_epoch_schedule(case, trace):
     if trace.params != params:
         found.append(Violation.of(name, "the trace does not record the run's params", got=repr(trace.params),
                                   expected=repr(params)))
+    J = current()
+    if not J.exact:
+        return found + _float_schedule_violations(name, J, case, trace)
     expected, tau, l = [], 1, 1
     while True:
         length = _ceil_of_constant(params.beta1, 4**l)
@@ -519,6 +669,38 @@ def check_calruption_epoch_schedule(case, trace):
             if e.N.lo <= enclosure.lo and enclosure.hi <= e.N.hi:
                 break
         q = e.next_q
+    return found
+
+
+def _float_schedule_violations(name, J: Judgement, case, trace) -> list[Violation]:
+    """check_calruption_epoch_schedule for a float candidate: the schedule followed from the
+    candidate's own epochs (its tau_l chain from 1), each |I_l| one of the ceilings a
+    correct float computation of beta1 4^l may take (`_epoch_lengths`), N_l within its
+    bound, the next epoch unfinished for some such length, and the rest as for exact."""
+    n, params = case.tape.n, case.params
+    found, tau, l = [], 1, 1
+    q = (Fraction(1),) * case.instance.num_points
+    for e in trace.epochs:
+        lengths = _epoch_lengths(J, params.beta1, l)
+        if (e.l, e.tau) != (l, tau) or e.length not in lengths or tau + e.length - 1 > n:
+            return found + [Violation.of(name, "the completed epochs (l, tau_l, |I_l|) differ from the schedule",
+                                         n=n, epoch=(e.l, e.tau, e.length), expected=(l, tau, lengths),
+                                         arithmetic=J.arithmetic, derivation=J.describe(0, J.value(0), "N_l")[
+                                             "derivation"])]
+        n_l = _n_l_bounded(J, params.beta1, l)
+        if not J.meets(e.N, n_l):
+            found.append(Violation.of(name, "N_l does not enclose beta1 4^l", l=l, N=(e.N.lo, e.N.hi),
+                                      **J.describe(e.N.lo, n_l, "N_l")))
+        if e.q != q:
+            found.append(Violation.of(name, "q_l is not the previous epoch's q_{l+1} (q_1 = 1)", l=e.l,
+                                      got=_s(e.q), expected=_s(q)))
+        tau, l, q = tau + e.length, l + 1, e.next_q
+    if all(tau + length - 1 <= n for length in _epoch_lengths(J, params.beta1, l)):
+        found.append(Violation.of(name, "an epoch that ends by round n is missing", n=n, l=l, tau=tau,
+                                  lengths=_epoch_lengths(J, params.beta1, l)))
+    if (trace.final_epoch, trace.unfinished_rounds) != (l, n - tau + 1):
+        found.append(Violation.of(name, "final_epoch / unfinished_rounds do not match n", n=n,
+                                  got=(trace.final_epoch, trace.unfinished_rounds), expected=(l, n - tau + 1)))
     return found
 
 
@@ -562,7 +744,7 @@ def check_calruption_catoni_enclosures_certified(case, trace):
         counts, bad = _epoch_on_tape(name, case, e)
         found += bad
         if counts is not None:
-            found += _catoni_violations(name, H, params, e, counts[1])
+            found += _catoni_violations(name, H, params, e, counts[1], counts[2])
     return found
 
 
@@ -640,24 +822,38 @@ def check_calruption_importance_weights_unbiased(impl, case):
 
 
 def _importance_weight_violations(name, case, trace) -> list[Violation]:
+    """Labels per epoch and in all against #{t : u_t < q_l^(x_t)}; a float candidate's coins
+    that lie within its rounding of q (`Judgement.coin_undecided`) may go either way, so its
+    count must lie between the rounds certainly queried and those plus the undecided ones
+    (the total is then judged from the candidate's own per-epoch counts)."""
+    J = current()
     found = []
     tape, m = case.tape, case.instance.num_points
-    total, tau, q = 0, 1, (Fraction(1),) * m
+    total, spread, tau, q = 0, 0, 1, (Fraction(1),) * m
     for e in trace.epochs:
         counts, bad = _epoch_on_tape(name, case, e)
         if bad:
             return found + bad
         labels = sum(a + b for a, b in counts[1])
-        if e.labels_requested != labels:
+        undecided = sum(a + b for a, b in counts[2])
+        if not labels <= e.labels_requested <= labels + undecided:
             found.append(Violation.of(name, "labels requested in the epoch differ from #{t : u_t < q_l^(x_t)}",
-                                      l=e.l, got=e.labels_requested, expected=labels))
-        total += labels
+                                      l=e.l, got=e.labels_requested, expected=labels,
+                                      **({"undecided_coins": undecided, "arithmetic": J.arithmetic}
+                                         if undecided else {})))
+            total += labels
+            spread += undecided
+        else:
+            total += e.labels_requested
         tau, q = e.tau + e.length, e.next_q
-    if len(q) == m:
-        total += sum(1 for t in range(tau, tape.n + 1) if tape.u[t - 1] < q[tape.x[t - 1]])
-    if trace.labels_requested != total:
+    if len(q) == m and tau <= tape.n:
+        _, queried, undecided = _tape_counts(tape, m, tau, tape.n - tau + 1, q, J)
+        total += sum(a + b for a, b in queried)
+        spread += sum(a + b for a, b in undecided)
+    if not total <= trace.labels_requested <= total + spread:
         found.append(Violation.of(name, "total labels requested differ from #{t : u_t < q_l^(x_t)}",
-                                  got=trace.labels_requested, expected=total))
+                                  got=trace.labels_requested, expected=total,
+                                  **({"undecided_coins": spread, "arithmetic": J.arithmetic} if spread else {})))
     return found
 
 
@@ -694,7 +890,8 @@ def _echo_violations(name, example, record, next_state) -> list[Violation]:
     if got != (s.l, s.tau, s.length, s.q):
         found.append(Violation.of(name, "the record's (l, tau, |I_l|, q) are not the state's", got=repr(got),
                                   expected=repr((s.l, s.tau, s.length, s.q))))
-    length = _ceil_of_constant(params.beta1, 4 ** (s.l + 1))
+    lengths = _epoch_lengths(current(), params.beta1, s.l + 1)
+    length = next_state.length if next_state.length in lengths else (lengths[0] if lengths else None)
     expected = EpochState(s.l + 1, s.tau + s.length, length, record.next_q, record.gap_hat)
     if next_state != expected:
         found.append(Violation.of(name, "the next state is not (l+1, tau+|I_l|, ceil(beta1 4^(l+1)), q_{l+1}, "

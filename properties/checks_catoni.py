@@ -19,9 +19,10 @@ What an answer must satisfy:
   f(lo) >= 0 >= f(hi), and hi - lo <= 2^-64 (MAX_WIDTH). The width is the contract the
   reference pins and CALruption relies on: FINDINGS R12 takes W~, the midpoint of W's
   enclosure, within 2^-65 of W, which holds for every enclosure of width <= 2^-64.
-* float candidates (ARITHMETIC "float64"): every point of [lo, hi] within the tolerance
-  table's "W" entry (properties/tolerances.py; 1e-12 absolute) times max(1, max|X|) of
-  the root, i.e. f(hi - tol) >= 0 >= f(lo + tol). Decided exactly, like the certificate.
+* float candidates (ARITHMETIC "float64" or "float32"): every point of [lo, hi] within the
+  tolerance table's "W" entry for its arithmetic (properties/tolerances.py; 1e-12 absolute
+  for float64, 2^29 times that for float32) times max(1, max|X|) of the root, i.e.
+  f(hi - tol) >= 0 >= f(lo + tol). Decided exactly, like the certificate.
 
 Zero counts. The paper's estimator is over samples, so a count is a multiplicity >= 1;
 a zero count is not covered by it. The reference refuses it (ValueError, "counts[i]
@@ -42,7 +43,8 @@ from .impl import as_candidate, call, call_many
 from .registry import custom_check
 from .steering import note, steer
 from .strategies import CatoniProblem, catoni_problems
-from .tolerances import FLOAT64
+from .judgement import current
+from .tolerances import FLOAT64, table
 from .violation import CallFailed, Violation
 
 MAX_WIDTH = Fraction(1, 2**64)  # FINDINGS R12: |W~ - W| <= 2^-65 for the midpoint W~
@@ -50,9 +52,9 @@ FLOAT_TOLERANCE = FLOAT64["W"]  # absolute (rel = 0): scale max(1, max|X|)
 
 
 def _floats(impl) -> bool:
-    """Whether the candidate declares float64 arithmetic (anything else is held to the
-    exact contract)."""
-    return as_candidate(impl).arithmetic == "float64"
+    """Whether the candidate declares a float arithmetic (float64 or float32; exact
+    candidates are held to the exact contract)."""
+    return as_candidate(impl).arithmetic != "exact"
 
 
 def float_bound(values) -> Fraction:
@@ -60,7 +62,9 @@ def float_bound(values) -> Fraction:
     the float64 tolerance table at scale max(1, max|X|). The entry is absolute (rel = 0,
     pinned by tests/test_checks_catoni_meta.py), so the root itself is not needed."""
     scale = max(Fraction(1), max(abs(Fraction(v)) for v in values))
-    return FLOAT_TOLERANCE.bound(Fraction(0), scale)
+    arithmetic = current().arithmetic
+    tolerance = FLOAT_TOLERANCE if arithmetic == "exact" else table(arithmetic)["W"]
+    return tolerance.bound(Fraction(0), scale)
 
 
 def enclosure_violations(name: str, values, counts, alpha, lo: Fraction, hi: Fraction, floats: bool,

@@ -9,6 +9,7 @@ from reference.certified import Enclosure, decide_le, sqrt_enclosure
 from reference.instance import disagreement_region
 
 from .free_choices import accepted_minimisers
+from .judgement import Judgement, current
 from .registry import trace_check
 from .strategies import cases
 from .violation import Violation
@@ -32,13 +33,37 @@ def check_passive_output_is_erm(case, trace):
 
 
 def check_passive_empirical_risks_recomputed(case, trace):
-    """Theorem 3.1's R^_[1,n](h) as reported in the trace, recomputed from the tape."""
+    """Theorem 3.1's R^_[1,n](h) as reported in the trace, recomputed from the tape (a
+    float candidate's within one division's rounding, properties/judgement.py)."""
     tape, H = case.tape, case.instance.hypotheses
-    risks = tuple(Fraction(sum(h[x] != y for x, y in zip(tape.x, tape.y)), tape.n) for h in H)
-    if trace.empirical_risk != risks:
-        return [Violation.of("check_passive_empirical_risks_recomputed", "R^_[1,n] differs from the tape",
-                             trace=[str(r) for r in trace.empirical_risk], expected=[str(r) for r in risks])]
+    J = current()
+    mistakes = [sum(h[x] != y for x, y in zip(tape.x, tape.y)) for h in H]
+    if len(trace.empirical_risk) != len(H):
+        return [Violation.of("check_passive_empirical_risks_recomputed", "R^_[1,n] must have one entry per hypothesis",
+                             got=len(trace.empirical_risk), expected=len(H))]
+    for h, (got, k) in enumerate(zip(trace.empirical_risk, mistakes)):
+        exact = J.ratio(k, tape.n)
+        if J.off(got, exact):
+            return [Violation.of("check_passive_empirical_risks_recomputed", "R^_[1,n] differs from the tape", h=h,
+                                 trace=[str(r) for r in trace.empirical_risk],
+                                 expected=[str(Fraction(m, tape.n)) for m in mistakes],
+                                 **J.describe(got, exact, "count_ratio"))]
     return []
+
+
+def _beta(J: Judgement, params, t: int):
+    """beta_t = beta_scale ln(3 k |H|^2 / delta) (Algorithm 1, line 9) as a correct
+    computation in the candidate's arithmetic reports it (DERIVATIONS["beta_t"])."""
+    k = t.bit_length() - 1
+    argument = J.div(J.count(3 * k * params.num_hypotheses**2), J.stored(params.delta))
+    return J.mul(J.stored(params.beta_scale), J.ln(argument))
+
+
+def _threshold_bounded(J: Judgement, beta, rho, t: int, vanilla: bool):
+    """Line 10's right-hand side in the candidate's arithmetic (DERIVATIONS["threshold"])."""
+    root = J.sqrt(J.div(J.mul(J.mul(J.value(2), beta), rho), J.count(t)))
+    total = J.add(root, J.div(J.mul(J.value(3), beta), J.count(2 * t)))
+    return total if vanilla else J.add(total, J.scaled(rho, Fraction(1, 2)))
 
 
 def _threshold(beta: Enclosure, rho: Fraction, t: int, vanilla: bool, bits: int) -> Enclosure:
@@ -53,29 +78,53 @@ def check_robust_cal_elimination_recomputed(case, trace):
     """Algorithm 1, lines 9-10 (modified or vanilla rule as the trace says, FINDINGS R6):
     rho^_t(h, h^_t) recomputed from the unlabeled rounds, beta_t from the parameters, and
     V_{t+1} = {h in V_t : L^_t(h) - L^_t(h^_t) <= threshold}, decided exactly; the trace's
-    threshold enclosures must contain the true thresholds."""
+    threshold enclosures must contain the true thresholds. A float candidate's rho^,
+    beta_t and thresholds are held to the bounds of properties/judgement.py, and where
+    the exact margin of line 10 lies within the bounds of its two sides, either decision
+    is accepted (the next checkpoint starts from the candidate's own V_{t+1})."""
     name = "check_robust_cal_elimination_recomputed"
     H, tape = case.instance.hypotheses, case.tape
+    J = current()
     for c in trace.checkpoints:
         seen = [0] * len(H[0])
         for x in tape.x[: c.t]:
             seen[x] += 1
         beta = case.params.robust_cal_beta(c.t)
+        beta_bounded = _beta(J, case.params, c.t)
+        if not J.exact and not J.meets(c.beta, beta_bounded):
+            return [Violation.of(name, "beta_t differs from beta_scale ln(3 log2(t) |H|^2 / delta)", t=c.t,
+                                 reported=c.beta, **J.describe(c.beta.lo, beta_bounded, "beta_t"))]
         kept = []
         for h in c.version_space:
-            rho = Fraction(sum(s for s, a, b in zip(seen, H[h], H[c.h_hat]) if a != b), c.t)
-            if c.disagreement[h] != rho:
+            count = sum(s for s, a, b in zip(seen, H[h], H[c.h_hat]) if a != b)
+            rho = Fraction(count, c.t)
+            rho_bounded = J.ratio(count, c.t)
+            if J.off(c.disagreement[h], rho_bounded):
                 return [Violation.of(name, "rho^_t(h, h^_t) differs from the tape", t=c.t, h=h,
-                                     trace=c.disagreement[h], expected=rho)]
+                                     trace=c.disagreement[h], expected=rho,
+                                     **J.describe(c.disagreement[h], rho_bounded, "count_ratio"))]
             gap = c.empirical_risk[h] - c.empirical_risk[c.h_hat]
-            keep, _ = decide_le(gap, lambda bits, r=rho: _threshold(beta.enclosure(bits), r, c.t, trace.vanilla, bits))
+            reported = c.threshold[h]
+            if J.exact:
+                keep, _ = decide_le(gap, lambda bits, r=rho: _threshold(beta.enclosure(bits), r, c.t, trace.vanilla,
+                                                                         bits))
+                exact = _threshold(beta.enclosure(128), rho, c.t, trace.vanilla, 128)
+                if reported is None or reported.lo > exact.hi or reported.hi < exact.lo:
+                    return [Violation.of(name, "the reported threshold enclosure misses the threshold", t=c.t, h=h,
+                                         reported=reported, expected_lo=exact.lo, expected_hi=exact.hi)]
+            else:
+                threshold = _threshold_bounded(J, beta_bounded, rho_bounded, c.t, trace.vanilla)
+                if not J.meets(reported, threshold):
+                    return [Violation.of(name, "the reported threshold misses the threshold", t=c.t, h=h,
+                                         reported=reported, **J.describe(reported and reported.lo, threshold,
+                                                                         "threshold"))]
+                margin = J.sub(threshold, J.sub(J.given(c.empirical_risk[h]), J.given(c.empirical_risk[c.h_hat])))
+                if J.undecided(margin):  # a tie within rounding: the candidate's decision stands
+                    keep = h in c.next_version_space
+                else:
+                    keep = margin.low > 0
             if keep:
                 kept.append(h)
-            reported = c.threshold[h]
-            exact = _threshold(beta.enclosure(128), rho, c.t, trace.vanilla, 128)
-            if reported is None or reported.lo > exact.hi or reported.hi < exact.lo:
-                return [Violation.of(name, "the reported threshold enclosure misses the threshold", t=c.t, h=h,
-                                     reported=reported, expected_lo=exact.lo, expected_hi=exact.hi)]
         if tuple(kept) != c.next_version_space:
             return [Violation.of(name, "V_{t+1} is not line 10's set", t=c.t, trace=c.next_version_space,
                                  expected=tuple(kept), vanilla=trace.vanilla)]
@@ -164,11 +213,15 @@ def check_robust_cal_empirical_risks_and_output(case, trace):
     index."""
     name = "check_robust_cal_empirical_risks_and_output"
     losses = _queried_losses(case, trace)
+    J = current()
     for c in trace.checkpoints:
         expected = losses[c.t]
         got = {h: c.empirical_risk[h] for h in c.version_space}
-        if got != expected:
-            return [Violation.of(name, "L^_t differs from the queried labels", t=c.t, trace=got, expected=expected)]
+        for h, value in expected.items():
+            exact = J.ratio(int(value * c.t), c.t)
+            if J.off(got[h], exact):
+                return [Violation.of(name, "L^_t differs from the queried labels", t=c.t, h=h, trace=got,
+                                     expected=expected, **J.describe(got[h], exact, "count_ratio"))]
         accepted = accepted_minimisers("robust_cal.h_hat_tie", expected, expected)
         if c.h_hat not in accepted:
             return [Violation.of(name, "h^_t is not a minimiser of L^_t over V_t", t=c.t, h_hat=c.h_hat,

@@ -336,7 +336,7 @@ class CommandCandidate(Candidate):
             documents.validate(document, kind, arithmetic=arithmetic, source=source)
         except documents.DocumentError as error:
             self._fail(directory, f"wrote an invalid result document ({where}): {error}", values)
-        if arithmetic == "float64" and kind != "error":
+        if arithmetic != "exact" and kind != "error":
             document = _float64_result(algorithm, document)
         return document
 

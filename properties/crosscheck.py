@@ -63,6 +63,7 @@ from reference.robust_cal import checkpoint_update
 from .free_choices import accepted_calruption_outputs, divergence_classes, divergence_of
 from .budget import spent
 from .impl import CallFailed, as_candidate, run_algorithm
+from .judgement import EXACT as EXACT_JUDGEMENT, Judgement
 from .tolerances import EXACT, table
 from .violation import Violation
 
@@ -108,8 +109,8 @@ class AlgorithmReport:
 class _Comparer:
     """Collects mismatches and divergences of one algorithm run."""
 
-    def __init__(self, report: AlgorithmReport, tolerances):
-        self.report, self.tolerances = report, tolerances
+    def __init__(self, report: AlgorithmReport, tolerances, judgement: Judgement = EXACT_JUDGEMENT):
+        self.report, self.tolerances, self.judgement = report, tolerances, judgement
 
     def fail(self, where: str, message: str, **values) -> None:
         self.report.mismatches.append(Violation.of(CHECK, f"{self.report.algorithm}, {where}: {message}", **values))
@@ -291,12 +292,15 @@ def _robust_cal(cmp: _Comparer, H, tape, params, trace, vanilla: bool) -> None:
 
 
 # -- CALruption --------------------------------------------------------------------------
-def _epoch_counts(tape, start: int, end: int, q, exact_q, m: int):
+def _epoch_counts(tape, start: int, end: int, q, exact_q, m: int, judgement: Judgement = EXACT_JUDGEMENT):
     """Counts of rounds start..end (1-based) under the candidate's coins u_t < q^{x_t}
-    (line 4), and how many rounds the exact q would have decided otherwise."""
+    (line 4), how many rounds the exact q would have decided otherwise, and (asked, not
+    asked) counts of the rounds a float candidate may decide either way against its own q
+    (`Judgement.coin_undecided`, the rule `check` applies too)."""
     seen = [0] * m
     queried = [[0, 0] for _ in range(m)]
     flipped = 0
+    undecided = [0, 0]
     for t in range(start - 1, end):
         x, u = tape.x[t], tape.u[t]
         seen[x] += 1
@@ -305,7 +309,21 @@ def _epoch_counts(tape, start: int, end: int, q, exact_q, m: int):
             queried[x][tape.y[t]] += 1
         if exact_q is not None and asked != (u < exact_q[x]):
             flipped += 1
-    return seen, queried, flipped
+        if judgement.coin_undecided(u, q[x]):
+            undecided[0 if asked else 1] += 1
+    return seen, queried, flipped, undecided
+
+
+def _labels(cmp: _Comparer, where: str, candidate: int, exact: int, undecided) -> int:
+    """Labels requested: exactly the count of u_t < q, or, for a float candidate, within
+    its undecided coins of it (a `coin` divergence, one per round it decided otherwise).
+    Returns the count the run goes on from (the candidate's, where accepted)."""
+    if candidate != exact and exact - undecided[0] <= candidate <= exact + undecided[1]:
+        cmp.diverge("coin", where, f"{abs(candidate - exact)} coins within the rounding of the candidate's q",
+                    abs(candidate - exact))
+        return candidate
+    cmp.same(f"{where} labels_requested", candidate, exact)
+    return exact
 
 
 def _calruption(cmp: _Comparer, H, tape, params, trace) -> None:
@@ -325,11 +343,11 @@ def _calruption(cmp: _Comparer, H, tape, params, trace) -> None:
         where = f"epoch {e.l}"
         if not cmp.same(f"{where} q (the previous next_q)", e.q, q):
             return
-        seen, queried, flipped = _epoch_counts(tape, e.tau, e.tau + e.length - 1, q, exact_q, m)
+        seen, queried, flipped, undecided = _epoch_counts(tape, e.tau, e.tau + e.length - 1, q, exact_q, m,
+                                                          cmp.judgement)
         if flipped:
             cmp.diverge("coin", where, f"{flipped} coins between the candidate's q and the exact q", flipped)
-        labels += sum(a + b for a, b in queried)
-        cmp.same(f"{where} labels_requested", e.labels_requested, sum(a + b for a, b in queried))
+        labels += _labels(cmp, where, e.labels_requested, sum(a + b for a, b in queried), undecided)
         counts = EpochCounts(tuple(seen), tuple(map(tuple, queried)))
         ref, _ = calruption_epoch(H, EpochState(e.l, e.tau, e.length, q, gap_prev), counts, params)
         if not cmp.same(f"{where} support", e.support, ref.support):
@@ -364,12 +382,13 @@ def _calruption(cmp: _Comparer, H, tape, params, trace) -> None:
     cmp.same("final_epoch", trace.final_epoch, len(schedule) + 1)
     start = schedule[-1][1] + schedule[-1][2] if schedule else 1
     cmp.same("unfinished_rounds", trace.unfinished_rounds, n - start + 1)
+    undecided = [0, 0]
     if start <= n:
-        _, queried, flipped = _epoch_counts(tape, start, n, q, exact_q, m)
+        _, queried, flipped, undecided = _epoch_counts(tape, start, n, q, exact_q, m, cmp.judgement)
         if flipped:
             cmp.diverge("coin", "unfinished epoch", f"{flipped} coins between the candidate's q and the exact q", flipped)
         labels += sum(a + b for a, b in queried)
-    cmp.same("labels_requested", trace.labels_requested, labels)
+    _labels(cmp, "total", trace.labels_requested, labels, undecided)
     _check_output(cmp, trace, num_h)
 
 
@@ -515,7 +534,7 @@ def crosscheck_case(candidate, case, index: int = 0, algorithms=ALGORITHMS, hung
             report.skipped = BUDGET_SKIP
             reports.append(report)
             continue
-        cmp = _Comparer(report, tolerances)
+        cmp = _Comparer(report, tolerances, Judgement(arithmetic_of(candidate)))
         started = time.perf_counter()
         try:
             trace = run_algorithm(CHECK, candidate, algorithm, case)

@@ -67,15 +67,12 @@ def arithmetic_lines(candidate, results) -> list[str]:
     verdict suggests the declaration is wrong."""
     arithmetic = getattr(candidate, "arithmetic", "exact")
     lines = []
-    if arithmetic == "float64":
-        lines.append("arithmetic: float64 (declared): floats are accepted and Catoni's root is held to the float64 "
-                     "tolerances (properties/tolerances.py); every other check is exact, as for any candidate")
-        failed = [r.name for r in results if r.status == FAILED]
-        if failed:
-            lines.append(f"  {len(failed)} failed check(s) recompute exact quantities from the trace (enclosures, "
-                         "LP certificates, Catoni's certified roots): those checks are for exact implementations; "
-                         "a float64 implementation is compared within tolerances by `python -m properties "
-                         "crosscheck --candidate ...` (CONTRACT.md, 'Arithmetic')")
+    if arithmetic in ("float64", "float32"):
+        unit = "2^-53" if arithmetic == "float64" else "2^-24"
+        lines.append(f"arithmetic: {arithmetic} (declared): every value is judged within the error a correct "
+                     f"{arithmetic} computation of the paper's formula may make (unit roundoff {unit}; bounds derived "
+                     "per quantity from the case, properties/judgement.py), and near-tie decisions (line 10's test, "
+                     "a coin on q, an argmin, a ceiling) may go either way")
     else:
         lines.append("arithmetic: exact (declared, or assumed: no ARITHMETIC attribute): results must be exact "
                      "rationals, floats are refused")
@@ -91,8 +88,8 @@ def crosscheck_arithmetic_lines(summary) -> list[str]:
     """crosscheck's word on arithmetic: a candidate held to exact comparison (no
     ARITHMETIC declared) whose mismatches show float values gets the hint to declare it;
     a float64 one is told its tolerances come from one table."""
-    if summary.arithmetic == "float64":
-        return ["arithmetic: float64 (declared): every value is compared within the tolerances of "
+    if summary.arithmetic in ("float64", "float32"):
+        return [f"arithmetic: {summary.arithmetic} (declared): every value is compared within the tolerances of "
                 "properties/tolerances.py, each with its reason"]
     floats = [r for r in summary.reports for v in r.mismatches[:1]
               if _looks_float(" ".join([v.message, *map(str, v.values.values())]))]

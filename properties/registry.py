@@ -15,7 +15,8 @@ from hypothesis.strategies import SearchStrategy
 
 from . import strategies as S
 from .contract import MODES
-from .impl import run_algorithm
+from .impl import as_candidate, run_algorithm
+from .judgement import judging
 from .violation import Violation
 
 KINDS = ("deterministic", "lemma", "conditional", "statistical", "counterexample")
@@ -40,10 +41,28 @@ def trace_check(function, cites: str, kind: str, algorithm: str, strategy, name:
     name = name or function.__name__
 
     def execute(impl, case):
-        found = function(case, run_algorithm(name, impl, algorithm, case))
+        trace = run_algorithm(name, impl, algorithm, case)
+        with judging(_arithmetic(impl)):
+            found = function(case, trace)
         return [replace(v, check=name) if v.check != name else v for v in found]
 
     return Check(name, cites, kind, strategy, execute, (function.__doc__ or "").strip(), (algorithm,))
+
+
+def _arithmetic(impl) -> str:
+    """The arithmetic the candidate declares ("exact" for a check that runs none)."""
+    return "exact" if impl is None else as_candidate(impl).arithmetic
+
+
+def _judged(function):
+    """function(impl, example) run under the candidate's declared arithmetic
+    (properties/judgement.py), so its comparisons judge floats by derived bounds."""
+    def execute(impl, example):
+        with judging(_arithmetic(impl)):
+            return function(impl, example)
+
+    execute.__wrapped__ = function
+    return execute
 
 
 def case_check(function, cites: str, kind: str, strategy) -> Check:
@@ -56,7 +75,8 @@ def custom_check(function, cites: str, kind: str, strategy, *, covers: tuple[str
     """function(impl, example) -> list[Violation], for checks that call the
     implementation in their own way (one epoch, Catoni, several algorithms); `covers`
     names the modes it calls."""
-    return Check(function.__name__, cites, kind, strategy, function, (function.__doc__ or "").strip(), covers)
+    return Check(function.__name__, cites, kind, strategy, _judged(function), (function.__doc__ or "").strip(),
+                 covers)
 
 
 # check name -> reason (a FINDINGS.md entry): the check fails on the reference because the

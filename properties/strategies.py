@@ -294,6 +294,17 @@ def aligned_adversaries(draw, instance: Instance, n: int):
 # -- parameters ---------------------------------------------------------------------------
 DELTA_CHOICES = (Fraction(1, 20), Fraction(1, 10), Fraction(1, 3))
 BETA1_CHOICES = (Fraction(1), Fraction(2), Fraction(4))  # epochs of 4, 8 or 16 rounds first
+# The full-run and one-epoch checks also draw constants whose N_l = beta1 4^l is not an
+# integer, so |I_l| = ceil(N_l) rounds (issue 28): a rational 7/3 (N_l = 9.33.., 37.33..,
+# ...) and an irrational ln 3 (N_l = 4.39.., 17.57.., ...; the paper's beta1 is a log too).
+# An implementation that rounds epoch lengths otherwise than the contract is caught there.
+FRACTIONAL_BETA1_CHOICES = (Fraction(7, 3), ScaledLog(Fraction(1), Fraction(3)))
+FULL_RUN_BETA1_CHOICES = BETA1_CHOICES + FRACTIONAL_BETA1_CHOICES
+
+
+def beta1_of(params):
+    """beta1 as the strategies draw it: a Fraction, or the ScaledLog itself."""
+    return getattr(params.beta1, "value", params.beta1)
 BETA2_CHOICES = (PAPER_BETA2, Fraction(0), Fraction(1))  # the paper's 5/32, no penalty, a large one
 BETA3_CHOICES = (None, Fraction(1, 2), Fraction(8))  # None: the paper's 2 log(3/2 floor(log n) |H|^2 / delta)
 
@@ -309,9 +320,12 @@ def params_for(draw, n: int, num_hypotheses: int, regimes=("paper", "scaled")):
     return Params.scaled(n, num_hypotheses, delta, beta_scale, beta1)
 
 
-def rational_epoch_length(beta1: Fraction, l: int) -> int:
-    """|I_l| = ceil(beta1 4^l) for a rational beta1 (FINDINGS R10)."""
-    value = beta1 * 4**l
+def rational_epoch_length(beta1, l: int) -> int:
+    """|I_l| = ceil(beta1 4^l) (FINDINGS R10), for a rational beta1 or a certified
+    constant (ScaledLog)."""
+    if isinstance(beta1, ScaledLog):
+        return certified_ceil(beta1, 4**l)
+    value = Fraction(beta1) * 4**l
     return -((-value.numerator) // value.denominator)
 
 
@@ -365,14 +379,18 @@ def cases(draw, max_rounds: int = MAX_ROUNDS, adversary_kinds=ADVERSARY_KINDS, r
 # -- CALruption cases ---------------------------------------------------------------------
 @st.composite
 def calruption_cases(draw, max_rounds: int = MAX_ROUNDS, adversary_kinds=CALRUPTION_ADVERSARY_KINDS):
-    """A Case for CALruption: beta1 in {1, 2, 4}, n <= max_rounds, n often at an epoch's
+    """A Case for CALruption: beta1 in FULL_RUN_BETA1_CHOICES ({1, 2, 4, 7/3, ln 3}), n <= max_rounds, n often at an epoch's
     last round or one off it (unfinished_rounds 0, |I_l| - 1 or 1). The adversary kinds
     include Corollary 5.1's; corollary51_violated only where n holds a complete epoch."""
     instance = draw(instances(), label="instance")
-    beta1 = draw(st.sampled_from(BETA1_CHOICES), label="beta1")
+    beta1 = draw(st.sampled_from(FULL_RUN_BETA1_CHOICES), label="beta1")
     ends = [tau + length - 1 for _, tau, length in epoch_schedule(beta1, max_rounds + 1)]
     boundaries = sorted({e + d for e in ends for d in (-1, 0, 1) if 1 <= e + d <= max_rounds})
     n = draw(st.one_of(st.integers(1, max_rounds), st.sampled_from(boundaries)), label="n")
+    if beta1 in FRACTIONAL_BETA1_CHOICES:
+        # Corollary 5.1's adversaries budget C_l <= |I_l| / 32, which is N_l / 32 only when
+        # N_l is an integer
+        adversary_kinds = tuple(k for k in adversary_kinds if k not in COROLLARY51_KINDS)
     if not epoch_schedule(beta1, n):
         adversary_kinds = tuple(k for k in adversary_kinds if k != "corollary51_violated")
     adversary = draw(adversaries_for(instance, n, adversary_kinds, beta1), label="adversary")
@@ -628,7 +646,7 @@ def epoch_examples(draw, max_points: int = MAX_POINTS, max_l: int = MAX_EPOCH_IN
     are both reached."""
     m = draw(st.integers(1, max_points), label="num_points")
     H = draw(hypothesis_classes(m), label="hypotheses")
-    beta1 = draw(st.sampled_from(BETA1_CHOICES), label="beta1")
+    beta1 = draw(st.sampled_from(FULL_RUN_BETA1_CHOICES), label="beta1")
     l = draw(st.integers(1, max_l), label="l")
     tau = 1 + sum(rational_epoch_length(beta1, i) for i in range(1, l))
     length = rational_epoch_length(beta1, l)

@@ -104,9 +104,27 @@ EXACT = {
 }
 
 
+# float32 (GPU implementations): every entry above is a multiple of the unit roundoff
+# but the LP solver's tolerance, so the same analysis with float32's unit roundoff
+# (2^29 times float64's) gives the table; the LP entries keep the solver's 1e-7 and add
+# the rounding of eta^ and of the rows into float32 (8 u, properties/judgement.py "lp").
+_FLOAT32_FACTOR = 2.0**29
+_SOLVER = {"lp_objective", "lp_optimality", "eta_hat"}
+FLOAT32 = {
+    name: (Tolerance(t.rel and 1e-7 + 8 * 2.0**-24, t.abs and 1e-7 + 8 * 2.0**-24, t.scale,
+                     t.reason + "; float32: the solver's 1e-7 plus 8 u (u = 2^-24)")
+           if name in _SOLVER else
+           Tolerance(t.rel * _FLOAT32_FACTOR, t.abs * _FLOAT32_FACTOR, t.scale,
+                     t.reason + "; float32: the same analysis with u = 2^-24"))
+    for name, t in FLOAT64.items()
+}
+
+
 def table(arithmetic: str) -> dict[str, Tolerance]:
     if arithmetic == "exact":
         return EXACT
     if arithmetic == "float64":
         return FLOAT64
-    raise ValueError(f"ARITHMETIC must be 'exact' or 'float64', got {arithmetic!r}")
+    if arithmetic == "float32":
+        return FLOAT32
+    raise ValueError(f"ARITHMETIC must be 'exact', 'float64' or 'float32', got {arithmetic!r}")

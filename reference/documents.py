@@ -47,7 +47,7 @@ SCHEMA_VERSION = 1
 KINDS = ("instance", "adversary", "params", "tape", "tape-npy", "run-request", "trace", "epoch-result",
          "catoni-root", "describe", "error")
 RESULT_KINDS = ("trace", "epoch-result", "catoni-root")  # the kinds with a float64 variant
-ARITHMETICS = ("exact", "float64")
+ARITHMETICS = ("exact", "float64", "float32")
 MAX_DEPTH = 64  # the deepest real document (a CALruption trace's W entries) has depth 6
 CLIP = 200  # characters of a bad value shown in a message
 _WORD_SCALE = 1 << 64
@@ -71,10 +71,11 @@ def _file_name(kind: str, arithmetic: str) -> str:
         raise ValueError(f"kind must be one of {list(KINDS)}, got {kind!r}")
     if arithmetic not in ARITHMETICS:
         raise ValueError(f"arithmetic must be one of {list(ARITHMETICS)}, got {arithmetic!r}")
-    # only results have a float64 form; inputs (and describe, error) are the same for both
+    # only results have a float form (float32 and float64 both write JSON numbers, so they
+    # share it); inputs (and describe, error) are the same for every arithmetic
     if arithmetic == "exact" or kind not in RESULT_KINDS:
         return f"{kind}.schema.json"
-    return f"{kind}.{arithmetic}.schema.json"
+    return f"{kind}.float64.schema.json"
 
 
 @lru_cache(maxsize=1)
@@ -726,10 +727,10 @@ def _hints(tp) -> dict:
 
 def load_trace(document, *, arithmetic: str = "exact", source: str | None = None):
     """The reference's trace (PassiveTrace, RobustCALTrace or CALruptionTrace) from a
-    cral-trace document (or the path of one). With arithmetic "float64" a number where a
+    cral-trace document (or the path of one). With a float arithmetic a number where a
     rational belongs is read as the exact value of that double."""
     document, source, _ = _prepare(document, "trace", arithmetic, source)
-    if arithmetic == "float64":
+    if arithmetic != "exact":
         body = numbers_as_text(TRACE_TYPES[document["algorithm"]], document)
     else:
         body = document
@@ -740,7 +741,7 @@ def load_epoch_result(document, *, arithmetic: str = "exact", source: str | None
     """(CALruptionEpoch, EpochState) from a cral-epoch-result document (or its path)."""
     document, source, _ = _prepare(document, "epoch-result", arithmetic, source)
     record, state = document["record"], document["state"]
-    if arithmetic == "float64":
+    if arithmetic != "exact":
         record, state = numbers_as_text(CALruptionEpoch, record), numbers_as_text(EpochState, state)
     return _build(source, document, lambda: (from_jsonable(CALruptionEpoch, record, "record"),
                                              from_jsonable(EpochState, state, "state")))
@@ -750,7 +751,7 @@ def load_catoni_root(document, *, arithmetic: str = "exact", source: str | None 
     """The Enclosure of a cral-catoni-root document (or its path)."""
     document, source, _ = _prepare(document, "catoni-root", arithmetic, source)
     body = {"lo": document["lo"], "hi": document["hi"]}
-    if arithmetic == "float64":
+    if arithmetic != "exact":
         body = numbers_as_text(Enclosure, body)
     return _build(source, document, lambda: from_jsonable(Enclosure, body, "catoni_root"))
 

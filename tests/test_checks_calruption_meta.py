@@ -37,13 +37,13 @@ def shim(**overrides):
 
 # -- the strategies ------------------------------------------------------------------------
 def completed_epochs(case):
-    return len(S.epoch_schedule(case.params.beta1.value, case.tape.n))
+    return len(S.epoch_schedule(S.beta1_of(case.params), case.tape.n))
 
 
 @settings(max_examples=40, **QUIET)
 @given(S.calruption_cases())
 def test_calruption_cases_are_valid(case):
-    assert case.params.regime == "scaled" and case.params.beta1.value in S.BETA1_CHOICES
+    assert case.params.regime == "scaled" and S.beta1_of(case.params) in S.FULL_RUN_BETA1_CHOICES
     assert case.params.beta2 in S.BETA2_CHOICES
     assert 1 <= case.tape.n == case.params.n <= S.MAX_ROUNDS
     assert case.params.num_hypotheses == case.instance.num_hypotheses
@@ -58,9 +58,9 @@ def test_calruption_cases_complete_several_epochs():
     assert max(epochs) >= 4
     # n at an epoch's last round: the unfinished epoch is empty
     ends = {c for c in cases if any(c.tape.n == tau + length - 1
-                                     for _, tau, length in S.epoch_schedule(c.params.beta1.value, c.tape.n))}
+                                     for _, tau, length in S.epoch_schedule(S.beta1_of(c.params), c.tape.n))}
     assert ends
-    assert {c.params.beta1.value for c in cases} == set(S.BETA1_CHOICES)
+    assert {S.beta1_of(c.params) for c in cases} == set(S.FULL_RUN_BETA1_CHOICES)
 
 
 def _disputed(H, x):
@@ -89,8 +89,8 @@ def test_epoch_examples_are_valid_states(example):
     s, counts, params, H = example.state, example.counts, example.params, example.hypotheses
     m = len(H[0])
     assert 1 <= s.l <= S.MAX_EPOCH_INDEX and len(s.q) == len(counts.seen) == len(counts.queried) == m
-    assert s.length == S.rational_epoch_length(params.beta1.value, s.l)
-    assert s.tau == 1 + sum(S.rational_epoch_length(params.beta1.value, i) for i in range(1, s.l))
+    assert s.length == S.rational_epoch_length(S.beta1_of(params), s.l)
+    assert s.tau == 1 + sum(S.rational_epoch_length(S.beta1_of(params), i) for i in range(1, s.l))
     assert sum(counts.seen) == s.length and all(v >= 0 for v in counts.seen)
     for x in range(m):
         a, b = counts.queried[x]
@@ -122,7 +122,7 @@ def test_epoch_examples_reach_the_edge_cases():
         return len(e.hypotheses) > 1 and record.lp_method == "no-rows"
 
     def longest_epoch(e):
-        return e.state.l == S.MAX_EPOCH_INDEX and e.params.beta1.value == max(S.BETA1_CHOICES)
+        return e.state.l == S.MAX_EPOCH_INDEX and S.beta1_of(e.params) == max(S.BETA1_CHOICES)
 
     def top_query_probability(e):
         return any(v == F(1, 4) for v in e.state.q)
