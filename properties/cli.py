@@ -395,6 +395,14 @@ def build_parser():
     comparison.set_defaults(handler=_cmd_compare)
     schemas = sub.add_parser("schemas", help="print the folder of the published JSON Schemas")
     schemas.set_defaults(handler=_cmd_schemas)
+    kit = sub.add_parser("conformance", help="send a program each request kind once and report, per document, what "
+                                             "the judge cannot read (JSON path, value, rule), before any check runs")
+    kit.add_argument("--candidate-cmd", metavar="CMD", required=True,
+                     help="the program (docs/protocol.md), as for check --candidate-cmd")
+    kit.add_argument("--timeout", type=_timeout, default=harness.DEFAULT_TIMEOUT_S, metavar="S",
+                     help=f"seconds one call may take (default {harness.DEFAULT_TIMEOUT_S:g})")
+    kit.add_argument("--json", action="store_true", help="print one JSON object instead of the list")
+    kit.set_defaults(handler=_cmd_conformance)
     return parser
 
 
@@ -423,6 +431,22 @@ def _cmd_compare(args) -> int:
     from .compare import main as compare_main
 
     return compare_main(args.old, args.new, args.json)
+
+
+def _cmd_conformance(args) -> int:
+    from .conformance import conformance, report_text
+
+    try:
+        described, reports = conformance(args.candidate_cmd, timeout=args.timeout)
+    except ValueError as error:  # the program cannot describe itself: bad input
+        raise UsageError(str(error)) from None
+    if args.json:
+        print(json.dumps({"format": "cral-conformance", "version": 1, "candidate": args.candidate_cmd,
+                          "describe": described, "documents": [r.to_json() for r in reports],
+                          "ok": all(r.ok for r in reports)}))
+    else:
+        print(report_text(reports))
+    return 0 if all(r.ok for r in reports) else 1
 
 
 def _cmd_schemas(args) -> int:
