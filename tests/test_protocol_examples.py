@@ -89,7 +89,7 @@ def test_the_kit_names_each_path_value_and_rule(tmp_path):
     assert "FAIL  catoni_root (bad input: a negative count)" in out and "cral-error" in out
     assert "ok    catoni_root\n" in out
     assert "note: W is null where rho^ = 0" not in out  # a document with schema errors is not read further
-    assert "2 not (fix these before running check)" in out
+    assert "2 of 5 documents readable by the judge; 3 not (fix these before running check)" in out
 
 
 def test_the_kit_refuses_a_program_that_cannot_describe_itself(tmp_path):
