@@ -33,7 +33,7 @@ from .report import check_report
 from .crosscheck_failures import SAVED_PER_ALGORITHM, save_crosscheck_failures
 from .crosscheck_report import crosscheck_report
 from .first_use import (
-    arithmetic_lines, check_report_file, crosscheck_arithmetic_lines, file_path_hint, print_short,
+    arithmetic_lines, check_report_file, crosscheck_arithmetic_lines, file_path_hint, normalised_lines, print_short,
     print_short_header, write_json_file,
 )
 from .progress import CheckProgress, CountProgress
@@ -204,7 +204,7 @@ def _cmd_check(args) -> int:
                     print(line)
         counts = {s: sum(r.status == s for r in results) for s in sorted({r.status for r in results})}
         print("\n" + ", ".join(f"{n} {s}" for s, n in counts.items()))
-        for line in arithmetic_lines(candidate, results):
+        for line in arithmetic_lines(candidate, results) + normalised_lines(candidate):
             print(line)
         if saved:
             print(f"{len(saved)} failing case(s) saved under {args.results_dir}/ (replay: "
@@ -279,7 +279,7 @@ def _cmd_crosscheck(args) -> int:
             if entry is not None:
                 print(f"crosscheck_{algorithm}: {status}: {entry.describe()}")
         print(f"{len(cases)} cases (seed {seed}) in {elapsed:.1f} s")
-        for line in crosscheck_arithmetic_lines(summary):
+        for line in crosscheck_arithmetic_lines(summary) + normalised_lines(candidate):
             print(line)
         if saved:
             print(f"{len(saved)} failing case(s) saved under {args.results_dir}/ (at most "

@@ -32,7 +32,7 @@ from reference.serialization import to_jsonable
 from reference.calruption import EpochCounts, calruption_epoch, initial_state
 from reference.documents import DocumentError, json_path, shown
 
-from .command import RESULT_KINDS, CommandCandidate, _float64_result
+from .command import RESULT_KINDS, CommandCandidate, _as_doubles, _float64_result
 from .contract import decode_enclosure, decode_epoch_result, decode_trace, function_of
 from .impl import CandidateFault
 from .violation import CallFailed
@@ -180,21 +180,6 @@ def _params_echo(document: dict, request_params: dict, arithmetic: str, notes: l
         return
     problems.append(f"at $.params: must echo the request's params exactly, got {shown(echoed)}, "
                     f"the request's {shown(request_params)}")
-
-
-def _as_doubles(value):
-    if isinstance(value, dict):
-        return {k: _as_doubles(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_as_doubles(v) for v in value]
-    if isinstance(value, str) and value and value.lstrip("-")[:1].isdigit():
-        try:
-            return float(Fraction(value))
-        except (ValueError, ZeroDivisionError):
-            return value
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    return value
 
 
 # -- the run -------------------------------------------------------------------------------

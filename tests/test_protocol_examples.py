@@ -95,3 +95,35 @@ def test_the_kit_names_each_path_value_and_rule(tmp_path):
 def test_the_kit_refuses_a_program_that_cannot_describe_itself(tmp_path):
     result = _kit(f"{sys.executable} -c 'import sys; sys.exit(3)'")
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+EITHER = '''
+import json, os, subprocess, sys
+request = json.load(open(sys.argv[1]))
+subprocess.run([sys.executable, "-m", "properties", "answer", "--impl", "fast", sys.argv[1]])
+document = json.load(open(request["output"]))
+os.remove(request["output"])
+if request["algorithm"] == "calruption" and document.get("format") == "cral-trace":
+    for e in document["epochs"]:
+        for h, row in enumerate(e["W"]):
+            for h2, v in enumerate(row):
+                if h != h2 and e["rho"][h][h2] in (0, 0.0, "0", "0/1"):
+                    row[h2] = None
+    document["params"]["delta"] = float(eval(request["params"]["delta"]))
+print(json.dumps(document))
+'''
+
+
+def test_the_judge_reads_either_representation_and_says_so(tmp_path):
+    """docs/protocol.md section 5: W null where rho^ = 0 and params echoed as doubles are
+    representations: a float program writing them agrees with the reference, and the run
+    says which it read."""
+    program = tmp_path / "either.py"
+    program.write_text(EITHER)
+    result = subprocess.run([sys.executable, "-m", "properties", "crosscheck", "--candidate-cmd",
+                             f"{sys.executable} {program}", "--cases", "2", "--algorithms", "calruption",
+                             "--results-dir", str(tmp_path / "results")], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 mismatches" in result.stdout
+    assert "read as the reference writes them (docs/protocol.md, section 5): " in result.stdout
+    assert "W null where rho^ = 0" in result.stdout and "params echoed as doubles (2 times)" in result.stdout
