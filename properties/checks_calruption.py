@@ -184,10 +184,11 @@ def _counts_violations(name, H, rec, seen, queried=None) -> list[Violation]:
             dis = [x for x in range(m) if H[h][x] != H[h2][x]]
             count = sum(seen[x] for x in dis)
             rho = Fraction(count, length)
-            if J.off(rec.rho[h][h2], J.ratio(count, length)):
+            rho_bounded = J.ratio(count, length, terms=sum(1 for x in dis if seen[x]))
+            if J.off(rec.rho[h][h2], rho_bounded):
                 found.append(Violation.of(name, "rho^_l(h,h') differs from line 7", **where, pair=(h, h2),
                                           got=rec.rho[h][h2], expected=rho,
-                                          **J.describe(rec.rho[h][h2], J.ratio(count, length), "count_ratio")))
+                                          **J.describe(rec.rho[h][h2], rho_bounded, "count_ratio")))
             seen_dis = [x for x in dis if seen[x] > 0]
             min_q = min((rec.q[x] for x in seen_dis), default=None) if rho > 0 else None
             if h != h2 and rec.min_q[h][h2] != min_q:

@@ -98,7 +98,7 @@ def check_robust_cal_elimination_recomputed(case, trace):
         for h in c.version_space:
             count = sum(s for s, a, b in zip(seen, H[h], H[c.h_hat]) if a != b)
             rho = Fraction(count, c.t)
-            rho_bounded = J.ratio(count, c.t)
+            rho_bounded = J.ratio(count, c.t, terms=sum(1 for s, a, b in zip(seen, H[h], H[c.h_hat]) if a != b and s))
             if J.off(c.disagreement[h], rho_bounded):
                 return [Violation.of(name, "rho^_t(h, h^_t) differs from the tape", t=c.t, h=h,
                                      trace=c.disagreement[h], expected=rho,

@@ -33,7 +33,7 @@ from .report import check_report
 from .crosscheck_failures import SAVED_PER_ALGORITHM, save_crosscheck_failures
 from .crosscheck_report import crosscheck_report
 from .first_use import (
-    arithmetic_lines, check_report_file, crosscheck_arithmetic_lines, file_path_hint, print_short,
+    arithmetic_lines, check_report_file, crosscheck_arithmetic_lines, file_path_hint, normalised_lines, print_short,
     print_short_header, write_json_file,
 )
 from .progress import CheckProgress, CountProgress
@@ -204,7 +204,7 @@ def _cmd_check(args) -> int:
                     print(line)
         counts = {s: sum(r.status == s for r in results) for s in sorted({r.status for r in results})}
         print("\n" + ", ".join(f"{n} {s}" for s, n in counts.items()))
-        for line in arithmetic_lines(candidate, results):
+        for line in arithmetic_lines(candidate, results) + normalised_lines(candidate):
             print(line)
         if saved:
             print(f"{len(saved)} failing case(s) saved under {args.results_dir}/ (replay: "
@@ -279,7 +279,7 @@ def _cmd_crosscheck(args) -> int:
             if entry is not None:
                 print(f"crosscheck_{algorithm}: {status}: {entry.describe()}")
         print(f"{len(cases)} cases (seed {seed}) in {elapsed:.1f} s")
-        for line in crosscheck_arithmetic_lines(summary):
+        for line in crosscheck_arithmetic_lines(summary) + normalised_lines(candidate):
             print(line)
         if saved:
             print(f"{len(saved)} failing case(s) saved under {args.results_dir}/ (at most "
@@ -395,6 +395,14 @@ def build_parser():
     comparison.set_defaults(handler=_cmd_compare)
     schemas = sub.add_parser("schemas", help="print the folder of the published JSON Schemas")
     schemas.set_defaults(handler=_cmd_schemas)
+    kit = sub.add_parser("conformance", help="send a program each request kind once and report, per document, what "
+                                             "the judge cannot read (JSON path, value, rule), before any check runs")
+    kit.add_argument("--candidate-cmd", metavar="CMD", required=True,
+                     help="the program (docs/protocol.md), as for check --candidate-cmd")
+    kit.add_argument("--timeout", type=_timeout, default=harness.DEFAULT_TIMEOUT_S, metavar="S",
+                     help=f"seconds one call may take (default {harness.DEFAULT_TIMEOUT_S:g})")
+    kit.add_argument("--json", action="store_true", help="print one JSON object instead of the list")
+    kit.set_defaults(handler=_cmd_conformance)
     return parser
 
 
@@ -423,6 +431,22 @@ def _cmd_compare(args) -> int:
     from .compare import main as compare_main
 
     return compare_main(args.old, args.new, args.json)
+
+
+def _cmd_conformance(args) -> int:
+    from .conformance import conformance, report_text
+
+    try:
+        described, reports = conformance(args.candidate_cmd, timeout=args.timeout)
+    except ValueError as error:  # the program cannot describe itself: bad input
+        raise UsageError(str(error)) from None
+    if args.json:
+        print(json.dumps({"format": "cral-conformance", "version": 1, "candidate": args.candidate_cmd,
+                          "describe": described, "documents": [r.to_json() for r in reports],
+                          "ok": all(r.ok for r in reports)}))
+    else:
+        print(report_text(reports))
+    return 0 if all(r.ok for r in reports) else 1
 
 
 def _cmd_schemas(args) -> int:

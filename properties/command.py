@@ -30,6 +30,7 @@ import stat
 import subprocess
 import tempfile
 import time
+from fractions import Fraction
 
 from reference import documents
 from reference.calruption import EpochState
@@ -91,6 +92,7 @@ class CommandCandidate(Candidate):
         self._example: list[str] = []  # the request directories of the current example
         self._kept: collections.deque = collections.deque()
         self._streams = {"stdout": _Stream(), "stderr": _Stream()}  # as a worker's (isolation.py)
+        self.normalised: collections.Counter = collections.Counter()  # representations read as the reference's
         self._tapes: collections.OrderedDict = collections.OrderedDict()
         try:
             described = self._describe()
@@ -135,7 +137,31 @@ class CommandCandidate(Candidate):
                                  f"{', '.join(sorted(self.modes))})")
         inputs = self._inputs(algorithm, args, kwargs)
         document = self._run(algorithm, inputs, timeout)
+        if algorithm in TRACE_MODES and document.get("format") == "cral-trace":
+            document = self._normalised(document, inputs)
         return self._plain_result(algorithm, name, document)
+
+    def _normalised(self, document: dict, inputs: dict) -> dict:
+        """docs/protocol.md section 5's *either* representations, read as the reference
+        writes them (and counted in `normalised` for the report): a float program's params
+        echoed as the nearest doubles of the request's, and W null where rho^ = 0."""
+        if self.arithmetic != "exact" and document.get("params") != inputs["params"] and \
+                _as_doubles(document.get("params")) == _as_doubles(inputs["params"]):
+            document = {**document, "params": inputs["params"]}
+            self.normalised["params echoed as doubles"] += 1
+        epochs = document.get("epochs")
+        if isinstance(epochs, list):
+            for epoch in epochs:
+                try:
+                    W, rho = epoch["W"], epoch["rho"]
+                    for h, row in enumerate(W):
+                        for h2, value in enumerate(row):
+                            if value is None and h != h2 and _is_zero(rho[h][h2]):
+                                row[h2] = {"lo": "0", "hi": "0"}
+                                self.normalised["W null where rho^ = 0"] += 1
+                except (KeyError, TypeError, IndexError, AttributeError):
+                    break  # a malformed trace: the decoders say what is wrong
+        return document
 
     def _inputs(self, algorithm: str, args: tuple, kwargs: dict) -> dict:
         """The request's inputs for the call (docs/protocol.md, section 2)."""
@@ -478,6 +504,29 @@ class CommandCandidate(Candidate):
     def kept_root(self) -> str | None:
         """Where the kept request files are (None when nothing was kept)."""
         return self._root if self._kept else None
+
+
+def _is_zero(value) -> bool:
+    return value in (0, "0", "0/1", "-0") or (isinstance(value, float) and value == 0)
+
+
+def _as_doubles(value):
+    """A params document with every rational read as the nearest double (a float
+    program's echo of the request's params compares equal to this)."""
+    if isinstance(value, dict):
+        return {k: _as_doubles(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_doubles(v) for v in value]
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(Fraction(value))
+        except (ValueError, ZeroDivisionError, OverflowError):
+            return value
+    return value
 
 
 def _pidfd(pid: int) -> int | None:

@@ -84,6 +84,16 @@ def arithmetic_lines(candidate, results) -> list[str]:
     return lines
 
 
+def normalised_lines(candidate) -> list[str]:
+    """The representations the judge read as the reference writes them (docs/protocol.md
+    section 5's *either*): said, not failed."""
+    normalised = getattr(candidate, "normalised", None)
+    if not normalised:
+        return []
+    return ["read as the reference writes them (docs/protocol.md, section 5): "
+            + ", ".join(f"{what} ({count} times)" for what, count in sorted(normalised.items()))]
+
+
 def crosscheck_arithmetic_lines(summary) -> list[str]:
     """crosscheck's word on arithmetic: a candidate held to exact comparison (no
     ARITHMETIC declared) whose mismatches show float values gets the hint to declare it;
@@ -132,5 +142,5 @@ def check_report_file(option: str, path: str | None) -> None:
         raise UsageError(f"{option} {path}: its folder does not exist")
 
 
-__all__ = ["arithmetic_lines", "check_report_file", "crosscheck_arithmetic_lines", "file_path_hint",
+__all__ = ["arithmetic_lines", "check_report_file", "crosscheck_arithmetic_lines", "file_path_hint", "normalised_lines",
            "print_short", "print_short_header", "write_json_file"]

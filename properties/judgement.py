@@ -28,7 +28,12 @@ inputs carry the errors of their own computation. The bound of each operation:
 * ln a: e_a / (a - e_a), then 2u (a faithful libm log: within one ulp);
 * max(a, b): max(e_a, e_b), no rounding; a power of two times a: exact.
 Where |a| appears it is the largest |value| of a's enclosure, so every bound holds for
-the true value wherever it lies in the enclosure.
+the true value wherever it lies in the enclosure. Every operation is allowed two
+roundings (`ROUNDINGS_PER_OPERATION`), not one: a correct program may evaluate the same
+formula in another order or with an extra intermediate (ln a - ln b for ln(a/b),
+sqrt(a) sqrt(b), a product regrouped), which changes the first-order error by a small
+factor; a count over |I_l| may also be summed from the rounded marginals (`ratio`'s
+`terms`). Real bugs are orders of magnitude beyond these bounds.
 
 Inputs come in three kinds: `value` (known exactly to both sides: integers below 2^p,
 powers of two, eps_l), `stored` (an exact rational the candidate must hold in its
@@ -60,12 +65,14 @@ from reference.certified import Enclosure, Rational, ScaledLog, ln_enclosure, sq
 ARITHMETICS = ("exact", "float64", "float32")
 SIGNIFICAND_BITS = {"float64": 53, "float32": 24}
 BITS = 128  # precision of the enclosures of irrational exact values (far below any float error)
+ROUNDINGS_PER_OPERATION = 2  # module notes: another evaluation order of the same formula
 
 # What each derived bound covers, shown with every failure (the tolerance table's reasons
 # for `check`; properties/tolerances.py holds the cross-check's table).
 DERIVATIONS = {
     "count_ratio": "a count over a count (R^, rho^, the x-marginal): both integers exact below 2^p, one division "
-                   "rounded: u |value| (counts above 2^p: each rounded once more)",
+                   "rounded (counts above 2^p: each rounded once more); a count over k points may also be summed from "
+                   "the k rounded marginals: gamma_{k+1} |value|",
     "beta_t": "beta_t = c ln(3 k |H|^2 / delta): delta and c stored (one rounding each), the argument's product and "
               "quotient rounded, a faithful ln (one ulp), the product by c rounded",
     "threshold": "sqrt(2 beta_t rho^ / t) + 3 beta_t / (2t) (+ rho^ / 2): beta_t's bound and rho^'s, then each "
@@ -158,8 +165,10 @@ class Judgement:
         return Fraction(0) if self.exact else Fraction(1, 2 ** SIGNIFICAND_BITS[self.arithmetic])
 
     def gamma(self, k: int) -> Fraction:
+        """gamma_k = k u' / (1 - k u'), u' = ROUNDINGS_PER_OPERATION u."""
+        unit = ROUNDINGS_PER_OPERATION * self.u
         k = max(k, 0)
-        return k * self.u / (1 - k * self.u)
+        return k * unit / (1 - k * unit)
 
     # -- inputs ----------------------------------------------------------------------
     @staticmethod
@@ -203,7 +212,8 @@ class Judgement:
 
     # -- operations ------------------------------------------------------------------
     def _round(self, lo: Fraction, hi: Fraction, err: Fraction, ulps: int = 1) -> Bounded:
-        return Bounded(lo, hi, err + ulps * self.u * (max(abs(lo), abs(hi)) + err))
+        unit = ROUNDINGS_PER_OPERATION * ulps * self.u
+        return Bounded(lo, hi, err + unit * (max(abs(lo), abs(hi)) + err))
 
     def mul(self, a: Bounded, b: Bounded) -> Bounded:
         products = (a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi)
@@ -261,9 +271,14 @@ class Judgement:
         factor = abs(Fraction(factor))
         return Bounded(a.lo * factor, a.hi * factor, a.err * factor)
 
-    def ratio(self, count: int, total: int) -> Bounded:
-        """count / total of two integers (DERIVATIONS["count_ratio"])."""
-        return self.div(self.count(count), self.count(total))
+    def ratio(self, count: int, total: int, terms: int = 1) -> Bounded:
+        """count / total of two integers (DERIVATIONS["count_ratio"]); with terms > 1 the
+        count is a sum over that many points, which a program may also sum from the rounded
+        marginals seen[x] / total (gamma_terms more)."""
+        quotient = self.div(self.count(count), self.count(total))
+        if terms <= 1:
+            return quotient
+        return Bounded(quotient.lo, quotient.hi, max(quotient.err, self.gamma(terms + 1) * quotient.magnitude))
 
     # -- decisions -------------------------------------------------------------------
     def undecided(self, margin: Bounded) -> bool:
@@ -307,10 +322,15 @@ class Judgement:
         return reported is not None and reported.lo <= bounded.high and reported.hi >= bounded.low
 
     def describe(self, candidate, bounded: Bounded, derivation: str) -> dict:
-        """The values a failure shows: exact value, candidate's, error, bound, derivation."""
-        return {"exact": bounded.shown(), "candidate": str(candidate), "error": str(bounded.excess(candidate)),
-                "bound": str(bounded.err), "arithmetic": self.arithmetic,
-                "derivation": DERIVATIONS.get(derivation, derivation)}
+        """The values a failure shows: the exact value and the candidate's (exact), the
+        error beyond the exact enclosure and the bound (to 3 digits, with the bound
+        relative to the value's size), the arithmetic and the bound's derivation."""
+        bound = f"{float(bounded.err):.3g}"
+        if bounded.err and bounded.magnitude:
+            bound += f" ({float(bounded.err / bounded.magnitude):.3g} relative)"
+        return {"exact": bounded.shown(), "candidate": str(candidate),
+                "error": f"{float(bounded.excess(candidate)):.3g}" if candidate is not None else "undefined",
+                "bound": bound, "arithmetic": self.arithmetic, "derivation": DERIVATIONS.get(derivation, derivation)}
 
 
 EXACT = Judgement("exact")
