@@ -8,15 +8,13 @@ tests/legit/float_variants.py -- fast declared float64, fast as a program throug
 * slow: fast, the float32 copy and the fast program (one process per call) each pass
   every registered check with the loaded profile's examples.
 
-`check` refuses a float32 candidate until "float32" is one of
-properties.contract.ARITHMETICS, and judges float64 ones exactly until
-properties/judgement.py lands (the lead's part of issue 28): the float32 tests are skipped
-before the first, fast's is an expected failure before the second (a failure then, with
-its first violation as the reason)."""
+`check` judges them by derived error bounds (properties/judgement.py; "float32" is one of
+properties.contract.ARITHMETICS): before it did, fast failed 11 checks on rounding alone
+and the float32 copy was refused.
+"""
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import json
 import os
 import subprocess
@@ -27,7 +25,6 @@ import numpy as np
 import pytest
 
 from properties.api import check_implementation, is_failure
-from properties.contract import ARITHMETICS
 from properties.impl import load_impl
 from properties.registry import all_checks
 from properties.runner import run_check
@@ -38,10 +35,6 @@ from tests.test_float_teeth import largest_difference
 
 CHECK_EXAMPLES = 5
 SLOW_KINDS = ("statistical", "counterexample")
-FLOAT32_JUDGED = "float32" in ARITHMETICS
-JUDGED = importlib.util.find_spec("properties.judgement") is not None
-needs_float32 = pytest.mark.skipif(not FLOAT32_JUDGED, reason="'float32' is not yet one of "
-                                   "properties.contract.ARITHMETICS: check refuses the copy (the lead's part of issue 28)")
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -79,7 +72,6 @@ def test_the_float32_copy_computes_in_float32(float32_name):
     assert largest > 2.0**-40, largest
 
 
-@needs_float32
 def test_the_float32_copy_passes_every_non_statistical_check(float32_name):
     checks = {name: c for name, c in all_checks().items() if c.kind not in SLOW_KINDS}
     with load_impl(float32_name) as candidate:
@@ -88,7 +80,6 @@ def test_the_float32_copy_passes_every_non_statistical_check(float32_name):
 
 
 @pytest.mark.slow
-@needs_float32
 def test_the_float32_copy_passes_check(float32_name):
     results = check_implementation(float32_name, profile="ci", on_fail="collect")
     assert _failures(results, float32_name) == {}
@@ -97,11 +88,7 @@ def test_the_float32_copy_passes_check(float32_name):
 @pytest.mark.slow
 def test_fast_passes_check():
     results = check_implementation("fast", profile="ci", on_fail="collect")
-    failures = _failures(results, "fast")
-    if failures and not JUDGED:
-        pytest.xfail(f"properties/judgement.py has not landed: {len(failures)} checks fail fast on float rounding, "
-                     f"e.g. {next(iter(failures.items()))}")
-    assert failures == {}
+    assert _failures(results, "fast") == {}
 
 
 @pytest.mark.slow
@@ -114,7 +101,4 @@ def test_fast_as_a_program_passes_check(tmp_path):
                             cwd=ROOT, env=env, capture_output=True, text=True)
     report = json.loads(result.stdout)
     failing = {c["name"]: (c["status"], c["violations"][:1]) for c in report["checks"] if c["failing"]}
-    if failing and not JUDGED:
-        pytest.xfail(f"properties/judgement.py has not landed: {len(failing)} checks fail the fast program on float "
-                     f"rounding, e.g. {next(iter(failing.items()))}")
     assert failing == {} and result.returncode == 0, (failing, result.stderr[-2000:])
