@@ -77,6 +77,16 @@ def answer(module, path: str, request: dict):
         adversary = documents.load_adversary(request["adversary"])
         plain = encode_result("sample_tape", function(instance, adversary, request["seed"]))
         return decode_tape("sample_tape", plain).to_json()  # u or u_words, as the module gave them
+    if algorithm == "loss_difference_samples":
+        hypotheses = tuple(tuple(h) for h in request["hypotheses"])
+        results = []
+        for i, call in enumerate(request["calls"]):
+            q = tuple(as_fraction(v, f"request.calls[{i}].q") for v in call["q"])
+            counts = from_jsonable(EpochCounts, call["counts"], f"request.calls[{i}].counts")
+            values, multiplicities = function(hypotheses, call["h"], call["h2"], q, counts, call["length"])
+            results.append({"values": [to_plain(v, "values") for v in values],
+                            "counts": [to_plain(c, "counts") for c in multiplicities]})
+        return {"format": "cral-samples", "version": 1, "results": results}
     raise ValueError(f"request.algorithm: unknown algorithm {algorithm!r}")
 
 

@@ -34,6 +34,7 @@ from fractions import Fraction
 
 from reference import documents
 from reference.calruption import EpochState
+from reference.exact import fraction_text
 from reference.serialization import to_jsonable
 from reference.tape import Tape
 from reference.trace import TRACE_TYPES, CALruptionEpoch
@@ -52,6 +53,7 @@ RESULT_KINDS = {  # algorithm -> (result document format, schema kind)
     "calruption_epoch": ("cral-epoch-result", "epoch-result"),
     "catoni_root": ("cral-catoni-root", "catoni-root"),
     "sample_tape": ("cral-tape", "tape"),
+    "loss_difference_samples": ("cral-samples", "samples"),
     "describe": ("cral-describe", "describe"),
 }
 MAX_RESULT_BYTES = 32 << 20  # as for a worker's reply (properties/isolation.py)
@@ -163,6 +165,28 @@ class CommandCandidate(Candidate):
                     break  # a malformed trace: the decoders say what is wrong
         return document
 
+    def invoke_many(self, name, calls, timeout):
+        """loss_difference_samples' calls (the checks ask hundreds at once) in one request;
+        every other name one request per call."""
+        if name != "loss_difference_samples" or len(calls) <= 1 or any(
+                args[0] != calls[0][0][0] for args, _ in calls):
+            return [self.invoke(name, args, kwargs, timeout) for args, kwargs in calls]
+        if name not in self.modes:
+            raise CandidateFault(f"the program does not implement {name!r} (its describe lists "
+                                 f"{', '.join(sorted(self.modes))})")
+        try:
+            inputs = _samples_request(calls)
+        except NotPlain as error:
+            raise CandidateFault(f"the judge cannot write this call as a request: {error}") from None
+        document = self._run(name, inputs, timeout)
+        if document.get("format") == "cral-error":
+            self._plain_result(name, name, document)  # raises the program's error
+        results = document["results"]
+        if len(results) != len(calls):
+            raise CandidateFault(f"answered {len(results)} of {len(calls)} loss_difference_samples calls",
+                                 values={"request": self._keep_path(os.path.dirname(self._last_request))})
+        return [[r["values"], r["counts"]] for r in results]
+
     def _inputs(self, algorithm: str, args: tuple, kwargs: dict) -> dict:
         """The request's inputs for the call (docs/protocol.md, section 2)."""
         try:
@@ -183,6 +207,8 @@ class CommandCandidate(Candidate):
             if algorithm == "sample_tape":
                 instance, adversary, seed = args
                 return {"instance": instance.to_json(), "adversary": adversary.to_json(), "seed": seed}
+            if algorithm == "loss_difference_samples":  # one call; invoke_many sends a batch
+                return _samples_request([(args, kwargs)])
         except NotPlain as error:
             raise CandidateFault(f"the judge cannot write this call as a request: {error}") from None
         raise CandidateFault(f"no request form for {algorithm!r}")
@@ -224,6 +250,8 @@ class CommandCandidate(Candidate):
             return [document["record"], document["state"]]
         if algorithm == "catoni_root":
             return [document["lo"], document["hi"]]
+        if algorithm == "loss_difference_samples":
+            return [document["results"][0]["values"], document["results"][0]["counts"]]
         if algorithm == "sample_tape":
             try:
                 tape = documents.load_tape(document)
@@ -506,6 +534,17 @@ class CommandCandidate(Candidate):
         return self._root if self._kept else None
 
 
+def _samples_request(calls) -> dict:
+    """loss_difference_samples(H, h, h', q, counts, length) calls of one H as a request."""
+    hypotheses = calls[0][0][0]
+    entries = []
+    for args, _ in calls:
+        _, h, h2, q, counts, length = args
+        entries.append({"h": h, "h2": h2, "q": [to_plain(v, "q") for v in q], "counts": to_plain(counts, "counts"),
+                        "length": length})
+    return {"hypotheses": [list(row) for row in hypotheses], "calls": entries}
+
+
 def _is_zero(value) -> bool:
     return value in (0, "0", "0/1", "-0") or (isinstance(value, float) and value == 0)
 
@@ -574,6 +613,9 @@ def _float64_result(algorithm: str, document: dict) -> dict:
     if algorithm == "calruption_epoch":
         return {**document, "record": documents.numbers_as_text(CALruptionEpoch, document["record"]),
                 "state": documents.numbers_as_text(EpochState, document["state"])}
+    if algorithm == "loss_difference_samples":
+        return {**document, "results": [{**r, "values": [v if isinstance(v, str) else fraction_text(Fraction(v))
+                                                         for v in r["values"]]} for r in document["results"]]}
     return document  # catoni_root's pair: decode_enclosure takes a float64 program's numbers
 
 

@@ -41,7 +41,7 @@ PUBLIC_NAMES = REQUIRED + OPTIONAL
 TRACE_MODES = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
 MODES = TRACE_MODES + ("calruption_epoch", "catoni_root", "sample_tape", "loss_difference_samples")
 # the algorithms a program may answer through the run protocol (docs/protocol.md, section 2)
-PROTOCOL_ALGORITHMS = TRACE_MODES + ("calruption_epoch", "catoni_root", "sample_tape")
+PROTOCOL_ALGORITHMS = TRACE_MODES + ("calruption_epoch", "catoni_root", "sample_tape", "loss_difference_samples")
 # what a candidate may declare as its ARITHMETIC (properties/judgement.py judges each)
 ARITHMETICS = ("exact", "float64", "float32")
 WORD_SCALE = 1 << 64  # a tape may give its coins as 64-bit words, u_t = w / 2^64
