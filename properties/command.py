@@ -32,12 +32,10 @@ import tempfile
 import time
 
 from reference import documents
-from reference.calruption import EpochState
 from reference.serialization import to_jsonable
 from reference.tape import Tape
-from reference.trace import TRACE_TYPES, CALruptionEpoch
 
-from . import impl
+from . import impl, representations
 from .contract import ARITHMETICS, PROTOCOL_ALGORITHMS, TRACE_MODES, function_of
 from .impl import Candidate, CandidateFault
 from .isolation import _signal_name, _Stream, take_streams
@@ -186,6 +184,9 @@ class CommandCandidate(Candidate):
                 shutil.rmtree(os.path.dirname(old["x"]), ignore_errors=True)
         return document
 
+    def accept_result(self, name: str, plain):
+        return plain  # read by properties/representations.py in _read, before its schema judged it
+
     def _plain_result(self, algorithm: str, name: str, document: dict):
         """The result document as the plain data the contract's decoders take."""
         if document.get("format") == "cral-error":
@@ -332,12 +333,19 @@ class CommandCandidate(Candidate):
             self._fail(directory, f"wrote an invalid result document ({where}): asked for {algorithm}, the document's "
                                   f"format is {clip(repr(document.get('format')), 100)}, not {expected!r}", values)
         arithmetic = getattr(self, "arithmetic", "exact")
+        if kind != "error" and algorithm in representations.RESULT_ALGORITHMS:
+            # read for its meaning first, by the import route's rule (properties/representations.py):
+            # integers (and a float program's numbers) where rationals belong become "p/q", unknown
+            # fields are dropped and noted; the schema then judges what the contract names
+            try:
+                document, ignored = representations.accept_document(algorithm, document, arithmetic)
+            except representations.MissingField as error:
+                self._fail(directory, f"wrote an invalid result document ({where}): {error}", values)
+            self.note_ignored(ignored)
         try:
             documents.validate(document, kind, arithmetic=arithmetic, source=source)
         except documents.DocumentError as error:
             self._fail(directory, f"wrote an invalid result document ({where}): {error}", values)
-        if arithmetic == "float64" and kind != "error":
-            document = _float64_result(algorithm, document)
         return document
 
     def _execute(self, command: str, payload: bytes, directory: str, timeout: float | None, where: str,
@@ -514,18 +522,6 @@ def _exit_message(code: int, command: str, where: str) -> str:
 def _tail(stderr_tail: bytearray) -> dict:
     text = bytes(stderr_tail).decode("utf-8", "replace")[-FAULT_OUTPUT_CHARS:]
     return {"stderr": text} if text.strip() else {}
-
-
-def _float64_result(algorithm: str, document: dict) -> dict:
-    """A float64 program's result with every JSON number that stands where the contract
-    wants a rational written as that number's exact rational (so the decoders see "p/q";
-    the tolerance table then judges it)."""
-    if algorithm in TRACE_MODES:
-        return documents.numbers_as_text(TRACE_TYPES[algorithm], document)
-    if algorithm == "calruption_epoch":
-        return {**document, "record": documents.numbers_as_text(CALruptionEpoch, document["record"]),
-                "state": documents.numbers_as_text(EpochState, document["state"])}
-    return document  # catoni_root's pair: decode_enclosure takes a float64 program's numbers
 
 
 __all__ = ["CommandCandidate", "PROTOCOL_VERSION", "TAPE_FORMATS"]

@@ -42,7 +42,7 @@ TRACE_MODES = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
 MODES = TRACE_MODES + ("calruption_epoch", "catoni_root", "sample_tape", "loss_difference_samples")
 # the algorithms a program may answer through the run protocol (docs/protocol.md, section 2)
 PROTOCOL_ALGORITHMS = TRACE_MODES + ("calruption_epoch", "catoni_root", "sample_tape")
-ARITHMETICS = ("exact", "float64")  # what a candidate may declare as its ARITHMETIC
+ARITHMETICS = ("exact", "float64", "float32")  # what a candidate may declare as its ARITHMETIC
 WORD_SCALE = 1 << 64  # a tape may give its coins as 64-bit words, u_t = w / 2^64
 
 
