@@ -115,13 +115,14 @@ MAX_NUMBERS = 64  # numbers of one violation looked at (pairs are compared)
 _NUMBER = r"-?\d+"
 _RATIONAL = re.compile(rf"Fraction\(({_NUMBER}), ({_NUMBER})\)|(?<![\w.])({_NUMBER})/({_NUMBER})(?![\w.])")
 _ENCLOSURE = re.compile(r"Enclosure\(lo=(Fraction\([^)]*\)|[-\d/]+), hi=(Fraction\([^)]*\)|[-\d/]+)\)")
-_FLOAT_RETURNED = "got the float "  # reference/serialization.py: an exact candidate returned a float
+# an exact candidate returned a float (reference/serialization.py, properties/contract.py)
+_FLOAT_RETURNED = "got the float "
 
 
 def _rationals(text: str) -> list[Fraction]:
     found = []
     for match in _RATIONAL.finditer(text):
-        numerator, denominator = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+        numerator, denominator = match.group(1, 2) if match.group(1) else match.group(3, 4)
         if int(denominator) != 0:
             found.append(Fraction(int(numerator), int(denominator)))
         if len(found) >= MAX_NUMBERS:

@@ -262,7 +262,8 @@ def test_an_exact_candidate_with_a_wrong_threshold_gets_no_float_hint():
     text = " ".join(result.violations)
     assert "/" in text and any(int(d) & (int(d) - 1) == 0 and int(d) >= 1 << 40
                                for d in __import__("re").findall(r"/(\d{13,})", text))  # the old rule's trigger
-    assert not any("hint" in line for line in arithmetic_lines(candidate, [result])), arithmetic_lines(candidate, [result])
+    lines = arithmetic_lines(candidate, [result])
+    assert not any("hint" in line for line in lines), lines
     summary = crosscheck(candidate, "wrong_threshold", CASES, ("robust_cal",))
     assert summary.mismatches and crosscheck_arithmetic_lines(summary) == []
 
@@ -285,3 +286,14 @@ def test_float_like_means_a_double_within_rounding_of_a_value_that_is_not_one():
     assert not float_like(Fraction(3, 8), third)  # a wrong exact value: too far
     assert not float_like(Fraction(1, 2), Fraction(1, 2))  # equal
     assert not float_like(Fraction(2 ** 60 + 1, 2 ** 62), Fraction(1, 4))  # 61 significant bits: no double
+
+
+def test_an_exact_candidate_returning_floats_gets_the_hint():
+    def floaty_root(values, counts, alpha):
+        enclosure = reference.catoni_root(values, counts, alpha)
+        return float(enclosure.lo), float(enclosure.hi)
+
+    candidate = as_candidate(SimpleNamespace(catoni_root=floaty_root), "floaty_root")
+    result = run_check(CHECKS["check_catoni_root_certified"], candidate, max_examples=3)
+    assert result.status == FAILED and "got the float" in result.violations[0], result
+    assert any('declare it: ARITHMETIC = "float64"' in line for line in arithmetic_lines(candidate, [result]))

@@ -1,9 +1,10 @@
 """`fast` (ARITHMETIC = "float64") with its results written as a float implementation in
-Python would write them: Python floats where fast/convert.py writes the exact Fraction of a
-double (the ratios of counts it reports exactly stay Fractions) (Fraction(float) is lossless, so float(fraction) gives back the very double). The
-judge must read these floats as their exact values on the import route, as it reads a
-float64 program's JSON numbers on the command route (issue 28, item 6): the same values
-as `fast`'s, so the same verdicts (tests/test_representations.py)."""
+Python would write them: a Python float wherever fast/convert.py reports the exact Fraction
+of a double (Fraction(float) is lossless, so float(fraction) is that very double); the
+ratios of counts it reports exactly stay "p/q". The judge must read these floats as their
+exact values on the import route, as it reads a float64 program's JSON numbers on the
+command route (issue 28, item 6): the same values as `fast`'s, so the same verdicts
+(tests/test_representations.py)."""
 from __future__ import annotations
 
 import re
