@@ -33,13 +33,11 @@ import time
 from fractions import Fraction
 
 from reference import documents
-from reference.calruption import EpochState
 from reference.exact import fraction_text
 from reference.serialization import to_jsonable
 from reference.tape import Tape
-from reference.trace import TRACE_TYPES, CALruptionEpoch
 
-from . import impl
+from . import impl, representations
 from .contract import ARITHMETICS, PROTOCOL_ALGORITHMS, TRACE_MODES, function_of
 from .impl import Candidate, CandidateFault
 from .isolation import _signal_name, _Stream, take_streams
@@ -238,6 +236,9 @@ class CommandCandidate(Candidate):
                 shutil.rmtree(os.path.dirname(old["x"]), ignore_errors=True)
         return document
 
+    def accept_result(self, name: str, plain):
+        return plain  # read by properties/representations.py in _read, before its schema judged it
+
     def _plain_result(self, algorithm: str, name: str, document: dict):
         """The result document as the plain data the contract's decoders take."""
         if document.get("format") == "cral-error":
@@ -386,12 +387,21 @@ class CommandCandidate(Candidate):
             self._fail(directory, f"wrote an invalid result document ({where}): asked for {algorithm}, the document's "
                                   f"format is {clip(repr(document.get('format')), 100)}, not {expected!r}", values)
         arithmetic = getattr(self, "arithmetic", "exact")
+        if kind != "error" and algorithm in representations.RESULT_ALGORITHMS:
+            # read for its meaning first, by the import route's rule (properties/representations.py):
+            # integers (and a float program's numbers) where rationals belong become "p/q", unknown
+            # fields are dropped and noted; the schema then judges what the contract names
+            try:
+                document, ignored = representations.accept_document(algorithm, document, arithmetic)
+            except representations.MissingField as error:
+                self._fail(directory, f"wrote an invalid result document ({where}): {error}", values)
+            self.note_ignored(ignored)
         try:
             documents.validate(document, kind, arithmetic=arithmetic, source=source)
         except documents.DocumentError as error:
             self._fail(directory, f"wrote an invalid result document ({where}): {error}", values)
-        if arithmetic != "exact" and kind != "error":
-            document = _float64_result(algorithm, document)
+        if algorithm == "loss_difference_samples" and kind != "error" and isinstance(document.get("results"), list):
+            document = _samples_as_text(document)
         return document
 
     def _execute(self, command: str, payload: bytes, directory: str, timeout: float | None, where: str,
@@ -604,19 +614,14 @@ def _tail(stderr_tail: bytearray) -> dict:
     return {"stderr": text} if text.strip() else {}
 
 
-def _float64_result(algorithm: str, document: dict) -> dict:
-    """A float64 program's result with every JSON number that stands where the contract
-    wants a rational written as that number's exact rational (so the decoders see "p/q";
-    the tolerance table then judges it)."""
-    if algorithm in TRACE_MODES:
-        return documents.numbers_as_text(TRACE_TYPES[algorithm], document)
-    if algorithm == "calruption_epoch":
-        return {**document, "record": documents.numbers_as_text(CALruptionEpoch, document["record"]),
-                "state": documents.numbers_as_text(EpochState, document["state"])}
-    if algorithm == "loss_difference_samples":
-        return {**document, "results": [{**r, "values": [v if isinstance(v, str) else fraction_text(Fraction(v))
-                                                         for v in r["values"]]} for r in document["results"]]}
-    return document  # catoni_root's pair: decode_enclosure takes a float64 program's numbers
+def _samples_as_text(document: dict) -> dict:
+    """loss_difference_samples' values with a float program's numbers (and integers) written
+    as their exact rationals "p/q", for the decoders (as properties/representations.py does
+    for the other results)."""
+    def text(v):
+        return fraction_text(Fraction(v)) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+    return {**document, "results": [{**r, "values": [text(v) for v in r["values"]]} if isinstance(r, dict) else r
+                                    for r in document["results"]]}
 
 
 __all__ = ["CommandCandidate", "PROTOCOL_VERSION", "TAPE_FORMATS"]

@@ -381,6 +381,18 @@ CHECK_STATUSES = ("passed", "failed", "expected failure", "unexpectedly passed",
 CHECK_KINDS = ("deterministic", "lemma", "conditional", "statistical", "counterexample")  # properties.registry.KINDS
 
 
+# issue 28: the unknown fields the judge ignored in the candidate's results, path -> calls
+# (properties/representations.py). Optional, so the reports written before it stay valid.
+IGNORED_FIELDS = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1},
+                  "description": "unknown fields of the candidate's results that were ignored: their path "
+                                 "(list indices written []) -> how many calls returned them"}
+
+
+def with_optional(document: dict, **properties) -> dict:
+    """`document` (an obj) with optional fields added."""
+    return {**document, "properties": {**document["properties"], **properties}}
+
+
 def check_report_document() -> dict:
     """`python -m properties check --json` (properties/report.py); what `python -m properties
     compare` reads. Not a document of the run protocol: the suite's own report, versioned
@@ -414,7 +426,7 @@ def check_report_document() -> dict:
     return {
         **header("check-report", "cral-check-report", "A run of the property suite (python -m properties check "
                  "--json): the code, the candidate, the profile and seed, and every check's result."),
-        **obj({
+        **with_optional(obj({
             "format": {"const": "cral-check-report"}, "version": VERSION_FIELD,
             "code_version": obj({"package": text_or_null, "commit": text_or_null,
                                  "dirty": {"type": ["boolean", "null"]}},
@@ -428,7 +440,7 @@ def check_report_document() -> dict:
             "candidate_lists": obj({"xfails": text_or_null, "skips": text_or_null,
                                     "strict_xfail": {"type": "boolean"}}),
             "checks": array(check),
-        }),
+        }), ignored_fields=IGNORED_FIELDS),
     }
 
 
@@ -483,7 +495,7 @@ def crosscheck_report_document() -> dict:
         **header("crosscheck-report", "cral-crosscheck-report", "A cross-check of a candidate against the "
                  "reference (python -m properties crosscheck --json): the code, the candidate, the case set and "
                  "every algorithm's verdict, divergence counts and mismatches."),
-        **obj({
+        **with_optional(obj({
             "format": {"const": "cral-crosscheck-report"}, "version": VERSION_FIELD,
             "code_version": obj({"package": text_or_null, "commit": text_or_null,
                                  "dirty": {"type": ["boolean", "null"]}},
@@ -505,7 +517,7 @@ def crosscheck_report_document() -> dict:
             "candidate_lists": obj({"xfails": text_or_null, "skips": text_or_null,
                                     "strict_xfail": {"type": "boolean"}}),
             "checks": array(check),
-        }),
+        }), ignored_fields=IGNORED_FIELDS),
     }
 
 
