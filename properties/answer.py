@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from collections.abc import Mapping
 
 from reference import documents
 from reference.calruption import EpochCounts, EpochState
@@ -70,17 +71,33 @@ def answer(module, path: str, request: dict):
         values = request.get("values")
         values = [_exact_or_as_is(v) for v in values] if isinstance(values, list) else values
         arguments = [values, request.get("counts"), _exact_or_as_is(request.get("alpha"))]
-        lo, hi = _pair(function(*arguments))
-        return {"format": "cral-catoni-root", "version": 1, "lo": to_plain(lo, "lo"), "hi": to_plain(hi, "hi")}
+        result = function(*arguments)
+        # the object form {"lo", "hi", ...} goes as it came, fields the contract does not name
+        # included: the judge ignores and reports them as on the import route (issue 28)
+        extra = to_plain(dict(result), "result") if isinstance(result, Mapping) else {}
+        lo, hi = _pair(result)
+        return {**extra, "format": "cral-catoni-root", "version": 1, "lo": to_plain(lo, "lo"), "hi": to_plain(hi, "hi")}
     if algorithm == "sample_tape":
         instance = documents.load_instance(request["instance"])
         adversary = documents.load_adversary(request["adversary"])
         plain = encode_result("sample_tape", function(instance, adversary, request["seed"]))
         return decode_tape("sample_tape", plain).to_json()  # u or u_words, as the module gave them
+    if algorithm == "loss_difference_samples":
+        hypotheses = tuple(tuple(h) for h in request["hypotheses"])
+        results = []
+        for i, call in enumerate(request["calls"]):
+            q = tuple(as_fraction(v, f"request.calls[{i}].q") for v in call["q"])
+            counts = from_jsonable(EpochCounts, call["counts"], f"request.calls[{i}].counts")
+            values, multiplicities = function(hypotheses, call["h"], call["h2"], q, counts, call["length"])
+            results.append({"values": [to_plain(v, "values") for v in values],
+                            "counts": [to_plain(c, "counts") for c in multiplicities]})
+        return {"format": "cral-samples", "version": 1, "results": results}
     raise ValueError(f"request.algorithm: unknown algorithm {algorithm!r}")
 
 
 def _pair(result):
+    if isinstance(result, Mapping) and "lo" in result and "hi" in result:  # not its keys, unpacked
+        return result["lo"], result["hi"]
     if hasattr(result, "lo") and hasattr(result, "hi"):
         return result.lo, result.hi
     lo, hi = result

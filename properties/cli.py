@@ -26,6 +26,7 @@ from . import profiles
 from .crosscheck import ALGORITHMS, crosscheck, summary_text
 from .command import TAPE_FORMATS
 from .contract import PROTOCOL_ALGORITHMS
+from .representations import ignored_line
 from .impl import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_candidate
 from .registry import all_checks
 from .budget import deadline_in
@@ -206,6 +207,8 @@ def _cmd_check(args) -> int:
         print("\n" + ", ".join(f"{n} {s}" for s, n in counts.items()))
         for line in arithmetic_lines(candidate, results) + normalised_lines(candidate):
             print(line)
+        if ignored_line(candidate.ignored_fields):
+            print(ignored_line(candidate.ignored_fields))
         if saved:
             print(f"{len(saved)} failing case(s) saved under {args.results_dir}/ (replay: "
                   f"{replay_command(next(iter(saved.values())))})")
@@ -281,6 +284,8 @@ def _cmd_crosscheck(args) -> int:
         print(f"{len(cases)} cases (seed {seed}) in {elapsed:.1f} s")
         for line in crosscheck_arithmetic_lines(summary) + normalised_lines(candidate):
             print(line)
+        if ignored_line(candidate.ignored_fields):
+            print(ignored_line(candidate.ignored_fields))
         if saved:
             print(f"{len(saved)} failing case(s) saved under {args.results_dir}/ (at most "
                   f"{SAVED_PER_ALGORITHM} per algorithm; replay: {replay_command(next(iter(saved.values())))})")

@@ -33,12 +33,11 @@ import time
 from fractions import Fraction
 
 from reference import documents
-from reference.calruption import EpochState
+from reference.exact import fraction_text
 from reference.serialization import to_jsonable
 from reference.tape import Tape
-from reference.trace import TRACE_TYPES, CALruptionEpoch
 
-from . import impl
+from . import impl, representations
 from .contract import ARITHMETICS, PROTOCOL_ALGORITHMS, TRACE_MODES, function_of
 from .impl import Candidate, CandidateFault
 from .isolation import _signal_name, _Stream, take_streams
@@ -52,6 +51,7 @@ RESULT_KINDS = {  # algorithm -> (result document format, schema kind)
     "calruption_epoch": ("cral-epoch-result", "epoch-result"),
     "catoni_root": ("cral-catoni-root", "catoni-root"),
     "sample_tape": ("cral-tape", "tape"),
+    "loss_difference_samples": ("cral-samples", "samples"),
     "describe": ("cral-describe", "describe"),
 }
 MAX_RESULT_BYTES = 32 << 20  # as for a worker's reply (properties/isolation.py)
@@ -163,6 +163,28 @@ class CommandCandidate(Candidate):
                     break  # a malformed trace: the decoders say what is wrong
         return document
 
+    def invoke_many(self, name, calls, timeout):
+        """loss_difference_samples' calls (the checks ask hundreds at once) in one request;
+        every other name one request per call."""
+        if name != "loss_difference_samples" or len(calls) <= 1 or any(
+                args[0] != calls[0][0][0] for args, _ in calls):
+            return [self.invoke(name, args, kwargs, timeout) for args, kwargs in calls]
+        if name not in self.modes:
+            raise CandidateFault(f"the program does not implement {name!r} (its describe lists "
+                                 f"{', '.join(sorted(self.modes))})")
+        try:
+            inputs = _samples_request(calls)
+        except NotPlain as error:
+            raise CandidateFault(f"the judge cannot write this call as a request: {error}") from None
+        document = self._run(name, inputs, timeout)
+        if document.get("format") == "cral-error":
+            self._plain_result(name, name, document)  # raises the program's error
+        results = document["results"]
+        if len(results) != len(calls):
+            raise CandidateFault(f"answered {len(results)} of {len(calls)} loss_difference_samples calls",
+                                 values={"request": self._keep_path(os.path.dirname(self._last_request))})
+        return [[r["values"], r["counts"]] for r in results]
+
     def _inputs(self, algorithm: str, args: tuple, kwargs: dict) -> dict:
         """The request's inputs for the call (docs/protocol.md, section 2)."""
         try:
@@ -183,6 +205,8 @@ class CommandCandidate(Candidate):
             if algorithm == "sample_tape":
                 instance, adversary, seed = args
                 return {"instance": instance.to_json(), "adversary": adversary.to_json(), "seed": seed}
+            if algorithm == "loss_difference_samples":  # one call; invoke_many sends a batch
+                return _samples_request([(args, kwargs)])
         except NotPlain as error:
             raise CandidateFault(f"the judge cannot write this call as a request: {error}") from None
         raise CandidateFault(f"no request form for {algorithm!r}")
@@ -212,6 +236,9 @@ class CommandCandidate(Candidate):
                 shutil.rmtree(os.path.dirname(old["x"]), ignore_errors=True)
         return document
 
+    def accept_result(self, name: str, plain):
+        return plain  # read by properties/representations.py in _read, before its schema judged it
+
     def _plain_result(self, algorithm: str, name: str, document: dict):
         """The result document as the plain data the contract's decoders take."""
         if document.get("format") == "cral-error":
@@ -224,6 +251,8 @@ class CommandCandidate(Candidate):
             return [document["record"], document["state"]]
         if algorithm == "catoni_root":
             return [document["lo"], document["hi"]]
+        if algorithm == "loss_difference_samples":
+            return [document["results"][0]["values"], document["results"][0]["counts"]]
         if algorithm == "sample_tape":
             try:
                 tape = documents.load_tape(document)
@@ -358,12 +387,21 @@ class CommandCandidate(Candidate):
             self._fail(directory, f"wrote an invalid result document ({where}): asked for {algorithm}, the document's "
                                   f"format is {clip(repr(document.get('format')), 100)}, not {expected!r}", values)
         arithmetic = getattr(self, "arithmetic", "exact")
+        if kind != "error" and algorithm in representations.RESULT_ALGORITHMS:
+            # read for its meaning first, by the import route's rule (properties/representations.py):
+            # integers (and a float program's numbers) where rationals belong become "p/q", unknown
+            # fields are dropped and noted; the schema then judges what the contract names
+            try:
+                document, ignored = representations.accept_document(algorithm, document, arithmetic)
+            except representations.MissingField as error:
+                self._fail(directory, f"wrote an invalid result document ({where}): {error}", values)
+            self.note_ignored(ignored)
         try:
             documents.validate(document, kind, arithmetic=arithmetic, source=source)
         except documents.DocumentError as error:
             self._fail(directory, f"wrote an invalid result document ({where}): {error}", values)
-        if arithmetic != "exact" and kind != "error":
-            document = _float64_result(algorithm, document)
+        if algorithm == "loss_difference_samples" and kind != "error" and isinstance(document.get("results"), list):
+            document = _samples_as_text(document)
         return document
 
     def _execute(self, command: str, payload: bytes, directory: str, timeout: float | None, where: str,
@@ -506,6 +544,17 @@ class CommandCandidate(Candidate):
         return self._root if self._kept else None
 
 
+def _samples_request(calls) -> dict:
+    """loss_difference_samples(H, h, h', q, counts, length) calls of one H as a request."""
+    hypotheses = calls[0][0][0]
+    entries = []
+    for args, _ in calls:
+        _, h, h2, q, counts, length = args
+        entries.append({"h": h, "h2": h2, "q": [to_plain(v, "q") for v in q], "counts": to_plain(counts, "counts"),
+                        "length": length})
+    return {"hypotheses": [list(row) for row in hypotheses], "calls": entries}
+
+
 def _is_zero(value) -> bool:
     return value in (0, "0", "0/1", "-0") or (isinstance(value, float) and value == 0)
 
@@ -565,16 +614,14 @@ def _tail(stderr_tail: bytearray) -> dict:
     return {"stderr": text} if text.strip() else {}
 
 
-def _float64_result(algorithm: str, document: dict) -> dict:
-    """A float64 program's result with every JSON number that stands where the contract
-    wants a rational written as that number's exact rational (so the decoders see "p/q";
-    the tolerance table then judges it)."""
-    if algorithm in TRACE_MODES:
-        return documents.numbers_as_text(TRACE_TYPES[algorithm], document)
-    if algorithm == "calruption_epoch":
-        return {**document, "record": documents.numbers_as_text(CALruptionEpoch, document["record"]),
-                "state": documents.numbers_as_text(EpochState, document["state"])}
-    return document  # catoni_root's pair: decode_enclosure takes a float64 program's numbers
+def _samples_as_text(document: dict) -> dict:
+    """loss_difference_samples' values with a float program's numbers (and integers) written
+    as their exact rationals "p/q", for the decoders (as properties/representations.py does
+    for the other results)."""
+    def text(v):
+        return fraction_text(Fraction(v)) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+    return {**document, "results": [{**r, "values": [text(v) for v in r["values"]]} if isinstance(r, dict) else r
+                                    for r in document["results"]]}
 
 
 __all__ = ["CommandCandidate", "PROTOCOL_VERSION", "TAPE_FORMATS"]

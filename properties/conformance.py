@@ -32,7 +32,8 @@ from reference.serialization import to_jsonable
 from reference.calruption import EpochCounts, calruption_epoch, initial_state
 from reference.documents import DocumentError, json_path, shown
 
-from .command import RESULT_KINDS, CommandCandidate, _as_doubles, _float64_result
+from . import representations
+from .command import RESULT_KINDS, CommandCandidate, _as_doubles
 from .contract import decode_enclosure, decode_epoch_result, decode_trace, function_of
 from .impl import CandidateFault
 from .violation import CallFailed
@@ -212,6 +213,14 @@ def _judge(candidate: _RawCandidate, label: str, algorithm: str, args: tuple, ex
     if document.get("format") == "cral-error":
         report.problems.append(f"answered with an error: {shown(document.get('message'))}")
         return report
+    if algorithm in representations.RESULT_ALGORITHMS:  # read for meaning first, as the judge does
+        try:
+            document, ignored = representations.accept_document(algorithm, document, candidate.arithmetic)
+        except representations.MissingField as error:
+            report.problems.append(str(error))
+            return report
+        if ignored:
+            report.notes.append(f"unknown fields ignored (the judge ignores them too): {', '.join(sorted(ignored))}")
     report.problems += _schema_problems(document, kind, candidate.arithmetic)
     if report.problems:
         return report
@@ -223,8 +232,7 @@ def _judge(candidate: _RawCandidate, label: str, algorithm: str, args: tuple, ex
     if report.problems:
         return report
     try:
-        plain = document if candidate.arithmetic == "exact" else _float64_result(algorithm, document)
-        decode(plain)
+        decode(document)
     except CallFailed as failure:
         report.problems.append(failure.violation.message)
     return report

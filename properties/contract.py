@@ -41,7 +41,7 @@ PUBLIC_NAMES = REQUIRED + OPTIONAL
 TRACE_MODES = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
 MODES = TRACE_MODES + ("calruption_epoch", "catoni_root", "sample_tape", "loss_difference_samples")
 # the algorithms a program may answer through the run protocol (docs/protocol.md, section 2)
-PROTOCOL_ALGORITHMS = TRACE_MODES + ("calruption_epoch", "catoni_root", "sample_tape")
+PROTOCOL_ALGORITHMS = TRACE_MODES + ("calruption_epoch", "catoni_root", "sample_tape", "loss_difference_samples")
 # what a candidate may declare as its ARITHMETIC (properties/judgement.py judges each)
 ARITHMETICS = ("exact", "float64", "float32")
 WORD_SCALE = 1 << 64  # a tape may give its coins as 64-bit words, u_t = w / 2^64
@@ -126,6 +126,9 @@ def decode_epoch_result(check: str, plain, num_points: int, num_hypotheses: int)
 
 def _rational(check: str, plain, what: str) -> Fraction:
     """A "p/q" string or an int (a float is not a rational of the contract)."""
+    if isinstance(plain, float):  # "got the float": the evidence properties/first_use.py's hint looks for
+        raise CallFailed(Violation.of(check, f"{what} must be a rational ('p/q' or an integer), got the float "
+                                             f"{plain!r}"))
     if isinstance(plain, bool) or not isinstance(plain, (str, int)):
         raise CallFailed(Violation.of(check, f"{what} must be a rational ('p/q' or an integer)", got=repr(plain)))
     try:

@@ -68,6 +68,8 @@ def crosscheck_report(summary, candidate, *, algorithms, statuses: dict, skipped
         **base, "runs_in": candidate.runs_in, "isolated": candidate.isolated, "candidate_output": output,
         "cases": cases, "seed": seed, "large": large, "seconds": round(seconds, 2), "verdicts": verdicts,
         "candidate_lists": lists.to_json(), "budget": budget, "checks": checks,
+        # issue 28: the unknown fields of its results that were ignored (properties/representations.py)
+        "ignored_fields": dict(sorted((getattr(candidate, "ignored_fields", None) or {}).items())),
     }
 
 

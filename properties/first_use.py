@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from fractions import Fraction
 from pathlib import Path
 
 from reference.cli import UsageError
@@ -78,7 +79,7 @@ def arithmetic_lines(candidate, results) -> list[str]:
                      "rationals, floats are refused")
         floats = [r.name for r in results if r.status == FAILED and any(_looks_float(v) for v in r.violations)]
         if floats:
-            lines.append(f"  hint: {len(floats)} failed check(s) mention floats: if the implementation computes in "
+            lines.append(f"  hint: {len(floats)} failed check(s) show float values: if the implementation computes in "
                          "floating point, declare it: ARITHMETIC = \"float64\" in the module (or \"arithmetic\": "
                          "\"float64\" in a program's describe)")
     return lines
@@ -110,15 +111,61 @@ def crosscheck_arithmetic_lines(summary) -> list[str]:
             "\"arithmetic\": \"float64\" in a program's describe) -- and it is compared within tolerances"]
 
 
-# a float64 value turned into a Fraction has a power-of-two denominator, 2^-1074..2^-53
-# below its leading bit: values of that form in a violation betray float arithmetic
-_DENOMINATOR = re.compile(r"(?:Fraction\(-?\d+, |/)(\d{13,})")
+# Evidence of float arithmetic (issue 28, item 7): a value the candidate reported that is
+# exactly a float64 (a power-of-two denominator and at most 53 significant bits), lying
+# within a rounding error (relative 2^-40) of a value in the same violation that is not a
+# float64 -- the exact one it approximates. A power-of-two denominator alone is no
+# evidence: a certified enclosure (lo < hi) has one too, so the endpoints of such an
+# enclosure are never the candidate's float; a point enclosure [x, x] may be.
+ROUNDING = Fraction(1, 1 << 40)
+MAX_NUMBERS = 64  # numbers of one violation looked at (pairs are compared)
+_NUMBER = r"-?\d+"
+_RATIONAL = re.compile(rf"Fraction\(({_NUMBER}), ({_NUMBER})\)|(?<![\w.])({_NUMBER})/({_NUMBER})(?![\w.])")
+_ENCLOSURE = re.compile(r"Enclosure\(lo=(Fraction\([^)]*\)|[-\d/]+), hi=(Fraction\([^)]*\)|[-\d/]+)\)")
+# an exact candidate returned a float (reference/serialization.py, properties/contract.py)
+_FLOAT_RETURNED = "got the float "
+
+
+def _rationals(text: str) -> list[Fraction]:
+    found = []
+    for match in _RATIONAL.finditer(text):
+        numerator, denominator = match.group(1, 2) if match.group(1) else match.group(3, 4)
+        if int(denominator) != 0:
+            found.append(Fraction(int(numerator), int(denominator)))
+        if len(found) >= MAX_NUMBERS:
+            break
+    return found
+
+
+def is_float64(value: Fraction) -> bool:
+    """Whether `value` is exactly a double (finite)."""
+    d = value.denominator
+    if d & (d - 1):
+        return False
+    try:
+        return Fraction(float(value)) == value
+    except OverflowError:
+        return False
+
+
+def float_like(candidate: Fraction, exact: Fraction) -> bool:
+    """`candidate` looks like `exact` rounded to float64."""
+    return (candidate != exact and exact != 0 and is_float64(candidate) and not is_float64(exact)
+            and abs(candidate - exact) <= ROUNDING * abs(exact))
 
 
 def _looks_float(text: str) -> bool:
-    if "float" in text:
+    """Whether a violation's text shows float arithmetic (see ROUNDING above)."""
+    if _FLOAT_RETURNED in text:
         return True
-    return any((d := int(found)) & (d - 1) == 0 and d >= 1 << 40 for found in _DENOMINATOR.findall(text))
+    certified = set()  # endpoints of enclosures lo < hi: certified, not a float
+    for match in _ENCLOSURE.finditer(text):
+        lo, hi = (_rationals(group) for group in match.groups())
+        if lo and hi and lo[0] != hi[0]:
+            certified.update((lo[0], hi[0]))
+    numbers = _rationals(text)
+    doubles = [v for v in numbers if v not in certified and is_float64(v)]
+    return any(float_like(c, e) for c in doubles for e in numbers)
 
 
 def write_json_file(report: dict, path: str, indent: int | None) -> None:

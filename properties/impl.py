@@ -18,6 +18,7 @@ protected.
 "out of memory ...", or a malformed result); `run_algorithm` returns a decoded trace."""
 from __future__ import annotations
 
+import collections
 import importlib
 import os
 import signal
@@ -28,6 +29,7 @@ from contextlib import contextmanager, redirect_stdout
 from types import SimpleNamespace
 
 from .contract import ARITHMETICS, PUBLIC_NAMES, REQUIRED, decode_trace, function_of
+from . import representations
 from .plain import NotPlain, encode_result
 from .violation import CallFailed, Violation, clip
 
@@ -106,6 +108,23 @@ class Candidate:
     def take_output(self):
         """The candidate's captured stdout/stderr since the last take (isolated only)."""
         return None
+
+    # unknown fields of its results that were ignored: path -> calls (properties/representations.py)
+    ignored_fields: collections.Counter | None = None
+
+    def note_ignored(self, paths) -> None:
+        if paths:
+            if self.ignored_fields is None:
+                self.ignored_fields = collections.Counter()
+            self.ignored_fields.update(paths)
+
+    def accept_result(self, name: str, plain):
+        """A result as the decoders take it, read for its meaning (properties/
+        representations.py: integers and, from a float candidate, floats where rationals
+        belong; unknown fields ignored and noted). A MissingField is a ValueError."""
+        plain, ignored = representations.accept(name, plain, self.arithmetic)
+        self.note_ignored(ignored)
+        return plain
 
     # request files as reproducers (a command candidate's; nothing for the others)
     def begin_example(self) -> None:
@@ -304,18 +323,27 @@ def call(check: str, impl, name: str, *args, timeout=_USE_DEFAULT, **kwargs):
     defaults to DEFAULT_TIMEOUT_S as it is when called (so tests and the CLI may change it)."""
     candidate = as_candidate(impl)
     try:
-        return candidate.invoke(name, args, kwargs, _timeout(timeout, candidate))
+        plain = candidate.invoke(name, args, kwargs, _timeout(timeout, candidate))
     except CandidateFault as fault:
         raise CallFailed(fault.violation(check), fatal=fault.fatal) from None
+    return _accepted(check, candidate, name, plain)
 
 
 def call_many(check: str, impl, name: str, calls, timeout=_USE_DEFAULT) -> list:
     """[impl.name(*args, **kwargs) for (args, kwargs) in calls] as plain data."""
     candidate = as_candidate(impl)
     try:
-        return candidate.invoke_many(name, list(calls), _timeout(timeout, candidate))
+        plains = candidate.invoke_many(name, list(calls), _timeout(timeout, candidate))
     except CandidateFault as fault:
         raise CallFailed(fault.violation(check), fatal=fault.fatal) from None
+    return [_accepted(check, candidate, name, plain) for plain in plains]
+
+
+def _accepted(check: str, candidate: Candidate, name: str, plain):
+    try:
+        return candidate.accept_result(name, plain)
+    except representations.MissingField as error:  # a misspelt field: malformed, as the decoders say it
+        raise CallFailed(Violation.of(check, f"returned a malformed {name} result: {error}")) from None
 
 
 def run_algorithm(check: str, impl, mode: str, case, timeout=_USE_DEFAULT):

@@ -70,6 +70,8 @@ def check_report(candidate, profile: str, seed: int | None, seconds: float, resu
         "impl": candidate.path, "isolated": candidate.isolated,
         "profile": profile, "seed": seed, "seconds": round(seconds, 2), "candidate_lists": lists.to_json(),
         "checks": checks,
+        # issue 28: the unknown fields of its results that were ignored (properties/representations.py)
+        "ignored_fields": dict(sorted((candidate.ignored_fields or {}).items())),
     }
 
 

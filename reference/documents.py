@@ -45,8 +45,8 @@ from .trace import CALruptionEpoch, TRACE_TYPES, trace_from_json
 
 SCHEMA_VERSION = 1
 KINDS = ("instance", "adversary", "params", "tape", "tape-npy", "run-request", "trace", "epoch-result",
-         "catoni-root", "describe", "error")
-RESULT_KINDS = ("trace", "epoch-result", "catoni-root")  # the kinds with a float64 variant
+         "catoni-root", "samples", "describe", "error")
+RESULT_KINDS = ("trace", "epoch-result", "catoni-root", "samples")  # the kinds with a float variant
 ARITHMETICS = ("exact", "float64", "float32")
 MAX_DEPTH = 64  # the deepest real document (a CALruption trace's W entries) has depth 6
 CLIP = 200  # characters of a bad value shown in a message

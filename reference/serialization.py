@@ -122,6 +122,16 @@ def _decode(tp, data, path: str):
             raise ValueError(f"{path} must be a string, got {data!r}")
         return data
     if tp is Fraction:
+        # an integer is an exact rational, however written (issue 28: representations are not
+        # verdicts); a bool is not a number, and a float is not exact (a float candidate's
+        # floats are read as their exact values before they get here, properties/representations.py)
+        if isinstance(data, bool):
+            raise ValueError(f"{path} must be a rational, got the bool {data!r} (not a number)")
+        if isinstance(data, int):
+            return Fraction(data)
+        if isinstance(data, float):
+            raise ValueError(f"{path} must be an exact rational ('p/q' or an integer), got the float {data!r} "
+                             "(from a candidate declaring exact arithmetic)")
         if not isinstance(data, str):
             raise ValueError(f"{path} must be a rational written 'p/q', got {data!r}")
         return as_fraction(data, path)

@@ -40,7 +40,8 @@ NONNEGATIVE_PATTERN = r"^(?:[0-9]+|-0+)" + DENOMINATOR
 ERROR_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_.]*(?![\s\S])"
 
 ALGORITHMS = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
-REQUEST_ALGORITHMS = ("describe", *ALGORITHMS, "calruption_epoch", "catoni_root", "sample_tape")
+REQUEST_ALGORITHMS = ("describe", *ALGORITHMS, "calruption_epoch", "catoni_root", "sample_tape",
+                      "loss_difference_samples")
 SEED_MAXIMUM = 2**64 - 1
 
 VERSION_FIELD = {"type": "integer", "const": VERSION}  # typed: const alone would take 1.0
@@ -300,6 +301,16 @@ def catoni_root_document(arithmetic: str) -> dict:
     }
 
 
+def samples_document(arithmetic: str) -> dict:
+    return {
+        **header("samples", "cral-samples", "loss_difference_samples' answer: the epoch's loss differences "
+                 "l^_t(h) - l^_t(h') grouped as distinct values and their counts (Algorithm 2, line 5).", arithmetic),
+        **obj({"format": {"const": "cral-samples"}, "version": VERSION_FIELD,
+               "results": array(obj({"values": array(ref("rational", arithmetic)), "counts": array(ref("integer"))}),
+                                description="one per call of the request, in order")}),
+    }
+
+
 def request_document() -> dict:
     common = {"format": {"const": "cral-run-request"}, "version": VERSION_FIELD,
               "algorithm": {"enum": list(REQUEST_ALGORITHMS)},
@@ -315,6 +326,13 @@ def request_document() -> dict:
         "sample_tape": {"instance": ref("instance"), "adversary": ref("adversary"),
                         "seed": {"type": "integer", "minimum": 0, "maximum": SEED_MAXIMUM,
                                  "description": "an integer in [0, 2^64)"}},
+        "loss_difference_samples": {
+            "hypotheses": ref("hypotheses"),
+            "calls": array(obj({"h": {"type": "integer", "minimum": 0, "description": "index of h"},
+                                "h2": {"type": "integer", "minimum": 0, "description": "index of h'"},
+                                "q": array(ref("rational")), "counts": ref("epoch-counts"),
+                                "length": {"type": "integer", "minimum": 1, "description": "|I_l|"}}),
+                           description="one entry per call, answered in order (the checks ask hundreds at once)")},
     }
     return {
         **header("run-request", "cral-run-request", "One call of the run protocol (docs/protocol.md, section 2): "
@@ -363,6 +381,18 @@ CHECK_STATUSES = ("passed", "failed", "expected failure", "unexpectedly passed",
 CHECK_KINDS = ("deterministic", "lemma", "conditional", "statistical", "counterexample")  # properties.registry.KINDS
 
 
+# issue 28: the unknown fields the judge ignored in the candidate's results, path -> calls
+# (properties/representations.py). Optional, so the reports written before it stay valid.
+IGNORED_FIELDS = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1},
+                  "description": "unknown fields of the candidate's results that were ignored: their path "
+                                 "(list indices written []) -> how many calls returned them"}
+
+
+def with_optional(document: dict, **properties) -> dict:
+    """`document` (an obj) with optional fields added."""
+    return {**document, "properties": {**document["properties"], **properties}}
+
+
 def check_report_document() -> dict:
     """`python -m properties check --json` (properties/report.py); what `python -m properties
     compare` reads. Not a document of the run protocol: the suite's own report, versioned
@@ -396,7 +426,7 @@ def check_report_document() -> dict:
     return {
         **header("check-report", "cral-check-report", "A run of the property suite (python -m properties check "
                  "--json): the code, the candidate, the profile and seed, and every check's result."),
-        **obj({
+        **with_optional(obj({
             "format": {"const": "cral-check-report"}, "version": VERSION_FIELD,
             "code_version": obj({"package": text_or_null, "commit": text_or_null,
                                  "dirty": {"type": ["boolean", "null"]}},
@@ -410,7 +440,7 @@ def check_report_document() -> dict:
             "candidate_lists": obj({"xfails": text_or_null, "skips": text_or_null,
                                     "strict_xfail": {"type": "boolean"}}),
             "checks": array(check),
-        }),
+        }), ignored_fields=IGNORED_FIELDS),
     }
 
 
@@ -465,7 +495,7 @@ def crosscheck_report_document() -> dict:
         **header("crosscheck-report", "cral-crosscheck-report", "A cross-check of a candidate against the "
                  "reference (python -m properties crosscheck --json): the code, the candidate, the case set and "
                  "every algorithm's verdict, divergence counts and mismatches."),
-        **obj({
+        **with_optional(obj({
             "format": {"const": "cral-crosscheck-report"}, "version": VERSION_FIELD,
             "code_version": obj({"package": text_or_null, "commit": text_or_null,
                                  "dirty": {"type": ["boolean", "null"]}},
@@ -487,7 +517,7 @@ def crosscheck_report_document() -> dict:
             "candidate_lists": obj({"xfails": text_or_null, "skips": text_or_null,
                                     "strict_xfail": {"type": "boolean"}}),
             "checks": array(check),
-        }),
+        }), ignored_fields=IGNORED_FIELDS),
     }
 
 
@@ -497,7 +527,7 @@ def wrapper(kind: str, fmt: str, title: str, description: str) -> dict:
 
 
 # kind -> (file name per arithmetic); the kinds reference.documents knows
-RESULT_KINDS = ("trace", "epoch-result", "catoni-root")
+RESULT_KINDS = ("trace", "epoch-result", "catoni-root", "samples")
 
 
 def documents() -> dict[str, dict]:
@@ -521,6 +551,7 @@ def documents() -> dict[str, dict]:
         out[kind_file("trace", arithmetic)] = trace_document(arithmetic)
         out[kind_file("epoch-result", arithmetic)] = epoch_result_document(arithmetic)
         out[kind_file("catoni-root", arithmetic)] = catoni_root_document(arithmetic)
+        out[kind_file("samples", arithmetic)] = samples_document(arithmetic)
     return out
 
 
