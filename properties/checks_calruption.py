@@ -248,8 +248,10 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
         for i, layer in enumerate(rec.layers):
             expected = tuple(h for h in range(num_h) if rec.gap_hat[h] <= eps(i))
             differing = set(layer) ^ set(expected)
-            # DERIVATIONS["layer"]: a float candidate may decide on its unrounded Delta^
-            if differing and (J.exact or any(not J.given(eps(i)).accepts(rec.gap_hat[h]) for h in differing)):
+            # DERIVATIONS["layer"]: a float candidate may decide on its unrounded Delta^ -- but a
+            # reported Delta^ exactly eps_i is in V^i for every arithmetic (line 12's <=)
+            if differing and (J.exact or any(rec.gap_hat[h] == eps(i) or not J.given(eps(i)).accepts(rec.gap_hat[h])
+                                             for h in differing)):
                 found.append(Violation.of(name, "V^i_{l+1} is not {h : Delta^^l_h <= eps_i} (line 12)", **where,
                                           i=i, got=layer, expected=expected))
             if i and not set(layer) <= set(rec.layers[i - 1]):
@@ -337,7 +339,11 @@ def _float_catoni_violations(name, J: Judgement, H, params, rec, queried, undeci
     DERIVATIONS["W"] of the exact root of the recomputed samples (with the candidate's
     alpha), decided by exact signs of f: f(W - B) >= 0 >= f(W + B)."""
     found = []
-    expected = catoni_alpha_bounded(J, params, rec.length, rec.min_q[h][h2], rec.rho[h][h2])
+    try:
+        expected = catoni_alpha_bounded(J, params, rec.length, rec.min_q[h][h2], rec.rho[h][h2])
+    except ValueError as error:  # a negative min q or rho^: no alpha of the paper
+        return [Violation.of(name, f"alpha's inputs are out of range: {error}", **where, min_q=rec.min_q[h][h2],
+                             rho=rec.rho[h][h2], alpha=alpha)]
     if J.off(alpha, expected):
         found.append(Violation.of(name, "alpha differs from sqrt(2 beta3 min q / (5 |I_l| rho^))", **where,
                                   **J.describe(alpha, expected, "alpha")))
