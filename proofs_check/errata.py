@@ -37,7 +37,7 @@ THEOREMS = {
     "Theorem 5.1 (CALruption)": ("calruption_main.thm.accuracy", "calruption_main.proof.total_big_o"),
     "Corollary 5.1 (misspecification)": ("calruption_main.coro.accuracy",),
     # the same conclusions re-derived from the repaired links (proofs_check/steps/corrected.py)
-    "Theorem 3.1, corrected chain": ("corrected.thm31.bound", "corrected.thm31.implies"),
+    "Theorem 3.1, corrected chain": ("corrected.thm31.sharp_bound", "corrected.thm31.implies"),
     "Theorem 4.1, corrected chain": ("corrected.thm41.accuracy",),
     "Theorem 4.1 label complexity, corrected chain": ("corrected.thm41.labels.sum",),
     "Theorem 5.1, corrected chain": ("corrected.thm51.accuracy",),
