@@ -67,7 +67,7 @@ STANDING: dict[str, Range] = {
     "Delta": _GAP, "Delta_h": _GAP, "Delta_s": _GAP, "Delta_hp": _GAP, "Delta_hat": _GAP, "Delta_out": _GAP,
     "Dh": _GAP, "Ds": _GAP,
     "rho": _MASS, "rho_h": _MASS, "rho_hp": _MASS, "rho_star": _MASS,
-    "q": _Q, "q_x": _Q, "q_min": _Q,
+    "q_x": _Q, "q_min": _Q,  # not "q": several steps name a root q = sqrt(4 rho l)
     "c": Range(_ZERO, _ONE, why="a corruption rate C/n: c_t = max_x |eta_t^x - eta_*^x| <= 1 each round"),
     "g_prev": Range(_ZERO, None, why="g_{l-1} is a weighted corruption, >= 0"),
     "gp": Range(_ZERO, None, why="g_{l-1} is a weighted corruption, >= 0"),

@@ -721,6 +721,9 @@ STEPS = split_literal(STEPS, {
     "calruption_gap.upper.max_to_sum": dict(
         claim="Eq((Max(Dp_h, Dp_s) + eps_l)/16 + Max(Delta_h, Delta_s)/16 + Delta_h - beta2*Dp_s + CT, "
               "(Dp_h + eps_l)/16 + Delta_h/16 + Dp_s/16 + Delta_s/16 - beta2*Dp_s + Delta_h + CT)",
+        premises=(*_BY_ID["calruption_gap.upper.max_to_sum"].premises,
+                  # standing (issue 29): z3's model had Delta_h = 2 and beta2 = 0
+                  "Delta_h <= 1", "Delta_s <= 1", "beta2 >= Rational(5, 32)"),
         finding="F16", note="the printed '=' read as '<=' (max{a, b} <= a + b for a, b >= 0)."),
     "calruption_gap.lower.assumption": dict(
         claim="-(Dp_h + eps_l)/16 - Delta_h/16 - Dp_star/16 - beta2*Dp_star + Delta_h - CT >= "

@@ -447,7 +447,7 @@ STEPS = (
         claim=f"Delta*(1 - 4*c)**2 <= (l + 2*p*m + 8*c*R_star)*(1 - 4*c)**2 + 5*l",
         justification="the quadratic (1 - 2c) s^2 <= p^2 + 2 m s + m^2 in s = sqrt(Delta + 2R^*), solved (z3)",
         repair=Repair(claim="Delta*(1 - 4*c)**2 <= (l + 2*p*m + 8*c*R_star)*(1 - 4*c)**2 + K*l",
-                      sharp=("K", "241/50", "5"), sharp_steps=12,
+                      sharp=("K", "4828/1000", "4829/1000"), sharp_steps=8,
                       note="the smallest constant of the last term along this route: 2 + 2 sqrt 2 = 4.8284 "
                            "(c = 0, R^* = 0: Delta <= (1 + sqrt 2)^2 L/n), below the printed 5"),
         notes=("m = sqrt(L/n), p = sqrt(2R^*) (so 2pm = sqrt(8 R^* L/n)), s = sqrt(Delta + 2R^*); the claim is the "
@@ -480,7 +480,7 @@ STEPS = (
                                              "l*(2/eps + 8*R_star/eps**2) <= 1"),
         claim="Delta <= eps + c*R_star",
         justification="substitute C_total <= n/8 and the sample size into the sharp event line",
-        repair=Repair(claim="Delta <= K*eps + 8*c*R_star", sharp=("K", "479/100", "5"), sharp_steps=12,
+        repair=Repair(claim="Delta <= K*eps + 8*c*R_star", sharp=("K", "4795/1000", "4797/1000"), sharp_steps=8,
                       note="K = (44 + 16 sqrt 7)/18 = 4.7959 (R^* = 0, C = n/8, L/n = eps/2: Delta <= "
                            "(44 + 16 sqrt 7)/9 L/n): the printed eps + (C/n)R^* holds only up to this factor on eps"),
         notes=("From the printed bound (passive.thm31.implies's repair) the factor is 221/21 = 10.52; the sharp "
@@ -496,7 +496,7 @@ STEPS = (
         premises=_C1_DOMAIN + _SHARP_ROOTS + (_SHARP_S,),
         claim="Delta <= 22*l + 8*c*R_star + 2*p*m",
         justification="the quadratic in s = sqrt(Delta + 2R^*) with c = C_t/t <= 1/8",
-        repair=Repair(claim="Delta <= K*l + 8*c*R_star + 2*p*m", sharp=("K", "19/2", "10"), sharp_steps=10,
+        repair=Repair(claim="Delta <= K*l + 8*c*R_star + 2*p*m", sharp=("K", "959/100", "48/5"), sharp_steps=4,
                       note="K = (44 + 16 sqrt 7)/9 = 9.5918 (c = 1/8, R^* = 0): the printed 22 holds with room"),
         notes=("l = L/t, c = C_t/t, m = sqrt(l), p = sqrt(2R^*): 2pm = sqrt(8 R^* L/t). The printed line 1 (4(C_t/n)R^*) "
                "is false (F2: a realised run); only its corruption coefficient changes, 4 -> 8. The sharp event line at "
@@ -747,7 +747,8 @@ STEPS = (
         lemma=_T51,
         location=_NOT_PRINTED + "Theorem 5.1 (Section 5): 'With n >= 72 eps^-2 beta_1 ... R_*(h_out) - R^* <= eps + "
                  "24 C-bar_total/n', from the corrected chain",
-        premises=("beta1 > 0", "n > 0", "eps > 0", "Cbar >= 0", "n >= 72*beta1/eps**2",
+        premises=("beta1 > 0", "n > 0", "eps > 0", "eps <= 1", "Cbar >= 0", "n >= 72*beta1/eps**2",
+                  "Delta_out >= 0", "Delta_out <= 1",  # standing (issue 29): an excess risk is at most 1
                   "Delta_out <= 6*sqrt(2*beta1/n) + 64*Cbar/n"),
         claim="Delta_out <= eps + 24*Cbar/n",
         justification="6 sqrt(2 beta_1/n) <= eps when n >= 72 beta_1/eps^2",
@@ -760,7 +761,8 @@ STEPS = (
         lemma=_CORO,
         location=_NOT_PRINTED + "Corollary 5.1 (Section 5): 'R_*(h_out) - R^* <= eps + 24 R^* C_total/n', from the "
                  "corrected Theorem 5.1",
-        premises=("0 <= R_star", "R_star <= 1", "n > 0", "eps > 0", "Csum >= 0", "Csum <= C_total",
+        premises=("0 <= R_star", "R_star <= 1", "n > 0", "eps > 0", "eps <= 1", "Csum >= 0", "Csum <= C_total",
+                  "Delta_out >= 0", "Delta_out <= 1",  # standing (issue 29)
                   "Eq(Cbar, R_star*Csum)",
                   "Delta_out <= eps + 64*Cbar/n"),
         claim="Delta_out <= eps + 24*R_star*C_total/n",
