@@ -14,6 +14,7 @@ from fractions import Fraction
 import sympy as sp
 
 from . import decide_search, decide_sympy, decide_z3
+from .domain import standing_premises, violations
 from .exact import is_counterexample
 from .parse import relation
 from .step import ILL_FORMED, NOT_MECHANICAL, Repair, Step
@@ -33,6 +34,10 @@ class Verdict:
     repair: "Verdict | None" = None
     refuted_premises: tuple[str, ...] = ()  # refuted steps this one rests on (report.propagate)
     sharp: tuple[Fraction, Fraction] | None = None  # (refuted at, proved at) for a Repair.sharp
+    # the standing assumptions (domain.STANDING) added after a counter-model fell outside them, and that
+    # rejected model's violations in words (issue 29: a refutation never rests on a model outside the domain)
+    standing: tuple[str, ...] = ()
+    rejected: tuple[str, ...] = ()
 
 
 def reduce_definitions(premises, claim, integers=frozenset()):
@@ -53,6 +58,25 @@ def reduce_definitions(premises, claim, integers=frozenset()):
 
 
 def decide_claim(premises, claim, integers=frozenset()) -> Verdict:
+    """Decide `claim` under `premises`. A counter-model outside the paper's standing assumptions
+    (domain.STANDING: beta2 >= 5/32, eps_l <= 1/2, gaps and masses in [0, 1], ...) is rejected: the
+    claim is decided again with the ranges of the names it uses added as premises (listed in
+    `Verdict.standing`), and a witness still outside them is never reported as a refutation."""
+    verdict = _decide_claim(premises, claim, integers)
+    if verdict.status != REFUTED or not violations(verdict.counterexample):
+        return verdict
+    rejected = tuple(violations(verdict.counterexample))
+    present = set(premises)
+    extra = tuple(p for p in standing_premises((*premises, claim)) if p not in present)
+    again = _decide_claim((*premises, *extra), claim, integers)
+    again.standing, again.rejected = extra, rejected
+    if again.status == REFUTED and violations(again.counterexample):
+        return Verdict(UNKNOWN, reason="every counter-model found lies outside the standing assumptions: "
+                       + "; ".join(violations(again.counterexample)), standing=extra, rejected=rejected)
+    return again
+
+
+def _decide_claim(premises, claim, integers=frozenset()) -> Verdict:
     integers = frozenset(integers)
     status, info = decide_sympy.decide(premises, claim, integers)
     if status == "proved":
@@ -93,7 +117,7 @@ def _sharp(repair: Repair, premises, integers) -> tuple[Fraction, Fraction] | No
     good, bad = (high, low) if want_min else (low, high)
     if verdict_at(good) != PROVED or verdict_at(bad) != REFUTED:
         return None
-    for _ in range(SHARP_STEPS):
+    for _ in range(repair.sharp_steps or SHARP_STEPS):
         middle = (good + bad) / 2
         status = verdict_at(middle)
         if status == PROVED:

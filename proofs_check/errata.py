@@ -18,6 +18,7 @@ fails when the committed one is stale."""
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from pathlib import Path
 
 from .decide import NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED, SHARP_STEPS
@@ -37,13 +38,84 @@ THEOREMS = {
     "Theorem 5.1 (CALruption)": ("calruption_main.thm.accuracy", "calruption_main.proof.total_big_o"),
     "Corollary 5.1 (misspecification)": ("calruption_main.coro.accuracy",),
     # the same conclusions re-derived from the repaired links (proofs_check/steps/corrected.py)
-    "Theorem 3.1, corrected chain": ("corrected.thm31.bound", "corrected.thm31.implies"),
+    "Theorem 3.1, corrected chain": ("corrected.thm31.sharp_bound", "corrected.thm31.implies"),
     "Theorem 4.1, corrected chain": ("corrected.thm41.accuracy",),
     "Theorem 4.1 label complexity, corrected chain": ("corrected.thm41.labels.sum",),
     "Theorem 5.1, corrected chain": ("corrected.thm51.accuracy",),
     "Theorem 5.1 label complexity, corrected chain": ("corrected.thm51.labels.statement",),
     "Corollary 5.1, corrected chain": ("corrected.coro51.accuracy",),
 }
+
+
+# Issue 29: three verdicts per result, kept apart. (a) the printed statement: false only by a
+# counterexample to the statement itself (a realised run, or values inside the standing assumptions);
+# (b) the printed proof; (c) the constant as [forced, proved]. `interval` names a step whose Repair
+# bisects the constant (the run fills in the numbers); `constant` is text for what no step bisects.
+VERDICTS = (
+    dict(result="Theorem 3.1, bound", statement="true for C_total <= n/8 (proved along rho <= Delta + 2R^*); "
+         "false without C_total < n/4 (F3, a realised run); n/8 < C_total < n/4 not decided (numeric evidence only)",
+         proof="gap (F3, F14)", constant="last term, printed 5", interval="corrected.thm31.sharp_bound"),
+    dict(result="Theorem 3.1, 'This implies'", statement="false (F15; witness inside the standing assumptions)",
+         proof="gap (F15)", constant="factor on eps, printed 1 (with 8 on (C/n)R^*)", interval="corrected.thm31.implies"),
+    dict(result="Lemma C.1, lines 1-2", statement="false (F2, a realised run); line 3 true",
+         proof="gap (F2, F3)", constant="corruption coefficient, printed 4: [16/3 (F2's population instance), 8]; "
+         "L/t coefficient, printed 22", interval="corrected.lemc1.line1"),
+    dict(result="Theorem 4.1, accuracy", statement="not refuted; proved with (5/4) eps + 8(C/n)R^* from Lemma C.1 line 1",
+         proof="gap (F2, F7, F8)", constant="factor on eps, printed 1: [1, 5/4] (1 along the event line, not in the run)",
+         interval="corrected.thm41.accuracy"),
+    dict(result="Theorem 4.1, label complexity", statement="not refuted (an O(.) statement)", proof="gap (F9)",
+         constant="the constant inside O(.), printed 120", interval="corrected.thm41.labels.sum"),
+    dict(result="Estimation lemma (D.4)", statement="false as printed (F17 at population level, realised; F5)",
+         proof="gap (F5)", constant="estimation constant at beta1 = 20480 beta3, printed 1/16",
+         interval="calruption_gap.est.statement"),
+    dict(result="Lemma 5.1 (gap lemmas)", statement="not decided (its chain closes only with beta1 >= 54937 beta3)",
+         proof="gap (F5, F10, F16)", constant="beta1/beta3 needed, Algorithm 2 sets 20480",
+         interval="corrected.lemma51.beta1_ratio"),
+    dict(result="Theorem 5.1, accuracy", statement="not refuted", proof="gap (F5, F6)",
+         constant="coefficient of C-bar_total/n, printed 24", interval="corrected.thm51.accuracy"),
+    dict(result="Corollary 5.1", statement="not refuted", proof="gap (as Theorem 5.1)",
+         constant="coefficient of R^* C_total/n, printed 24", interval="corrected.coro51.accuracy"),
+)
+
+
+def readable(text: str) -> str:
+    """A sympy string as a researcher reads it: Rational(a, b) -> a/b, ** -> ^, * -> ·, sqrt -> √,
+    R_star -> R*, Max -> max (issue 29, item 4)."""
+    text = re.sub(r"Rational\((-?\d+), (\d+)\)", r"\1/\2", text)
+    text = text.replace("**", "^").replace("*", "·").replace("sqrt(", "√(").replace("Max(", "max(")
+    text = text.replace("Min(", "min(").replace("Abs(", "abs(").replace("R_star", "R*").replace("<=", "≤")
+    text = text.replace(">=", "≥")
+    return re.sub(r"Eq\((.+), (.+)\)$", r"\1 = \2", text)
+
+
+def _interval(verdict) -> str:
+    if verdict is None or verdict.sharp is None:
+        return "not bisected"
+    low, high = verdict.sharp
+    return f"[{float(low):.6g}, {float(high):.6g}] (refuted at {fraction_text(low)}, proved at {fraction_text(high)})"
+
+
+def verdict_table(by_id) -> list[str]:
+    lines = ["## Summary: three verdicts per result", "",
+             "(a) the printed statement: false only by a counterexample to the statement itself (a realised run, or "
+             "values inside every standing assumption of `proofs_check/domain.py`), true only by a proof; (b) the "
+             "printed proof; (c) the constant: [forced, proved], where the interval is the bisection of the named "
+             "step (forced: the same route's premises admit a counterexample below it; a limit of the route, not of "
+             "the statement, unless a realised run is named). A conclusion proved from a refuted premise is not "
+             "thereby false.", "",
+             "| result | (a) statement | (b) proof | (c) constant | [forced, proved] (step) |",
+             "| --- | --- | --- | --- | --- |"]
+    sharp = 0
+    for row in VERDICTS:
+        pair = by_id.get(row["interval"])
+        interval = _interval(pair[1] if pair else None)
+        if pair and pair[1].sharp is not None and pair[1].sharp[1] - pair[1].sharp[0] < pair[1].sharp[1] / 10**4:
+            sharp += 1
+        lines.append(f"| {row['result']} | {row['statement']} | {row['proof']} | {row['constant']} | "
+                     f"{interval} (`{row['interval']}`) |")
+    lines += ["", f"{sharp} of {len(VERDICTS)} intervals are sharp along their route (forced and proved agree to a "
+              "relative 10^-4); the forced side is the statement's own only where a realised run is named.", ""]
+    return lines
 
 
 def finding_titles(path: Path = FINDINGS) -> dict[str, str]:
@@ -90,6 +162,21 @@ def _correction(step, verdict, by_id) -> tuple[str, str] | None:
         twin_step, twin_verdict = twin
         return twin_step.claim, f"{twin_verdict.status} ({twin_step.id}): {twin_verdict.method or twin_verdict.reason}"
     return None
+
+
+def _fix_premises(step, claim, by_id) -> tuple[str, ...]:
+    """The premises the correct statement is decided under: its Repair's (or the step's), or the
+    repaired reading's; so that a correction whose claim reads as printed shows what changed."""
+    if step.repair is not None and claim == step.repair.claim:
+        return tuple(step.repair.premises or step.premises)
+    twin = by_id.get(step.id + ".repaired")
+    while twin is not None:
+        if twin[0].claim == claim:
+            return tuple(twin[0].premises)
+        if twin[0].repair is not None and twin[0].repair.claim == claim:
+            return tuple(twin[0].repair.premises or twin[0].premises)
+        twin = by_id.get(twin[0].id + ".repaired")
+    return tuple(step.premises)
 
 
 def closure(root: str, by_id) -> dict:
@@ -166,13 +253,14 @@ def errata_markdown(results, titles: dict[str, str] | None = None) -> str:
              f"Deciders: {decider_versions()}.", "",
              f"{sum(len(v) for v in items.values())} printed lines are false or not well-formed as printed, "
              f"under {len(items)} findings.", ""]
+    lines += verdict_table(by_id)
     for finding in order:
         title = titles.get(finding, "")
         lines += [f"## {finding}. {title}" if title else f"## {finding}", ""]
         for step, verdict in items[finding]:
             lines.append(f"### `{step.id}`")
             lines.append(f"- **Where:** {step.location}")
-            lines.append(f"- **Printed (as encoded):** `{step.claim}`")
+            lines.append(f"- **Printed (as encoded):** {readable(step.claim) or '(not a relation as printed)'}")
             if verdict.status == REFUTED:
                 lines.append(f"- **False:** counterexample {_points(verdict.counterexample)} "
                              f"({verdict.method or 'decided'})")
@@ -182,9 +270,25 @@ def errata_markdown(results, titles: dict[str, str] | None = None) -> str:
             if fix is None:
                 lines.append("- **Correct statement:** none encoded")
             else:
-                lines.append(f"- **Correct statement:** `{fix[0]}`")
+                lines.append(f"- **Correct statement:** {readable(fix[0])}")
+                added = [p for p in _fix_premises(step, fix[0], by_id) if p not in step.premises]
+                dropped = [p for p in step.premises if p not in _fix_premises(step, fix[0], by_id)]
+                if added or fix[0] == step.claim:
+                    lines.append(f"- **Under the premises** (those of the printed line, with): "
+                                 + ("; ".join(readable(p) for p in added) or "none added")
+                                 + ("; without: " + "; ".join(readable(p) for p in dropped) if dropped else ""))
                 lines.append(f"- **Decided:** {fix[1]}")
             lines.append("")
+    for finding, title in titles.items():
+        if not finding.startswith("F") or finding in items:
+            continue
+        corrected_steps = any(s.finding == finding and s.id.startswith(CORRECTED_PREFIX) for s, _ in results)
+        lines += [f"## {finding}. {title}", "",
+                  "Not printed lines: the corrected chains (`proofs_check/steps/corrected.py`). Their verdicts are "
+                  "the summary table above and \"Corrected constants\" below; FINDINGS.md " + finding
+                  + " explains each." if corrected_steps else
+                  "No printed line of this finding is a proofs_check step; it is decided by the property suite "
+                  "(FINDINGS.md " + finding + " gives the statement, the realised counterexample and the checks).", ""]
     lines += ["## Theorems, end to end", "",
               "Walking each conclusion's chain back through `uses`: the links that hold as printed; those repaired "
               "(a repaired reading that holds, or a proved repair the next links take in); those whose proved repair "
@@ -231,7 +335,8 @@ def _corrected_constants(results) -> list[str]:
              "Each line re-runs a link of a theorem's chain from the repaired links before it "
              "(`proofs_check/steps/corrected.py`; not printed in the paper). The claim with the paper's constant "
              "is decided first; then the constant is bisected between a refuted and a proved value "
-             f"({SHARP_STEPS} steps), so the true threshold lies in the interval.", "",
+             f"(up to {SHARP_STEPS} steps), so the route's threshold lies in the interval; it is a constant of that "
+             "route, not necessarily of the theorem (the summary table at the top says which).", "",
              "| step | with the paper's constant | constant | refuted at | proved at | ≈ |",
              "| --- | --- | --- | --- | --- | --- |"]
     for step, verdict in rows:

@@ -105,6 +105,7 @@ def to_json(results) -> list[dict]:
         "justification": s.justification, "status": v.status, "method": v.method, "reason": v.reason,
         "counterexample": _point(v.counterexample), "repair": _repair_json(s, v), "finding": s.finding,
         "uses": list(s.uses), "reading_of": s.reading_of, "refuted_premises": list(v.refuted_premises),
+        "standing": list(v.standing), "rejected_models": list(v.rejected),
     } for s, v in results]
 
 
@@ -126,6 +127,8 @@ def _detail(v: Verdict) -> str:
         text = "counterexample " + ", ".join(f"{k} = {t}" for k, t in _point(v.counterexample).items())
     else:
         text = v.method if v.status in (PROVED, PROVED_FROM_REFUTED) else v.reason
+    if v.standing:
+        text += " (within the standing assumptions " + ", ".join(v.standing) + ")"
     if v.refuted_premises:
         text += "; rests on " + ", ".join(v.refuted_premises) + " (not valid as printed)"
     return text

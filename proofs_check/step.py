@@ -29,6 +29,7 @@ class Repair:
     note: str = ""
     sharp: tuple[str, str, str] | None = None
     sharp_direction: str = "min"
+    sharp_steps: int = 0  # bisection steps; 0 = decide.SHARP_STEPS (fewer where each z3 probe is slow)
 
 
 @dataclass(frozen=True)

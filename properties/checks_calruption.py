@@ -24,6 +24,7 @@ from reference.lp import LPInfeasible, LPUnbounded, solve_lp
 from .catoni_sign import catoni_sign
 from .epochs import eps
 from .free_choices import accepted_calruption_outputs, accepted_minimisers, cite, rounding_bound
+from .formulas import accepted_h_star, catoni_alpha_bounded, penalised_risk, risk_under_fit
 from .judgement import Bounded, Judgement, current
 from .contract import decode_epoch_result, decode_samples, epoch_shape_problems
 from .impl import as_candidate, call, call_many, run_algorithm
@@ -216,7 +217,7 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
     # R_D^(h)
     if all(rec.eta_hat[x] is not None for x in rec.support):
         for h in range(num_h):
-            risk = _risk_bounded(J, H[h], rec)
+            risk = risk_under_fit(J, H[h], rec)
             if J.off(rec.risk_hat[h], risk):
                 found.append(Violation.of(name, "R_D^(h) differs from eta^ and the x-marginal", **where, h=h,
                                           got=_s(rec.risk_hat), **J.describe(rec.risk_hat[h], risk, "risk_hat")))
@@ -224,8 +225,8 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
     else:
         found.append(Violation.of(name, "eta^ is missing on the support", **where, eta_hat=_s(rec.eta_hat)))
     # line 10
-    penalised = [_penalised_bounded(J, params, rec.risk_hat[h], prev_gap[h]) for h in range(num_h)]
-    accepted = _accepted_h_star(J, penalised)
+    penalised = [penalised_risk(J, params, rec.risk_hat[h], prev_gap[h]) for h in range(num_h)]
+    accepted = accepted_h_star(J, penalised)
     if rec.h_star_hat not in accepted:
         found.append(Violation.of(name, "h^*_l is not a minimiser of line 10", **where,
                                   got=rec.h_star_hat, minimisers=accepted, penalised=[p.shown() for p in penalised]))
@@ -247,8 +248,10 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
         for i, layer in enumerate(rec.layers):
             expected = tuple(h for h in range(num_h) if rec.gap_hat[h] <= eps(i))
             differing = set(layer) ^ set(expected)
-            # DERIVATIONS["layer"]: a float candidate may decide on its unrounded Delta^
-            if differing and (J.exact or any(not J.given(eps(i)).accepts(rec.gap_hat[h]) for h in differing)):
+            # DERIVATIONS["layer"]: a float candidate may decide on its unrounded Delta^ -- but a
+            # reported Delta^ exactly eps_i is in V^i for every arithmetic (line 12's <=)
+            if differing and (J.exact or any(rec.gap_hat[h] == eps(i) or not J.given(eps(i)).accepts(rec.gap_hat[h])
+                                             for h in differing)):
                 found.append(Violation.of(name, "V^i_{l+1} is not {h : Delta^^l_h <= eps_i} (line 12)", **where,
                                           i=i, got=layer, expected=expected))
             if i and not set(layer) <= set(rec.layers[i - 1]):
@@ -274,34 +277,6 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
                                       got=_s(rec.next_q[x] for x in bad), expected=_s(next_q[x] for x in bad),
                                       **J.describe(rec.next_q[bad[0]], J.given(next_q[bad[0]]), "next_q")))
     return found
-
-
-def _risk_bounded(J: Judgement, labels, rec) -> Bounded:
-    """R_D^(h) = sum_{x in S_l} p^_x (1 - eta^_x if h(x) = 1 else eta^_x) from the record
-    (DERIVATIONS["risk_hat"])."""
-    terms = []
-    for x in rec.support:
-        eta = J.given(rec.eta_hat[x])
-        loss = J.sub(J.value(1), eta) if labels[x] == 1 else eta
-        terms.append(J.mul(J.given(rec.empirical_x[x]), loss))
-    return J.sum(terms)
-
-
-def _penalised_bounded(J: Judgement, params, risk, prev_gap) -> Bounded:
-    """R_D^(h) + beta2 Delta^^{l-1}_h (line 10, DERIVATIONS["penalised"])."""
-    return J.add(J.given(risk), J.mul(J.stored(params.beta2), J.given(prev_gap)))
-
-
-def _accepted_h_star(J: Judgement, penalised) -> list[int]:
-    """Line 10's accepted h^*_l: the exact minimisers the free-choice table accepts
-    (`calruption.h_star_tie`) and, for a float candidate, every hypothesis whose penalised
-    value may be the minimum within the bounds (a tie within rounding)."""
-    exact = [p.lo for p in penalised]  # the candidate's inputs are rationals: lo == hi
-    accepted = set(accepted_minimisers("calruption.h_star_tie", exact, range(len(penalised))))
-    if not J.exact:
-        ceiling = min(p.high for p in penalised)
-        accepted |= {h for h, p in enumerate(penalised) if p.low <= ceiling}
-    return sorted(accepted)
 
 
 def _symmetry_violations(name, H, rec) -> list[Violation]:
@@ -357,14 +332,6 @@ def _branch_queries(H, h, h2, q, queried, undecided, sign: int):
     return tuple(result)
 
 
-def _alpha_bounded(J: Judgement, params, length: int, mq, rho) -> Bounded:
-    """alpha = sqrt(2 beta3 min q / (5 |I_l| rho^)) (R10) in a float candidate's arithmetic
-    (DERIVATIONS["alpha"])."""
-    numerator = J.mul(J.mul(J.value(2), J.constant(params.beta3)), J.given(mq))
-    denominator = J.mul(J.mul(J.value(5), J.count(length)), J.given(rho))
-    return J.sqrt(J.div(numerator, denominator))
-
-
 def _float_catoni_violations(name, J: Judgement, H, params, rec, queried, undecided, h, h2, alpha, W, W_back,
                              where) -> list[Violation]:
     """Line 8 for a float candidate: alpha within its derived bound, W^{h',h} = -W^{h,h'}
@@ -372,7 +339,11 @@ def _float_catoni_violations(name, J: Judgement, H, params, rec, queried, undeci
     DERIVATIONS["W"] of the exact root of the recomputed samples (with the candidate's
     alpha), decided by exact signs of f: f(W - B) >= 0 >= f(W + B)."""
     found = []
-    expected = _alpha_bounded(J, params, rec.length, rec.min_q[h][h2], rec.rho[h][h2])
+    try:
+        expected = catoni_alpha_bounded(J, params, rec.length, rec.min_q[h][h2], rec.rho[h][h2])
+    except ValueError as error:  # a negative min q or rho^: no alpha of the paper
+        return [Violation.of(name, f"alpha's inputs are out of range: {error}", **where, min_q=rec.min_q[h][h2],
+                             rho=rec.rho[h][h2], alpha=alpha)]
     if J.off(alpha, expected):
         found.append(Violation.of(name, "alpha differs from sqrt(2 beta3 min q / (5 |I_l| rho^))", **where,
                                   **J.describe(alpha, expected, "alpha")))

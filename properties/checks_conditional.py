@@ -227,6 +227,15 @@ def lemma_c1_lines(log_term: ScaledLog, best_risk: Fraction, C_t: Fraction, t: i
     }
 
 
+def lemma_c1_line1_corrected(log_term: ScaledLog, best_risk: Fraction, C_t: Fraction, t: int):
+    """Lemma C.1's line 1 corrected (FINDINGS F2, F18; proofs_check corrected.lemc1.line1):
+    22 L/t + 8 (C_t/t) R* + sqrt(8 R* L/t): the corruption coefficient 8 (not 4, and C_t/t, not C_t/n);
+    the printed 22 and sqrt(8 R* L/t) stay (along rho* <= Delta + 2R*, with C_t <= t/8)."""
+    return lambda bits: (log_term.enclosure(bits).scale(Fraction(22, t))
+                         + sqrt_enclosure(log_term.enclosure(bits).scale(8 * best_risk / t), bits)
+                         + Enclosure.point(8 * C_t * best_risk / t))
+
+
 def _lemma_c1_premises(case, trace):
     """Per checkpoint where Lemma C.1's premises hold: (t, checkpoint, state, L).
     Premises: Theorem 4.1's assumption (C_[0,s] <= s/8 at every checkpoint), h* in V_t (the
@@ -274,7 +283,8 @@ def check_passive_learning_lemma_c1_corrected(case, trace):
     """Lemma C.1 corrected (same premises as `check_passive_learning_lemma_c1`): with
     c = C_t/t <= 1/8 and L = log(|H|/delta),
       R*(h^_t) - R* <= L/t + sqrt(8R*L/t) + 8cR* + 5L/(t(1 - 4c)^2)   (Theorem 3.1's bound at t)
-      R*(h^_t) - R* <= 26L/t + R*                                       (the lemma's line 3).
+      R*(h^_t) - R* <= 26L/t + R*                                       (the lemma's line 3)
+      R*(h^_t) - R* <= 22L/t + 8cR* + sqrt(8R*L/t)                      (line 1 corrected, issue 29).
     Both follow from Delta <= 2c rho + sqrt(4 rho L/t) + L/t with rho <= Delta + 2R* (line 3:
     solve the quadratic with c <= 1/8); the printed lines 1 and 2 do not (the corruption
     term of the quadratic's solution is 4c/(1 - 2c) R*, up to (2/3)R*, not 4(C_t/n)R* <= R*/2)."""
@@ -287,6 +297,8 @@ def check_passive_learning_lemma_c1_corrected(case, trace):
         bounds = {
             "Theorem 3.1's bound at t": lambda bits: theorem31_bound(log_term, R, state.corruption, t, bits),
             "line 3 (26L/t + R*)": lemma_c1_lines(log_term, R, state.corruption, t, case.tape.n)["line 3 (26L/t + R*)"],
+            "line 1 corrected (22L/t + 8(C_t/t)R* + sqrt(8R*L/t))": lemma_c1_line1_corrected(log_term, R,
+                                                                                              state.corruption, t),
         }
         for what, bound in bounds.items():
             if not holds(gap, bound):

@@ -9,7 +9,8 @@ from reference.certified import Enclosure, decide_le, sqrt_enclosure
 from reference.instance import disagreement_region
 
 from .free_choices import accepted_minimisers
-from .judgement import Judgement, current
+from .formulas import robust_cal_beta, robust_cal_threshold
+from .judgement import current
 from .registry import trace_check
 from .strategies import cases
 from .violation import Violation
@@ -51,21 +52,6 @@ def check_passive_empirical_risks_recomputed(case, trace):
     return []
 
 
-def _beta(J: Judgement, params, t: int):
-    """beta_t = beta_scale ln(3 k |H|^2 / delta) (Algorithm 1, line 9) as a correct
-    computation in the candidate's arithmetic reports it (DERIVATIONS["beta_t"])."""
-    k = t.bit_length() - 1
-    argument = J.div(J.count(3 * k * params.num_hypotheses**2), J.stored(params.delta))
-    return J.mul(J.stored(params.beta_scale), J.ln(argument))
-
-
-def _threshold_bounded(J: Judgement, beta, rho, t: int, vanilla: bool):
-    """Line 10's right-hand side in the candidate's arithmetic (DERIVATIONS["threshold"])."""
-    root = J.sqrt(J.div(J.mul(J.mul(J.value(2), beta), rho), J.count(t)))
-    total = J.add(root, J.div(J.mul(J.value(3), beta), J.count(2 * t)))
-    return total if vanilla else J.add(total, J.scaled(rho, Fraction(1, 2)))
-
-
 def _threshold(beta: Enclosure, rho: Fraction, t: int, vanilla: bool, bits: int) -> Enclosure:
     """Line 10's right-hand side, sqrt(2 beta rho / t) + 3 beta/(2t) (+ rho/2 unless vanilla),
     enclosed from an enclosure of beta_t."""
@@ -90,7 +76,7 @@ def check_robust_cal_elimination_recomputed(case, trace):
         for x in tape.x[: c.t]:
             seen[x] += 1
         beta = case.params.robust_cal_beta(c.t)
-        beta_bounded = _beta(J, case.params, c.t)
+        beta_bounded = robust_cal_beta(J, case.params, c.t)
         if not J.exact and not J.meets(c.beta, beta_bounded):
             return [Violation.of(name, "beta_t differs from beta_scale ln(3 log2(t) |H|^2 / delta)", t=c.t,
                                  reported=c.beta, **J.describe(c.beta.lo, beta_bounded, "beta_t"))]
@@ -113,7 +99,7 @@ def check_robust_cal_elimination_recomputed(case, trace):
                     return [Violation.of(name, "the reported threshold enclosure misses the threshold", t=c.t, h=h,
                                          reported=reported, expected_lo=exact.lo, expected_hi=exact.hi)]
             else:
-                threshold = _threshold_bounded(J, beta_bounded, rho_bounded, c.t, trace.vanilla)
+                threshold = robust_cal_threshold(J, beta_bounded, rho_bounded, c.t, trace.vanilla)
                 if not J.meets(reported, threshold):
                     return [Violation.of(name, "the reported threshold misses the threshold", t=c.t, h=h,
                                          reported=reported, **J.describe(reported and reported.lo, threshold,

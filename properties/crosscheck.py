@@ -63,6 +63,7 @@ from reference.robust_cal import checkpoint_update
 from .free_choices import accepted_calruption_outputs, divergence_classes, divergence_of
 from .budget import spent
 from .impl import CallFailed, as_candidate, run_algorithm
+from .formulas import robust_cal_beta, robust_cal_threshold
 from .judgement import EXACT as EXACT_JUDGEMENT, Judgement
 from .tolerances import EXACT, table
 from .violation import Violation
@@ -274,7 +275,7 @@ def _robust_cal(cmp: _Comparer, H, tape, params, trace, vanilla: bool) -> None:
             # the candidate's decision must follow from its own numbers, unless those are
             # themselves within rounding of each other (then either decision does)
             own = (own_lhs <= own_threshold) == kept or cmp.within("threshold", own_lhs, own_threshold, record=False)
-            if own and cmp.within("threshold", lhs, threshold):
+            if own and _threshold_tie(cmp, params, ref, h, c.t, vanilla, lhs, threshold):
                 cmp.diverge("threshold_boundary", f"{where} h {h}",
                             f"kept {kept} with L^ difference {float(lhs)!r} against threshold {float(threshold)!r}")
             else:
@@ -289,6 +290,19 @@ def _robust_cal(cmp: _Comparer, H, tape, params, trace, vanilla: bool) -> None:
     cmp.same("labels_requested", trace.labels_requested, stream.labels)
     cmp.minimiser("robust_cal.output_tie", "empirical_risk", "output", trace.output, final, members,
                   trace.final_empirical_risk)
+
+
+def _threshold_tie(cmp: _Comparer, params, ref, h: int, t: int, vanilla: bool, lhs, threshold) -> bool:
+    """Whether line 10's exact margin lies within the float error of its two sides: for a
+    float candidate the same rule as `check` (properties/formulas.py, judgement.undecided);
+    an exact candidate's enclosure only within the table's rounding of the reference's."""
+    J = cmp.judgement
+    if J.exact:
+        return cmp.within("threshold", lhs, threshold)
+    count = ref.disagreement[h] * t  # rho^_t(h, h^_t) counts an integer number of rounds
+    bound = robust_cal_threshold(J, robust_cal_beta(J, params, t), J.ratio(int(count), t), t, vanilla)
+    margin = J.sub(bound, J.sub(J.given(ref.empirical_risk[h]), J.given(ref.empirical_risk[ref.h_hat])))
+    return J.undecided(margin)
 
 
 # -- CALruption --------------------------------------------------------------------------

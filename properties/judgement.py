@@ -103,8 +103,8 @@ DERIVATIONS = {
             "representable in the format and q lies within one ulp of u_t, either decision is correct",
     "query_bound": "q_{l+1} <= 1/4 max rho^_l with rho^ as reported: the candidate may scale its unrounded rho^ "
                    "(u/(1-u) relative)",
-    "layer": "V^i = {h : Delta^_h <= eps_i} from the reported Delta^: exact, unless the candidate decided on an "
-             "unrounded Delta^ within u/(1-u) of eps_i",
+    "layer": "V^i = {h : Delta^_h <= eps_i} from the reported Delta^: exact (a reported Delta^ = eps_i is in V^i), "
+             "unless the candidate decided on an unrounded Delta^ within u/(1-u) of eps_i",
 }
 
 

@@ -30,11 +30,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from properties import strategies as S
-from properties.checks_calruption import (
-    _alpha_bounded, _importance_weight_violations, check_calruption_epoch_schedule,
-)
+from properties.checks_calruption import _importance_weight_violations, check_calruption_epoch_schedule
 from properties.checks_boundary import check_calruption_on_boundary_tapes
-from properties.checks_robust_cal import _beta, _threshold_bounded
+from properties.formulas import catoni_alpha_bounded, risk_under_fit, robust_cal_beta, robust_cal_threshold
 from properties.judgement import Judgement, judging
 from reference.certified import ScaledLog
 import reference
@@ -69,14 +67,14 @@ def test_robust_cal_threshold_is_within_its_bound(arithmetic, t_exp, h, delta, s
     t = 2**t_exp
     count = min(count, t)
     params = reference.Params.scaled(10, h, delta, scale)
-    beta_b = _beta(J, params, t)
+    beta_b = robust_cal_beta(J, params, t)
     beta = f(float(scale)) * f(math.log(f(3 * t_exp * h * h) / f(float(delta))))
     _within(J, beta, beta_b)
     rho = f(count) / f(t)
     threshold = f(math.sqrt(f(2) * beta * rho / f(t))) + f(3) * beta / f(2 * t)
     if not vanilla:
         threshold = threshold + rho / f(2)
-    bounded = _threshold_bounded(J, beta_b, J.ratio(count, t), t, vanilla)
+    bounded = robust_cal_threshold(J, beta_b, J.ratio(count, t), t, vanilla)
     _within(J, threshold, bounded)
     assert bounded.err <= 128 * J.u * bounded.magnitude
 
@@ -98,8 +96,7 @@ def test_risk_hat_in_any_summation_order_is_within_its_bound(arithmetic, data):
         eta_hat = tuple(F(float(e)) for e in eta)
         empirical_x = tuple(F(float(v)) for v in p)
 
-    from properties.checks_calruption import _risk_bounded
-    bounded = _risk_bounded(J, labels, Record)
+    bounded = risk_under_fit(J, labels, Record)
     forward, backward = f(0), f(0)
     for term in terms:
         forward = forward + term
@@ -120,7 +117,7 @@ def test_alpha_is_within_its_bound(arithmetic, length, mq, rho, beta3):
     c = params.beta3
     b3 = f(float(c.value)) if hasattr(c, "value") else f(float(c.coefficient)) * f(math.log(f(float(c.argument))))
     alpha = f(math.sqrt(f(2) * b3 * f(float(mq)) / (f(5) * f(length) * f(float(rho)))))
-    _within(J, alpha, _alpha_bounded(J, params, length, mq, rho))
+    _within(J, alpha, catoni_alpha_bounded(J, params, length, mq, rho))
 
 
 def test_the_exact_judgement_has_no_slack():
@@ -230,7 +227,7 @@ def test_another_evaluation_order_is_within_the_bound(arithmetic, t_exp, h, delt
     params = reference.Params.scaled(10, h, delta, F(1, 4))
     t = 2**t_exp
     beta = f(0.25) * (f(math.log(f(3 * t_exp * h * h))) - f(math.log(f(float(delta)))))
-    _within(J, beta, _beta(J, params, t))
+    _within(J, beta, robust_cal_beta(J, params, t))
     total = sum(seen) or 1
     marginal_sum = f(0)
     for s in seen:

@@ -868,7 +868,8 @@ STEPS = split_literal(STEPS, {
     "calruption_main.proof.lower_bound_identity": dict(
         claim="Eq(3*eps_Lm1 + g_Lm1, 3*eps_Lm1 + 2/beta1*Cbar*eps_Lm1**2)",
         premises=("Eq(g_Lm1, 2/beta1*eps_Lm1**2*Cbar_Lm1)", "beta1 > 0", "eps_Lm1 > 0", "Cbar >= 0",
-                  "Cbar_Lm1 >= Cbar", "Cbar_Lm1 <= 2*Cbar"),
+                  "Cbar_Lm1 >= Cbar", "Cbar_Lm1 <= 2*Cbar",
+                  "eps_Lm1 <= Rational(1, 2)"),  # standing: eps_l = 2^-l, l >= 1 (issue 29)
         finding="F16",
         note="C-bar_{L-1} (g's corruption sum, weights 2R^* and 1) read as C-bar_total (weights R^* and 1); "
              "as printed the '=' holds only when they agree, the '>=' the lower bound needs holds always."),

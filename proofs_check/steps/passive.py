@@ -414,7 +414,8 @@ STEPS = (
                "term defined",
                "from the printed last line; from the repaired one (sqrt(8 max L/n)) this case gives "
                "sqrt(16 R^* L/n), more than the bound's sqrt(8 R^* L/n): with the corrected constant the "
-               "case split on max{Delta, 2R^*} no longer proves the theorem"),
+               "case split on max{Delta, 2R^*} no longer proves the theorem; the theorem itself (its printed "
+               "constants) follows along rho <= Delta + 2R^* (corrected.thm31.sharp_bound, issue 29)"),
     ),
     Step(
         id="passive.thm31.case2_max",
@@ -444,7 +445,8 @@ STEPS = (
         notes=(_L_NOTE, _SITUATION_NOTE, "the last premise is the printed last line with max{Delta, 2R^*} = Delta (case2_max)",
                "premise 4 C_total < n is FINDINGS F3's (the proof divides by 1 - 4C_total/n)",
                "from the printed last line; from the repaired one (sqrt(8 Delta L/n)) the constant would be "
-               "(sqrt 2 + sqrt 3)^2 = 9.9 at C = 0"),
+               "(sqrt 2 + sqrt 3)^2 = 9.9 at C = 0, a constant of that route, not of the theorem (issue 29: "
+               "corrected.thm31.sharp_bound proves the printed bound along rho <= Delta + 2R^*)"),
     ),
     Step(
         id="passive.thm31.case2_needs_quarter",
