@@ -318,7 +318,8 @@ def _add_candidate_options(parser):
                         help="run even the built-in reference in a worker process (it runs in-process by default)")
     parser.add_argument("--candidate-cmd", metavar="CMD",
                         help="a program of any language that answers run requests (docs/protocol.md), run once per "
-                             "call: a shell command line, the request's path appended (or where {request} stands)")
+                             "call: a shell command line, the request's path appended (or where {request} stands); "
+                             "one whose describe says \"serve\": true is started once with --serve instead")
     parser.add_argument("--tape-format", choices=TAPE_FORMATS, default="auto",
                         help="how --candidate-cmd gets tapes: inline JSON, .npy files, or auto (.npy from "
                              "4096 rounds on, when the program reads them)")

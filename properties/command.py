@@ -97,6 +97,7 @@ class CommandCandidate(Candidate):
             raise ValueError(f"cannot keep request files under {keep_dir!r} (--keep-requests): {error.strerror}") from None
         self._calls = 0
         self._recent: collections.deque = collections.deque()
+        self._unwritten: dict[str, bytes] = {}  # serve mode: request files not written yet (_new_directory)
         self._example: list[str] = []  # the request directories of the current example
         self._kept: collections.deque = collections.deque()
         self._streams = {"stdout": _Stream(), "stderr": _Stream()}  # as a worker's (isolation.py)
@@ -224,14 +225,21 @@ class CommandCandidate(Candidate):
         raise CandidateFault(f"no result form for {algorithm!r}")
 
     # -- one run of the program ------------------------------------------------------------
-    def _new_directory(self) -> str:
+    def _new_directory(self, request: bytes | None = None) -> str:
+        """A new call's request directory; with `request` (serve mode) it is written only
+        when it is kept (_keep), the request held in memory until then."""
         self._calls += 1
         directory = os.path.join(self._root, f"call-{self._calls:06d}")
-        os.makedirs(directory)
+        if request is None:
+            os.makedirs(directory)
+        else:
+            self._unwritten[directory] = request
         self._recent.append(directory)
         self._example.append(directory)
         while len(self._recent) > RECENT_CALLS:
-            shutil.rmtree(self._recent.popleft(), ignore_errors=True)
+            old = self._recent.popleft()
+            self._unwritten.pop(old, None)
+            shutil.rmtree(old, ignore_errors=True)
         return directory
 
     def _keep(self, directory: str) -> str:
@@ -240,6 +248,10 @@ class CommandCandidate(Candidate):
         files go when the tape leaves the cache), its paths rewritten to the copies."""
         if directory in self._recent:
             self._recent.remove(directory)
+        if directory in self._unwritten:
+            os.makedirs(directory, exist_ok=True)
+            with open(os.path.join(directory, "request.json"), "wb") as handle:
+                handle.write(self._unwritten.pop(directory))
         self._keep_tape_files(directory)
         self._kept.append(directory)
         while len(self._kept) > MAX_KEPT:
@@ -464,6 +476,7 @@ class CommandCandidate(Candidate):
         for directory in list(self._recent):
             shutil.rmtree(directory, ignore_errors=True)
         self._recent.clear()
+        self._unwritten.clear()
         self._example.clear()
 
     def close(self) -> None:
@@ -504,14 +517,15 @@ class CommandCandidate(Candidate):
 
     def _run_served(self, algorithm: str, inputs: dict, timeout: float | None) -> dict:
         """One call through the serving process: the request as one line, the result as
-        one line; the request file is written as for a one-shot call (the reproducer)."""
-        directory = self._new_directory()
-        self._last_request = request_path = os.path.join(directory, "request.json")
+        one line; the request file (the reproducer, in the one-shot form) is written only
+        when it is kept -- a failing call, the minimal example of a failing check."""
         line = json.dumps({"format": REQUEST_FORMAT, "version": PROTOCOL_VERSION, "algorithm": algorithm, **inputs},
                           separators=(",", ":")).encode()
-        with open(request_path, "wb") as handle:  # the one-shot form: `CMD request.json` reproduces the call
-            handle.write(line[:-1] + b',"output":' + json.dumps(os.path.join(directory, "result.json")).encode()
-                         + b"}")
+        directory = self._new_directory(b"")
+        # the request file, written if it is kept, is the one-shot form: `CMD request.json` reproduces the call
+        self._unwritten[directory] = (line[:-1] + b',"output":' + json.dumps(os.path.join(directory, "result.json"))
+                                      .encode() + b"}")
+        self._last_request = request_path = os.path.join(directory, "request.json")
         where = f"in {algorithm}"
         command = self._serve_command()
         try:

@@ -57,6 +57,8 @@ def test_a_serving_program_is_started_once_and_answers_every_call(tmp_path):
             for mode in ("passive", "robust_cal", "calruption"):
                 assert run_algorithm("test", candidate, mode, case) == run_algorithm("test", reference, mode, case)
         assert len(starts(tmp_path)) == 1 and candidate.server_starts == 1
+        # passing calls write no request files (they are written when kept)
+        assert not [name for name in os.listdir(candidate._root) if name.startswith("call-")]
         pid = starts(tmp_path)[0]
         assert _alive(pid)
     assert not _alive(pid), "close() left the serving process running"
