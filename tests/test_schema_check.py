@@ -9,30 +9,16 @@ from __future__ import annotations
 import copy
 import json
 import random
-from fractions import Fraction
-
 import pytest
 
 import reference as R
 from properties.strategies import fixed_crosscheck_cases
 from reference import documents
 from reference.schema_check import compile_schema
+from tests.planted_cmd.misbehave import floats as _floats  # every "p/q" as the nearest float
 
 CASES = fixed_crosscheck_cases(6, 20261127)
 SMALL = sorted(CASES, key=lambda c: c.tape.n)[:3]
-
-
-def _floats(value):
-    if isinstance(value, str) and "/" in value:
-        try:
-            return float(Fraction(value))
-        except ValueError:
-            return value
-    if isinstance(value, list):
-        return [_floats(v) for v in value]
-    if isinstance(value, dict):
-        return {k: v if k == "params" else _floats(v) for k, v in value.items()}
-    return value
 
 
 def _documents():
