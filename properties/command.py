@@ -552,7 +552,6 @@ class CommandCandidate(Candidate):
             self._stop_server()  # its state is unknown: the next call starts a new process
             raise
 
-
     def _served_call(self, line: bytes, timeout: float | None, where: str, command: str):
         """(data, exit status or None, stderr's tail) of one call through the serving
         process, by rules that do not depend on timing: a process that ended after its
@@ -609,6 +608,7 @@ class _Server:
         self.out_of_turn = False
         self.tail = bytearray()
         self.answered = 0  # result lines returned
+        self.busy = False  # a call began and has not returned (an exception cut it short: out of step)
 
     def state(self):
         """"ready" (alive, nothing on its stdout since its last answer), "out of turn"
@@ -625,7 +625,7 @@ class _Server:
             _kill_group(self.process)
             self._drain()
             return code
-        return "out of turn" if self.out_of_turn else "ready"
+        return "out of turn" if self.out_of_turn or self.busy else "ready"
 
     def _read(self, fd: int) -> bool:
         """Read what is there on stdout or stderr; False when nothing (more) is there."""
@@ -667,6 +667,7 @@ class _Server:
         self.tail.clear()
         pending = memoryview(payload)
         deadline = None if timeout is None else time.monotonic() + timeout
+        self.busy = True
         self.selector.register(self.stdin_fd, selectors.EVENT_WRITE)
         writing = True
         exited = False
@@ -682,6 +683,7 @@ class _Server:
                         self.streams["stdout"].add(bytes(self.buffer))
                         self.buffer.clear()
                     self.answered += 1
+                    self.busy = False
                     return line, None, self.tail_text()
                 if len(self.buffer) > MAX_RESULT_BYTES:
                     self.stop()
@@ -693,6 +695,7 @@ class _Server:
                     line = self._line()
                     if line is not None:
                         self.answered += 1
+                        self.busy = False
                         return line, None, self.tail_text()
                     if len(self.buffer) > MAX_RESULT_BYTES:
                         raise CandidateFault(f"wrote more than {MAX_RESULT_BYTES} bytes to stdout ({where})",
