@@ -105,6 +105,17 @@ def test_a_hung_server_is_killed_with_its_group_and_the_next_call_restarts_it(tm
         assert len(starts(tmp_path)) == 2
 
 
+def test_a_result_line_over_the_size_limit_fails_the_call_and_the_server_is_replaced(tmp_path):
+    with serving("flood", tmp_path, k=1) as candidate:
+        with pytest.raises(CallFailed) as caught:
+            run_algorithm("test", candidate, "passive", CASES[0])
+        assert caught.value.violation.message == "wrote more than 33554432 bytes to stdout (in passive)"
+        assert caught.value.fatal and os.path.isfile(caught.value.violation.values["request"])
+        assert not _alive(starts(tmp_path)[0])
+        assert run_algorithm("test", candidate, "passive", CASES[1]).output >= 0
+        assert len(starts(tmp_path)) == 2
+
+
 def test_a_hang_ends_the_check_and_the_next_check_runs_on_a_new_server(tmp_path):
     with serving("hang", tmp_path, k=1, timeout=2.0) as candidate:
         result = run_check(CHECKS["check_passive_output_is_erm"], candidate, max_examples=5)

@@ -12,7 +12,7 @@ group), garbage (a line that is not JSON), print (a log line on stdout before th
 answer), partial (half a line, then SIGSEGV), missing-field, two-lines (its answer twice),
 exit-after (answers, then exits 0), blank-lines (blank lines around every answer), stderr
 (a log line on stderr for every request), crash-passive (SIGSEGV on every passive request,
-whatever K)."""
+whatever K), flood (33 MiB on stdout without a newline, then sleeps)."""
 import json
 import os
 import signal
@@ -77,6 +77,10 @@ def serve(mode: str, state: str, k: int) -> int:
                 document = json.loads(text)
                 document.pop("labels_requested", None)
                 text = json.dumps(document)
+            if mode == "flood":  # more than the judge reads for one result, and no newline
+                out.write("x" * (33 << 20))
+                out.flush()
+                time.sleep(600)
             if mode == "two-lines":
                 text = f"{text}\n{text}"
         out.write(text + "\n")
