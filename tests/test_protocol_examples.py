@@ -61,7 +61,7 @@ if request["algorithm"] == "describe":
                       "arithmetic": "float64"}))
     sys.exit(0)
 import subprocess
-subprocess.run([sys.executable, "-m", "properties", "answer", "--impl", "fast", sys.argv[1]])
+subprocess.run([sys.executable, "-m", "properties", "answer", "--impl", "fast", "--one-shot", sys.argv[1]])
 document = json.load(open(request["output"]))
 os.remove(request["output"])
 if request["algorithm"] == "calruption":
@@ -100,7 +100,7 @@ def test_the_kit_refuses_a_program_that_cannot_describe_itself(tmp_path):
 EITHER = '''
 import json, os, subprocess, sys
 request = json.load(open(sys.argv[1]))
-subprocess.run([sys.executable, "-m", "properties", "answer", "--impl", "fast", sys.argv[1]])
+subprocess.run([sys.executable, "-m", "properties", "answer", "--impl", "fast", "--one-shot", sys.argv[1]])
 document = json.load(open(request["output"]))
 os.remove(request["output"])
 if request["algorithm"] == "calruption" and document.get("format") == "cral-trace":
