@@ -323,7 +323,8 @@ def _add_candidate_options(parser):
                         help="run even the built-in reference in a worker process (it runs in-process by default)")
     parser.add_argument("--candidate-cmd", metavar="CMD",
                         help="a program of any language that answers run requests (docs/protocol.md), run once per "
-                             "call: a shell command line, the request's path appended (or where {request} stands)")
+                             "call: a shell command line, the request's path appended (or where {request} stands); "
+                             "one whose describe says \"serve\": true is started once with --serve instead")
     parser.add_argument("--tape-format", choices=TAPE_FORMATS, default="auto",
                         help="how --candidate-cmd gets tapes: inline JSON, .npy files, or auto (.npy from "
                              "4096 rounds on, when the program reads them)")
@@ -389,6 +390,8 @@ def build_parser():
     answer = sub.add_parser("answer", help="answer one run request (docs/protocol.md) with a Python module")
     answer.add_argument("--impl", required=True, help="import path of the module that answers")
     answer.add_argument("request", nargs="?", help="the request file (default: read the request from stdin)")
+    answer.add_argument("--serve", action="store_true", help="serve requests, one JSON line each way (docs/protocol.md)")
+    answer.add_argument("--one-shot", action="store_true", help="describe does not declare serve mode")
     answer.set_defaults(handler=_cmd_answer)
     add_campaign_parser(sub)
     comparison = sub.add_parser("compare", help="compare two check --json reports, or two crosscheck --json "
@@ -427,9 +430,10 @@ def _add_report_options(parser):
 
 
 def _cmd_answer(args) -> int:
-    from .answer import main as answer_main
+    from .answer import command_line
 
-    return answer_main(args.impl, args.request)
+    return command_line([a for a, on in ((f"--impl={args.impl}", True), ("--serve", args.serve),
+                                         ("--one-shot", args.one_shot), (args.request, args.request is not None)) if on])
 
 
 def _cmd_compare(args) -> int:

@@ -13,7 +13,14 @@ the whole group.
 
 A call that fails as a program keeps its request directory as the reproducer (its path
 in the violation); so does every call of the minimal example of a failing check
-(`keep_requests`, called by the runner)."""
+(`keep_requests`, called by the runner).
+
+A program whose describe says `"serve": true` is started once (_Server, docs/protocol.md
+"Serve mode"): the command with `--serve` in place of the request path, `CRAL_SERVE=1`;
+one request per line on its stdin, one result per line on its stdout. The same process
+group, limits and outcomes hold per call; a call that fails as a program (crash, exit,
+hang, a line that is not a valid result) stops that process and the next call starts a
+new one."""
 from __future__ import annotations
 
 import collections
@@ -30,6 +37,7 @@ import stat
 import subprocess
 import tempfile
 import time
+import weakref
 from fractions import Fraction
 
 from reference import documents
@@ -61,6 +69,7 @@ MAX_KEPT = 500  # request directories kept in all; the oldest go first
 NPY_MIN_ROUNDS = 4096  # "auto": a tape this long goes as .npy files when the program reads them
 TAPE_FORMATS = ("auto", "json", "npy")
 _PR_SET_PDEATHSIG = 1
+SERVE_ARGUMENT, SERVE_ENV = "--serve", "CRAL_SERVE"
 
 
 def _algorithm(name: str, kwargs: dict) -> str:
@@ -76,7 +85,7 @@ class CommandCandidate(Candidate):
     declares_modes = True
 
     def __init__(self, command: str, *, timeout: float | None = None, memory_limit: int | None = None,
-                 tape_format: str = "auto", keep_dir: str | None = None):
+                 tape_format: str = "auto", keep_dir: str | None = None, serve: bool | None = None):
         if not isinstance(command, str) or not command.strip():
             raise ValueError(f"the candidate's command is empty: {command!r}")
         if tape_format not in TAPE_FORMATS:
@@ -89,6 +98,7 @@ class CommandCandidate(Candidate):
             raise ValueError(f"cannot keep request files under {keep_dir!r} (--keep-requests): {error.strerror}") from None
         self._calls = 0
         self._recent: collections.deque = collections.deque()
+        self._unwritten: dict[str, bytes] = {}  # serve mode: request files not written yet (_new_directory)
         self._example: list[str] = []  # the request directories of the current example
         self._kept: collections.deque = collections.deque()
         self._streams = {"stdout": _Stream(), "stderr": _Stream()}  # as a worker's (isolation.py)
@@ -110,8 +120,15 @@ class CommandCandidate(Candidate):
         self.arithmetic = described["arithmetic"]
         self.tape_formats = tuple(described.get("tape_formats", ("json",)))
         self.program_name = described.get("name")
+        # serve mode when the program declares it, unless the caller asks for one process per call
+        self.serving = described.get("serve") is True and serve is not False
+        self._server: _Server | None = None
 
-    runs_in = "a process of its own per call, docs/protocol.md"
+    @property
+    def runs_in(self) -> str:
+        if self.serving:
+            return "one serving process of its own, restarted after a failing call, docs/protocol.md"
+        return "a process of its own per call, docs/protocol.md"
 
     # -- what it implements ------------------------------------------------------------
     def implements(self, mode: str) -> bool:
@@ -142,7 +159,7 @@ class CommandCandidate(Candidate):
         return self._plain_result(algorithm, name, document)
 
     def _normalised(self, document: dict, inputs: dict) -> dict:
-        """docs/protocol.md section 5's *either* representations, read as the reference
+        """docs/protocol.md section 6's *either* representations, read as the reference
         writes them (and counted in `normalised` for the report): a float program's params
         echoed as the nearest doubles of the request's, and W null where rho^ = 0."""
         if self.arithmetic != "exact" and document.get("params") != inputs["params"] and \
@@ -259,18 +276,25 @@ class CommandCandidate(Candidate):
             except ValueError as error:
                 raise CandidateFault(f"wrote an invalid result document (in sample_tape): {clip(str(error))}",
                                      values={"request": self._keep_path(os.path.dirname(self._last_request))}) from None
-            return tape.to_json()
+            return _tape_plain(tape)
         raise CandidateFault(f"no result form for {algorithm!r}")
 
     # -- one run of the program ------------------------------------------------------------
-    def _new_directory(self) -> str:
+    def _new_directory(self, request: bytes | None = None) -> str:
+        """A new call's request directory; with `request` (serve mode) it is written only
+        when it is kept (_keep), the request held in memory until then."""
         self._calls += 1
         directory = os.path.join(self._root, f"call-{self._calls:06d}")
-        os.makedirs(directory)
+        if request is None:
+            os.makedirs(directory)
+        else:
+            self._unwritten[directory] = request
         self._recent.append(directory)
         self._example.append(directory)
         while len(self._recent) > RECENT_CALLS:
-            shutil.rmtree(self._recent.popleft(), ignore_errors=True)
+            old = self._recent.popleft()
+            self._unwritten.pop(old, None)
+            shutil.rmtree(old, ignore_errors=True)
         return directory
 
     def _keep(self, directory: str) -> str:
@@ -279,6 +303,10 @@ class CommandCandidate(Candidate):
         files go when the tape leaves the cache), its paths rewritten to the copies."""
         if directory in self._recent:
             self._recent.remove(directory)
+        if directory in self._unwritten:
+            os.makedirs(directory, exist_ok=True)
+            with open(os.path.join(directory, "request.json"), "wb") as handle:
+                handle.write(self._unwritten.pop(directory))
         self._keep_tape_files(directory)
         self._kept.append(directory)
         while len(self._kept) > MAX_KEPT:
@@ -315,6 +343,8 @@ class CommandCandidate(Candidate):
         return [os.path.join(d if d in self._kept else self._keep(d), "request.json") for d in directories]
 
     def _run(self, algorithm: str, inputs: dict, timeout: float | None) -> dict:
+        if getattr(self, "serving", False) and algorithm != "describe":
+            return self._run_served(algorithm, inputs, timeout)
         directory = self._new_directory()
         self._last_request = os.path.join(directory, "request.json")
         request_path, output_path = self._last_request, os.path.join(directory, "result.json")
@@ -408,17 +438,7 @@ class CommandCandidate(Candidate):
                  extra_env: dict) -> tuple[int, bytes, str]:
         """Run the command; (exit status, stdout up to MAX_RESULT_BYTES, stderr's tail).
         stderr goes to the check's captured output; a hang kills the process group."""
-        limit = self.memory_limit
-
-        def in_child():  # runs in the child between fork and exec
-            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-            if limit is not None:
-                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-            try:
-                ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-            except (OSError, AttributeError):
-                pass
-
+        in_child = _child_setup(self.memory_limit)
         try:
             process = subprocess.Popen(_argv(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE, start_new_session=True,
@@ -509,11 +529,7 @@ class CommandCandidate(Candidate):
 
     @staticmethod
     def _kill(process: subprocess.Popen) -> None:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        process.wait()
+        _kill_group(process)
 
     def take_output(self):
         return take_streams(self._streams)
@@ -524,10 +540,13 @@ class CommandCandidate(Candidate):
         for directory in list(self._recent):
             shutil.rmtree(directory, ignore_errors=True)
         self._recent.clear()
+        self._unwritten.clear()
         self._example.clear()
 
     def close(self) -> None:
-        """Remove the request directories, except the kept reproducers."""
+        """Stop the serving process; remove the request directories, except the kept
+        reproducers."""
+        self._stop_server()
         for directory in list(getattr(self, "_recent", ())):
             shutil.rmtree(directory, ignore_errors=True)
         self._recent.clear()
@@ -542,6 +561,292 @@ class CommandCandidate(Candidate):
     def kept_root(self) -> str | None:
         """Where the kept request files are (None when nothing was kept)."""
         return self._root if self._kept else None
+
+
+    # -- serve mode (docs/protocol.md, "Serve mode") ----------------------------------------
+    def _serve_command(self) -> str:
+        if "{request}" in self.command:
+            return self.command.replace("{request}", SERVE_ARGUMENT)
+        return f"{self.command} {SERVE_ARGUMENT}"
+
+    def _stop_server(self) -> None:
+        server, self._server = getattr(self, "_server", None), None
+        if server is not None:
+            server.stop()
+
+    @property
+    def server_starts(self) -> int:
+        """How many serving processes were started (for tests and reports)."""
+        return getattr(self, "_starts", 0)
+
+    def _run_served(self, algorithm: str, inputs: dict, timeout: float | None) -> dict:
+        """One call through the serving process: the request as one line, the result as
+        one line; the request file (the reproducer, in the one-shot form) is written only
+        when it is kept -- a failing call, the minimal example of a failing check."""
+        line = json.dumps({"format": REQUEST_FORMAT, "version": PROTOCOL_VERSION, "algorithm": algorithm, **inputs},
+                          separators=(",", ":")).encode()
+        directory = self._new_directory(b"")
+        # the request file, written if it is kept, is the one-shot form: `CMD request.json` reproduces the call
+        self._unwritten[directory] = (line[:-1] + b',"output":' + json.dumps(os.path.join(directory, "result.json"))
+                                      .encode() + b"}")
+        self._last_request = request_path = os.path.join(directory, "request.json")
+        where = f"in {algorithm}"
+        command = self._serve_command()
+        try:
+            data, code, stderr_tail = self._served_call(line + b"\n", timeout, where, command)
+        except CandidateFault as fault:
+            self._stop_server()
+            fault.values["request"] = self._keep_path(directory)
+            raise
+        values = {"request": request_path}
+        if stderr_tail.strip():
+            values["stderr"] = stderr_tail
+        try:
+            if code is not None:  # it ended before a whole line: the one-shot rules, on what it wrote
+                if code < 0:
+                    self._fail(directory, f"crashed: {_signal_name(-code)} ({where})", values)
+                document = self._read(data, "stdout", algorithm, _exit_message(code, command, where), code, directory,
+                                      where, values)
+                if code != 0 and document.get("format") != "cral-error":
+                    self._fail(directory, _exit_message(code, command, where), values)
+                self._stop_server()
+                return document
+            return self._read(data, "a line of stdout", algorithm, "", 0, directory, where, values)
+        except CandidateFault:
+            self._stop_server()  # its state is unknown: the next call starts a new process
+            raise
+
+    def _served_call(self, line: bytes, timeout: float | None, where: str, command: str):
+        """(data, exit status or None, stderr's tail) of one call through the serving
+        process, by rules that do not depend on timing: a process that ended after its
+        last answer with a status other than 0 (or a signal) fails this call; one that
+        ended with 0 -- found before the call, or ending on it with nothing written after
+        at least one answer -- is replaced and the call goes to the new one; one that wrote
+        out of turn is replaced."""
+        server = self._server
+        if server is not None:
+            state = server.state()
+            if state != "ready":
+                self._stop_server()
+                if isinstance(state, int) and state != 0:
+                    return b"", state, server.tail_text()
+        for attempt in (1, 2):
+            if self._server is None:
+                self._server = _Server(command, self.memory_limit, self._streams, where)
+                self._starts = self.server_starts + 1
+            answered = self._server.answered
+            data, code, stderr_tail = self._server.call(line, timeout, where)
+            if code == 0 and answered and not data.strip() and attempt == 1:
+                self._stop_server()
+                continue
+            return data, code, stderr_tail
+
+
+class _Server:
+    """One serving process of a command candidate: started at once, in a session and
+    process group of its own with the address-space limit; `call` sends one request line
+    and waits for one result line. Killed (its whole group) by `stop`, when dropped, and
+    (Linux) when the judge dies."""
+
+    def __init__(self, command: str, memory_limit: int | None, streams: dict, where: str):
+        try:
+            self.process = subprocess.Popen(_argv(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE, start_new_session=True,
+                                            env={**os.environ, SERVE_ENV: "1"}, preexec_fn=_child_setup(memory_limit))
+        except OSError as error:
+            raise CandidateFault(f"cannot be started: {error} ({where})", fatal=True) from None
+        self._finalizer = weakref.finalize(self, _kill_group, self.process)
+        self.streams = streams  # the candidate's captured streams
+        self.buffer = bytearray()  # stdout read but not yet answered
+        self.stdin_fd, self.stdout_fd, self.stderr_fd = (self.process.stdin.fileno(), self.process.stdout.fileno(),
+                                                         self.process.stderr.fileno())
+        for fd in (self.stdin_fd, self.stdout_fd, self.stderr_fd):
+            os.set_blocking(fd, False)
+        self.exit_fd = _pidfd(self.process.pid)
+        self.selector = selectors.DefaultSelector()
+        self.open = {self.stdout_fd, self.stderr_fd}
+        for fd in self.open:
+            self.selector.register(fd, selectors.EVENT_READ)
+        if self.exit_fd is not None:
+            self.selector.register(self.exit_fd, selectors.EVENT_READ)
+        self.out_of_turn = False
+        self.tail = bytearray()
+        self.answered = 0  # result lines returned
+        self.busy = False  # a call began and has not returned (an exception cut it short: out of step)
+
+    def state(self):
+        """"ready" (alive, nothing on its stdout since its last answer), "out of turn"
+        (it wrote after its answer: that goes to the captured stdout), or the exit status
+        of a process that ended since its last answer."""
+        self.tail.clear()
+        self._drain()
+        if self.buffer.strip():
+            self.streams["stdout"].add(bytes(self.buffer))
+            self.buffer.clear()
+            self.out_of_turn = True
+        code = self.process.poll()
+        if code is not None:
+            _kill_group(self.process)
+            self._drain()
+            return code
+        return "out of turn" if self.out_of_turn or self.busy else "ready"
+
+    def _read(self, fd: int) -> bool:
+        """Read what is there on stdout or stderr; False when nothing (more) is there."""
+        try:
+            data = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return False
+        if not data:
+            if fd in self.open:
+                self.open.discard(fd)
+                self.selector.unregister(fd)
+            return False
+        if fd == self.stderr_fd:
+            self.streams["stderr"].add(data)
+            self.tail[:] = (self.tail + data)[-4 * FAULT_OUTPUT_CHARS:]
+        else:
+            self.buffer += data
+        return True
+
+    def _drain(self) -> None:
+        for fd in list(self.open):
+            while fd in self.open and self._read(fd):
+                pass
+
+    def _line(self) -> bytes | None:
+        """The next line that is not blank, taken from the buffer (blank lines are skipped)."""
+        while True:
+            end = self.buffer.find(b"\n")
+            if end < 0:
+                return None
+            line = bytes(self.buffer[:end])
+            del self.buffer[:end + 1]
+            if line.strip():
+                return line
+
+    def call(self, payload: bytes, timeout: float | None, where: str) -> tuple[bytes, int | None, str]:
+        """(the result line, None, stderr's tail), or -- when the process ended before a
+        whole line -- (what it wrote after its last answer, its exit status, stderr's tail)."""
+        self.tail.clear()
+        pending = memoryview(payload)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        self.busy = True
+        self.selector.register(self.stdin_fd, selectors.EVENT_WRITE)
+        writing = True
+        exited = False
+        try:
+            while True:
+                line = self._line()
+                if line is not None:
+                    if pending:  # it answered before it read the whole request: out of step
+                        self.out_of_turn = True
+                    self._drain()  # what it logged before its answer belongs to this call
+                    if self.buffer.strip():  # a second line for one request
+                        self.out_of_turn = True
+                        self.streams["stdout"].add(bytes(self.buffer))
+                        self.buffer.clear()
+                    self.answered += 1
+                    self.busy = False
+                    return line, None, self.tail_text()
+                if len(self.buffer) > MAX_RESULT_BYTES:
+                    self.stop()
+                    raise CandidateFault(f"wrote more than {MAX_RESULT_BYTES} bytes to stdout ({where})", fatal=True)
+                if exited or (self.exit_fd is None and self.process.poll() is not None):
+                    # its group goes first, so no writer is left and each pipe ends
+                    _kill_group(self.process)
+                    self._drain()
+                    line = self._line()
+                    if line is not None:
+                        self.answered += 1
+                        self.busy = False
+                        return line, None, self.tail_text()
+                    if len(self.buffer) > MAX_RESULT_BYTES:
+                        raise CandidateFault(f"wrote more than {MAX_RESULT_BYTES} bytes to stdout ({where})",
+                                             fatal=True)
+                    return bytes(self.buffer), self.process.returncode, self.tail_text()
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    self.stop()
+                    raise CandidateFault(f"hung after {timeout:g} s ({where})", fatal=True, values=_tail(self.tail))
+                wait = remaining if self.exit_fd is not None else min(0.05, remaining or 0.05)
+                for key, _ in self.selector.select(wait):
+                    if key.fd == self.stdin_fd:
+                        try:
+                            pending = pending[os.write(self.stdin_fd, pending):]
+                        except BlockingIOError:
+                            pass
+                        except BrokenPipeError:  # it closed its stdin: it will end, or hang
+                            pending = memoryview(b"")
+                            self.out_of_turn = True
+                        if not pending and writing:
+                            self.selector.unregister(self.stdin_fd)
+                            writing = False
+                    elif key.fd == self.exit_fd:
+                        exited = True
+                    else:
+                        self._read(key.fd)
+        finally:
+            if writing:
+                try:
+                    self.selector.unregister(self.stdin_fd)
+                except (KeyError, ValueError, RuntimeError, OSError):
+                    pass
+
+    def tail_text(self) -> str:
+        return bytes(self.tail).decode("utf-8", "replace")[-FAULT_OUTPUT_CHARS:]
+
+    def stop(self) -> None:
+        """Kill its process group and close what the judge holds of it."""
+        self._finalizer()
+        try:
+            self.selector.close()
+        except (OSError, ValueError):
+            pass
+        if self.exit_fd is not None:
+            os.close(self.exit_fd)
+            self.exit_fd = None
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+def _child_setup(limit: int | None):
+    """What runs in the child between fork and exec: no core files, the address-space
+    limit, and death with the judge (Linux)."""
+
+    def in_child():
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if limit is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+
+    return in_child
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    process.wait()
+
+
+def _tape_plain(tape: Tape) -> dict:
+    """A tape as the plain data contract.decode_tape takes: its coins as 64-bit words
+    u_t * 2^64 where each is a multiple of 2^-64 (a sampled tape's are; ~4x cheaper to
+    decode than "p/q" text), else as the tape's JSON."""
+    scale, words = 1 << 64, []
+    for u in tape.u:
+        if scale % u.denominator:
+            return tape.to_json()
+        words.append(u.numerator * (scale // u.denominator))
+    return {"x": list(tape.x), "y": list(tape.y), "u_words": words, "seed": tape.seed, "generator": tape.generator}
 
 
 def _samples_request(calls) -> dict:

@@ -440,7 +440,7 @@ def _compare_W(cmp: _Comparer, where, candidate, exact, min_q) -> None:
     """Line 8's Catoni estimate: an exact candidate's enclosure must meet the reference's
     (both contain the root); a float one must be within tolerance of it."""
     if candidate is None and exact is not None and min_q is None and exact.lo == exact.hi == 0:
-        return  # W null where rho^ = 0 (every sample is 0): docs/protocol.md section 5 accepts either form
+        return  # W null where rho^ = 0 (every sample is 0): docs/protocol.md section 6 accepts either form
     if candidate is None or exact is None:
         if candidate is not exact:
             cmp.fail(where, "is undefined in one trace and defined in the other", candidate=candidate, exact=exact)

@@ -87,11 +87,11 @@ def arithmetic_lines(candidate, results) -> list[str]:
 
 def normalised_lines(candidate) -> list[str]:
     """The representations the judge read as the reference writes them (docs/protocol.md
-    section 5's *either*): said, not failed."""
+    section 6's *either*): said, not failed."""
     normalised = getattr(candidate, "normalised", None)
     if not normalised:
         return []
-    return ["read as the reference writes them (docs/protocol.md, section 5): "
+    return ["read as the reference writes them (docs/protocol.md, section 6): "
             + ", ".join(f"{what} ({count} times)" for what, count in sorted(normalised.items()))]
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from hypothesis import example as explicit_example
 from hypothesis import given, seed as fixed_seed, settings
-from hypothesis.errors import InvalidArgument
+from hypothesis.errors import Flaky, InvalidArgument
 from hypothesis.reporting import with_reporter
 from hypothesis.statistics import collector as statistics_collector
 
@@ -207,7 +207,7 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
                          f"{', '.join(profiles.PROFILES)})") from None
     test = settings(parent, **options)(test)
     candidate.take_output()  # what an earlier check left is not this check's
-    fatal, unshrunk, out_of_budget = None, None, False
+    fatal, unshrunk, out_of_budget, flaky = None, None, False, False
     engine: dict = {}
     started = time.perf_counter()
     try:
@@ -222,6 +222,8 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
         fatal, unshrunk, is_the_failure = stop.args
     except BudgetSpent:
         out_of_budget = True
+    except Flaky:  # the candidate failed an example, then passed it when Hypothesis replayed it
+        flaky = True
     statistics = run_statistics(time.perf_counter() - started, engine)
     output = candidate.take_output()
     example, found = seen["failure"] or seen["first_fault"] or (None, None)
@@ -235,6 +237,9 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
             example, found = seen["current"], [fatal]
     if found and out_of_budget and unshrunk is None:
         unshrunk = "shrinking stopped: the time budget was spent"
+    if found and flaky and unshrunk is None:
+        unshrunk = ("not shrunk: the candidate's answer changed when the same example was run again (it failed "
+                    "once and passed on the replay): a flaky candidate")
     if found:
         reproducer = example.reproducer() if hasattr(example, "reproducer") else repr(example)
         # a crash, hang or malformed result is never the paper's finding an expected failure names,

@@ -36,6 +36,7 @@ from jsonschema.validators import extend
 from .calruption import EpochState
 from .certified import Enclosure
 from .exact import fraction_text
+from .schema_check import compile_schema
 from .instance import Instance
 from .adversary import Adversary
 from .params import Params
@@ -161,7 +162,7 @@ def _fast_validator(kind: str, arithmetic: str):
         schema = _inlined(_schemas()[file], file)
     except _Cycle:
         return None
-    return _Validator(schema)
+    return compile_schema(schema) or _Validator(schema)  # plain Python closures where the keywords allow
 
 
 @lru_cache(maxsize=1)

@@ -73,7 +73,8 @@ def shown(value, limit: int = 60) -> str:
 
 def fraction_text(value: Fraction) -> str:
     """The lossless text form used in every JSON file of the project: always "p/q"."""
-    value = Fraction(value)
+    if type(value) is not Fraction:  # a Fraction is normalised already (a tape's coins: ~10x faster)
+        value = Fraction(value)
     return f"{value.numerator}/{value.denominator}"
 
 

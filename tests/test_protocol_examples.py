@@ -61,7 +61,7 @@ if request["algorithm"] == "describe":
                       "arithmetic": "float64"}))
     sys.exit(0)
 import subprocess
-subprocess.run([sys.executable, "-m", "properties", "answer", "--impl", "fast", sys.argv[1]])
+subprocess.run([sys.executable, "-m", "properties", "answer", "--impl", "fast", "--one-shot", sys.argv[1]])
 document = json.load(open(request["output"]))
 os.remove(request["output"])
 if request["algorithm"] == "calruption":
@@ -100,7 +100,7 @@ def test_the_kit_refuses_a_program_that_cannot_describe_itself(tmp_path):
 EITHER = '''
 import json, os, subprocess, sys
 request = json.load(open(sys.argv[1]))
-subprocess.run([sys.executable, "-m", "properties", "answer", "--impl", "fast", sys.argv[1]])
+subprocess.run([sys.executable, "-m", "properties", "answer", "--impl", "fast", "--one-shot", sys.argv[1]])
 document = json.load(open(request["output"]))
 os.remove(request["output"])
 if request["algorithm"] == "calruption" and document.get("format") == "cral-trace":
@@ -115,7 +115,7 @@ print(json.dumps(document))
 
 
 def test_the_judge_reads_either_representation_and_says_so(tmp_path):
-    """docs/protocol.md section 5: W null where rho^ = 0 and params echoed as doubles are
+    """docs/protocol.md section 6: W null where rho^ = 0 and params echoed as doubles are
     representations: a float program writing them agrees with the reference, and the run
     says which it read."""
     program = tmp_path / "either.py"
@@ -125,5 +125,5 @@ def test_the_judge_reads_either_representation_and_says_so(tmp_path):
                              "--results-dir", str(tmp_path / "results")], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 mismatches" in result.stdout
-    assert "read as the reference writes them (docs/protocol.md, section 5): " in result.stdout
+    assert "read as the reference writes them (docs/protocol.md, section 6): " in result.stdout
     assert "W null where rho^ = 0" in result.stdout and "params echoed as doubles (2 times)" in result.stdout

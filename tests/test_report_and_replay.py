@@ -218,3 +218,26 @@ def test_case_progress_rewrites_a_terminal_line_and_keeps_a_log_short(terminal):
         assert stream.text.count("\r\033[K") == 50 and stream.text.endswith("[50/50] cases, 5 failing runs\n")
     else:
         assert stream.text == "[1/50] cases, 0 failing runs\n[50/50] cases, 5 failing runs\n"
+
+
+def test_a_flaky_candidate_is_a_failing_check_not_a_crash_of_the_suite():
+    """A candidate that fails an example once and passes it when Hypothesis replays it
+    (state kept between calls) is reported as failing, with the failing example and the
+    word that it was flaky, not as a FlakyFailure traceback."""
+    import reference
+    from dataclasses import replace as replaced
+
+    calls = {"n": 0}
+
+    def passive(hypotheses, tape, params):
+        calls["n"] += 1
+        trace = reference.passive(hypotheses, tape, params)
+        if calls["n"] == 3:  # the third call only: a replay of the same example passes
+            return replaced(trace, labels_requested=trace.labels_requested + 1)
+        return trace
+
+    impl = {"passive": passive, "robust_cal": reference.robust_cal, "calruption": reference.calruption,
+            "catoni_root": reference.catoni_root}
+    result = run_check(all_checks()[CHECK], impl, profile="ci")
+    assert result.status == FAILED, result
+    assert result.unshrunk and "flaky" in result.unshrunk

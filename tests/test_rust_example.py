@@ -201,3 +201,33 @@ def test_describe_declares_what_it_implements(binaries, tmp_path):
         assert code == 0
         assert document["implements"] == ["passive", "robust_cal", "robust_cal_vanilla"]
         assert document["arithmetic"] == "exact" and document["tape_formats"] == ["json", "npy"]
+        assert document["serve"] is True
+
+
+def test_serve_mode_answers_a_line_for_each_request_line(binaries, tmp_path):
+    good = {key: value for key, value in _good_request(tmp_path).items() if key != "output"}
+    bad = next(_mutations(good))[1]
+    lines = [json.dumps(good), "", "{not json", json.dumps(bad), json.dumps(good)]
+    proc = subprocess.run([binaries["good"], "--serve"], input="\n".join(lines) + "\n", capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [a["format"] for a in answers] == ["cral-trace", "cral-error", "cral-error", "cral-trace"]
+    assert answers[0] == answers[3] and "hypotheses[0][0]" in answers[2]["message"]
+
+
+def test_serving_and_one_process_per_call_get_the_same_verdicts(binaries):
+    from properties.command import CommandCandidate
+    from properties.registry import all_checks
+    from properties.runner import run_check
+
+    checks = all_checks()
+    verdicts = {}
+    for serve in (True, False):
+        with CommandCandidate(shlex.quote(binaries["broken"]), serve=serve) as candidate:
+            assert candidate.serving is serve
+            verdicts[serve] = {name: run_check(checks[name], candidate, max_examples=5, seed=20261127,
+                                               database=None).status for name in (*CATCHING_CHECKS, *VANILLA_TWINS)}
+            assert candidate.server_starts == (1 if serve else 0)
+    assert verdicts[True] == verdicts[False]
+    assert [verdicts[True][name] for name in CATCHING_CHECKS] == ["failed"] * len(CATCHING_CHECKS)

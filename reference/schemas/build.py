@@ -358,6 +358,8 @@ def describe_document() -> dict:
             "tape_formats": array({"enum": ["json", "npy"]}, minItems=1, uniqueItems=True,
                                   description='the tape forms the program reads (default ["json"])'),
             "name": {"type": "string"},
+            "serve": {"type": "boolean", "description": "the program serves many requests in one process, one "
+                      "JSON line each way (docs/protocol.md, Serve mode; default false)"},
         }, required=["format", "version", "implements", "arithmetic"]),
     }
 

@@ -5,6 +5,9 @@
 //! Usage: rust_cral [REQUEST]   -- the request from the path, or from stdin without one.
 //! The result goes to the request's "output" path (stdout if it names none). Bad input
 //! gets a `cral-error` document naming the field, and exit status 2.
+//!        rust_cral --serve     -- serve mode (docs/protocol.md, "Serve mode"): one request
+//! per line of stdin, one result document per line of stdout (flushed), until stdin ends;
+//! bad input gets a `cral-error` line and the next line is read. Its describe says so.
 
 mod bigint;
 mod certified;
@@ -20,7 +23,7 @@ mod values;
 
 use fail::{bad, Fail, Res};
 use json::{int, obj, string, Json};
-use std::io::{Read, Write};
+use std::io::{BufRead, Read, Write};
 
 const IMPLEMENTS: [&str; 3] = ["passive", "robust_cal", "robust_cal_vanilla"];
 
@@ -37,6 +40,7 @@ fn describe() -> Json {
         ("arithmetic", string("exact")),
         ("tape_formats", Json::Arr(vec![string("json"), string("npy")])),
         ("name", string(name)),
+        ("serve", Json::Bool(true)),
     ])
 }
 
@@ -134,7 +138,48 @@ fn read_request() -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| "the request is not UTF-8 text".to_string())
 }
 
+/// Serve mode: a result line for every request line that is not blank, until stdin ends.
+fn serve() -> i32 {
+    let mut input = std::io::stdin().lock();
+    let mut out = std::io::stdout().lock();
+    loop {
+        let mut bytes = Vec::new();
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) => return 0,
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("rust_cral: cannot read a request line: {}", e);
+                return 1;
+            }
+        }
+        let parsed = String::from_utf8(bytes)
+            .map_err(|_| "the request line is not UTF-8 text".to_string())
+            .and_then(|text| if text.trim().is_empty() { Ok(None) } else { json::parse(&text).map(Some) });
+        let result = match parsed {
+            Ok(None) => continue, // a blank line
+            Ok(Some(request)) => answer(&request),
+            Err(why) => Err(bad(format!("malformed request: {}", why))),
+        };
+        let document = match &result {
+            Ok(doc) => doc.clone(),
+            Err(fail) => {
+                eprintln!("rust_cral: {}: {}", fail.kind, fail.message);
+                error_document(fail)
+            }
+        };
+        let mut text = document.to_text();
+        text.push('\n');
+        if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+            eprintln!("rust_cral: cannot write a result: {}", e);
+            return 1;
+        }
+    }
+}
+
 fn main() {
+    if std::env::args().skip(1).last().as_deref() == Some("--serve") {
+        std::process::exit(serve());
+    }
     let parsed = read_request().and_then(|text| json::parse(&text));
     let (result, output) = match parsed {
         Ok(request) => {
