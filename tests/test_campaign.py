@@ -242,3 +242,120 @@ def test_ctrl_c_stops_cleanly_with_exit_130_and_keeps_the_rows(tmp_path):
     assert "Traceback" not in err, err[-2000:]
     kept = read_results(results)[1]
     assert 3 <= len(kept) < 2000 and all("result" in row for row in kept)
+
+
+def test_a_deferred_database_writes_nothing_until_commit_and_then_the_net_change():
+    from hypothesis.database import InMemoryExampleDatabase
+
+    shared = InMemoryExampleDatabase()
+    shared.save(b"k", b"old")
+    run = fuzz.DeferredDatabase(shared)
+    run.save(b"k", b"big")
+    run.move(b"k", b"k.secondary", b"big")  # a shrink step: the larger example moves aside
+    run.save(b"k", b"small")
+    run.delete(b"k", b"old")
+    assert list(shared.fetch(b"k")) == [b"old"] and list(shared.fetch(b"k.secondary")) == []
+    assert sorted(run.fetch(b"k")) == [b"small"] and list(run.fetch(b"k.secondary")) == [b"big"]
+    run.commit()
+    assert list(shared.fetch(b"k")) == [b"small"] and list(shared.fetch(b"k.secondary")) == [b"big"]
+
+
+def test_every_fuzz_block_replays_the_known_examples(tmp_path, monkeypatch):
+    from hypothesis.database import InMemoryExampleDatabase
+
+    check = "check_passive_learning_lemma_c1"
+    monkeypatch.setattr(fuzz, "database_for", lambda location: InMemoryExampleDatabase())
+    spec = fuzz.fuzz_spec(master_seed=0, impl="reference", cmd=None, checks=[check], blocks=3, examples=2,
+                          profile="ci", timeout=None)
+    for block in (1, 2):
+        found = fuzz.run_fuzz_task(spec, {"check": check, "block": block}, 5, "unused")
+        assert found["status"] == "expected failure", (block, found["status"])
+
+
+def test_a_fuzz_block_writes_its_failure_to_the_shared_database_only_after_shrinking(tmp_path, monkeypatch):
+    """A planted broken implementation fails; Hypothesis saves (and replaces) examples
+    while it shrinks, but the shared database sees no write until the check has ended,
+    and then exactly the minimal failure."""
+    import properties.runner as runner
+    from hypothesis.database import InMemoryExampleDatabase
+
+    writes = []
+
+    class Watched(InMemoryExampleDatabase):
+        def save(self, key, value):
+            writes.append(running[0])
+            super().save(key, value)
+
+    shared, running = Watched(), [False]
+    real_run_check = runner.run_check
+
+    def watched_run_check(*args, **kwargs):
+        running[0] = True
+        try:
+            return real_run_check(*args, **kwargs)
+        finally:
+            running[0] = False
+
+    monkeypatch.setattr(runner, "run_check", watched_run_check)
+    monkeypatch.setattr(fuzz, "database_for", lambda location: shared)
+    mutant = BY_NAME["passive_ignores_labels_at_x0"]
+    (tmp_path / "copies").mkdir()
+    with importable(tmp_path / "copies", "broken_"):
+        name = build(mutant, tmp_path / "copies")
+        spec = fuzz.fuzz_spec(master_seed=0, impl=name, cmd=None, checks=[mutant.caught_by], blocks=1,
+                              examples=100, profile="fuzz", timeout=None)
+        try:
+            found = fuzz.run_fuzz_task(spec, {"check": mutant.caught_by, "block": 0}, 5, "unused")
+        finally:
+            fuzz._close_candidates()
+    assert found["status"] == "failed", found["status"]
+    assert found["statistics"].get("shrink", {}).get("examples", 0) >= 1, found["statistics"]
+    assert writes and not any(writes), f"{writes.count(True)} writes while the check was running"
+    primary = [key for key, values in shared.data.items() if values and not key.endswith((b".secondary", b".pareto"))]
+    assert len(primary) == 1 and len(shared.data[primary[0]]) == 1, shared.data.keys()
+
+
+def _fuzz_row(check, block, status, counterexample=None):
+    return {"task": f"fuzz/{check}/block={block}", "params": {"check": check, "block": block},
+            "result": {"status": status, "examples": 5, "counterexample": counterexample, "violations": []}}
+
+
+def test_an_expected_failure_is_judged_over_the_whole_campaign():
+    from properties.campaign.cli import summary_text
+
+    found, lost, fine = ("check_passive_learning_lemma_c1", "check_calruption_estimation_lemma",
+                         "check_passive_output_is_erm")
+    spec = fuzz.fuzz_spec(master_seed=0, impl="reference", cmd=None, checks=[found, lost, fine], blocks=2,
+                          examples=5, profile="ci", timeout=None)
+    rows = [_fuzz_row(found, 0, "unexpectedly passed"), _fuzz_row(found, 1, "expected failure", "Case(...)"),
+            _fuzz_row(lost, 0, "unexpectedly passed"), _fuzz_row(lost, 1, "unexpectedly passed"),
+            _fuzz_row(fine, 0, "passed"), _fuzz_row(fine, 1, "passed")]
+    assert not any(fuzz.is_failing_row(spec, row) for row in rows), "a block's XPASS is no verdict"
+    summary = fuzz.summarize_fuzz(spec, rows)
+    verdicts = {row["check"]: row["verdict"] for row in summary["rows"]}
+    assert verdicts == {found: "expected failure", lost: "unexpectedly passed", fine: "passed"}, verdicts
+    # on the reference, an expected failure that no block found is stale: it fails the campaign
+    assert summary["failing_checks"] == [lost], summary
+    text = summary_text(summary)
+    assert "None" not in text, text
+    assert f"{lost} unexpectedly passed in every finished block (2 blocks, 10 examples)" in text, text
+    # on another implementation it is no failure (as `properties check` judges)
+    other = dict(spec, impl="someone_else")
+    assert fuzz.summarize_fuzz(other, rows)["failing_checks"] == []
+    # one failing block fails the check, whatever the others say
+    rows.append(_fuzz_row(fine, 2, "failed", "Case(x)"))
+    summary = fuzz.summarize_fuzz(dict(spec, blocks=3), rows)
+    assert summary["failing_checks"] == [lost, fine] and "failed in block 2 on Case(x)" in summary_text(summary)
+
+
+def test_fuzz_on_the_reference_passes_with_expected_failures_in_several_blocks(tmp_path, capsys):
+    checks = ["check_calruption_layer_disagreement_bound", "check_lemma_c1_corruption_term",
+              "check_passive_output_is_erm"]
+    assert main(["campaign", "fuzz", "--checks", *checks, "--blocks", "3", "--examples", "5", "--profile", "ci",
+                 "--database", str(tmp_path / "db"), "--workers", "1", "--results", str(tmp_path / "f.jsonl"),
+                 "--json", "--quiet"]) == 0, capsys.readouterr().err
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["failing_checks"] == [] and summary["finished"] == 9, summary
+    verdicts = {row["check"]: (row["verdict"], row["statuses"]) for row in summary["rows"]}
+    assert verdicts[checks[0]] == ("expected failure", {"expected failure": 3}), verdicts
+    assert verdicts[checks[1]] == ("expected failure", {"expected failure": 3}), verdicts

@@ -107,7 +107,8 @@ def _run(args, kind: str, name: str, spec: dict, task_list, is_failure, summariz
     outcome = execute(kind, name, spec, digest, task_list, results, is_failure=is_failure, workers=workers,
                       scheduler=scheduler, minutes=args.minutes, database=database, quiet=args.quiet)
     rows = read_results(results.path)[1] if results.path.exists() else []
-    _print_summary(summarize(spec, rows), args.json)
+    summary = summarize(spec, rows)
+    _print_summary(summary, args.json)
     done = outcome.done_before + outcome.ran
     if outcome.stopped != "complete":
         why = "time budget spent" if outcome.stopped == "time budget" else "interrupted"
@@ -115,7 +116,9 @@ def _run(args, kind: str, name: str, spec: dict, task_list, is_failure, summariz
               "again to finish", file=sys.stderr)
         return EXIT_BUDGET if outcome.stopped == "time budget" else EXIT_INTERRUPTED
     print(f"results: {results.path}", file=sys.stderr)
-    return 1 if outcome.failures else 0
+    # a fuzz campaign's verdicts are per check over every block (an expected failure need
+    # only fail somewhere), not per row
+    return 1 if outcome.failures or summary.get("failing_checks") else 0
 
 
 def _cmd_experiment(args) -> int:
@@ -208,13 +211,18 @@ def summary_text(summary: dict) -> str:
         lines.append(f"slots whose interval lies above delta_pair: {summary['slots_exceeding_delta']}")
     else:
         width = max((len(r["check"]) for r in summary["rows"]), default=5)
-        lines.append(f"{'check':<{width}}  {'blocks':>6}  {'examples':>8}  statuses")
+        lines.append(f"{'check':<{width}}  {'blocks':>6}  {'examples':>8}  {'verdict':<19}  statuses per block")
         for r in summary["rows"]:
             statuses = ", ".join(f"{k} {v}" for k, v in sorted(r["statuses"].items()))
-            lines.append(f"{r['check']:<{width}}  {r['blocks']:>6}  {r['examples']:>8}  {statuses}")
+            lines.append(f"{r['check']:<{width}}  {r['blocks']:>6}  {r['examples']:>8}  "
+                         f"{r.get('verdict') or 'not run':<19}  {statuses}")
         for r in summary["rows"]:
             if r["failure"]:
                 f = r["failure"]
-                lines.append(f"{r['check']} {f['status']} in block {f['block']}: {f['counterexample']}")
+                found = f" on {f['counterexample']}" if f["counterexample"] is not None else ""
+                lines.append(f"{r['check']} {f['status']} in block {f['block']}{found}")
                 lines += [f"  - {v}" for v in f["violations"]]
+            elif r["check"] in summary["failing_checks"]:  # an expected failure no block found
+                lines.append(f"{r['check']} unexpectedly passed in every finished block ({r['blocks']} blocks, "
+                             f"{r['examples']} examples): its finding was not reproduced")
     return "\n".join(lines)

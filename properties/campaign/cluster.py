@@ -29,6 +29,7 @@ from .results import ResultsFile
 from .seeds import task_seed
 
 SCHEDULER_ENV = "CRAL_DASK_SCHEDULER"
+LOOPBACK = "127.0.0.1"  # every server of the embedded cluster listens here only
 POLL_S = 0.2
 PLAIN_PROGRESS_EVERY_S = 30.0  # progress lines when stderr is not a terminal
 
@@ -137,8 +138,10 @@ def _client(workers: int, scheduler: str | None, quiet: bool):
     # so only this process handles it, by shutting the cluster down
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() else None
     try:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=":0", silence_logs=logging.CRITICAL)
+        # loopback only, the dashboard included (Dask's default ":0" listens on every
+        # interface): a campaign on a laptop opens no port to the network
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host=LOOPBACK,
+                               dashboard_address=f"{LOOPBACK}:0", silence_logs=logging.CRITICAL)
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
