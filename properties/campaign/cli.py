@@ -109,7 +109,9 @@ def _run(args, kind: str, name: str, spec: dict, task_list, is_failure, summariz
     rows = read_results(results.path)[1] if results.path.exists() else []
     summary = summarize(spec, rows)
     _print_summary(summary, args.json)
-    done = outcome.done_before + outcome.ran
+    # counted from the file, not the outcome: a Ctrl-C between a row's write and its count
+    # must not make the message disagree with the rows kept
+    done = len({row["task"] for row in rows})
     if outcome.stopped != "complete":
         why = "time budget spent" if outcome.stopped == "time budget" else "interrupted"
         print(f"{why}: {done} of {outcome.total} tasks done, rows kept in {results.path}; run the same command "
