@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import signal
 import sys
 import time
 
@@ -438,9 +437,8 @@ def _cmd_schemas(args) -> int:
 
 
 def main(argv=None) -> int:
-    # SIGTERM (a CI timeout, kill) ends the run through Python's exit handling, which
-    # closes the candidate's worker and its children
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    # SIGTERM (a CI timeout, kill) stops the run as Ctrl-C does (reference/interrupts.py),
+    # through the clean-up that closes the candidate's worker and its children
     return run(build_parser(), argv)
 
 

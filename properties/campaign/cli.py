@@ -12,6 +12,7 @@ import os
 import sys
 from pathlib import Path
 
+from reference import interrupts
 from reference.cli import UsageError, positive_number
 
 from . import experiments, fuzz
@@ -20,7 +21,7 @@ from .experiments import load_spec, spec_digest
 from .results import ResultsFile, read_results
 
 RESULTS_DIR = Path("campaigns")
-EXIT_BUDGET, EXIT_INTERRUPTED = 3, 130
+EXIT_BUDGET = 3
 
 
 def _positive_int(field: str):
@@ -116,7 +117,7 @@ def _run(args, kind: str, name: str, spec: dict, task_list, is_failure, summariz
         why = "time budget spent" if outcome.stopped == "time budget" else "interrupted"
         print(f"{why}: {done} of {outcome.total} tasks done, rows kept in {results.path}; run the same command "
               "again to finish", file=sys.stderr)
-        return EXIT_BUDGET if outcome.stopped == "time budget" else EXIT_INTERRUPTED
+        return EXIT_BUDGET if outcome.stopped == "time budget" else interrupts.status()  # 130, or 143: SIGTERM
     print(f"results: {results.path}", file=sys.stderr)
     # a fuzz campaign's verdicts are per check over every block (an expected failure need
     # only fail somewhere), not per row
