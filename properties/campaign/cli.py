@@ -203,6 +203,10 @@ def summary_text(summary: dict) -> str:
             lines.append(f"{r['algorithm']:<11} {r['adversary']:<13} {r['n']:>14} {r['seeds']:>5} "
                          f"{r['labels_mean']:>15.1f} {'[%.1f, %.1f]' % (r['labels_ci_low'], r['labels_ci_high']):>29} "
                          f"{r['output_is_best_fraction']:>9.2f}")
+        if summary["rows"]:
+            lines.append(f"95% CI of the labels: {summary['rows'][0]['labels_ci_method']} (the range of the seeds' "
+                         "means: it cannot leave [0, n], and on few seeds it is narrow, not wide); the h* output "
+                         f"fraction's interval ({summary['rows'][0]['output_is_best_ci_method']}) is in --json and --csv")
     elif kind == "coverage":
         worst = max(summary["rows"], key=lambda r: r["frequency"], default=None)
         lines.append(f"{len(summary['rows'])} (epoch, pair) slots, delta_pair = {summary['delta_pair']}, "
