@@ -45,7 +45,7 @@ def stop_early_in_a_command() -> None:
     main = sys.modules.get("__main__")
     spec = getattr(main, "__spec__", None)
     # `python -m PACKAGE` imports the package (argv[0] is "-m" meanwhile), then runs PACKAGE.__main__
-    starting = sys.argv[:1] == ["-m"] or getattr(spec, "name", None) in COMMAND_MODULES
+    starting = getattr(sys, "argv", [])[:1] == ["-m"] or getattr(spec, "name", None) in COMMAND_MODULES
     if not starting:
         return
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
