@@ -248,7 +248,8 @@ def test_an_existing_dask_cluster_is_used_through_scheduler_and_summary_reads_it
 
     spec = _spec_file(tmp_path, dict(SMALL_CURVES, replicates=1))
     results = tmp_path / "remote.jsonl"
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address="127.0.0.1:0") as cluster:  # loopback only, as every server of ours
         argv = ["campaign", "experiment", str(spec), "--results", str(results), "--json", "--quiet"]
         assert main(argv + ["--scheduler", cluster.scheduler_address, "--workers", "2"]) == 2
         assert "--workers applies to the local cluster only" in capsys.readouterr().err

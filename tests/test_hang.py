@@ -323,7 +323,7 @@ def test_an_empty_command_variable_stops_pytest_before_any_test(candidates):
     env = _env(candidates, CRAL_CMD="")
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--co",
                           str(ROOT / "tests" / "test_hang.py")], cwd=candidates, env=env, capture_output=True,
-                         text=True, timeout=120)
+                         text=True, timeout=900)
     assert run.returncode == 4, (run.returncode, run.stdout[-500:], run.stderr[-500:])
     assert "$CRAL_CMD is set but empty" in run.stderr, run.stderr[-500:]
 
