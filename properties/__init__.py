@@ -4,8 +4,6 @@ command (docs/protocol.md). From Python: `properties.check_implementation(...)`
 (properties/api.py); from pytest: the `cral` plugin (properties/pytest_plugin.py)."""
 import importlib
 
-from .violation import Violation
-
 # The modules that define checks; registry.all_checks() collects their CHECKS.
 CHECK_MODULES = (
     "properties.checks_robust_cal",
@@ -27,6 +25,9 @@ def check_modules():
 # The Python API (properties/api.py), imported when first used: importing the package
 # (as pytest does for the plugin, properties/pytest_plugin.py) stays light.
 _LAZY = {
+    # lazy too: `python -m properties` imports this package before anything of its own
+    # runs, and Ctrl-C is one line only from reference's import on (reference/interrupts.py)
+    "Violation": "properties.violation",
     "check_implementation": "properties.api",
     "CheckFailureWarning": "properties.api",
     "ImplementationCheckFailed": "properties.api",

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import signal
 import sys
 import time
 
@@ -42,7 +41,7 @@ from .replay import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, replay, replay_command
 from .runner import NOT_RUN, run_check
 from . import xfails_file
 from .strategies import (
-    CROSSCHECK_SEED, LARGE_CROSSCHECK_SEED, fixed_crosscheck_cases, fixed_large_crosscheck_cases,
+    CROSSCHECK_SEED, LARGE_CROSSCHECK_SEED, crosscheck_case_stream, large_crosscheck_case_stream,
 )
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
@@ -231,17 +230,20 @@ def _cmd_crosscheck(args) -> int:
     for algorithm, entry in skipped.items():  # the candidate's skips: not compared
         print(f"note: crosscheck_{algorithm} skipped (yours: {entry.describe()})", file=sys.stderr)
     algorithms = tuple(a for a in algorithms if a not in skipped)
+    # the budget covers the whole run: generating the cases too, one at a time as the run
+    # reaches them (any --cases: those the budget leaves unreached are never generated)
+    deadline = deadline_in(args.budget)
     if args.large:
         seed = LARGE_CROSSCHECK_SEED if args.seed is None else args.seed
-        cases = fixed_large_crosscheck_cases(args.cases or 10, seed)
+        total, stream = args.cases or 10, large_crosscheck_case_stream(args.cases or 10, seed)
     else:
         seed = CROSSCHECK_SEED if args.seed is None else args.seed
-        cases = fixed_crosscheck_cases(args.cases or 50, seed)
-    deadline = deadline_in(args.budget)
+        total, stream = args.cases or 50, crosscheck_case_stream(args.cases or 50, seed)
+    cases: list = []  # the cases generated, by index (saved failures name theirs)
     with _candidate(args, args.candidate) as candidate:
         started = time.perf_counter()
 
-        counter = CountProgress(len(cases))
+        counter = CountProgress(total)
 
         def progress(index, reports):
             for r in reports:  # say so when it happens, not only in the summary
@@ -250,7 +252,7 @@ def _cmd_crosscheck(args) -> int:
                     print(f"note: the candidate hung on {r.algorithm} in case {index}: its remaining cases of "
                           f"{r.algorithm} are not run", file=sys.stderr)
             bad = sum(bool(r.mismatches) for r in reports)
-            skipped = sum(r.skipped is not None for r in reports)
+            skipped = sum(r.runs for r in reports if r.skipped is not None)
             more = f", {skipped} not run" if skipped else ""
             counter.update(index + 1, f"cases, {bad} failing runs{more}")
 
@@ -262,7 +264,9 @@ def _cmd_crosscheck(args) -> int:
                 print(f"note: {candidate.path} does not implement {', '.join(absent)}: not compared",
                       file=sys.stderr)
             algorithms = tuple(a for a in algorithms if candidate.implements(a))
-        summary = crosscheck(candidate, candidate.path, cases, algorithms, progress, deadline=deadline)
+        generated = (cases.append(case) or case for case in stream)
+        summary = crosscheck(candidate, candidate.path, generated, algorithms, progress, deadline=deadline,
+                             total=total)
         counter.close()
         output = candidate.take_output()
         _note_kept(candidate)
@@ -271,7 +275,7 @@ def _cmd_crosscheck(args) -> int:
                                          seed=seed, large=args.large)
     elapsed = time.perf_counter() - started
     report = crosscheck_report(summary, candidate, algorithms=requested, statuses=statuses, skipped=skipped,
-                               lists=lists, cases=len(cases), seed=seed, large=args.large, budget=args.budget,
+                               lists=lists, cases=total, seed=seed, large=args.large, budget=args.budget,
                                seconds=elapsed, output=output, saved=saved)
     _write_reports(report, args)
     if not args.json:
@@ -281,7 +285,7 @@ def _cmd_crosscheck(args) -> int:
         for algorithm, (status, entry) in statuses.items():
             if entry is not None:
                 print(f"crosscheck_{algorithm}: {status}: {entry.describe()}")
-        print(f"{len(cases)} cases (seed {seed}) in {elapsed:.1f} s")
+        print(f"{total} cases (seed {seed}) in {elapsed:.1f} s")
         for line in crosscheck_arithmetic_lines(summary) + normalised_lines(candidate):
             print(line)
         if ignored_line(candidate.ignored_fields):
@@ -466,9 +470,8 @@ def _cmd_schemas(args) -> int:
 
 
 def main(argv=None) -> int:
-    # SIGTERM (a CI timeout, kill) ends the run through Python's exit handling, which
-    # closes the candidate's worker and its children
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    # SIGTERM (a CI timeout, kill) stops the run as Ctrl-C does (reference/interrupts.py),
+    # through the clean-up that closes the candidate's worker and its children
     return run(build_parser(), argv)
 
 

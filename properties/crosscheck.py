@@ -94,6 +94,7 @@ class AlgorithmReport:
     mismatches: list[Violation] = field(default_factory=list)
     worst: dict[str, float] = field(default_factory=dict)  # largest error / tolerance per entry
     skipped: str | None = None  # why the algorithm was not run on this case
+    runs: int = 1  # runs it stands for: >1 only for the skipped runs of cases the budget left ungenerated
     seconds: float = 0.0  # the call and the comparison (a report's per-algorithm time, properties/junit.py)
 
     @property
@@ -602,14 +603,15 @@ class Summary:
         for algorithm, kinds in self.divergence_counts().items():
             mine = [r for r in self.reports if r.algorithm == algorithm]
             per_algorithm[algorithm] = {
-                "cases": len(mine), "agreed": sum(r.ok for r in mine), "skipped": sum(r.skipped is not None for r in mine),
+                "cases": sum(r.runs for r in mine), "agreed": sum(r.ok for r in mine),
+                "skipped": sum(r.runs for r in mine if r.skipped is not None),
                 "divergences": kinds,
                 "cases_with_divergences": sum(bool(r.divergences) for r in mine),
             }
         return {
             "candidate": self.candidate, "arithmetic": self.arithmetic, "algorithms": per_algorithm,
             "worst_error_over_tolerance": self.worst(),
-            "skipped": dict(Counter(r.skipped for r in self.reports if r.skipped)),  # why: runs
+            "skipped": _skipped_runs(self.reports),  # why: runs
             "mismatches": [
                 {"case": r.case_index, "algorithm": r.algorithm, "message": v.message, "values": v.values,
                  "reproduce": r.reproducer}
@@ -618,10 +620,36 @@ class Summary:
         }
 
 
+def _skipped_runs(reports) -> dict[str, int]:
+    """{why: runs} of the skipped runs."""
+    counts: Counter = Counter()
+    for r in reports:
+        if r.skipped:
+            counts[r.skipped] += r.runs
+    return dict(counts)
+
+
 def crosscheck(candidate, name: str, cases, algorithms=ALGORITHMS, progress=None,
-               deadline: float | None = None) -> Summary:
+               deadline: float | None = None, total: int | None = None) -> Summary:
+    """The candidate against the reference on `cases`: a list, or any iterable of `total`
+    cases (a stream, generated only as far as the run gets). Once the budget is spent
+    before a case, no further case is generated: each algorithm gets one report standing
+    for its runs on every case not reached, so the time a run takes does not grow with
+    the number of cases asked for."""
     reports, hung = [], {}
-    for index, case in enumerate(cases):
+    total = len(cases) if total is None else total
+    stream = iter(cases)
+    for index in range(total):
+        if spent(deadline):
+            reports.extend(AlgorithmReport(index, algorithm, runs=total - index, skipped=(
+                f"not run: the candidate hung on {algorithm} in case {hung[algorithm]}" if algorithm in hung
+                else BUDGET_SKIP)) for algorithm in algorithms)
+            if progress:
+                progress(total - 1, reports)
+            break
+        case = next(stream, None)
+        if case is None:
+            break
         reports.extend(crosscheck_case(candidate, case, index, algorithms, hung, deadline))
         if progress:
             progress(index, reports)
@@ -647,7 +675,7 @@ def summary_text(summary: Summary) -> str:
     if len(failing) > 5:
         lines.append(f"... and {len(failing) - 5} more failing runs")
     skipped = [r for r in summary.reports if r.skipped]
-    for why, count in Counter(r.skipped for r in skipped).items():  # one line per hung algorithm, one for the budget
+    for why, count in _skipped_runs(skipped).items():  # one line per hung algorithm, one for the budget
         first = next(r for r in skipped if r.skipped == why)
         lines.append(f"{count} runs skipped from case {first.case_index} on: {why}")
     lines.append(f"{len(summary.mismatches)} mismatches")

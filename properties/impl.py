@@ -171,6 +171,25 @@ def _time_limit(seconds: float | None):
 
 
 @contextmanager
+def _judges_signals():
+    """The judge's SIGINT and SIGTERM handlers, put back after an in-process candidate ran
+    (its import or a call): a candidate that ignores them must not take Ctrl-C away from
+    the judge. Its own alarms are undone by _time_limit. (In-process, a candidate that
+    disables the alarm and then hangs cannot be stopped: the isolated worker, the
+    default, is timed from outside.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    saved = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            if handler is not None and signal.getsignal(number) is not handler:
+                signal.signal(number, handler)
+
+
+@contextmanager
 def _stdout_to_stderr():
     """What an in-process candidate prints goes to stderr: stdout carries only the report
     (`check --json` stays valid JSON). Main thread only, as _time_limit: sys.stdout is
@@ -218,7 +237,7 @@ class InProcessCandidate(Candidate):
         if not callable(function):
             raise CandidateFault(f"the implementation has no callable {name!r}")
         try:
-            with _time_limit(timeout), _stdout_to_stderr():
+            with _judges_signals(), _time_limit(timeout), _stdout_to_stderr():
                 value = function(*args, **kwargs)
         except _Timeout:
             raise CandidateFault(f"hung after {timeout:g} s (in {name})", fatal=True) from None
@@ -246,7 +265,7 @@ def load_impl(path: str | None = None, *, isolate: bool | None = None, timeout: 
     # the import runs under the call timeout, as a worker's does (properties/isolation.py)
     limit = DEFAULT_TIMEOUT_S if timeout is None else timeout
     try:
-        with _time_limit(limit):
+        with _judges_signals(), _time_limit(limit):
             module = importlib.import_module(path)
     except _Timeout:
         raise ValueError(f"implementation {path!r} failed while importing: hung after {limit:g} s (importing "

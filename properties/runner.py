@@ -251,7 +251,9 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
         return CheckResult(check.name, check.cites, check.kind, XFAIL if expected else FAILED,
                            seen.get("until_failure", seen["examples"]),
                            reproducer, shown, reason, output, unshrunk,
-                           candidate.keep_requests(), statistics=statistics,
+                           # request files reproduce a failure; the paper's known finding on a
+                           # right answer is none, and a green run leaves nothing behind
+                           None if expected else candidate.keep_requests(), statistics=statistics,
                            cause=_cause_record(verdict, seen["explained"]),
                            case=_encoded(example), short=short_form(example))
     if out_of_budget:  # some examples passed, but the check did not finish: no verdict

@@ -11,6 +11,7 @@ schedule); CALruption cases; one-epoch states; RobustCAL / Theorem 4.1 cases; le
 cases; fixed experiments."""
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from dataclasses import dataclass
@@ -1401,7 +1402,13 @@ CROSSCHECK_BETA1_CHOICES = BETA1_CHOICES + (Fraction(3), Fraction(5, 2), ScaledL
 
 
 def fixed_crosscheck_cases(count: int = 50, seed: int = CROSSCHECK_SEED) -> list[Case]:
-    """A fixed, reproducible set of (instance, adversary, seed, params) for the cross-check
+    """The first `count` cases of crosscheck_case_stream(seed), as a list."""
+    return list(crosscheck_case_stream(count, seed))
+
+
+def crosscheck_case_stream(count: int | None = 50, seed: int = CROSSCHECK_SEED):
+    """The cases of fixed_crosscheck_cases one at a time (count None: without end), so a
+    run under a time budget generates only the cases it reaches. A fixed, reproducible set of (instance, adversary, seed, params) for the cross-check
     (properties/crosscheck.py), from a seeded random.Random so that it does not move with
     Hypothesis's version: up to 8 points and 8 hypotheses (duplicated and complementary
     hypotheses included, for argmin ties and non-unique LP optima), nu with mass-0 points,
@@ -1413,8 +1420,7 @@ def fixed_crosscheck_cases(count: int = 50, seed: int = CROSSCHECK_SEED) -> list
     def prob():
         return rng.choice(SPECIAL_ETAS) if rng.random() < 0.4 else Fraction(rng.randint(0, 64), 64)
 
-    cases = []
-    for i in range(count):
+    for i in itertools.count() if count is None else range(count):
         n = rng.randint(64, CROSSCHECK_MAX_ROUNDS)
         if i % 10 == 9:
             xi = Fraction(rng.randint(1, 7), 8)
@@ -1453,8 +1459,7 @@ def fixed_crosscheck_cases(count: int = 50, seed: int = CROSSCHECK_SEED) -> list
             beta3 = rng.choice(BETA3_CHOICES)
             params = Params.scaled(n, num_h, delta, Fraction(1, 4), rng.choice(CROSSCHECK_BETA1_CHOICES),
                                    rng.choice(BETA2_CHOICES), beta3)
-        cases.append(Case(instance, adversary, rng.getrandbits(64), params))
-    return cases
+        yield Case(instance, adversary, rng.getrandbits(64), params)
 
 
 LARGE_CROSSCHECK_SEED = 20261124
@@ -1462,15 +1467,19 @@ LARGE_CROSSCHECK_HYPOTHESES = 256
 
 
 def fixed_large_crosscheck_cases(count: int = 10, seed: int = LARGE_CROSSCHECK_SEED) -> list[Case]:
-    """A fixed set of cross-check cases with |H| >= 256 (issue 13: where a fast candidate's
+    """The first `count` cases of large_crosscheck_case_stream(seed), as a list."""
+    return list(large_crosscheck_case_stream(count, seed))
+
+
+def large_crosscheck_case_stream(count: int | None = 10, seed: int = LARGE_CROSSCHECK_SEED):
+    """One at a time (count None: without end), as crosscheck_case_stream: a fixed set of cross-check cases with |H| >= 256 (issue 13: where a fast candidate's
     speed matters, and where the reference fits line 9 by row generation): alternately all
     intervals [a, b) of a line of 23-24 points (277-301 hypotheses) and 256 random labelings
     of 10-16 points with duplicates and complements; nu with mass-0 points; eta with 0, 1/2
     and 1; clean, misspecified and bursty adversaries; scaled constants with beta1 = 16 and
     2-3 completed CALruption epochs (64, 256 and 1024 rounds)."""
     rng = random.Random(seed)
-    cases = []
-    for i in range(count):
+    for i in itertools.count() if count is None else range(count):
         if i % 2 == 0:
             m = rng.choice((23, 24))
             H = [tuple(int(a <= x < b) for x in range(m)) for a in range(m) for b in range(a + 1, m + 1)]
@@ -1494,8 +1503,7 @@ def fixed_large_crosscheck_cases(count: int = 10, seed: int = LARGE_CROSSCHECK_S
         else:
             adversary = adversaries.early_burst([Fraction(rng.randint(0, 8), 8) for _ in range(m)], rng.randint(0, n), n)
         params = Params.scaled(n, len(H), rng.choice(DELTA_CHOICES), Fraction(1, 4), Fraction(16))
-        cases.append(Case(instance, adversary, rng.getrandbits(64), params))
-    return cases
+        yield Case(instance, adversary, rng.getrandbits(64), params)
 
 
 # -- tape samplers (properties/checks_sampler.py) -------------------------------------------

@@ -35,6 +35,7 @@ import sys
 
 HEADER = struct.Struct(">Q")
 CONFIG_VAR = "CRAL_WORKER_CONFIG"
+_JUDGE: tuple = ()  # _judges_modules(), set before the candidate is imported
 _PR_SET_PDEATHSIG = 1
 
 
@@ -88,9 +89,23 @@ def _flush() -> None:
             pass
 
 
-def _answer(module, name: str, calls, replies: int) -> dict:
+def _judges_modules() -> tuple:
+    """What the worker does on the judge's behalf (unpickling the inputs, encoding a
+    result, describing a fault), imported before the candidate is: nothing the candidate
+    does to the process afterwards (signal handlers, alarms, sys.modules) reaches an
+    import the judge's side needs. Unpickling a request imports the reference's modules
+    of its inputs; they are imported here too, and so loaded before the candidate runs."""
+    import reference  # noqa: F401  (the inputs' classes, for pickle)
+    import reference.calruption  # noqa: F401
+    from properties.contract import PUBLIC_NAMES
     from properties.impl import fault_of_exception
     from properties.plain import NotPlain, encode_result
+
+    return PUBLIC_NAMES, fault_of_exception, NotPlain, encode_result
+
+
+def _answer(module, name: str, calls, replies: int) -> dict:
+    _, fault_of_exception, NotPlain, encode_result = _JUDGE
 
     function = getattr(module, name, None)
     if not callable(function):
@@ -125,10 +140,11 @@ def main() -> None:
         os.set_inheritable(fd, False)  # the candidate's children do not get the channel
     sys.path[:] = config["sys_path"]
     faulthandler.enable()  # a crash leaves the Python traceback on the captured stderr
+    global _JUDGE
+    _JUDGE = _judges_modules()
+    PUBLIC_NAMES = _JUDGE[0]
     try:
         module = importlib.import_module(config["path"])
-        from properties.contract import PUBLIC_NAMES
-
         names = [name for name in PUBLIC_NAMES if callable(getattr(module, name, None))]
         arithmetic = getattr(module, "ARITHMETIC", "exact")
         hello = {"ok": True, "names": names, "arithmetic": arithmetic if isinstance(arithmetic, str) else repr(arithmetic)}

@@ -1,6 +1,9 @@
 """Exact reference implementation of "Corruption Robust Active Learning" (Chen, Du,
 Jamieson, NeurIPS 2021). Rationals throughout; see DESIGN.md for the contracts."""
-from . import adversary, instances
+from .interrupts import stop_early_in_a_command as _stop_early
+
+_stop_early()  # first: Ctrl-C while a command line's modules load is one line, not a traceback
+from . import adversary, instances  # noqa: E402
 from .adversary import Adversary, Segment
 from .calruption import calruption, calruption_epoch, loss_difference_samples
 from .catoni import catoni_root

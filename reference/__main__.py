@@ -1,11 +1,7 @@
-import sys
-
+# importing reference first makes Ctrl-C and SIGTERM one line and 130 / 143 while the
+# command line's modules load (reference.interrupts.stop_early_in_a_command)
 from reference.interrupts import exit_now
 
-try:  # Ctrl-C while the command line's modules load: the same one line as later
-    from .cli import main
-except KeyboardInterrupt:
-    print("interrupted (Ctrl-C): stopped, no verdict", file=sys.stderr)
-    exit_now(130)
+from .cli import main
 
 exit_now(main())

@@ -371,8 +371,8 @@ EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as `yes | head` reports for `yes`
 
 def _interrupted() -> int:
     interrupts.ignore_more()  # a second SIGINT (z3 re-delivers the one it caught) must not undo this exit
-    print("interrupted (Ctrl-C): stopped, no verdict", file=sys.stderr)
-    return EXIT_INTERRUPTED
+    print(interrupts.message(), file=sys.stderr)
+    return interrupts.status()  # 130 after Ctrl-C (EXIT_INTERRUPTED), 143 after SIGTERM
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> list[str]:

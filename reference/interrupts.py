@@ -13,11 +13,56 @@ import sys
 import threading
 
 _seen = threading.Event()
+_signal: list[int] = []  # the first stopping signal seen (SIGINT or SIGTERM)
+COMMAND_MODULES = ("reference.__main__", "properties.__main__", "proofs_check.__main__")
+MESSAGES = {signal.SIGINT: "interrupted (Ctrl-C): stopped, no verdict",
+            signal.SIGTERM: "terminated (SIGTERM): stopped, no verdict"}
 
 
 def _on_sigint(signum, frame):
+    if not _signal:
+        _signal.append(signum)
     _seen.set()
     raise KeyboardInterrupt
+
+
+def _stop_before_anything_is_written(signum, frame):
+    """A stop while a command line's modules load: nothing is written or started yet, so
+    the process ends here, with the one line and status the command gives later."""
+    os.write(2, (MESSAGES[signum] + "\n").encode())
+    os._exit(128 + signum)
+
+
+def stop_early_in_a_command() -> None:
+    """Called first thing when `reference` is imported: if this process is one of the
+    project's command lines starting up (`python -m reference | properties |
+    proofs_check`), SIGINT and SIGTERM end it at once with one line and 130 / 143 until
+    the command installs its own handlers (install()). Its modules take a second or two
+    to load (z3, Hypothesis, numpy); Python's default would print a traceback instead.
+    A process that is not such a command, or that set its own handlers, is left alone."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    # `python -m PACKAGE` imports the package (argv[0] is "-m" meanwhile), then runs PACKAGE.__main__
+    starting = getattr(sys, "argv", [])[:1] == ["-m"] or getattr(spec, "name", None) in COMMAND_MODULES
+    if not starting:
+        return
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _stop_before_anything_is_written)
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _stop_before_anything_is_written)
+
+
+def status() -> int:
+    """The exit status of a stopped run: 128 + the signal that stopped it (130 for
+    Ctrl-C, 143 for SIGTERM)."""
+    return 128 + (_signal[0] if _signal else signal.SIGINT)
+
+
+def message() -> str:
+    """The one line a stopped run ends with."""
+    return MESSAGES.get(_signal[0] if _signal else signal.SIGINT)
 
 
 def install() -> None:
@@ -25,7 +70,10 @@ def install() -> None:
     keep Python's "Exception ignored in ..." report of a swallowed KeyboardInterrupt off
     stderr: the interrupt is recorded, and the one-line message says it."""
     if threading.current_thread() is threading.main_thread():
+        # SIGTERM (a CI timeout, `kill`) stops the run as Ctrl-C does: the same clean-up
+        # (the candidate's worker, a campaign's cluster), no verdict, its own line and 143
         signal.signal(signal.SIGINT, _on_sigint)
+        signal.signal(signal.SIGTERM, _on_sigint)
         if sys.unraisablehook is not _quiet_unraisable:
             _previous_hook[:] = [sys.unraisablehook]
             sys.unraisablehook = _quiet_unraisable
@@ -42,9 +90,10 @@ def _quiet_unraisable(unraisable) -> None:
 
 
 def ignore_more() -> None:
-    """From now on SIGINT does nothing: the run is already stopping because of one."""
+    """From now on SIGINT and SIGTERM do nothing: the run is already stopping."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def note() -> None:
@@ -63,12 +112,12 @@ def raise_if_interrupted() -> None:
 
 
 def exit_now(status: int) -> None:
-    """Exit with `status`. After Ctrl-C (status 130) the interpreter's shutdown is skipped
+    """Exit with `status`. After Ctrl-C or SIGTERM (130, 143) the interpreter's shutdown is skipped
     once every `atexit` handler has run: objects a SIGINT cut short while they were being
     built (z3's contexts) would otherwise print "Exception ignored" tracebacks as they are
     collected, and a SIGINT re-delivered by a library that caught it would turn the exit
     status into a signal."""
-    if status != 130:
+    if status not in (130, 143):
         sys.exit(status)
     ignore_more()
     import atexit

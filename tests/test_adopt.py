@@ -400,5 +400,5 @@ def test_the_downstream_workflow_steps_run_green_on_the_whole_suite(tmp_path):
     assert {c["status"] for c in report["checks"]} >= {"passed", "expected failure (yours)"}
     assert ET.parse(project / "cral-junit.xml").getroot().find("testsuite").get("failures") == "0"
     again = subprocess.run([sys.executable, "-m", "properties", "compare", "cral-report.json", "cral-report.json"],
-                           cwd=project, env=env, capture_output=True, text=True, timeout=120)
+                           cwd=project, env=env, capture_output=True, text=True, timeout=900)
     assert again.returncode == 0 and "new failures: 0" in again.stdout, again.stdout + again.stderr

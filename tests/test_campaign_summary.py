@@ -63,3 +63,38 @@ def test_a_missing_matplotlib_is_one_line_with_the_install_hint(monkeypatch, tmp
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(ImportError, match=r"pip install .*\[plots\]"):
         plots.plot_label_curves([ROW], tmp_path / "x")
+
+
+def test_intervals_of_two_seeds_stay_in_range_and_name_their_method(tmp_path):
+    """2 seeds whose label counts differ tenfold: a Student t interval reaches far below 0
+    (the figure used to clip it at 1 without saying so); the bootstrap interval stays in
+    [0, n], contains the mean, and its method is in the row, the CSV and the legend.
+    The h* fraction gets a Wilson interval in [0, 1]."""
+    import csv
+
+    from properties.campaign import experiments
+    from properties.campaign.cli import write_csv
+    from properties.campaign.plots import label_curves_figure
+
+    spec = {"experiment": "curves", "master_seed": 7, "points": 64, "hypotheses": 16, "delta": "1/10",
+            "algorithms": ["RobustCAL"], "adversaries": ["clean"], "n": [100000], "replicates": 2}
+    rows = [{"task": f"t{i}", "params": {"algorithm": "RobustCAL", "adversary": "clean", "n": 100000, "replicate": i},
+             "result": {"labels": labels, "output_is_best": best}}
+            for i, (labels, best) in enumerate([(3000, True), (30000, False)])]
+    row = experiments.summarize(spec, rows)["rows"][0]
+    assert row["seeds"] == 2 and row["labels_mean"] == 16500
+    assert 0 <= row["labels_ci_low"] <= row["labels_mean"] <= row["labels_ci_high"] <= 100000, row
+    assert (row["labels_ci_low"], row["labels_ci_high"]) == (3000, 30000), row  # 2 seeds: their range
+    assert row["labels_ci_method"] == experiments.LABELS_CI_METHOD and "bootstrap" in row["labels_ci_method"]
+    assert 0 < row["output_is_best_ci_low"] < 0.5 < row["output_is_best_ci_high"] < 1, row
+    assert row["output_is_best_ci_method"].startswith("Wilson")
+    write_csv([row], tmp_path / "s.csv")
+    with open(tmp_path / "s.csv", newline="") as handle:
+        assert next(csv.DictReader(handle))["labels_ci_method"] == experiments.LABELS_CI_METHOD
+    figure = label_curves_figure([row])
+    legend = [text.get_text() for text in figure.legends[0].get_texts()]
+    assert f"95% CI ({experiments.LABELS_CI_METHOD}) over 2 seeds" in legend, legend
+    assert not any("drawn at" in text for text in legend), legend  # nothing below 1 here
+    zero = dict(row, labels_ci_low=0.0, labels_min=0)
+    legend = [text.get_text() for text in label_curves_figure([zero]).legends[0].get_texts()]
+    assert "values below 1 drawn at 1" in legend, legend

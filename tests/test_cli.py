@@ -29,7 +29,7 @@ def cli(*args) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO) + (os.pathsep + existing if existing else "")}
     return subprocess.run(
         [sys.executable, "-m", "reference", *map(str, args)],
-        capture_output=True, text=True, env=env, cwd=REPO, timeout=120,
+        capture_output=True, text=True, env=env, cwd=REPO, timeout=900,
     )
 
 

@@ -757,7 +757,7 @@ def test_npy_document_with_a_wrong_n_or_format_is_refused(tmp_path):
 def _cli(*args):
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     return subprocess.run([sys.executable, "-m", "reference", *map(str, args)], capture_output=True, text=True,
-                          env=env, cwd=REPO, timeout=120)
+                          env=env, cwd=REPO, timeout=900)
 
 
 def test_cli_reads_an_npy_tape_and_refuses_a_bad_file_in_one_line(tmp_path):

@@ -3,8 +3,10 @@ and item 6's "stdout carries only the report" for Hypothesis's own notes).
 
 Every command line runs in a subprocess, as a user runs it, with a short --timeout; the
 commands that wait out a timeout run concurrently (the module fixture `runs`) so the
-file stays well under a minute. Each run records its wall time: a hanging candidate
-must cost a check about one timeout, never one per shrink step.
+file stays well under a minute. No assertion bounds a wall time (a busy machine would
+fail it): a hanging candidate costs a check one timeout, never one per shrink step, and
+the tests read that from what the judge reported -- the hang found by its own timeout on
+the first example, no shrink step, the remaining runs skipped.
 
 The candidates are tiny modules written into a temporary folder: passive loops, sleeps,
 exits or prints; the module hangs, raises or exits at import."""
@@ -28,7 +30,6 @@ from properties.runner import FAILED, NOT_RUN, PASSED, run_check
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 2  # seconds per call, for the candidates that hang
-SLACK = 10  # seconds of interpreter start-up and checking, on a loaded 2-core machine
 PASSIVE_CHECKS = ("check_passive_output_is_erm", "check_passive_empirical_risks_recomputed")
 NO_PASSIVE = "check_catoni_root_certified"  # calls catoni_root only: runs on after passive misbehaved
 
@@ -149,8 +150,6 @@ def test_a_hanging_call_ends_its_check_at_once_and_json_stays_valid(runs, name):
         # reported on the first hanging call: no shrink step re-ran it
         assert check["examples"] == 1 and "shrink" not in check["statistics"], check
         assert check["unshrunk"].startswith("not shrunk"), check
-        assert check["statistics"]["seconds"] < TIMEOUT + 3, check["statistics"]
-    assert run.seconds < len(hung) * TIMEOUT + SLACK, run.seconds
     others = [c for c in report["checks"] if c["name"] not in PASSIVE_CHECKS]
     assert all(c["status"] == PASSED for c in others), others  # the suite went on
 
@@ -171,14 +170,12 @@ def test_crosscheck_stops_calling_what_hung_and_says_so(runs):
     assert (entry["name"], entry["status"], entry["failing"], entry["not_run"]) == ("crosscheck_passive", FAILED,
                                                                                     True, 11)
     assert [r["case"] for r in entry["failing_runs"]] == [0] and entry["failing_runs"][0]["replay_file"]
-    assert run.seconds < TIMEOUT + SLACK + 10, run.seconds  # the 12 robust_cal runs take a few seconds
 
 
 def test_crosscheck_of_a_hanging_command_costs_one_timeout(runs):
     run = runs["command hang crosscheck"]
     assert run.returncode == 1, run.stderr
     assert "5 runs skipped from case 1 on: not run: the candidate hung on passive in case 0" in run.stdout, run.stdout
-    assert run.seconds < TIMEOUT + SLACK, run.seconds
 
 
 # -- item 1: the total budget ----------------------------------------------------------------
@@ -187,13 +184,15 @@ def test_the_budget_stops_a_slow_check_and_not_run_is_not_a_pass(runs):
     report = run.json()
     assert run.returncode == 1, run.stderr  # nothing failed, but not everything ran
     first, second = report["checks"]
-    # 25 examples at 0.5 s a call would take 12.5 s: the budget stopped the first check between examples
-    assert first["status"] == NOT_RUN and first["reason"].startswith("stopped by the time budget after"), first
+    # 25 examples at 0.5 s a call would take 12.5 s: the budget stopped the first check
+    # (between examples; on a machine so busy that start-up spent the budget, before its
+    # first: how many examples ran depends on the machine, test_the_budget_is_looked_at_
+    # before_each_example counts them on a clock of its own)
+    assert first["status"] == NOT_RUN and first["examples"] < 25, first
+    assert first["reason"].startswith(("stopped by the time budget after", "the time budget was spent")), first
     assert first["failing"] and second["failing"]  # the report's rule is the exit status's
-    assert 0 < first["examples"] < 25, first
     assert second == {**second, "status": NOT_RUN, "examples": 0,
                       "reason": "the time budget was spent before it started"}, second
-    assert run.seconds < 4 + SLACK, run.seconds
     text = runs["slow budget text"]
     assert text.returncode == 1
     assert "2 not run" in text.stdout
@@ -206,29 +205,58 @@ def test_the_budget_stops_a_crosscheck_between_runs(runs):
     assert run.returncode == 1, run.stderr
     passive = report["algorithms"]["passive"]
     skipped = report["skipped"].get("not run: the time budget was spent", 0)
-    assert 0 < skipped < 30 and passive["skipped"] == skipped and passive["agreed"] == 30 - skipped, report
+    # 30 runs at 0.5 s each would take 15 s: the budget of 4 s skipped some (how many depends on the machine)
+    assert 0 < skipped <= 30 and passive["skipped"] == skipped and passive["agreed"] == 30 - skipped, report
     assert not report["mismatches"]
     assert report["budget"] == 4 and report["verdicts"]["passive"]["status"] == NOT_RUN, report["verdicts"]
     entry = validate(report, "slow crosscheck budget", CROSSCHECK_FORMAT)["checks"][0]
     assert (entry["status"], entry["failing"], entry["reason"]) == (NOT_RUN, True, "not run: the time budget was spent")
-    assert run.seconds < 4 + SLACK, run.seconds
+
+
+class _CallClock:
+    """The budget's clock, moved by `step` seconds per call of the candidate: a budget of
+    N steps is spent after exactly N calls, however fast the machine."""
+
+    def __init__(self, step: float):
+        self.now, self.step = 0.0, step
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def counting(self, invoke):
+        def counted(*args, **kwargs):
+            self.now += self.step
+            return invoke(*args, **kwargs)
+        return counted
 
 
 def test_the_budget_while_shrinking_keeps_the_failure_found(candidates, monkeypatch):
+    import properties.budget
+
     monkeypatch.syspath_prepend(str(candidates))
     check = all_checks()[PASSIVE_CHECKS[0]]
+    clock = _CallClock(0.2)
+    monkeypatch.setattr(properties.budget, "time", clock)
     with properties.load_candidate("hang_wrong") as candidate:
-        candidate.invoke = _slowed(candidate.invoke, 0.2)
-        result = run_check(check, candidate, profile="ci", deadline=time.monotonic() + 1.5)
+        candidate.invoke = clock.counting(candidate.invoke)
+        result = run_check(check, candidate, profile="ci", deadline=1.5)
     assert result.status == FAILED and result.counterexample, result
     assert result.unshrunk == "shrinking stopped: the time budget was spent", result.unshrunk
 
 
-def _slowed(invoke, seconds):
-    def slow(*args, **kwargs):
-        time.sleep(seconds)
-        return invoke(*args, **kwargs)
-    return slow
+def test_the_budget_is_looked_at_before_each_example(candidates, monkeypatch):
+    import properties.budget
+
+    monkeypatch.syspath_prepend(str(candidates))
+    check = all_checks()[PASSIVE_CHECKS[0]]
+    clock = _CallClock(1.0)
+    monkeypatch.setattr(properties.budget, "time", clock)
+    with properties.load_candidate("reference", isolate=True) as candidate:
+        candidate.invoke = clock.counting(candidate.invoke)
+        result = run_check(check, candidate, profile="ci", deadline=3.5)
+    # one call per example: examples 1-4 start before the clock reaches 3.5, the fifth does not
+    assert result.status == NOT_RUN and result.examples == 4, result
+    assert result.reason == "stopped by the time budget after 4 examples, before it finished", result.reason
 
 
 @pytest.mark.parametrize("budget", ["0", "-1", "soon"])
@@ -247,7 +275,6 @@ def test_a_missing_folder_for_kept_requests_is_one_line_and_exit_2(candidates, t
 def test_an_import_that_hangs_is_one_line_and_exit_2(runs, name):
     run = runs[name]
     run.one_line_error("hang_import_loop", f"hung after {TIMEOUT} s (importing it)")
-    assert run.seconds < TIMEOUT + SLACK, run.seconds
 
 
 # -- item 2: misbehaving outside a call ------------------------------------------------------
@@ -296,7 +323,7 @@ def test_an_empty_command_variable_stops_pytest_before_any_test(candidates):
     env = _env(candidates, CRAL_CMD="")
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--co",
                           str(ROOT / "tests" / "test_hang.py")], cwd=candidates, env=env, capture_output=True,
-                         text=True, timeout=120)
+                         text=True, timeout=900)
     assert run.returncode == 4, (run.returncode, run.stdout[-500:], run.stderr[-500:])
     assert "$CRAL_CMD is set but empty" in run.stderr, run.stderr[-500:]
 
@@ -325,10 +352,9 @@ def test_hypothesis_slow_shrinking_warning_goes_to_stderr(candidates):
 # -- the Python API does not hang either ------------------------------------------------------
 def test_check_implementation_reports_a_hang_in_one_timeout(candidates, monkeypatch):
     monkeypatch.syspath_prepend(str(candidates))
-    started = time.monotonic()
     results = properties.check_implementation("hang_sleepy", checks=[PASSIVE_CHECKS[0]], on_fail="collect",
                                               timeout=1)
     assert results[0].status == FAILED and results[0].violations[0].endswith("hung after 1 s (in passive)")
+    assert results[0].examples == 1, results[0]  # the first hanging call ended the check: one timeout
     with pytest.raises(ValueError, match=r"hang_import_loop.*hung after 1 s \(importing it\)"):
         properties.check_implementation("hang_import_loop", checks=[PASSIVE_CHECKS[0]], timeout=1)
-    assert time.monotonic() - started < 2 + SLACK

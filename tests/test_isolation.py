@@ -304,7 +304,7 @@ def test_captured_output_is_bounded_and_counted():
 def _cli(*args, tmp_path=None):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path or ""), str(ROOT)]))}
     return subprocess.run([sys.executable, "-m", "properties", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=900)
 
 
 @pytest.mark.parametrize("body, expected", [
@@ -351,7 +351,7 @@ def test_forged_replies_are_failures_not_crashes_of_the_judge(monkeypatch, kind,
 def test_a_forged_hello_is_bad_input():
     result = subprocess.run([sys.executable, "-m", "properties", "check", "--impl", _module("forges_replies"),
                              "--only", "check_passive_output_is_erm"], cwd=ROOT, capture_output=True, text=True,
-                            env={**os.environ, "CRAL_PLANTED_FORGE": "hello"}, timeout=120)
+                            env={**os.environ, "CRAL_PLANTED_FORGE": "hello"}, timeout=900)
     assert result.returncode == 2 and "sent a garbled reply (importing it)" in result.stderr, result.stderr
 
 
@@ -383,7 +383,8 @@ def test_the_worker_dies_with_a_judge_killed_outright(tmp_path):
     worker = int(judge.stdout.readline())
     judge.send_signal(signal.SIGKILL)
     judge.wait()
-    for _ in range(50):
+    guard = time.monotonic() + 600  # waits for the worker's end (an event); only a worker that never dies fails
+    while time.monotonic() < guard:
         status = Path(f"/proc/{worker}/status")
         if not status.exists() or "State:\tZ" in status.read_text():
             return
@@ -435,3 +436,70 @@ def test_a_hang_while_shrinking_keeps_the_failure_found_first():
     result = run_check(check, {"passive": None}, max_examples=200)
     assert result.status == FAILED and "decided false" in result.violations[0]
     assert result.unshrunk.startswith("shrinking stopped when a smaller example cost the worker: hung after")
+
+
+_GRAB = ("import signal\n"
+         "def _grab():\n"
+         "    for number in (signal.SIGALRM, signal.SIGINT, signal.SIGTERM):\n"
+         "        signal.signal(number, signal.SIG_IGN)\n"
+         "    signal.alarm(0)\n"
+         "_grab()\n")
+SIGNAL_GRABBERS = {
+    # right answers, with the process's signals its own: at import and in every call
+    "grabs_signals": _GRAB + "import reference\n"
+                             "def _wrapped(name):\n"
+                             "    def call(*args, **kwargs):\n"
+                             "        _grab()\n"
+                             "        return getattr(reference, name)(*args, **kwargs)\n"
+                             "    return call\n"
+                             "for _name in ('passive', 'robust_cal', 'calruption', 'calruption_epoch', 'catoni_root'):\n"
+                             "    globals()[_name] = _wrapped(_name)\n",
+    # and one that also hangs: only a timeout from outside its process ends it
+    "grabs_signals_and_hangs": _GRAB + "from reference import calruption, calruption_epoch, catoni_root, robust_cal\n"
+                                       "def passive(hypotheses, tape, params):\n"
+                                       "    _grab()\n"
+                                       "    while True:\n"
+                                       "        pass\n",
+}
+ONE_EPOCH = ("check_calruption_one_epoch_recomputed", "check_calruption_one_epoch_fit_is_optimal",
+             "check_calruption_estimation_lemma_one_epoch")
+
+
+def test_a_candidate_that_takes_over_the_signals_is_judged_as_any_other(tmp_path):
+    """SIG_IGN for SIGALRM, SIGINT and SIGTERM and alarm(0), at import and in each call:
+    its right answers pass (nothing of the judge's relies on those signals in its
+    process), and its hang is still found by the judge's own timeout, from outside."""
+    for name, text in SIGNAL_GRABBERS.items():
+        (tmp_path / f"{name}.py").write_text(text)
+    env = {**os.environ, "CI": "true", "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    env.pop("CRAL_CMD", None)
+    right = subprocess.run([sys.executable, "-m", "properties", "check", "--impl", "grabs_signals", "--timeout", "10",
+                            "--json", "--only", *ONE_EPOCH, "check_passive_output_is_erm"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    report = json.loads(right.stdout)
+    assert right.returncode == 0, right.stderr[-2000:]
+    statuses = {c["name"]: c["status"] for c in report["checks"]}
+    assert statuses == {**{name: "passed" for name in statuses},
+                        "check_calruption_estimation_lemma_one_epoch": "expected failure"}, statuses
+    hung = subprocess.run([sys.executable, "-m", "properties", "check", "--impl", "grabs_signals_and_hangs",
+                           "--timeout", TIMEOUT, "--json", "--only", "check_passive_output_is_erm"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    check = json.loads(hung.stdout)["checks"][0]
+    assert hung.returncode == 1 and check["status"] == "failed", hung.stderr[-2000:]
+    assert check["violations"][0].endswith(f"hung after {TIMEOUT} s (in passive)"), check["violations"]
+    assert check["examples"] == 1, check
+
+
+def test_an_in_process_candidate_does_not_keep_the_judges_signals(tmp_path, monkeypatch):
+    import signal
+
+    (tmp_path / "grabs_signals.py").write_text(SIGNAL_GRABBERS["grabs_signals"])
+    monkeypatch.syspath_prepend(str(tmp_path))
+    before = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM)}
+    candidate = load_impl("grabs_signals", isolate=False)
+    assert {number: signal.getsignal(number) for number in before} == before, "its import kept the signals"
+    check = all_checks()["check_passive_output_is_erm"]
+    from properties.runner import run_check
+
+    assert run_check(check, candidate, profile="ci", max_examples=3).status == "passed"
+    assert {number: signal.getsignal(number) for number in before} == before, "its calls kept the signals"

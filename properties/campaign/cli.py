@@ -12,6 +12,7 @@ import os
 import sys
 from pathlib import Path
 
+from reference import interrupts
 from reference.cli import UsageError, positive_number
 
 from . import experiments, fuzz
@@ -20,7 +21,7 @@ from .experiments import load_spec, spec_digest
 from .results import ResultsFile, read_results
 
 RESULTS_DIR = Path("campaigns")
-EXIT_BUDGET, EXIT_INTERRUPTED = 3, 130
+EXIT_BUDGET = 3
 
 
 def _positive_int(field: str):
@@ -107,15 +108,20 @@ def _run(args, kind: str, name: str, spec: dict, task_list, is_failure, summariz
     outcome = execute(kind, name, spec, digest, task_list, results, is_failure=is_failure, workers=workers,
                       scheduler=scheduler, minutes=args.minutes, database=database, quiet=args.quiet)
     rows = read_results(results.path)[1] if results.path.exists() else []
-    _print_summary(summarize(spec, rows), args.json)
-    done = outcome.done_before + outcome.ran
+    summary = summarize(spec, rows)
+    _print_summary(summary, args.json)
+    # counted from the file, not the outcome: a Ctrl-C between a row's write and its count
+    # must not make the message disagree with the rows kept
+    done = len({row["task"] for row in rows})
     if outcome.stopped != "complete":
         why = "time budget spent" if outcome.stopped == "time budget" else "interrupted"
         print(f"{why}: {done} of {outcome.total} tasks done, rows kept in {results.path}; run the same command "
               "again to finish", file=sys.stderr)
-        return EXIT_BUDGET if outcome.stopped == "time budget" else EXIT_INTERRUPTED
+        return EXIT_BUDGET if outcome.stopped == "time budget" else interrupts.status()  # 130, or 143: SIGTERM
     print(f"results: {results.path}", file=sys.stderr)
-    return 1 if outcome.failures else 0
+    # a fuzz campaign's verdicts are per check over every block (an expected failure need
+    # only fail somewhere), not per row
+    return 1 if outcome.failures or summary.get("failing_checks") else 0
 
 
 def _cmd_experiment(args) -> int:
@@ -197,6 +203,10 @@ def summary_text(summary: dict) -> str:
             lines.append(f"{r['algorithm']:<11} {r['adversary']:<13} {r['n']:>14} {r['seeds']:>5} "
                          f"{r['labels_mean']:>15.1f} {'[%.1f, %.1f]' % (r['labels_ci_low'], r['labels_ci_high']):>29} "
                          f"{r['output_is_best_fraction']:>9.2f}")
+        if summary["rows"]:
+            lines.append(f"95% CI of the labels: {summary['rows'][0]['labels_ci_method']} (the range of the seeds' "
+                         "means: it cannot leave [0, n], and on few seeds it is narrow, not wide); the h* output "
+                         f"fraction's interval ({summary['rows'][0]['output_is_best_ci_method']}) is in --json and --csv")
     elif kind == "coverage":
         worst = max(summary["rows"], key=lambda r: r["frequency"], default=None)
         lines.append(f"{len(summary['rows'])} (epoch, pair) slots, delta_pair = {summary['delta_pair']}, "
@@ -208,13 +218,18 @@ def summary_text(summary: dict) -> str:
         lines.append(f"slots whose interval lies above delta_pair: {summary['slots_exceeding_delta']}")
     else:
         width = max((len(r["check"]) for r in summary["rows"]), default=5)
-        lines.append(f"{'check':<{width}}  {'blocks':>6}  {'examples':>8}  statuses")
+        lines.append(f"{'check':<{width}}  {'blocks':>6}  {'examples':>8}  {'verdict':<19}  statuses per block")
         for r in summary["rows"]:
             statuses = ", ".join(f"{k} {v}" for k, v in sorted(r["statuses"].items()))
-            lines.append(f"{r['check']:<{width}}  {r['blocks']:>6}  {r['examples']:>8}  {statuses}")
+            lines.append(f"{r['check']:<{width}}  {r['blocks']:>6}  {r['examples']:>8}  "
+                         f"{r.get('verdict') or 'not run':<19}  {statuses}")
         for r in summary["rows"]:
             if r["failure"]:
                 f = r["failure"]
-                lines.append(f"{r['check']} {f['status']} in block {f['block']}: {f['counterexample']}")
+                found = f" on {f['counterexample']}" if f["counterexample"] is not None else ""
+                lines.append(f"{r['check']} {f['status']} in block {f['block']}{found}")
                 lines += [f"  - {v}" for v in f["violations"]]
+            elif r["check"] in summary["failing_checks"]:  # an expected failure no block found
+                lines.append(f"{r['check']} unexpectedly passed in every finished block ({r['blocks']} blocks, "
+                             f"{r['examples']} examples): its finding was not reproduced")
     return "\n".join(lines)

@@ -29,8 +29,10 @@ from .results import ResultsFile
 from .seeds import task_seed
 
 SCHEDULER_ENV = "CRAL_DASK_SCHEDULER"
+LOOPBACK = "127.0.0.1"  # every server of the embedded cluster listens here only
 POLL_S = 0.2
 PLAIN_PROGRESS_EVERY_S = 30.0  # progress lines when stderr is not a terminal
+clock = time.monotonic  # the --minutes budget's clock (a test moves it instead of waiting)
 
 
 @functools.lru_cache(maxsize=None)
@@ -137,8 +139,10 @@ def _client(workers: int, scheduler: str | None, quiet: bool):
     # so only this process handles it, by shutting the cluster down
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if _main_thread() else None
     try:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=":0", silence_logs=logging.CRITICAL)
+        # loopback only, the dashboard included (Dask's default ":0" listens on every
+        # interface): a campaign on a laptop opens no port to the network
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host=LOOPBACK,
+                               dashboard_address=f"{LOOPBACK}:0", silence_logs=logging.CRITICAL)
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
@@ -151,7 +155,7 @@ def execute(kind: str, name: str, spec: dict, digest: str, task_list, results: R
             minutes: float | None = None, database: str | None = None, quiet: bool = False) -> Outcome:
     """Run every task of `task_list` that has no row in `results` yet; rows are appended as
     tasks finish. KeyboardInterrupt is caught: the outcome says "interrupted"."""
-    started = time.monotonic()
+    started = clock()
     finished = results.finished()
     todo = [task for task in task_list if task.key not in finished]
     failures_before = sum(is_failure(row) for key, row in finished.items())
@@ -184,7 +188,7 @@ def execute(kind: str, name: str, spec: dict, digest: str, task_list, results: R
         waiting = as_completed(pending)
         remaining = set(pending)
         while remaining:
-            if deadline is not None and time.monotonic() >= deadline:
+            if deadline is not None and clock() >= deadline:
                 stopped = "time budget"
                 break
             if not waiting.has_ready():
@@ -211,13 +215,30 @@ def execute(kind: str, name: str, spec: dict, digest: str, task_list, results: R
                 pass
             client.close()
         elif client is not None:
+            if stopped != "complete":
+                # stop now, not when the running tasks end (their rows are not kept): the
+                # worker processes are killed before the cluster is closed, which would
+                # otherwise wait for each worker to finish its task
+                _kill_workers(cluster)
             # our own cluster goes first, scheduler and workers: closing the client first
             # leaves the scheduler writing updates to a closed connection
             cluster.close()
             client.close()
         quiet_dask.restore()
     progress.update(ran, failures, final=True)
-    return Outcome(total, total - len(todo), ran, failures, stopped, time.monotonic() - started)
+    return Outcome(total, total - len(todo), ran, failures, stopped, clock() - started)
+
+
+def _kill_workers(cluster) -> None:
+    """SIGKILL the local cluster's worker processes (each nanny's child)."""
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        process = getattr(getattr(nanny, "process", None), "process", None)
+        pid = getattr(process, "pid", None)
+        if pid:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
 
 class _QuietDaskLogs:

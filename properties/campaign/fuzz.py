@@ -2,13 +2,17 @@
 
 A task is (check, block): `run_check` with `examples` generated examples from the seed
 task_seed(master seed, "fuzz/CHECK/block=B"), so a block finds the same things on any
-worker, in any order. Block 0 also runs the check's known examples (registry.
-KNOWN_EXAMPLES); the other blocks only generate.
+worker, in any order. Every block runs the check's known examples (registry.
+KNOWN_EXAMPLES) first: an expected failure's finding is then seen in every block, not
+only in the one that happens to hold it.
 
 Every task uses one shared Hypothesis example database: a failure a worker finds (shrunk
 to its minimal example) is saved there, and every later run of that check -- on any
 worker, in this campaign or a fresh one -- replays it first (Hypothesis' reuse phase)
-before generating anything. By default the database is a DirectoryBasedExampleDatabase
+before generating anything. Hypothesis writes the database while it shrinks (each
+smaller example replaces the last); a block's writes are held back (DeferredDatabase)
+and written when its run ends, so a block started meanwhile never replays a half-shrunk
+example. By default the database is a DirectoryBasedExampleDatabase
 under the project (`.hypothesis/campaign`); `--database redis://HOST:PORT/DB` uses
 Hypothesis' own RedisExampleDatabase, which workers on other machines share.
 
@@ -54,6 +58,60 @@ class PrefixedDatabase(ExampleDatabase):
 
     def move(self, src: bytes, dest: bytes, value: bytes) -> None:
         self.database.move(self.prefix + src, self.prefix + dest, value)
+
+
+class DeferredDatabase(ExampleDatabase):
+    """`database` as seen by one run, whose writes reach it only on commit().
+
+    Reads see the run's own writes over what `database` holds; save, delete and move are
+    kept as each key's net change (values added, values removed) and applied by commit()
+    -- after Hypothesis has finished shrinking -- so what others read of `database` is
+    never an intermediate shrink step."""
+
+    def __init__(self, database: ExampleDatabase):
+        super().__init__()
+        self.database = database
+        self.added: dict[bytes, set[bytes]] = {}
+        self.removed: dict[bytes, set[bytes]] = {}
+
+    def __repr__(self) -> str:
+        return f"DeferredDatabase({self.database!r})"
+
+    def save(self, key: bytes, value: bytes) -> None:
+        self.removed.get(key, set()).discard(value)
+        self.added.setdefault(key, set()).add(value)
+
+    def delete(self, key: bytes, value: bytes) -> None:
+        self.added.get(key, set()).discard(value)
+        self.removed.setdefault(key, set()).add(value)
+
+    def move(self, src: bytes, dest: bytes, value: bytes) -> None:
+        if src == dest:
+            self.save(src, value)
+            return
+        self.delete(src, value)
+        self.save(dest, value)
+
+    def fetch(self, key: bytes):
+        removed, added = self.removed.get(key, set()), self.added.get(key, set())
+        seen = set()
+        for value in self.database.fetch(key):
+            if value not in removed and value not in seen:
+                seen.add(value)
+                yield value
+        for value in sorted(added - seen):
+            yield value
+
+    def commit(self) -> None:
+        """Apply the run's net changes to `database`, deletions first."""
+        for key, values in self.removed.items():
+            for value in values:
+                self.database.delete(key, value)
+        for key, values in self.added.items():
+            for value in values:
+                self.database.save(key, value)
+        self.added.clear()
+        self.removed.clear()
 
 
 def is_redis_url(location: str) -> bool:
@@ -185,34 +243,62 @@ def run_fuzz_task(spec: dict, params: dict, seed: int, database: str) -> dict:
         # seeded random.Random instances only: properties/strategies.py)
         warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies",
                                 category=HypothesisDeprecationWarning)
+        deferred = DeferredDatabase(PrefixedDatabase(database_for(database), check.name))
         result = run_check(check, candidate, max_examples=spec["examples"], profile=spec["profile"], seed=seed,
-                           known=params["block"] == 0,
-                           database=PrefixedDatabase(database_for(database), check.name))
+                           known=True, database=deferred)
+    deferred.commit()  # shrinking is over: the minimal failure, and only it, becomes visible
     found = result.to_json()
     found.pop("candidate_output", None)
     return found
 
 
-def failing_statuses(spec: dict) -> tuple[str, ...]:
-    """As `properties check` judges: an expected failure that passes says the finding's
-    record is stale only when the reference runs."""
+def _on_reference(spec: dict) -> bool:
     from properties.impl import DEFAULT_IMPL
-    from properties.runner import FAILED, XPASS
 
-    on_reference = spec["cmd"] is None and spec["impl"] in (None, DEFAULT_IMPL)
-    return (FAILED, XPASS) if on_reference else (FAILED,)
+    return spec["cmd"] is None and spec["impl"] in (None, DEFAULT_IMPL)
 
 
 def is_failing_row(spec: dict, row: dict) -> bool:
-    return "error" in row or row["result"]["status"] in failing_statuses(spec)
+    """A row that fails the campaign by itself: a task's error or a failed check. An
+    expected failure that passes in one block is no verdict yet: it is judged over the
+    whole campaign (summarize_fuzz), since it need only fail somewhere."""
+    from properties.runner import FAILED
+
+    return "error" in row or row["result"]["status"] == FAILED
+
+
+def check_verdict(check: str, statuses: dict) -> str | None:
+    """One check's verdict over every finished block: failed if any block failed; for an
+    expected failure, "expected failure" if any block found it, and "unexpectedly passed"
+    only if no block did; otherwise the blocks' common status (passed, not applicable,
+    not run; "passed" when they differ) or None before any block finished."""
+    from properties.registry import EXPECTED_FAILURES
+    from properties.runner import FAILED, PASSED, XFAIL, XPASS
+
+    if not statuses:
+        return None
+    if FAILED in statuses:
+        return FAILED
+    if check in EXPECTED_FAILURES:
+        if XFAIL in statuses:
+            return XFAIL
+        if XPASS in statuses:
+            return XPASS
+    if len(statuses) == 1:
+        return next(iter(statuses))
+    return PASSED if PASSED in statuses else sorted(statuses)[0]
 
 
 def summarize_fuzz(spec: dict, rows: list[dict]) -> dict:
-    """Per check: blocks finished, examples run, statuses, and the first failing block's
-    counterexample (sorted: the same rows give the same summary)."""
-    bad = failing_statuses(spec)
+    """Per check: blocks finished, examples run, statuses per block, the verdict over the
+    whole campaign (check_verdict), and the first failing block's counterexample (sorted:
+    the same rows give the same summary). On the reference an expected failure that no
+    block found is failing (its finding's record is stale), as `properties check` judges."""
+    from properties.runner import FAILED, XPASS
+
+    on_reference = _on_reference(spec)
     per_check: dict[str, dict] = {name: {"check": name, "blocks": 0, "examples": 0, "statuses": {},
-                                         "failure": None} for name in spec["checks"]}
+                                         "verdict": None, "failure": None} for name in spec["checks"]}
     errors = sorted(row["task"] for row in rows if "error" in row)
     for row in sorted((r for r in rows if "error" not in r), key=lambda r: (r["params"]["check"],
                                                                           r["params"]["block"])):
@@ -220,10 +306,13 @@ def summarize_fuzz(spec: dict, rows: list[dict]) -> dict:
         entry["blocks"] += 1
         entry["examples"] += result["examples"]
         entry["statuses"][result["status"]] = entry["statuses"].get(result["status"], 0) + 1
-        if result["status"] in bad and entry["failure"] is None:
-            entry["failure"] = {"block": row["params"]["block"], "status": result["status"],
+        if result["status"] == FAILED and entry["failure"] is None:
+            entry["failure"] = {"block": row["params"]["block"], "status": FAILED,
                                 "counterexample": result["counterexample"], "violations": result["violations"][:3]}
+    for entry in per_check.values():
+        entry["verdict"] = check_verdict(entry["check"], entry["statuses"])
     table = list(per_check.values())
+    failing = sorted(e["check"] for e in table if e["verdict"] == FAILED or (e["verdict"] == XPASS and on_reference))
     return {"experiment": "fuzz", "tasks": len(spec["checks"]) * spec["blocks"],
             "finished": sum(e["blocks"] for e in table), "errors": errors, "rows": table,
-            "failing_checks": sorted(e["check"] for e in table if e["failure"] is not None)}
+            "failing_checks": failing}

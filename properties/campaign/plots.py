@@ -124,6 +124,15 @@ def _seeds_text(rows) -> str:
     return f"{low}..{high} seeds"
 
 
+def _interval_text(rows) -> str:
+    """The band's legend: the interval's method as the rows name it (labels_ci_method;
+    rows without one, from before it was recorded, say only "95% CI")."""
+    methods = sorted({r.get("labels_ci_method") or "" for r in rows})
+    if methods == [""]:
+        return "95% CI"
+    return "95% CI (" + "; ".join(m or "unnamed" for m in methods) + ")"
+
+
 def _colors(algorithms: Sequence[str], matplotlib) -> dict[str, str]:
     # matplotlib's default cycle (not the caller's rcParams, so the figure is the same
     # everywhere), from its third colour on: its first two are near RobustCAL's blue and
@@ -138,7 +147,8 @@ def label_curves_figure(rows: Iterable[Mapping], titles: Mapping[str, str] | Non
     """The matplotlib Figure (Agg canvas) of `rows`: one log-log panel per adversary in
     order of first appearance, panel titles from `titles` (default: the adversary name),
     `title` above the legend if given. Label counts below 1 (0 labels, or a confidence
-    interval reaching below 1) are drawn at 1, since a log axis cannot show 0."""
+    interval reaching below 1) are drawn at 1, since a log axis cannot show 0, and the
+    legend then says so."""
     matplotlib, FigureCanvasAgg, Figure, Line2D, Patch = _matplotlib()
     rows = _checked(rows)
     titles = dict(titles or {})
@@ -154,6 +164,7 @@ def label_curves_figure(rows: Iterable[Mapping], titles: Mapping[str, str] | Non
         figure = Figure(figsize=(WIDTH_IN, HEIGHT_IN), dpi=DPI, layout="constrained")
         FigureCanvasAgg(figure)
         axes = figure.subplots(1, len(adversaries), sharex=True, sharey=True, squeeze=False)[0]
+        floored = False  # whether a value below LABEL_FLOOR was drawn at it: the legend then says so
         for ax, adversary in zip(axes, adversaries):
             ax.set_xscale("log")
             ax.set_yscale("log")
@@ -169,6 +180,8 @@ def label_curves_figure(rows: Iterable[Mapping], titles: Mapping[str, str] | Non
                 n = [r["n"] for r in mine]
                 mean, low, high = ([max(float(r[f]), LABEL_FLOOR) for r in mine]
                                    for f in ("labels_mean", "labels_ci_low", "labels_ci_high"))
+                floored |= any(float(r[f]) < LABEL_FLOOR for r in mine
+                               for f in ("labels_mean", "labels_ci_low", "labels_ci_high"))
                 ax.fill_between(n, low, high, color=color, alpha=BAND_ALPHA, linewidth=0)
                 ax.plot(n, mean, color=color, linewidth=width, label=LABELS.get(algorithm, algorithm))
                 for filled in (True, False):
@@ -181,11 +194,14 @@ def label_curves_figure(rows: Iterable[Mapping], titles: Mapping[str, str] | Non
         handles = [Line2D([], [], color=colors[a], linewidth=LINE_WIDTHS.get(a, LINE_WIDTH),
                           label=LABELS.get(a, a)) for a in algorithms]
         handles += [
-            Patch(facecolor="0.5", alpha=BAND_ALPHA, label=f"95% CI over {_seeds_text(rows)}"),
+            Patch(facecolor="0.5", alpha=BAND_ALPHA, label=f"{_interval_text(rows)} over {_seeds_text(rows)}"),
             Line2D([], [], linestyle="none", marker="o", color="0.2", label="every seed output h*"),
             Line2D([], [], linestyle="none", marker="o", color="0.2", markerfacecolor="white",
                    label="some seed did not"),
         ]
+        if floored:  # a log axis cannot show 0: never drawn at 1 without saying so
+            handles.append(Patch(facecolor="none", edgecolor="none", label=f"values below {LABEL_FLOOR} drawn at "
+                                                                             f"{LABEL_FLOOR}"))
         figure.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 7), frameon=False)
         if title is not None:
             figure.suptitle(title)
