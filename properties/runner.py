@@ -119,6 +119,9 @@ def not_applicable_reason(check: Check, impl) -> str | None:
         return "a statement about the paper: it does not call the implementation (checked against the reference)"
     if candidate.declares_modes:
         missing = [mode for mode in check.covers if not candidate.implements(mode)]
+        if missing and not set(check.covers) <= set(CHECKED_IF_PRESENT):
+            # as for a module: an optional mode a check also covers is checked when present
+            missing = [mode for mode in missing if mode not in CHECKED_IF_PRESENT]
         if missing:
             return f"the implementation does not implement {', '.join(missing)} (not among the modes it declares)"
         return None
