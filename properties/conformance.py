@@ -185,9 +185,8 @@ def _params_echo(document: dict, request_params: dict, arithmetic: str, notes: l
 
 # -- the run -------------------------------------------------------------------------------
 def _schema_problems(document, kind: str, arithmetic: str) -> list[str]:
-    validator = documents._validator(kind, arithmetic)
-    return [documents._schema_message("result", error).split(": ", 1)[1]
-            for error in sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))]
+    return [line.split(": ", 1)[1] for line in documents.schema_errors(document, kind, arithmetic=arithmetic,
+                                                                        source="result")]
 
 
 def _judge(candidate: _RawCandidate, label: str, algorithm: str, args: tuple, exact_document, decode,

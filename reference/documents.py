@@ -225,6 +225,15 @@ def validate(document, kind: str, *, arithmetic: str = "exact", source: str = "d
     return document
 
 
+def schema_errors(document, kind: str, *, arithmetic: str = "exact", source: str = "document") -> list[str]:
+    """Every way `document` breaks the schema of `kind`, one line each (JSON path, what is
+    wrong, the value), in document order; [] for a valid document (the conformance kit,
+    properties/conformance.py, lists them all where `validate` stops at the first)."""
+    _file_name(kind, arithmetic)
+    errors = sorted(_validator(kind, arithmetic).iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path])
+    return [_schema_message(source, error) for error in errors]
+
+
 # -- messages --------------------------------------------------------------------------
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TYPE_WORDS = {"string": "a string", "integer": "an integer (no fraction or exponent)", "number": "a finite number",
@@ -760,5 +769,5 @@ def load_catoni_root(document, *, arithmetic: str = "exact", source: str | None 
 __all__ = [
     "ARITHMETICS", "CLIP", "DocumentError", "KINDS", "MAX_DEPTH", "NPY_FILES", "RESULT_KINDS", "SCHEMA_VERSION", "json_path",
     "load_adversary", "load_catoni_root", "load_epoch_result", "load_instance", "load_params", "load_tape",
-    "load_trace", "numbers_as_text", "parse_json", "read_document", "schema", "schema_dir", "shown", "validate", "write_tape_npy",
+    "load_trace", "numbers_as_text", "parse_json", "read_document", "schema", "schema_dir", "schema_errors", "shown", "validate", "write_tape_npy",
 ]
