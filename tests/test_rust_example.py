@@ -216,6 +216,7 @@ def test_serve_mode_answers_a_line_for_each_request_line(binaries, tmp_path):
     assert answers[0] == answers[3] and "hypotheses[0][0]" in answers[2]["message"]
 
 
+@pytest.mark.slow  # 22 s: the default run keeps the serving program's own tests (tests/test_serve.py)
 def test_serving_and_one_process_per_call_get_the_same_verdicts(binaries):
     from properties.command import CommandCandidate
     from properties.registry import all_checks

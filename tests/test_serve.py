@@ -169,7 +169,8 @@ SAME_VERDICT_CHECKS = ("check_passive_output_is_erm", "check_robust_cal_eliminat
                        "check_catoni_root_rejects_bad_arguments", "check_sample_tape_matches_cral_tape_v1")
 
 
-@pytest.mark.parametrize("module", ["reference", "fast", "mutant"])
+@pytest.mark.parametrize("module", ["reference", pytest.param("fast", marks=pytest.mark.slow),
+                                    pytest.param("mutant", marks=pytest.mark.slow)])
 def test_answer_serving_a_module_gets_the_verdicts_of_its_import_route(module, tmp_path, monkeypatch):
     def verdicts(candidate):
         # the same examples for both routes: a fixed seed, no example database
