@@ -159,25 +159,10 @@ class CommandCandidate(Candidate):
         return self._plain_result(algorithm, name, document)
 
     def _normalised(self, document: dict, inputs: dict) -> dict:
-        """docs/protocol.md section 6's *either* representations, read as the reference
-        writes them (and counted in `normalised` for the report): a float program's params
-        echoed as the nearest doubles of the request's, and W null where rho^ = 0."""
-        if self.arithmetic != "exact" and document.get("params") != inputs["params"] and \
-                _as_doubles(document.get("params")) == _as_doubles(inputs["params"]):
-            document = {**document, "params": inputs["params"]}
-            self.normalised["params echoed as doubles"] += 1
-        epochs = document.get("epochs")
-        if isinstance(epochs, list):
-            for epoch in epochs:
-                try:
-                    W, rho = epoch["W"], epoch["rho"]
-                    for h, row in enumerate(W):
-                        for h2, value in enumerate(row):
-                            if value is None and h != h2 and _is_zero(rho[h][h2]):
-                                row[h2] = {"lo": "0", "hi": "0"}
-                                self.normalised["W null where rho^ = 0"] += 1
-                except (KeyError, TypeError, IndexError, AttributeError):
-                    break  # a malformed trace: the decoders say what is wrong
+        """docs/protocol.md section 6's *either* representations (`read_either_forms`),
+        counted in `normalised` for the report."""
+        document, read = read_either_forms(document, inputs["params"], self.arithmetic)
+        self.normalised.update(read)
         return document
 
     def invoke_many(self, name, calls, timeout):
@@ -858,6 +843,31 @@ def _samples_request(calls) -> dict:
         entries.append({"h": h, "h2": h2, "q": [to_plain(v, "q") for v in q], "counts": to_plain(counts, "counts"),
                         "length": length})
     return {"hypotheses": [list(row) for row in hypotheses], "calls": entries}
+
+
+def read_either_forms(document: dict, request_params, arithmetic: str) -> tuple[dict, collections.Counter]:
+    """A trace document with docs/protocol.md section 6's *either* representations read as
+    the reference writes them, and how often each was read: a float program's params
+    echoed as the nearest doubles of the request's, and W null where rho^ = 0 (the judge
+    and the conformance kit share this one rule)."""
+    read: collections.Counter = collections.Counter()
+    if arithmetic != "exact" and document.get("params") != request_params and \
+            _as_doubles(document.get("params")) == _as_doubles(request_params):
+        document = {**document, "params": request_params}
+        read["params echoed as doubles"] += 1
+    epochs = document.get("epochs")
+    if isinstance(epochs, list):
+        for epoch in epochs:
+            try:
+                W, rho = epoch["W"], epoch["rho"]
+                for h, row in enumerate(W):
+                    for h2, value in enumerate(row):
+                        if value is None and h != h2 and _is_zero(rho[h][h2]):
+                            row[h2] = {"lo": "0", "hi": "0"}
+                            read["W null where rho^ = 0"] += 1
+            except (KeyError, TypeError, IndexError, AttributeError):
+                break  # a malformed trace: the decoders say what is wrong
+    return document, read
 
 
 def _is_zero(value) -> bool:

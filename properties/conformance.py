@@ -33,7 +33,7 @@ from reference.calruption import EpochCounts, calruption_epoch, initial_state
 from reference.documents import DocumentError, json_path, shown
 
 from . import representations
-from .command import RESULT_KINDS, CommandCandidate, _as_doubles
+from .command import RESULT_KINDS, CommandCandidate, read_either_forms
 from .contract import decode_enclosure, decode_epoch_result, decode_trace, function_of
 from .impl import CandidateFault
 from .violation import CallFailed
@@ -152,37 +152,6 @@ def _shape_differences(candidate, exact, path=()) -> list[str]:
     return []
 
 
-def _w_where_rho_is_zero(candidate: dict, exact: dict, notes: list[str]) -> None:
-    """W = 0 where rho^ = 0 (the reference's form) or null: both accepted; the kit says
-    which the program writes, and takes the reference's form for the shape comparison."""
-    nulls = 0
-    for e_epoch, c_epoch in zip(exact.get("epochs", []), candidate.get("epochs", []) or []):
-        if not isinstance(c_epoch, dict) or not isinstance(c_epoch.get("W"), list):
-            continue
-        for h, row in enumerate(e_epoch["W"]):
-            for h2, value in enumerate(row):
-                try:
-                    zero = h != h2 and value is not None and e_epoch["rho"][h][h2] in ("0", "0/1", 0)
-                    if zero and c_epoch["W"][h][h2] is None:
-                        c_epoch["W"][h][h2] = value
-                        nulls += 1
-                except (IndexError, TypeError, KeyError):
-                    return
-    if nulls:
-        notes.append(f"W is null where rho^ = 0 ({nulls} entries): accepted (the reference writes 0)")
-
-
-def _params_echo(document: dict, request_params: dict, arithmetic: str, notes: list[str], problems: list[str]):
-    echoed = document.get("params")
-    if echoed == request_params:
-        return
-    if arithmetic != "exact" and _as_doubles(request_params) == _as_doubles(echoed):
-        notes.append("params echoed as the nearest doubles of the request's: accepted for a float program")
-        return
-    problems.append(f"at $.params: must echo the request's params exactly, got {shown(echoed)}, "
-                    f"the request's {shown(request_params)}")
-
-
 # -- the run -------------------------------------------------------------------------------
 def _schema_problems(document, kind: str, arithmetic: str) -> list[str]:
     return [line.split(": ", 1)[1] for line in documents.schema_errors(document, kind, arithmetic=arithmetic,
@@ -224,9 +193,13 @@ def _judge(candidate: _RawCandidate, label: str, algorithm: str, args: tuple, ex
     if report.problems:
         return report
     if kind == "trace":
-        _w_where_rho_is_zero(document, exact_document, report.notes)
-        _params_echo(document, request_params, candidate.arithmetic, report.notes, report.problems)
-        document = {**document, "params": request_params}
+        document, read = read_either_forms(document, request_params, candidate.arithmetic)
+        report.notes += [f"{what} ({count} entries): accepted, read as the reference writes it"
+                         for what, count in sorted(read.items())]
+        if document.get("params") != request_params:
+            report.problems.append(f"at $.params: must echo the request's params exactly, got "
+                                   f"{shown(document.get('params'))}, the request's {shown(request_params)}")
+            document = {**document, "params": request_params}
     report.problems += _shape_differences(document, exact_document)
     if report.problems:
         return report
