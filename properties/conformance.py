@@ -34,7 +34,7 @@ from reference.documents import DocumentError, json_path, shown
 
 from . import representations
 from .command import RESULT_KINDS, CommandCandidate, read_either_forms
-from .contract import decode_enclosure, decode_epoch_result, decode_trace, function_of
+from .contract import decode_enclosure, decode_epoch_result, decode_trace
 from .impl import CandidateFault
 from .violation import CallFailed
 
