@@ -35,12 +35,11 @@ plus 1e-7 of the scale above. The loop ends: every round adds a row not yet in t
 The first working set is the rows most violated at eta^ = 1/2, where every R_D(h) is the
 same and a row's value is -w W: the largest |w W|.
 
-Solver. scipy's bundled HiGHS (scipy.optimize._highspy._core, through reference/highs.py,
-which the reference's own row generation uses too) keeps the model and basis between
-rounds; measured on the 256 x 256 thresholds LPs at paper constants (65280 rows):
+Solver. HiGHS through its public bindings, highspy (reference/highs.py, which the
+reference's own row generation uses too), keeps the model and basis between rounds; measured on the 256 x 256 thresholds LPs at paper constants (65280 rows):
 0.14 s with 22 rounds warm, against 47 s (211 rounds) rebuilding the LP through
 scipy.optimize.linprog each round, whose own per-call overhead is ~1.2 ms against 0.08 ms.
-linprog is the fallback when that module is missing (another scipy).
+scipy's public linprog is the fallback when highspy is not installed.
 """
 from __future__ import annotations
 
@@ -163,8 +162,8 @@ def pair_rows(a, b, weight, W, k: int, num_h: int):
 
 
 def _solver(cost, lower, upper, equalities, rhs, warm: bool = True):
-    """The working-set LP (reference/highs.py: HiGHS warm-started through scipy's bundled
-    bindings, linprog without them), with the tree equalities in it."""
+    """The working-set LP (reference/highs.py: HiGHS warm-started through highspy, linprog
+    without it), with the tree equalities in it."""
     csr = equalities.tocsr()
     return new_lp(cost, lower, upper, (csr.indptr, csr.indices, csr.data, rhs), warm=warm)
 

@@ -7,13 +7,18 @@ re-solves the whole working set (measured on the 256 x 256 thresholds LPs at the
 constants: 0.14 s warm against 47 s cold in fast's formulation; linprog's own overhead is
 ~1.2 ms per call against 0.08 ms).
 
-scipy bundles HiGHS's Python bindings as the private module `scipy.optimize._highspy._core`
-(scipy >= 1.15). A private module may move: without it, `ColdLP` re-solves through
-linprog, slower but the same answers. Either way the result is floats: the reference only
-takes proposals from it (which rows to add, which basis to certify); fast uses its point.
+The live model comes from `highspy`, HiGHS's own public Python bindings (a dependency; the
+same solver scipy bundles, but scipy's copy is the private module
+`scipy.optimize._highspy._core`, which any scipy release may rename or remove). Without
+highspy (an install that skipped it), `ColdLP` re-solves through scipy's public linprog,
+slower but the same answers. Either way the result is floats: the reference only takes
+proposals from it (which rows to add, which basis to certify); fast uses its point.
 """
 from __future__ import annotations
 
+import os
+import sys
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,6 +28,36 @@ import numpy as np
 # guessed at that tolerance can be wrong, and the vertex HiGHS returns was up to 5x the
 # optimum when evaluated exactly; at 1e-10 they agree.
 TOLERANCE = 1e-10
+
+
+_STDOUT_LOCK = threading.Lock()
+
+
+def _quiet_highs(highspy):
+    """highspy.Highs(), without the banner its constructor prints.
+
+    HiGHS writes "Running HiGHS ...: Copyright ..." to the process's stdout (file
+    descriptor 1, from C++) when the first model object of a process is built, before any
+    option (output_flag) can be set on it; it would land in the middle of `--json`
+    output and of a command-route answer. So descriptor 1 points at /dev/null while the
+    object is built (microseconds; Python's own buffer is flushed first, and nothing else
+    of ours writes to stdout from another thread then)."""
+    with _STDOUT_LOCK:
+        try:
+            sys.stdout.flush()
+        except (AttributeError, ValueError, OSError):  # a closed or replaced stdout
+            pass
+        try:
+            saved = os.dup(1)
+        except OSError:  # no descriptor 1 at all: nothing to protect
+            return highspy.Highs()
+        try:
+            with open(os.devnull, "wb") as null:
+                os.dup2(null.fileno(), 1)
+            return highspy.Highs()
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
 
 
 @dataclass(frozen=True)
@@ -40,8 +75,8 @@ class WarmLP:
     data, rhs), and <= rows added by `add`."""
 
     def __init__(self, core, cost, lower, upper, equalities=None):
-        self.core = core
-        self.highs = core._Highs()
+        self.core = core  # the highspy module: its Highs, HighsLp and status enums
+        self.highs = _quiet_highs(core)
         for name, value in (("output_flag", False), ("presolve", "off"), ("solver", "simplex"),
                             ("simplex_strategy", 1), ("threads", 1),
                             ("primal_feasibility_tolerance", TOLERANCE), ("dual_feasibility_tolerance", TOLERANCE)):
@@ -129,12 +164,12 @@ class ColdLP:
 
 
 def new_lp(cost, lower, upper, equalities=None, *, warm: bool = True):
-    """A WarmLP when scipy's bundled bindings are there (and `warm`), else a ColdLP."""
+    """A WarmLP when highspy is installed (and `warm`), else a ColdLP."""
     if warm:
         try:
-            from scipy.optimize._highspy import _core
+            import highspy
         except ImportError:
             pass
         else:
-            return WarmLP(_core, cost, lower, upper, equalities)
+            return WarmLP(highspy, cost, lower, upper, equalities)
     return ColdLP(cost, lower, upper, equalities)

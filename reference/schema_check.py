@@ -12,7 +12,22 @@ from __future__ import annotations
 import math
 import re
 
-from jsonschema._utils import equal
+
+def equal(one, two) -> bool:
+    """JSON Schema's equality (const, enum, uniqueItems): as ==, except that a boolean
+    never equals a number (True == 1 in Python, not in JSON), at any depth. The semantics
+    of jsonschema's own helper, which lives in its private module `jsonschema._utils`."""
+    if one is two:
+        return True
+    if isinstance(one, str) or isinstance(two, str):
+        return one == two
+    if isinstance(one, (list, tuple)) and isinstance(two, (list, tuple)):
+        return len(one) == len(two) and all(equal(a, b) for a, b in zip(one, two))
+    if isinstance(one, dict) and isinstance(two, dict):
+        return len(one) == len(two) and all(key in two and equal(value, two[key]) for key, value in one.items())
+    if isinstance(one, bool) or isinstance(two, bool):
+        return isinstance(one, bool) and isinstance(two, bool) and one == two
+    return one == two
 
 ANNOTATIONS = frozenset({"description", "title", "$comment", "default", "examples", "$schema", "$id"})
 
