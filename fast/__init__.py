@@ -1,5 +1,5 @@
 """A fast float64 implementation of "Corruption Robust Active Learning" under the
-reference's public names (DESIGN.md), vectorised with numpy, the LP of Algorithm 2
+reference's public names (CONTRACT.md), vectorised with numpy, the LP of Algorithm 2
 line 9 by HiGHS.
 
 Two ways to feed it: tape mode (the reference's tapes, so its traces can be

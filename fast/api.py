@@ -1,4 +1,4 @@
-"""The public names of DESIGN.md for the fast path, in tape mode and in counts mode.
+"""The public names of CONTRACT.md for the fast path, in tape mode and in counts mode.
 
 Tape mode takes the same tapes as the reference (a reference.Tape, or its array form
 fast.TapeArrays, which fast.sample_tape produces directly) and returns the reference's

@@ -1,4 +1,4 @@
-"""Fast runs as the reference's trace dataclasses (DESIGN.md, "Trace").
+"""Fast runs as the reference's trace dataclasses (CONTRACT.md, "Trace").
 
 Quantities the fast path holds as integers (counts, mistakes, disagreement counts) are
 reported exactly as Fractions; float64 quantities are reported as the exact rational

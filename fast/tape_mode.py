@@ -1,5 +1,5 @@
 """Tape mode: the counts each update needs, read off a tape (the same tapes as the
-reference's, DESIGN.md "Tape"), one numpy pass per epoch or checkpoint interval."""
+reference's, CONTRACT.md "Tape"), one numpy pass per epoch or checkpoint interval."""
 from __future__ import annotations
 
 import numpy as np

@@ -3,7 +3,7 @@ after substituting the premises that are definitions (`Eq(symbol, expression)`).
 
 An identity proved this way holds wherever both sides are defined, whatever the other
 premises; inequalities are left to z3 (sympy's `is_nonnegative` answers None too often
-to be worth a second code path, TOOLING.md)."""
+to be worth a second code path: a measured property of sympy, recorded in the project's tooling notes)."""
 from __future__ import annotations
 
 import sympy as sp

@@ -1,5 +1,5 @@
 """catoni_root called directly (issue 11, item 3): the public name every implementation
-provides (DESIGN.md, "Public entry points"), on the arguments its contract allows.
+provides (CONTRACT.md, "Public entry points"), on the arguments its contract allows.
 
 The estimate is the unique root z of f(z) = sum_i counts[i] psi(alpha (values[i] - z)),
 psi(y) = ln(1 + y + y^2/2) for y >= 0 and -ln(1 - y + y^2/2) for y < 0 (appendix,
@@ -110,7 +110,7 @@ def _steer_float_error(values, counts, alpha, lo: Fraction, hi: Fraction) -> Non
 
 def check_catoni_root_certified(impl, problem: CatoniProblem) -> list[Violation]:
     """Appendix D.2, lemma "Concentration inequality for Catoni's estimator" (the root of
-    f); DESIGN.md, catoni_root -> (lo, hi), an exact enclosure; FINDINGS R12 (width
+    f); CONTRACT.md, catoni_root -> (lo, hi), an exact enclosure; FINDINGS R12 (width
     2^-64). On unsorted data with repeated values, one entry, all-equal data, magnitudes
     2^-40 .. 2^40 and integers beyond 2^53, counts up to 10^12 and alpha from 2^-40 to
     2^40: lo <= hi and f(lo) >= 0 >= f(hi), decided exactly, with hi - lo <= 2^-64; a
@@ -199,7 +199,7 @@ def _raised_value_error(violation: Violation) -> bool:
 
 def bad_arguments(problem: CatoniProblem, floats: bool) -> list[tuple[str, tuple, tuple[str, ...]]]:
     """(what is wrong, arguments, fields) derived from a valid problem; each must raise
-    ValueError naming one of `fields` (DESIGN.md, "Instance": invalid input raises
+    ValueError naming one of `fields` (CONTRACT.md, "Instance": invalid input raises
     ValueError naming the field, floats where exact values are required included). The
     float entries are for exact candidates only: a float64 candidate may take floats."""
     values, counts, alpha = list(problem.values), list(problem.counts), problem.alpha
@@ -232,7 +232,7 @@ def zero_count_arguments(problem: CatoniProblem) -> tuple:
 
 
 def check_catoni_root_rejects_bad_arguments(impl, problem: CatoniProblem) -> list[Violation]:
-    """DESIGN.md, "Instance" and catoni_root: bad input raises ValueError naming the field
+    """CONTRACT.md, "Instance" and catoni_root: bad input raises ValueError naming the field
     (a subclass of ValueError counts). A negative count, alpha <= 0, empty data, lengths
     that differ and, for exact candidates, a float value or alpha: each must raise
     ValueError whose message names the field (values, counts or alpha); returning a value,
@@ -283,12 +283,12 @@ def check_catoni_root_rejects_bad_arguments(impl, problem: CatoniProblem) -> lis
     return found
 
 
-_CITES = "Appendix D.2, lemma \"Concentration inequality for Catoni's estimator\"; DESIGN.md catoni_root"
+_CITES = "Appendix D.2, lemma \"Concentration inequality for Catoni's estimator\"; CONTRACT.md catoni_root"
 CHECKS = (
     custom_check(check_catoni_root_certified, _CITES + "; FINDINGS R12", "deterministic", catoni_problems(),
                  covers=("catoni_root",)),
     custom_check(check_catoni_root_invariant_under_reordering_and_splitting, _CITES, "deterministic",
                  catoni_problems(), covers=("catoni_root",)),
-    custom_check(check_catoni_root_rejects_bad_arguments, "DESIGN.md, Contracts (ValueError on bad input) and "
+    custom_check(check_catoni_root_rejects_bad_arguments, "CONTRACT.md, Contracts (ValueError on bad input) and "
                  "catoni_root; " + _CITES, "deterministic", catoni_problems(), covers=("catoni_root",)),
 )

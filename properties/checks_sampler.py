@@ -101,7 +101,7 @@ def first_difference(ours, theirs):
 
 
 def check_sample_tape_matches_cral_tape_v1(impl, case):
-    """The contract of reference/tape.py (generator "cral-tape-v1") and DESIGN.md "Tape"
+    """The contract of reference/tape.py (generator "cral-tape-v1") and CONTRACT.md "Tape"
     ("identical seeds give identical tapes on every machine"): a tape whose generator is
     "cral-tape-v1" equals reference.sample_tape(instance, adversary, seed) round for round
     (x_t, y_t, u_t), with the same seed and n = adversary.n. A tape that claims another
@@ -381,7 +381,7 @@ def check_sample_tape_law(impl, experiment):
 def check_sample_tape_prefix(impl, case):
     """The prefix property: for the same instance and seed, the tape for the first n rounds
     of an adversary is the first n rounds of its tape for all n_long rounds (eta_t the same
-    for t <= n). This is this project's contract, not the paper's: DESIGN.md "Tape"
+    for t <= n). This is this project's contract, not the paper's: CONTRACT.md "Tape"
     (identical seeds give identical tapes) and reference/tape.py, "Consequences a user can
     rely on". Held for every sampler, whatever its generator (issue 11: "in any case, its
     law ... and the prefix property"): a tape of n rounds is then the start of a longer
@@ -407,12 +407,12 @@ def check_sample_tape_prefix(impl, case):
 
 CHECKS = (
     custom_check(check_sample_tape_matches_cral_tape_v1,
-                 "reference/tape.py (generator cral-tape-v1); DESIGN.md 'Tape'; Section 2 'Oblivious adversary model' "
+                 "reference/tape.py (generator cral-tape-v1); CONTRACT.md 'Tape'; Section 2 'Oblivious adversary model' "
                  "(support)", "deterministic", sampler_cases(), covers=("sample_tape",)),
     custom_check(check_sample_tape_law,
                  "Section 2 'Oblivious adversary model' (x_t ~ nu*, y_t ~ Ber(eta_t^{x_t})); Algorithm 2, line 4 "
                  "(Q_t ~ Ber(q) from u_t)", "statistical", st.just(SAMPLER_LAW_EXPERIMENT), covers=("sample_tape",)),
     custom_check(check_sample_tape_prefix,
-                 "DESIGN.md 'Tape'; reference/tape.py 'Consequences' (the project's contract, not the paper)",
+                 "CONTRACT.md 'Tape'; reference/tape.py 'Consequences' (the project's contract, not the paper)",
                  "deterministic", sampler_prefix_cases(), covers=("sample_tape",)),
 )

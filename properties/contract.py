@@ -3,8 +3,8 @@ and how their plain-data results (properties/plain.py) are decoded into the refe
 types on the judge's side. A result that does not fit is a `CallFailed` naming the
 field and the value, never a crash of the suite.
 
-Public names (DESIGN.md's "Public entry points" gives the first four; the README's
-"Pointing the suite at your implementation" and "Additions to DESIGN.md's contracts"
+Public names (CONTRACT.md's "Public entry points" gives the first four; its "Additions
+to the contracts" and docs/judging.md's "Pointing the suite at your implementation"
 the rest, and the plain-data and JSON forms a result may take):
 
     passive(hypotheses, tape, params)                      -> trace       required

@@ -1,5 +1,5 @@
 """Cross-check a candidate implementation against the reference on the same tapes
-(DESIGN.md section 4).
+(CONTRACT.md section 4).
 
 Stepwise, not trace against trace. The candidate runs on a tape and returns its trace;
 the harness then walks that trace update by update (a checkpoint of RobustCAL, an epoch

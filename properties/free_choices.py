@@ -194,7 +194,7 @@ CHOICES: tuple[Choice, ...] = (
         "where the randomness comes from",
         "Q_t = 1 iff u_t < q_l^{x_t}, with the tape's coin u_t",
         "the same", PINNED,
-        "the tape carries all randomness (DESIGN, Tape) so that runs are reproducible and comparable; u_t < q gives "
+        "the tape carries all randomness (CONTRACT.md, Tape) so that runs are reproducible and comparable; u_t < q gives "
         "P(Q_t = 1) = q exactly, u_t <= q would not"),
     Choice(
         "calruption.zero_q_loss", "Algorithm 2, line 5: l^_t(h) = 1{h(x_t) != y_t} Q_t / q_l^x",
@@ -312,9 +312,9 @@ CHOICES: tuple[Choice, ...] = (
         "line 6 updates only at t = tau_l + N_l - 1, which an unfinished epoch never reaches, and line 4 queries in "
         "every round: no correct implementation differs",
         ("R14",)),
-    # -- the trace's representation (DESIGN, Trace) ----------------------------------------
+    # -- the trace's representation (CONTRACT.md, Trace) ----------------------------------------
     Choice(
-        "trace.index_sets", "the trace (DESIGN, Trace): V_t, V_{t+1}, the layers V^i_{l+1}, the support S_l",
+        "trace.index_sets", "the trace (CONTRACT.md, Trace): V_t, V_{t+1}, the layers V^i_{l+1}, the support S_l",
         "the paper's sets have no order",
         "sorted tuples without repeats",
         "the same", FORMAT,

@@ -16,7 +16,7 @@ def note(text: str) -> None:
 def steer(score, label: str) -> None:
     """Push the search toward larger `score` (e.g. a negated slack: toward the edge of a
     bound, used by the fuzz profile). target() takes floats only; infinite scores are
-    dropped (TOOLING.md)."""
+    dropped (Hypothesis's target() accepts only finite floats)."""
     value = float(score)
     if currently_in_test_context() and math.isfinite(value):
         target(value, label=label)

@@ -64,7 +64,7 @@ class Enclosure:
         return self.lo <= value <= self.hi
 
     def __iter__(self):
-        """So that `lo, hi = enclosure` works (DESIGN.md's "(lo, hi)" form)."""
+        """So that `lo, hi = enclosure` works (CONTRACT.md's "(lo, hi)" form)."""
         yield self.lo
         yield self.hi
 

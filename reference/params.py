@@ -1,6 +1,6 @@
 """Run parameters: the paper's constants by default, scaled constants for small tests.
 
-A trace records the Params it ran with (DESIGN.md, "Parameters"). Log constants are
+A trace records the Params it ran with (CONTRACT.md, "Parameters"). Log constants are
 kept symbolically (coefficient * ln(argument)) and enclosed on demand, so no rounding
 happens before a comparison needs it."""
 from __future__ import annotations

@@ -225,7 +225,7 @@ def test_same_input_same_answer():
 
 
 def test_negative_lower_bound_is_honoured():
-    """sympy's linprog returned 0 here (TOOLING.md)."""
+    """sympy's linprog returned 0 here (a known defect of sympy's exact LP, noted when the solver was chosen)."""
     for solve in (solve_lp, solve_lp_exact):
         sol = solve([1], [], [], [-1], [1])
         assert sol.x == (F(-1),) and sol.objective == -1
