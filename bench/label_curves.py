@@ -18,9 +18,11 @@ one log-log panel per adversary, the mean with its Student-t 95% band, a filled 
 where every seed output h* and a hollow one where some seed did not. CALruption outputs
 hypothesis 0 (not h*) until its first epoch completes (n >= |I_1| ~ 2.4e6 here).
 
-Default output: docs/label_curves.{png,svg,csv} and bench/results/label_curves.json.
+Default output: bench/results/label_curves.{png,svg,csv} and bench/results/label_curves.json.
+The committed figure, docs/label_curves.{png,svg,csv}, is replaced only when asked for by
+name (`--out docs/label_curves`): a documented command never overwrites a committed file.
 --quick runs the "curves-quick" spec (n <= 10^5, 2 seeds: seconds) and writes under
-bench/results/ only, never docs/ (its figure would replace the committed one)."""
+bench/results/ too."""
 from __future__ import annotations
 
 import json
@@ -40,7 +42,7 @@ from properties.campaign.results import ResultsFile, read_results  # noqa: E402
 from reference.cli import OneLineParser, UsageError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_OUT = ROOT / "docs" / "label_curves"
+DEFAULT_OUT = _report.RESULTS / "label_curves"  # docs/label_curves only with --out
 QUICK_OUT = _report.RESULTS / "label_curves_quick"
 CAMPAIGNS = _report.RESULTS / "campaigns"
 

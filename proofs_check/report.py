@@ -5,10 +5,9 @@ from collections import Counter, defaultdict
 
 import hypothesis
 import sympy
-import z3
-
 from reference import interrupts
 
+from .decide_z3 import z3  # the `proofs` extra, named when missing
 from .decide import (NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED, UNKNOWN, Verdict,
                      decide_step)
 from .exact import fraction_text

@@ -38,7 +38,7 @@ from .first_use import (
 )
 from .progress import CheckProgress, CountProgress
 from .replay import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, replay, replay_command, results_dir, save_failures
-from .runner import NOT_RUN, run_check
+from .runner import NOT_APPLICABLE, NOT_RUN, run_check
 from . import xfails_file
 from .strategies import (
     CROSSCHECK_SEED, LARGE_CROSSCHECK_SEED, crosscheck_case_stream, large_crosscheck_case_stream,
@@ -135,6 +135,8 @@ def _exit_status(report: dict) -> int:
 
 
 def _cmd_check(args) -> int:
+    if args.list:  # the ids --only, --xfails-file and pytest -k take, without running anything
+        return _list_checks(args)
     _check_report_options(args)
     profile = profiles.load(args.profile)
     lists = _lists(args)
@@ -178,7 +180,9 @@ def _cmd_check(args) -> int:
         swidth = max(19, *(len(r.status) for r in results))
         print(f"{'check':<{width}}  {'status':<{swidth}}  {'examples':>8}  cites")
         for r in results:
-            print(f"{r.name:<{width}}  {r.status:<{swidth}}  {r.examples:>8}  {r.cites}")
+            # a check that does not apply says why in the table too, not only in --json
+            why = f"  (not applicable: {r.reason})" if r.status == NOT_APPLICABLE and r.reason else ""
+            print(f"{r.name:<{width}}  {r.status:<{swidth}}  {r.examples:>8}  {r.cites}{why}")
         if not args.verbose:
             print_short_header(results)
         for r in results if not args.verbose else ():
@@ -345,6 +349,9 @@ def build_parser():
                                       f"else ${ENV_VAR} or 'reference')")
     check.add_argument("--profile", choices=profiles.PROFILES, help="Hypothesis profile (default ci under CI, else dev)")
     check.add_argument("--only", nargs="+", metavar="CHECK", help="run only these checks")
+    check.add_argument("--list", action="store_true",
+                       help="list the check ids, one per line with the paper's line or lemma each cites, and run "
+                            "nothing (with --json: one JSON object)")
     check.add_argument("--json", action="store_true",
                        help="print the report as one JSON object (schema: check-report.schema.json) instead of "
                             "the table")
@@ -416,6 +423,17 @@ def build_parser():
     kit.add_argument("--json", action="store_true", help="print one JSON object instead of the list")
     kit.set_defaults(handler=_cmd_conformance)
     return parser
+
+
+def _list_checks(args) -> int:
+    checks = all_checks()
+    if args.json:
+        print(json.dumps({"checks": [{"name": c.name, "cites": c.cites, "kind": c.kind} for c in checks.values()]}))
+    else:
+        width = max(len(name) for name in checks)
+        for check in checks.values():
+            print(f"{check.name:<{width}}  {check.cites}")
+    return 0
 
 
 def _cmd_replay(args) -> int:

@@ -16,7 +16,7 @@ The checks and the cross-check ask this table what to accept, through the functi
 the end (`accepted_minimisers`, `accepted_calruption_outputs`, `rounding_bound`) or by
 citing the entry they honour (`cite`): changing an entry's status changes what they
 accept (tests/test_free_choices.py shows it with a legitimate variant). `render_markdown`
-gives the README's copy of the table."""
+gives the copy of the table in docs/property-suite.md."""
 from __future__ import annotations
 
 import re
@@ -428,13 +428,13 @@ def divergence_of(choice_id: str) -> str | None:
     return c.divergence if c.free else None
 
 
-# -- README -----------------------------------------------------------------------------------
+# -- docs/property-suite.md -----------------------------------------------------------------------------------
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("*", "\\*").replace("[", "\\[")
 
 
 def render_markdown() -> str:
-    """The table as README markdown: the free choices, then what the contract pins."""
+    """The table as markdown (docs/property-suite.md): the free choices, then what the contract pins."""
     lines = [
         "### Free choices and pinned conventions",
         "",

@@ -153,6 +153,18 @@ def pytest_configure(config):
     if cmd is not None and config.getoption("cral_in_process"):
         raise pytest.UsageError("--cral-in-process does not apply to --cral-cmd: a command always runs in "
                                 "processes of its own")
+    if impl is not None:  # a file path, or a module of the current folder pytest cannot import: say how
+        from reference.cli import UsageError
+
+        from .first_use import current_folder_hint, file_path_hint
+
+        try:
+            file_path_hint(impl, "--cral-impl", command_line="pytest")
+        except UsageError as error:
+            raise pytest.UsageError(f"cral: {error}") from None
+        hint = current_folder_hint(impl, "--cral-impl", "pytest")
+        if hint:
+            raise pytest.UsageError(f"cral: {hint}")
     config.addinivalue_line("markers", f"{MARKER}: a check of the property suite (the cral plugin)")
     suite = _Suite(config, impl, cmd, config.getoption("cral_profile") or default_profile())
     from .xfails_file import load

@@ -20,6 +20,7 @@ from .instances import BUILTIN
 from .params import Params
 from .passive import passive
 from .robust_cal import robust_cal
+from .extras import MissingExtra
 from .serialization import to_jsonable
 from .tape import sample_tape
 from .trace import trace_to_json
@@ -403,6 +404,9 @@ def run(parser: argparse.ArgumentParser, argv=None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
+    except MissingExtra as error:  # an optional dependency not installed: which extra to install
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     except (UsageError, ValueError) as error:
         if interrupts.interrupted():  # the interrupt, wrapped by a library: not bad input
             return _interrupted()

@@ -6,7 +6,7 @@
   it rejects the legitimate variant that makes that choice otherwise (on as many examples
   as tests/test_legit.py runs, so those examples do exercise the choice), and the
   cross-check reports it as a mismatch;
-* the README's copy is current."""
+* the copy in docs/property-suite.md is current."""
 from __future__ import annotations
 
 import dataclasses
@@ -141,7 +141,8 @@ def test_render_lists_every_entry_once():
                                                                                     "output_member |", "tolerance |")))
 
 
-def test_readme_copy_is_current():
-    """README.md carries render_markdown()'s text verbatim (regenerate it with
+def test_docs_copy_is_current():
+    """docs/property-suite.md carries render_markdown()'s text verbatim (regenerate it with
     `python -c "from properties.free_choices import render_markdown; print(render_markdown())"`)."""
-    assert render_markdown() in (ROOT / "README.md").read_text(), "README.md's copy of the free-choices table is stale"
+    assert render_markdown() in (ROOT / "docs" / "property-suite.md").read_text(), \
+        "docs/property-suite.md's copy of the free-choices table is stale"

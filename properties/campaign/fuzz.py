@@ -30,6 +30,7 @@ from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 from hypothesis.errors import HypothesisDeprecationWarning
 
 from reference.exact import as_int
+from reference.extras import require
 
 DEFAULT_DATABASE = Path(".hypothesis") / "campaign"
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
@@ -137,7 +138,7 @@ def open_database(location: str) -> ExampleDatabase:
     answer is a ValueError naming the URL, found before any task runs."""
     if not is_redis_url(location):
         return DirectoryBasedExampleDatabase(location)
-    import redis
+    redis = require("redis", package="redis", extra="campaign", needed_by="--database redis://...")
     from hypothesis.extra.redis import RedisExampleDatabase
 
     try:
