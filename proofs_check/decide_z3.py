@@ -24,7 +24,7 @@ from reference import interrupts
 
 from .parse import relation
 
-RLIMIT = 2_000_000  # about 0.2-1 s of z3 work; measured in proofs_check/README notes
+RLIMIT = 2_000_000  # about 0.2-1 s of z3 work, measured when chosen; a resource limit, not a clock
 
 
 class OutOfReach(Exception):

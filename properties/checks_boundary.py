@@ -40,7 +40,7 @@ def _all_of(case, trace, functions) -> list:
 # what any implementation must get exactly right, floats or not: schedules, index sets
 # and label counts (a float64 candidate passes these); and the recomputations of the
 # numbers, exact for exact implementations (a float one is held to the reference by the
-# cross-check instead, README "The cross-check")
+# cross-check instead, docs/fast.md, "The cross-check")
 PASSIVE_CHECKS = (rc.check_passive_output_is_erm, rc.check_passive_empirical_risks_recomputed)
 ROBUST_CAL_CHECKS = (
     rc.check_robust_cal_checkpoints_at_powers_of_two,

@@ -10,7 +10,7 @@ certified enclosure) must meet the reference's enclosure.
 
 The figures were set from the error analysis in each reason and then checked against
 measurement: `python -m properties crosscheck --candidate fast` prints the largest
-error / tolerance seen per entry on the fixed cases (all below 0.2 for fast; README)."""
+error / tolerance seen per entry on the fixed cases (all below 0.2 for fast; docs/fast.md, "The cross-check")."""
 from __future__ import annotations
 
 from dataclasses import dataclass

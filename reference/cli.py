@@ -179,7 +179,7 @@ def _check_tape_memory(n: int) -> None:
     if have is not None and need > have:
         raise UsageError(f"--n {n}: the exact tape needs about {_gb(need)} in memory ({TAPE_BYTES_PER_ROUND} bytes "
                          f"per round) and {_gb(have)} is available; use a smaller --n, or the fast implementation's "
-                         "counts mode for long streams (fast.robust_cal_counts, README 'The fast implementation')")
+                         "counts mode for long streams (fast.robust_cal_counts, docs/fast.md)")
     if need > 1 << 30:
         print(f"note: --n {n}: the exact tape takes about {_gb(need)} in memory and minutes to sample",
               file=sys.stderr)
