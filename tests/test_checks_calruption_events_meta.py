@@ -1,10 +1,10 @@
-"""Meta-tests of properties/checks_calruption_events.py (CALruption's events, lemmas and
+"""Meta-tests of properties/checks/calruption_events.py (CALruption's events, lemmas and
 Theorem 5.1 on their events; condition (1)'s frequency):
 
 * the event deciders are right on hand-made cases, and agree with a 60-digit evaluation
   on generated runs; the exact truth of an epoch (R^_l, R-bar_l, C_l) matches a
   round-by-round recomputation;
-* its strategies (in properties/strategies.py) produce valid inputs, and a good share of
+* its strategies (in properties/strategies/) produce valid inputs, and a good share of
   their examples meets each check's premises (otherwise a check would be vacuous);
 * every check can fail: a fake implementation (the reference with one field of its
   trace or epoch record broken) breaks the conclusion while the events still hold;
@@ -22,11 +22,11 @@ import mpmath
 import pytest
 
 import reference as R
-from properties import checks_calruption_events as E
-from properties import epochs
+from properties.checks import calruption_events as E
+from properties.core import epochs
 from properties import strategies as S
-from properties.impl import load_impl
-from properties.runner import FAILED, XFAIL, run_check
+from properties.core.candidate import load_impl
+from properties.run.runner import FAILED, XFAIL, run_check
 from reference.calruption import calruption_epoch
 from reference.certified import Enclosure, Rational, ScaledLog, certified_ceil
 from tests.sampling import sample

@@ -1,4 +1,4 @@
-"""Meta-tests of properties/checks_calruption.py: its strategies (in properties/strategies.py)
+"""Meta-tests of properties/checks/calruption.py: its strategies (in properties/strategies/)
 produce valid inputs and reach the edge cases the checks are about (several epochs, q = 0,
 rho^ = 0, no LP row), and every check fails on a hand-broken trace or epoch record."""
 from __future__ import annotations
@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 
 import reference as R
-from properties.free_choices import minimisers
-from properties import checks_calruption as C
+from properties.checks.free_choices import minimisers
+from properties.checks import calruption as C
 from properties import strategies as S
-from properties.case import Case
-from properties.runner import violations_of
+from properties.core.case import Case
+from properties.run.runner import violations_of
 from reference.calruption import EpochCounts, EpochState, calruption_epoch, loss_difference_samples
 from reference.certified import Enclosure
 from tests.sampling import QUIET, reach, sample

@@ -1,4 +1,4 @@
-"""The judgement of float candidates (properties/judgement.py, issue 28).
+"""The judgement of float candidates (properties/checks/judgement.py, issue 28).
 
 * The derived bounds hold: for drawn inputs, the paper's formulas evaluated in numpy
   float64 and float32 (in several orders, where a sum is involved) land within the
@@ -30,10 +30,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from properties import strategies as S
-from properties.checks_calruption import _importance_weight_violations, check_calruption_epoch_schedule
-from properties.checks_boundary import check_calruption_on_boundary_tapes
-from properties.formulas import catoni_alpha_bounded, risk_under_fit, robust_cal_beta, robust_cal_threshold
-from properties.judgement import Judgement, judging
+from properties.checks.calruption import _importance_weight_violations, check_calruption_epoch_schedule
+from properties.checks.boundary import check_calruption_on_boundary_tapes
+from properties.checks.formulas import catoni_alpha_bounded, risk_under_fit, robust_cal_beta, robust_cal_threshold
+from properties.checks.judgement import Judgement, judging
 from reference.certified import ScaledLog
 import reference
 
