@@ -60,7 +60,8 @@ import _report  # noqa: E402
 import reference as R  # noqa: E402
 from properties.judge.command import CommandCandidate  # noqa: E402
 from properties.core.contract import decode_trace  # noqa: E402
-from properties.core.candidate import load_impl, run_algorithm  # noqa: E402
+from properties.core.candidate import run_algorithm  # noqa: E402
+from properties.judge.load import load_impl  # noqa: E402
 from reference import documents  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import _report  # noqa: E402
-from properties.core.candidate import load_impl  # noqa: E402
+from properties.judge.load import load_impl  # noqa: E402
 from properties.checks.registry import all_checks  # noqa: E402
 from properties.run.runner import FAILED, violations_of  # noqa: E402
 from tests.broken.fast_mutants import MUTANTS, PREFIX, build, first_catch  # noqa: E402

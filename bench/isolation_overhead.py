@@ -23,7 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import _report  # noqa: E402
 from properties.core.contract import decode_enclosure, decode_epoch_result  # noqa: E402
-from properties.core.candidate import call, load_impl, run_algorithm  # noqa: E402
+from properties.core.candidate import call, run_algorithm  # noqa: E402
+from properties.judge.load import load_impl  # noqa: E402
 from properties.strategies import fixed_crosscheck_cases  # noqa: E402
 from reference import adversary, instances, sample_tape  # noqa: E402
 from reference.calruption import EpochCounts, EpochState  # noqa: E402

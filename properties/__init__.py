@@ -51,7 +51,7 @@ _LAZY = {
     "check_implementation": "properties.api",
     "CheckFailureWarning": "properties.api",
     "ImplementationCheckFailed": "properties.api",
-    "load_candidate": "properties.core.candidate",
+    "load_candidate": "properties.judge.load",
 }
 
 

@@ -21,7 +21,8 @@ import warnings
 from types import SimpleNamespace
 
 from properties.core.budget import deadline_in
-from properties.core.candidate import DEFAULT_MEMORY_LIMIT, Candidate, InProcessCandidate, check_required, load_candidate
+from properties.core.candidate import DEFAULT_MEMORY_LIMIT, Candidate, InProcessCandidate, check_required
+from properties.judge.load import load_candidate
 from properties.core.profiles import PROFILES
 from properties.checks.registry import all_checks
 from properties.run.runner import NOT_RUN, XPASS, CheckResult, run_check

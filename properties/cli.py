@@ -26,7 +26,8 @@ from properties.checks.crosscheck import ALGORITHMS, crosscheck, summary_text
 from properties.judge.command import TAPE_FORMATS
 from properties.core.contract import PROTOCOL_ALGORITHMS
 from properties.core.representations import ignored_line
-from properties.core.candidate import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_candidate
+from properties.core.candidate import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path
+from properties.judge.load import load_candidate
 from properties.checks.registry import all_checks
 from properties.core.budget import deadline_in
 from properties.reports.report import check_report
@@ -37,7 +38,8 @@ from properties.reports.first_use import (
     print_short_header, write_json_file,
 )
 from properties.core.progress import CheckProgress, CountProgress
-from properties.reports.saved import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, replay, replay_command, results_dir, save_failures
+from properties.reports.saved import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, replay_command, results_dir, save_failures
+from properties.run.replay import replay
 from properties.run.runner import NOT_RUN, run_check
 from properties.reports import xfails_file
 from properties.strategies import (

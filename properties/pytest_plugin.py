@@ -237,7 +237,7 @@ class _Suite:
 
     def candidate(self):
         if self._candidate is None:
-            from properties.core.candidate import load_candidate
+            from properties.judge.load import load_candidate
 
             try:
                 self._candidate = load_candidate(self.impl, self.cmd, **candidate_options(self.config))

@@ -11,7 +11,8 @@ import pytest
 from properties.core import candidate as harness
 from properties.core import profiles
 from properties import pytest_plugin
-from properties.core.candidate import CMD_ENV_VAR, ENV_VAR, env_cmd, impl_path, load_candidate
+from properties.core.candidate import CMD_ENV_VAR, ENV_VAR, env_cmd, impl_path
+from properties.judge.load import load_candidate
 
 PROFILE = profiles.load()
 

@@ -43,7 +43,7 @@ def test_the_api_is_exported_from_the_package():
     assert properties.check_implementation is properties.api.check_implementation
     assert issubclass(properties.ImplementationCheckFailed, AssertionError)
     assert issubclass(properties.CheckFailureWarning, UserWarning)
-    assert properties.load_candidate is properties.core.candidate.load_candidate
+    assert properties.load_candidate is properties.judge.load.load_candidate
     with pytest.raises(AttributeError, match="no_such_name"):
         properties.no_such_name
 

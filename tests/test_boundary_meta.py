@@ -27,7 +27,7 @@ import pytest
 
 import reference
 from properties.checks.crosscheck import crosscheck_case
-from properties.core.candidate import load_impl
+from properties.judge.load import load_impl
 from properties.strategies import (
     BOUNDARY_BETA1_CHOICES, BOUNDARY_MAX_ROUNDS, MAX_CHECKPOINT_EXPONENT, SIMPLE_COINS, CraftedCase,
     calruption_boundary_cases, checkpoint_boundary_cases, checkpoint_rounds, erm_tie_cases, spread_instances,

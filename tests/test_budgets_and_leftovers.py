@@ -11,7 +11,7 @@ from pathlib import Path
 
 from properties import strategies
 from properties.checks.crosscheck import BUDGET_SKIP, crosscheck
-from properties.core.candidate import load_candidate
+from properties.judge.load import load_candidate
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,7 +11,7 @@ import pytest
 from properties.checks import causes
 
 from properties.core import profiles
-from properties.core.candidate import load_impl
+from properties.judge.load import load_impl
 from properties.checks.registry import EXPECTED_FAILURES, all_checks
 from properties.run.runner import FAILED, XFAIL, run_check
 

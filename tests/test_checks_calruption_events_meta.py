@@ -25,7 +25,7 @@ import reference as R
 from properties.checks import calruption_events as E
 from properties.core import epochs
 from properties import strategies as S
-from properties.core.candidate import load_impl
+from properties.judge.load import load_impl
 from properties.run.runner import FAILED, XFAIL, run_check
 from reference.calruption import calruption_epoch
 from reference.certified import Enclosure, Rational, ScaledLog, certified_ceil

@@ -16,7 +16,8 @@ import reference as R
 from properties.checks import catoni as C
 from properties.core import candidate as harness
 from properties.checks.catoni_sign import EXACT_SIGN_MAX_BITS, catoni_sign, exact_cost_bits
-from properties.core.candidate import as_candidate, call, load_impl
+from properties.core.candidate import as_candidate, call
+from properties.judge.load import load_impl
 from properties.strategies import CATONI_KINDS, CATONI_MAX_COUNT, CATONI_MAX_ENTRIES, CatoniProblem, catoni_problems
 from properties.checks.tolerances import FLOAT64
 from properties.core.violation import CallFailed

@@ -18,7 +18,10 @@ from properties.checks import conditional as CC
 from properties.checks import lemmas as CL
 from properties import strategies as S
 from properties.core.case import Case
-from properties.core.candidate import load_impl, run_algorithm
+from properties.core.candidate import run_algorithm
+
+# generation only: find() would otherwise shrink the example it found, which is slow and not needed
+from properties.judge.load import load_impl
 
 # generation only: find() would otherwise shrink the example it found, which is slow and not needed
 SEARCH = settings(max_examples=3000, database=None, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),

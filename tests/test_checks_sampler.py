@@ -18,7 +18,8 @@ from properties.checks.sampler import (
     binomial_tail_bound, check_sample_tape_law, check_sample_tape_matches_cral_tape_v1, check_sample_tape_prefix,
     law_plan, law_report,
 )
-from properties.core.candidate import as_candidate, load_impl
+from properties.core.candidate import as_candidate
+from properties.judge.load import load_impl
 from properties.checks.registry import all_checks
 from properties.run.runner import NOT_APPLICABLE, PASSED, run_check
 from properties.core.violation import CallFailed

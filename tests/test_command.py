@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from properties.judge.command import CommandCandidate
-from properties.core.candidate import CallFailed, load_candidate, load_impl, run_algorithm
+from properties.core.candidate import CallFailed, run_algorithm
+from properties.judge.load import load_candidate, load_impl
 from properties.checks.registry import all_checks
 from properties.run.runner import FAILED, NOT_APPLICABLE, PASSED, run_check
 from properties.strategies import fixed_crosscheck_cases

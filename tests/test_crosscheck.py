@@ -22,7 +22,7 @@ import fast
 import reference
 from properties.core.case import Case
 from properties.checks.crosscheck import DIVERGENCE_KINDS, crosscheck, crosscheck_case, summary_text
-from properties.core.candidate import load_impl
+from properties.judge.load import load_impl
 from properties.strategies import calruption_cases, fixed_crosscheck_cases
 from reference import Params
 from tests.broken.fast_mutants import MUTANTS, VARIANTS, build

@@ -255,7 +255,8 @@ def test_a_saved_failure_never_overwrites_another(tmp_path):
     ({"case": "pickle-of-a-dict"}, "case is a dict, a crosscheck file holds a properties.core.case.Case"),
 ])
 def test_replay_of_a_malformed_crosscheck_file_is_a_value_error_naming_it(runs, tmp_path, edit, message):
-    from properties.reports.saved import encode_example, replay
+    from properties.reports.saved import encode_example
+    from properties.run.replay import replay
 
     saved = sorted((runs["folder"] / "cral-results").glob("crosscheck_passive-case1-*.json"))[0]
     doc = json.loads(saved.read_text())

@@ -32,7 +32,8 @@ from fractions import Fraction
 import pytest
 
 from properties.core.contract import TRACE_MODES
-from properties.core.candidate import load_impl, run_algorithm
+from properties.core.candidate import run_algorithm
+from properties.judge.load import load_impl
 from properties.checks.registry import all_checks
 from properties.run.runner import FAILED, PASSED, violations_of
 from properties.strategies import fixed_crosscheck_cases

@@ -20,7 +20,7 @@ from properties.checks.crosscheck import DIVERGENCE_KINDS, crosscheck_case
 from properties.checks.free_choices import (
     BY_ID, CHOICES, FREE, NOT_IMPLEMENTATION_CHOICES, PINNED, RULES, cite, divergence_classes, render_markdown,
 )
-from properties.core.candidate import load_impl
+from properties.judge.load import load_impl
 from properties.checks.registry import all_checks
 from properties.run.runner import FAILED, PASSED, run_check
 from tests.legit.variants import BY_NAME, PREFIX, build

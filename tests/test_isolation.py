@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 
 from properties.core.contract import MODES, TRACE_MODES
-from properties.core.candidate import CallFailed, call, load_impl, run_algorithm
+from properties.core.candidate import CallFailed, call, run_algorithm
+from properties.judge.load import load_impl
 from properties.judge.isolation import CAPTURE_BYTES
 from properties.checks.registry import all_checks
 from properties.strategies import fixed_crosscheck_cases
@@ -377,7 +378,7 @@ def test_the_worker_dies_with_a_judge_killed_outright(tmp_path):
     import signal
     import time
 
-    script = ("import os, sys, time; from properties.core.candidate import load_impl; "
+    script = ("import os, sys, time; from properties.judge.load import load_impl; "
               "c = load_impl('reference', isolate=True); print(c._slot.worker.process.pid, flush=True); time.sleep(60)")
     judge = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     worker = int(judge.stdout.readline())

@@ -5,7 +5,7 @@
 * every free choice of the table is made otherwise by some variant, and each variant
   really differs from the reference (fixed cases where its trace differs), so a pass
   proves something;
-* on those very cases, each variant, isolated (properties.core.candidate.load_impl), passes every
+* on those very cases, each variant, isolated (properties.judge.load.load_impl), passes every
   full-run check of the mode where it differs (but the expected failures);
 * one copy with every variant's patch at once passes every registered check through
   properties.run.runner.run_check (expected failures still fail as expected; a check that
@@ -27,7 +27,8 @@ import pytest
 from properties.core.contract import TRACE_MODES
 from properties.checks.crosscheck import crosscheck, summary_text
 from properties.checks.free_choices import CHOICES, divergence_of
-from properties.core.candidate import CallFailed, call, load_impl, run_algorithm
+from properties.core.candidate import CallFailed, call, run_algorithm
+from properties.judge.load import load_impl
 from properties.checks.registry import EXPECTED_FAILURES, all_checks
 from properties.run.runner import NOT_APPLICABLE, PASSED, XFAIL, run_check, violations_of
 from reference.trace import trace_to_json

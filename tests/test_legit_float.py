@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 from properties.api import check_implementation, is_failure
-from properties.core.candidate import load_impl
+from properties.judge.load import load_impl
 from properties.checks.registry import all_checks
 from properties.run.runner import run_check
 from properties.strategies import fixed_crosscheck_cases

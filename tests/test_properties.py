@@ -4,7 +4,9 @@ properties.checks.registry.EXPECTED_FAILURES, each naming its FINDINGS.md entry,
 finding's counterexample as a known example (KNOWN_EXAMPLES) that runs first."""
 import pytest
 
-from properties.core.candidate import DEFAULT_IMPL, load_impl
+from properties.core.candidate import DEFAULT_IMPL
+
+from properties.judge.load import load_impl
 from properties.checks.registry import EXPECTED_FAILURES, KNOWN_EXAMPLES, all_checks, known_examples
 from properties.run.runner import NOT_APPLICABLE, PASSED, XFAIL, XPASS, run_check
 

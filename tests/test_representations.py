@@ -26,7 +26,8 @@ import reference
 from properties.core import representations
 from properties.checks.crosscheck import crosscheck
 from properties.reports.first_use import arithmetic_lines, crosscheck_arithmetic_lines, float_like, is_float64
-from properties.core.candidate import CallFailed, as_candidate, call, load_candidate, load_impl, run_algorithm
+from properties.core.candidate import CallFailed, as_candidate, call, run_algorithm
+from properties.judge.load import load_candidate, load_impl
 from properties.checks.registry import all_checks
 from properties.reports.report import validate
 from properties.run.runner import FAILED, run_check

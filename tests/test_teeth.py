@@ -29,7 +29,8 @@ from hypothesis import strategies as st
 
 from properties.core import candidate as harness
 from properties.core.contract import TRACE_MODES, decode_enclosure
-from properties.core.candidate import call, load_impl, run_algorithm
+from properties.core.candidate import call, run_algorithm
+from properties.judge.load import load_impl
 from properties.checks.registry import all_checks
 from properties.run.runner import FAILED, PASSED, run_check
 from properties.strategies import cases

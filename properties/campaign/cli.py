@@ -131,7 +131,8 @@ def _cmd_experiment(args) -> int:
 
 
 def _cmd_fuzz(args) -> int:
-    from properties.core.candidate import env_cmd, impl_path, load_candidate
+    from properties.core.candidate import env_cmd, impl_path
+    from properties.judge.load import load_candidate
 
     impl, cmd = args.impl, args.candidate_cmd
     if impl is not None and cmd is not None:

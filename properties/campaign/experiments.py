@@ -238,7 +238,7 @@ def run_task(spec: dict, params: dict, seed: int) -> dict:
         return {"labels": int(labels), "output": int(output), "output_is_best": int(output) == instance.best}
     from properties.checks.calruption_events import condition_1_tallies
 
-    from properties.campaign.fuzz import candidate_for
+    from properties.campaign.worker import candidate_for
 
     experiment = _coverage_experiment(params["setting"], seed)
     tallies = condition_1_tallies("campaign coverage", candidate_for(spec["impl"]), experiment)

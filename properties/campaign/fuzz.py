@@ -22,7 +22,6 @@ every check in the same function: the database is therefore seen through a
 only."""
 from __future__ import annotations
 
-import atexit
 import warnings
 from pathlib import Path
 
@@ -30,6 +29,9 @@ from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 from hypothesis.errors import HypothesisDeprecationWarning
 
 from reference.exact import as_int
+
+# the worker's candidate (tests close it with fuzz._close_candidates)
+from properties.campaign.worker import _close_candidates, candidate_for  # noqa: F401
 
 DEFAULT_DATABASE = Path(".hypothesis") / "campaign"
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
@@ -150,27 +152,7 @@ def open_database(location: str) -> ExampleDatabase:
 
 
 # -- per worker process: one candidate and one database connection, reused by its tasks --
-_CANDIDATES: dict = {}
 _DATABASES: dict = {}
-
-
-def candidate_for(impl: str | None, cmd: str | None = None, timeout: float | None = None):
-    """The worker's candidate for (impl, cmd, timeout), loaded on first use and closed when
-    the worker exits: an isolated candidate keeps its own process across tasks."""
-    from properties.core.candidate import load_candidate
-
-    key = (impl, cmd, timeout)
-    if key not in _CANDIDATES:
-        if not _CANDIDATES:
-            atexit.register(_close_candidates)
-        _CANDIDATES[key] = load_candidate(impl, cmd, timeout=timeout)
-    return _CANDIDATES[key]
-
-
-def _close_candidates() -> None:
-    for candidate in _CANDIDATES.values():
-        candidate.close()
-    _CANDIDATES.clear()
 
 
 def database_for(location: str) -> ExampleDatabase:

@@ -60,19 +60,16 @@ from reference.instance import disagreement_region
 from reference.passive import passive as reference_passive
 from reference.robust_cal import checkpoint_update
 
-from properties.checks.free_choices import accepted_calruption_outputs, divergence_classes, divergence_of
+from properties.checks.free_choices import DIVERGENCE_KINDS, accepted_calruption_outputs, divergence_classes, divergence_of
 from properties.core.budget import spent
 from properties.core.candidate import CallFailed, as_candidate, run_algorithm
 from properties.checks.formulas import robust_cal_beta, robust_cal_threshold
 from properties.checks.judgement import EXACT as EXACT_JUDGEMENT, Judgement
 from properties.checks.tolerances import EXACT, table
+from properties.core.outcomes import ALGORITHMS, BUDGET_SKIP
 from properties.core.violation import Violation
 
-ALGORITHMS = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
-# float rounding at a boundary (coin, threshold_boundary, layer_boundary) and the paper's free choices
-DIVERGENCE_KINDS = ("coin", *divergence_classes(), "threshold_boundary", "layer_boundary")
 CHECK = "crosscheck"
-BUDGET_SKIP = "not run: the time budget was spent"
 
 
 @dataclass(frozen=True)

@@ -428,6 +428,13 @@ def divergence_of(choice_id: str) -> str | None:
     return c.divergence if c.free else None
 
 
+
+# What the cross-check counts instead of reporting (properties/checks/crosscheck.py): float
+# rounding at a boundary (coin, threshold_boundary, layer_boundary) and the paper's free
+# choices; here beside the table so that the cross-check's report names them without
+# importing the cross-check.
+DIVERGENCE_KINDS = ("coin", *divergence_classes(), "threshold_boundary", "layer_boundary")
+
 # -- README -----------------------------------------------------------------------------------
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("*", "\\*").replace("[", "\\[")

@@ -19,7 +19,6 @@ protected.
 from __future__ import annotations
 
 import collections
-import importlib
 import os
 import signal
 import sys
@@ -249,59 +248,6 @@ class InProcessCandidate(Candidate):
             raise CandidateFault(f"{name} returned something that is not plain data: {error}") from None
 
 
-def load_impl(path: str | None = None, *, isolate: bool | None = None, timeout: float | None = None,
-              memory_limit: int | None = DEFAULT_MEMORY_LIMIT) -> Candidate:
-    """The candidate at import path `path` (default $CRAL_IMPL or the reference). Isolated
-    in a worker process unless it is the built-in reference (or `isolate` says otherwise).
-    A candidate that cannot be imported, or lacks a required name, is a ValueError (bad
-    input: the command lines exit with 2)."""
-    path = impl_path(path)
-    if isolate is None:
-        isolate = path != DEFAULT_IMPL
-    if isolate:
-        from properties.judge.isolation import IsolatedCandidate
-
-        return IsolatedCandidate(path, timeout=timeout, memory_limit=memory_limit)
-    # the import runs under the call timeout, as a worker's does (properties/judge/isolation.py)
-    limit = DEFAULT_TIMEOUT_S if timeout is None else timeout
-    try:
-        with _judges_signals(), _time_limit(limit):
-            module = importlib.import_module(path)
-    except _Timeout:
-        raise ValueError(f"implementation {path!r} failed while importing: hung after {limit:g} s (importing "
-                         "it)") from None
-    except (Exception, SystemExit) as error:  # ImportError, SyntaxError, sys.exit, whatever its import raises
-        raise ValueError(f"implementation {path!r} cannot be imported: {type(error).__name__}: {error}") from None
-    candidate = InProcessCandidate(module, path, timeout)
-    check_required(candidate)
-    return candidate
-
-
-def load_candidate(impl: str | None = None, cmd: str | None = None, *, isolate: bool | None = None,
-                   timeout: float | None = None, memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
-                   tape_format: str = "auto", keep_dir: str | None = None) -> Candidate:
-    """The candidate named by an import path (`impl`, see load_impl) or by a command line
-    (`cmd`: a program of any language that speaks docs/protocol.md, run once per call);
-    with neither, $CRAL_CMD if it is set, else $CRAL_IMPL or the reference.
-    Bad input (both given, an empty command, a program that cannot describe itself) is a
-    ValueError. `tape_format` and `keep_dir` (where request files are kept as
-    reproducers; default a temporary folder) concern commands only."""
-    if impl is not None and cmd is not None:
-        raise ValueError("give the implementation's import path or its command, not both")
-    if impl is None and cmd is None and env_cmd() is not None:
-        if os.environ.get(ENV_VAR):
-            raise ValueError(f"${ENV_VAR} and ${CMD_ENV_VAR} are both set: choose the implementation by one of them")
-        cmd = env_cmd()
-    if cmd is not None:
-        if isolate is False:
-            raise ValueError("a command candidate always runs in processes of its own (--in-process does not apply)")
-        from properties.judge.command import CommandCandidate
-
-        return CommandCandidate(cmd, timeout=timeout, memory_limit=memory_limit, tape_format=tape_format,
-                                keep_dir=keep_dir)
-    return load_impl(impl, isolate=isolate, timeout=timeout, memory_limit=memory_limit)
-
-
 def arithmetic_of_module(module, path: str) -> str:
     """The module's ARITHMETIC ("exact" if absent); anything else is bad input."""
     arithmetic = getattr(module, "ARITHMETIC", "exact")
@@ -382,5 +328,5 @@ def run_algorithm(check: str, impl, mode: str, case, timeout=_USE_DEFAULT):
 __all__ = [
     "CMD_ENV_VAR", "CallFailed", "Candidate", "CandidateFault", "DEFAULT_IMPL", "DEFAULT_MEMORY_LIMIT", "DEFAULT_TIMEOUT_S",
     "ENV_VAR", "InProcessCandidate", "as_candidate", "call", "call_many", "check_required", "env_cmd", "impl_path",
-    "load_candidate", "load_impl", "run_algorithm",
+    "run_algorithm",
 ]

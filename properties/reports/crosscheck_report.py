@@ -11,9 +11,9 @@ failing, listed, reason, counterexample, seconds), so that `compare`
 (properties/reports/compare.py) and `--junitxml` (properties/reports/junit.py) read both kinds alike."""
 from __future__ import annotations
 
-from properties.checks.crosscheck import DIVERGENCE_KINDS
+from properties.checks.free_choices import DIVERGENCE_KINDS
 from properties.reports.report import CROSSCHECK_FORMAT, VERSION, code_version
-from properties.run.runner import NOT_RUN
+from properties.core.outcomes import NOT_RUN
 from properties.reports.xfails_file import YOUR_SKIP, status_fails_run
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from reference.cli import UsageError
 
-from properties.run.runner import FAILED, NOT_APPLICABLE, PASSED
+from properties.core.outcomes import FAILED, NOT_APPLICABLE, PASSED
 
 CLIP = 160  # a short line's violation, clipped
 

@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from properties.reports.report import CROSSCHECK_FORMAT
-from properties.run.runner import NOT_APPLICABLE, XFAIL
+from properties.core.outcomes import NOT_APPLICABLE, XFAIL
 from properties.reports.xfails_file import YOUR_SKIP, YOUR_XFAIL
 
 CLASSNAME = "cral"

@@ -5,7 +5,7 @@ Every failing case of `check` is written as one JSON file under a results folder
 fails): the check's id and verdict, the candidate that failed (import path or command),
 the case itself (its own JSON form, or a pickle for the few example types without one),
 the one-line Python reproducer, the violations, and the candidate's trace on the case or
-the error it raised. `replay FILE` re-runs exactly that check on exactly that case -- on
+the error it raised. `replay FILE` (properties/run/replay.py) re-runs exactly that check on exactly that case -- on
 the recorded candidate, or on another given with --impl / --candidate-cmd -- and prints
 the verdict: exit 1 while the case still fails, 0 once it passes.
 
@@ -201,7 +201,7 @@ def results_folder(folder: str) -> tuple[Path, str]:
 def save_failures(results, checks: dict, candidate, cmd: str | None, profile: str, folder: str) -> dict:
     """Write one file per failed check that has a case; {check name: path}. Nothing is
     written (not even the folder) when none failed."""
-    from properties.run.runner import FAILED
+    from properties.core.outcomes import FAILED
 
     failed = [r for r in results if r.status == FAILED and r.case is not None]
     if not failed:
@@ -232,58 +232,6 @@ def load_failure(path: str) -> dict:
     return {**doc, "kind": kind}
 
 
-def verdict_of(check, candidate, example):
-    """(status, violations as text) of one check on one example, as run_check decides it."""
-    from properties.checks.causes import CAUSES, classify
-    from properties.checks.registry import EXPECTED_FAILURES
-    from properties.run.runner import FAILED, PASSED, XFAIL, XPASS, _FatalCall, violations_of
-
-    reason = EXPECTED_FAILURES.get(check.name)
-    try:
-        found = violations_of(check, candidate, example)
-    except _FatalCall as stop:
-        found = [stop.args[0]]
-    if not found:
-        return (XPASS if reason else PASSED), []
-    shown = [str(v) for v in found]
-    expected = reason is not None and not any(v.fault for v in found)
-    cause = CAUSES.get(check.name) if expected else None
-    if cause is not None:
-        verdict = classify(cause, candidate, example, found)
-        if not verdict.explained:
-            expected = False
-            shown.insert(0, f"not explained by {verdict.describe()}")
-    return (XFAIL if expected else FAILED), shown
-
-
-def replay(path: str, impl: str | None, cmd: str | None, *, timeout=None, in_process: bool = False,
-           out=print) -> int:
-    """Re-run the saved case's check (or cross-check run); 1 while it still fails (failed
-    or expected failure), 0 when it passes."""
-    from properties.core import candidate as harness
-    from properties.checks.registry import all_checks
-    from properties.run.runner import FAILED, XFAIL
-
-    doc = load_failure(path)
-    if doc["kind"] == "crosscheck":
-        from properties.reports.crosscheck_failures import replay_crosscheck
-
-        return replay_crosscheck(doc, path, impl, cmd, timeout=timeout, in_process=in_process, out=out)
-    checks = all_checks()
-    if doc.get("check") not in checks:
-        raise ValueError(f"replay: {path}: check {doc.get('check')!r} is not a check of this suite")
-    check = checks[doc["check"]]
-    example = decode_example(doc.get("case"), f"replay: {path}")
-    impl, cmd = recorded_candidate(doc, path, impl, cmd, "--impl or --candidate-cmd")
-    isolate = False if in_process else None
-    with harness.load_candidate(impl, cmd, isolate=isolate, timeout=timeout) as candidate:
-        status, shown = verdict_of(check, candidate, example)
-    out(f"{check.name} on {candidate.path} ({os.path.basename(path)}): {status} (recorded: {doc.get('verdict')})")
-    for line in shown[:3]:
-        out(f"  {line}")
-    return 1 if status in (FAILED, XFAIL) else 0
-
-
 __all__ = ["DEFAULT_RESULTS_DIR", "RESULTS_DIR_ENV", "decode_example", "default_results_dir", "encode_example",
-           "load_failure", "recorded_candidate", "replay", "replay_command", "results_dir", "results_folder",
-           "save_failures", "short_form", "verdict_of", "write_new"]
+           "load_failure", "recorded_candidate", "replay_command", "results_dir", "results_folder",
+           "save_failures", "short_form", "write_new"]

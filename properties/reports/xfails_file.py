@@ -47,8 +47,8 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from properties.checks.crosscheck import BUDGET_SKIP
-from properties.run.runner import FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, XFAIL, XPASS, CheckResult
+from properties.core.outcomes import BUDGET_SKIP
+from properties.core.outcomes import FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, XFAIL, XPASS, CheckResult
 
 # the candidate's own statuses, shown apart from ours (runner.STATUSES)
 YOUR_XFAIL = "expected failure (yours)"
@@ -66,7 +66,7 @@ class ListFileError(ValueError):
 
 def crosscheck_ids() -> tuple[str, ...]:
     """`crosscheck`'s ids: one per algorithm it compares."""
-    from properties.checks.crosscheck import ALGORITHMS
+    from properties.core.outcomes import ALGORITHMS
 
     return tuple(f"crosscheck_{algorithm}" for algorithm in ALGORITHMS)
 

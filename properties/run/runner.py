@@ -32,16 +32,14 @@ from properties.core.candidate import DEFAULT_IMPL, as_candidate, raised_at
 from properties.checks.causes import CAUSES, Verdict, classify
 from properties.checks.registry import EXPECTED_FAILURES, Check, known_examples
 from properties.reports.saved import encode_example, short_form
+from properties.core.outcomes import (FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, STATUSES, XFAIL, XPASS,  # noqa: F401
+                                      CheckResult)
 from properties.core.violation import CallFailed, Violation
 
-PASSED, FAILED, XFAIL, XPASS = "passed", "failed", "expected failure", "unexpectedly passed"
 # A candidate's fault (a crash, a malformed result) usually happens on every input: after
 # this many failing examples of faults alone, shrinking stops with the smallest so far.
 FAULT_SHRINK_BUDGET = 16
-NOT_APPLICABLE = "not applicable"
-NOT_RUN = "not run"  # the run's time budget (properties/core/budget.py) ended before the check could say anything
 _PROFILE_DATABASE = object()  # run_check's default: the profile's example database
-STATUSES = (PASSED, FAILED, XFAIL, XPASS, NOT_APPLICABLE, NOT_RUN)
 
 
 class CheckFailed(AssertionError):
@@ -54,43 +52,6 @@ class _FatalCall(BaseException):
     whether the example is the recorded failure)."""
 
 
-@dataclass
-class CheckResult:
-    name: str
-    cites: str
-    kind: str
-    status: str
-    examples: int
-    counterexample: str | None = None
-    violations: list[str] = field(default_factory=list)
-    reason: str | None = None  # for expected failures and checks that do not apply
-    output: dict | None = None  # what the candidate wrote to stdout/stderr during the check
-    # None when Hypothesis shrank the counterexample to a minimal one; else why not
-    unshrunk: str | None = None
-    # a command candidate's request files of the minimal example (docs/protocol.md): a
-    # reproducer in any language
-    requests: list[str] | None = None
-    # how the run went (run_statistics): seconds, and Hypothesis's own per-phase counts
-    statistics: dict | None = None
-    # an expected failure's counterexample classified by its finding's cause
-    # (properties/checks/causes.py), and how many explained counterexamples the search saw
-    cause: dict | None = None
-    # the line of the candidate's own xfails or skips file that applied (properties/reports/xfails_file.py)
-    listed: dict | None = None
-    # the failing example as data (properties/reports/saved.py: encode_example) and a one-line
-    # description of it for the table; the full reproducer is `counterexample`
-    case: dict | None = None
-    short: str | None = None
-
-    def to_json(self) -> dict:
-        return {
-            "name": self.name, "cites": self.cites, "kind": self.kind, "status": self.status,
-            "examples": self.examples, "counterexample": self.counterexample,
-            "violations": self.violations, "reason": self.reason, "candidate_output": self.output,
-            "unshrunk": self.unshrunk, "requests": self.requests, "statistics": self.statistics,
-            "cause": self.cause, "seconds": (self.statistics or {}).get("seconds", 0.0), "listed": self.listed,
-            "case": self.case, "short": self.short,
-        }
 
 
 def crash_violation(check: str, error: Exception) -> Violation:

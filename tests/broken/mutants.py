@@ -5,7 +5,7 @@ The copying and patching (a copy under the top-level name broken_<name>, input-t
 modules shared with the reference, a snippet that must occur exactly once) is
 tests/reference_copies.py, shared with the legitimate variants of tests/legit/variants.py.
 `build(mutant, directory)` returns the importable name; the caller puts `directory` on
-sys.path and loads it with `properties.core.candidate.load_impl(name)`.
+sys.path and loads it with `properties.judge.load.load_impl(name)`.
 
 `expect` says how the suite must see the mutant: "violation" (the check's own logic
 reports it; a crash or a timeout of the copy does not count), "crash" (the copy raises)
