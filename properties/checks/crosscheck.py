@@ -60,7 +60,7 @@ from reference.instance import disagreement_region
 from reference.passive import passive as reference_passive
 from reference.robust_cal import checkpoint_update
 
-from properties.checks.free_choices import DIVERGENCE_KINDS, accepted_calruption_outputs, divergence_classes, divergence_of
+from properties.checks.free_choices import DIVERGENCE_KINDS, accepted_calruption_outputs, divergence_of
 from properties.core.budget import spent
 from properties.core.candidate import CallFailed, as_candidate, run_algorithm
 from properties.checks.formulas import robust_cal_beta, robust_cal_threshold

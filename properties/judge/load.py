@@ -7,7 +7,8 @@ from __future__ import annotations
 import importlib
 import os
 
-from properties.core.candidate import (CMD_ENV_VAR, DEFAULT_IMPL, DEFAULT_MEMORY_LIMIT, DEFAULT_TIMEOUT_S, ENV_VAR,
+from properties.core import candidate as harness
+from properties.core.candidate import (CMD_ENV_VAR, DEFAULT_IMPL, DEFAULT_MEMORY_LIMIT, ENV_VAR,
                                        Candidate, InProcessCandidate, _judges_signals, _time_limit, _Timeout,
                                        check_required, env_cmd, impl_path)
 
@@ -27,7 +28,8 @@ def load_impl(path: str | None = None, *, isolate: bool | None = None, timeout: 
 
         return IsolatedCandidate(path, timeout=timeout, memory_limit=memory_limit)
     # the import runs under the call timeout, as a worker's does (properties/judge/isolation.py)
-    limit = DEFAULT_TIMEOUT_S if timeout is None else timeout
+    # read when called, as call() does (tests and the CLI may change it)
+    limit = harness.DEFAULT_TIMEOUT_S if timeout is None else timeout
     try:
         with _judges_signals(), _time_limit(limit):
             module = importlib.import_module(path)

@@ -14,7 +14,7 @@ import functools
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from hypothesis import example as explicit_example
 from hypothesis import given, seed as fixed_seed, settings
