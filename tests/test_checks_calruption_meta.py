@@ -13,6 +13,7 @@ from hypothesis import given, settings
 import reference as R
 from properties.checks.free_choices import minimisers
 from properties.checks import calruption as C
+from properties.checks import calruption_record as CR
 from properties import strategies as S
 from properties.core.case import Case
 from properties.run.runner import violations_of
@@ -201,7 +202,7 @@ def suboptimal_eta(e):
     for x in e.support:
         for value in (F(0), F(1, 2), F(1), F(1, 3)):
             candidate = replace(e, eta_hat=set_at(e.eta_hat, x, value))
-            if any("not an optimal solution" in v.message for v in C._fit_violations("probe", H, candidate)):
+            if any("not an optimal solution" in v.message for v in CR._fit_violations("probe", H, candidate)):
                 return candidate.eta_hat
     raise AssertionError("every one-point change of eta^ stays optimal")
 

@@ -69,7 +69,7 @@ def _run_sampling_events(impl, case, violations, inductive: bool) -> dict:
     """The estimation lemma is a statement per epoch: E_bern of the violating epoch is what
     its proof needs. Lemma 5.1, Lemma 5.2 and the correctness chain are inductions over the
     epochs: E_bern of any epoch up to the violating one can be behind the failure."""
-    from properties.checks.calruption_events import run_events, run_view
+    from properties.checks.calruption_truth import run_events, run_view
 
     view = run_view("classification of a counterexample", impl, case)
     events = run_events(view)
@@ -89,7 +89,7 @@ def _run_sampling_events(impl, case, violations, inductive: bool) -> dict:
 
 
 def _one_epoch_sampling_events(impl, example, violations) -> dict:
-    from properties.checks.calruption_events import e_bern_epoch, truth_of_one_epoch
+    from properties.checks.calruption_truth import e_bern_epoch, truth_of_one_epoch
 
     truth = truth_of_one_epoch(example)
     return {
