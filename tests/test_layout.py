@@ -8,6 +8,7 @@ run, so the test takes well under a second."""
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -231,3 +232,12 @@ def test_the_direction_rules_can_fail():
         "properties.judge.command (judge) imports properties.checks.registry (checks)",
         "properties.reports.junit (reports) imports properties.checks.crosscheck (checks)",
     ]
+
+
+def test_every_package_is_installed():
+    """A non-editable install finds every part: pyproject.toml lists each package folder."""
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    folders = {".".join(path.parent.relative_to(ROOT).parts)
+               for package in ("reference", "fast", "properties", "proofs_check")
+               for path in (ROOT / package).rglob("__init__.py") if ".venv" not in path.parts}
+    assert folders <= listed, f"packages missing from [tool.setuptools] packages: {sorted(folders - listed)}"
