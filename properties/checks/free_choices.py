@@ -442,6 +442,9 @@ def _cell(text: str) -> str:
 
 def render_markdown() -> str:
     """The table as README markdown: the free choices, then what the contract pins."""
+    # The text below names this module by its path before issue 32 (now
+    # properties/checks/free_choices.py) because README.md keeps a copy of it
+    # (tests/test_free_choices.py); both change together when the README is next regenerated.
     lines = [
         "### Free choices and pinned conventions",
         "",
