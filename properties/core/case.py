@@ -38,8 +38,10 @@ class Case:
         )
 
     def reproducer(self) -> str:
-        """A line of Python that rebuilds this case."""
-        return f"properties.core.case.Case.from_json(json.loads({json.dumps(json.dumps(self.to_json()))}))"
+        """A line of Python that rebuilds this case. It names the module as before issue 32
+        (`properties.case`, which still imports as this module: properties.MOVED) so that the
+        reproducers in reports, and `compare` between reports, stay as they were."""
+        return f"properties.case.Case.from_json(json.loads({json.dumps(json.dumps(self.to_json()))}))"
 
     def __repr__(self) -> str:  # what Hypothesis prints for a falsifying example
         return f"Case.from_json({json.dumps(self.to_json())})"
