@@ -16,7 +16,7 @@ from .tape import TapeArrays, from_tape, sample_tape_arrays as sample_tape
 
 from .precision import FLOAT
 
-# Declared for the cross-check (properties/checks/crosscheck.py) and `check`: float results are
+# Declared for the cross-check (properties/crosscheck.py) and `check`: float results are
 # judged as floats of this width, not by exact equality ("float64"; "float32" in the copy
 # of tests/legit/float_variants.py).
 ARITHMETIC = np.dtype(FLOAT).name

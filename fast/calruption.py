@@ -15,8 +15,8 @@ fast/line9.py: a vertex within its feasibility tolerance), and everything comput
 D^. Per-pair sums over points (min q, Catoni's samples) come from per-q-group matrix
 products (fast/pair_stats.py), line 13's max over pairs from a sweep of the pairs in
 descending value (same file). The cross-check
-(properties/checks/crosscheck.py) holds each against the exact value, with the tolerances of
-properties/checks/tolerances.py."""
+(properties/crosscheck.py) holds each against the exact value, with the tolerances of
+properties/tolerances.py."""
 from __future__ import annotations
 
 from dataclasses import dataclass

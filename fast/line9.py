@@ -30,7 +30,7 @@ the old basis stays dual feasible when rows are added). The working set's optimu
 lower bound on the full one and no row exceeds s_ws by more than the tolerance at the
 end, so the reported objective (the value of the reported eta^ over ALL rows) is within
 that tolerance plus HiGHS's own error (feasibility tolerances HIGHS_TOLERANCE, in the
-objective's units) of the full LP's optimum; properties/checks/tolerances.py allows 1e-7 relative
+objective's units) of the full LP's optimum; properties/tolerances.py allows 1e-7 relative
 plus 1e-7 of the scale above. The loop ends: every round adds a row not yet in the set.
 The first working set is the rows most violated at eta^ = 1/2, where every R_D(h) is the
 same and a row's value is -w W: the largest |w W|.
