@@ -80,7 +80,7 @@ def _emit(record: dict) -> None:
 def _child_counts(size: int) -> None:
     import fast
     import reference as R
-    from run import thresholds_instance
+    from _instances import thresholds_instance
 
     started = time.perf_counter()
     instance = thresholds_instance(size, size)
@@ -99,7 +99,7 @@ def _child_tape(size: int, n: int) -> None:
     import fast
     import reference as R
     from fast.constants import FloatParams
-    from run import thresholds_instance
+    from _instances import thresholds_instance
 
     instance = thresholds_instance(size, size)
     params = R.Params.paper(n, size, DELTA)
@@ -124,7 +124,7 @@ def _child_reference(hypotheses: int, points: int, epochs: int) -> None:
 
     import reference as R
     from fast import counts as counts_mode
-    from run import thresholds_instance
+    from _instances import thresholds_instance
 
     C = importlib.import_module("reference.calruption")  # the package's `calruption` is the function
     instance = thresholds_instance(points, hypotheses)

@@ -17,7 +17,7 @@ so its own work is next to nothing and the difference is the route:
   same request line, read the answer line: the program's reading and writing included).
   Overhead = the call through the harness minus that.
 - worker (import) route: a module whose functions return the prepared trace, in an
-  isolated worker (properties/isolation.py); its own time is a dict look-up, taken as 0.
+  isolated worker (properties/judge/isolation.py); its own time is a dict look-up, taken as 0.
 
 Every call pays for the request's encoding (the tape as JSON, or -- `auto`, n >= 4096 --
 as .npy files: the cache of tape encodings is cleared before each call, as the first
@@ -58,9 +58,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _report  # noqa: E402
 
 import reference as R  # noqa: E402
-from properties.command import CommandCandidate  # noqa: E402
-from properties.contract import decode_trace  # noqa: E402
-from properties.impl import load_impl, run_algorithm  # noqa: E402
+from properties.judge.command import CommandCandidate  # noqa: E402
+from properties.core.contract import decode_trace  # noqa: E402
+from properties.core.candidate import run_algorithm  # noqa: E402
+from properties.judge.load import load_impl  # noqa: E402
 from reference import documents  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,7 +7,7 @@
    each a subprocess of the command line with the same profile, with its counts of
    statuses and its failing checks.
 2. For each broken copy of fast (tests/broken/fast_mutants.py): its named checks
-   (`caught_by`) run in turn through properties.runner.run_check under the profile (a
+   (`caught_by`) run in turn through properties.run.runner.run_check under the profile (a
    worker process per copy, as `check` runs it; Hypothesis shrinks as in `check`):
    whether a check FAILED it, the first catch time (seconds from the copy's first check
    to the first example on which a check's own logic found a violation), the minimal
@@ -30,9 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import _report  # noqa: E402
-from properties.impl import load_impl  # noqa: E402
-from properties.registry import all_checks  # noqa: E402
-from properties.runner import FAILED, violations_of  # noqa: E402
+from properties.judge.load import load_impl  # noqa: E402
+from properties.checks.registry import all_checks  # noqa: E402
+from properties.run.runner import FAILED, violations_of  # noqa: E402
 from tests.broken.fast_mutants import MUTANTS, PREFIX, build, first_catch  # noqa: E402
 from tests.reference_copies import importable  # noqa: E402
 
@@ -87,7 +87,7 @@ def main(argv=None):
     parser.add_argument("--no-full", action="store_true", help="skip the two full `check` runs")
     parser.add_argument("--json", default=str(ROOT / "bench" / "results" / "float_check.json"))
     args = parser.parse_args(argv)
-    from properties import profiles
+    from properties.core import profiles
 
     profiles.load(args.profile)
     report: dict = {"benchmark": "float_check", "profile": args.profile}

@@ -1,4 +1,4 @@
-"""What it costs to judge a candidate in a worker process (properties/isolation.py)
+"""What it costs to judge a candidate in a worker process (properties/judge/isolation.py)
 rather than in the judge's own process: per call, on small cases and on a large tape.
 
     python bench/isolation_overhead.py [--repeats 30] [--json PATH]
@@ -22,8 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import _report  # noqa: E402
-from properties.contract import decode_enclosure, decode_epoch_result  # noqa: E402
-from properties.impl import call, load_impl, run_algorithm  # noqa: E402
+from properties.core.contract import decode_enclosure, decode_epoch_result  # noqa: E402
+from properties.core.candidate import call, run_algorithm  # noqa: E402
+from properties.judge.load import load_impl  # noqa: E402
 from properties.strategies import fixed_crosscheck_cases  # noqa: E402
 from reference import adversary, instances, sample_tape  # noqa: E402
 from reference.calruption import EpochCounts, EpochState  # noqa: E402

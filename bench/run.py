@@ -44,6 +44,7 @@ from pathlib import Path  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import _report  # noqa: E402
+from _instances import thresholds_instance  # noqa: E402
 import calruption_scaling  # noqa: E402
 import numpy as np  # noqa: E402
 import scipy  # noqa: E402
@@ -54,14 +55,6 @@ import reference as R  # noqa: E402
 DELTA = Fraction(1, 10)
 TARGETS = {"tape_samples_per_s": (">=", 5e6), "counts_paper_1e12_s": ("<=", 10.0), "fast_vs_reference_speedup": (">=", 100.0),
            "calruption_counts_1024_s": ("<=", 60.0), "calruption_growth_exponent": ("<=", 2.3)}
-
-
-def thresholds_instance(points: int, hypotheses: int) -> R.Instance:
-    """h_k(x) = 1[x >= k points/hypotheses], nu uniform, eta 1/10 left of the middle and
-    9/10 from it on (reference.instances.thresholds, every (points/hypotheses)-th hypothesis)."""
-    base = R.instances.thresholds(points)
-    step = points // hypotheses
-    return R.Instance(base.nu, base.eta, base.hypotheses[::step][:hypotheses])
 
 
 def best_of(repeats: int, function):

@@ -3,35 +3,55 @@ runs them against any implementation chosen by import path (default `reference`)
 command (docs/protocol.md). From Python: `properties.check_implementation(...)`
 (properties/api.py); from pytest: the `cral` plugin (properties/pytest_plugin.py)."""
 import importlib
-
-# The modules that define checks; registry.all_checks() collects their CHECKS.
-CHECK_MODULES = (
-    "properties.checks_robust_cal",
-    "properties.checks_calruption",
-    "properties.checks_lemmas",
-    "properties.checks_conditional",
-    "properties.checks_calruption_events",
-    "properties.checks_sampler",
-    "properties.checks_catoni",
-    "properties.checks_boundary",
-    "properties.checks_corruption_population",
-)
+import importlib.abc
+import importlib.util
+import sys
 
 
 def check_modules():
-    return [importlib.import_module(name) for name in CHECK_MODULES]
+    """The modules that define checks (properties.checks.registry.CHECK_MODULES), imported."""
+    from properties.checks.registry import check_modules
 
+    return check_modules()
+
+
+# Module paths that moved when properties/ was laid out as packages (issue 32) and that
+# CONTRACT.md, docs/protocol.md or saved failure files ("properties.case:Case") name: each
+# old path imports as the module that now holds it, so code and files written against
+# them keep working without a file left at the old path.
+MOVED = {
+    "properties.case": "properties.core.case",
+    "properties.command": "properties.judge.command",
+    "properties.crosscheck": "properties.checks.crosscheck",
+    "properties.impl": "properties.core.candidate",
+    "properties.registry": "properties.checks.registry",
+}
+
+
+class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, name, path, target=None):
+        return importlib.util.spec_from_loader(name, self) if name in MOVED else None
+
+    def create_module(self, spec):
+        return importlib.import_module(MOVED[spec.name])
+
+    def exec_module(self, module):
+        pass
+
+
+if not any(isinstance(finder, _MovedModules) for finder in sys.meta_path):
+    sys.meta_path.append(_MovedModules())
 
 # The Python API (properties/api.py), imported when first used: importing the package
 # (as pytest does for the plugin, properties/pytest_plugin.py) stays light.
 _LAZY = {
     # lazy too: `python -m properties` imports this package before anything of its own
     # runs, and Ctrl-C is one line only from reference's import on (reference/interrupts.py)
-    "Violation": "properties.violation",
+    "Violation": "properties.core.violation",
     "check_implementation": "properties.api",
     "CheckFailureWarning": "properties.api",
     "ImplementationCheckFailed": "properties.api",
-    "load_candidate": "properties.impl",
+    "load_candidate": "properties.judge.load",
 }
 
 

@@ -3,7 +3,7 @@ import sys
 if sys.argv[1:2] == ["answer"]:
     # a program answering one request per process (docs/protocol.md) starts often: it
     # skips the command line's imports (Hypothesis, the strategies, the checks)
-    from .answer import command_line
+    from properties.judge.answer import command_line
 
     sys.exit(command_line(sys.argv[2:]))
 
@@ -11,6 +11,6 @@ if sys.argv[1:2] == ["answer"]:
 # command line's modules load (reference.interrupts.stop_early_in_a_command)
 from reference.interrupts import exit_now
 
-from .cli import main
+from properties.cli import main
 
 exit_now(main())

@@ -8,7 +8,7 @@ implementation from its own tests (as scikit-learn's check_estimator does):
     with properties.load_candidate(cmd="./my_impl") as candidate:  # any language (docs/protocol.md)
         properties.check_implementation(candidate, on_fail="warn")
 
-The results are properties.runner.CheckResult objects, the same that `python -m
+The results are properties.run.runner.CheckResult objects, the same that `python -m
 properties check --json` prints (CheckResult.to_json). A check fails as on that command
 line: it failed, or it passed although it is an expected failure (a finding about the
 paper, FINDINGS.md) and the candidate is the reference -- on any other candidate such a
@@ -20,12 +20,13 @@ import numbers
 import warnings
 from types import SimpleNamespace
 
-from .budget import deadline_in
-from .impl import DEFAULT_MEMORY_LIMIT, Candidate, InProcessCandidate, check_required, load_candidate
-from .profiles import PROFILES
-from .registry import all_checks
-from .runner import NOT_RUN, XPASS, CheckResult, run_check
-from . import xfails_file
+from properties.core.budget import deadline_in
+from properties.core.candidate import DEFAULT_MEMORY_LIMIT, Candidate, InProcessCandidate, check_required
+from properties.judge.load import load_candidate
+from properties.core.profiles import PROFILES
+from properties.checks.registry import all_checks
+from properties.run.runner import NOT_RUN, XPASS, CheckResult, run_check
+from properties.reports import xfails_file
 
 ON_FAIL = ("raise", "warn", "collect")
 SHOWN_VIOLATIONS = 3  # per check in a failure's description; the result keeps them all
@@ -106,7 +107,7 @@ def _candidate(candidate, timeout, memory_limit, isolate) -> tuple[Candidate, bo
         return candidate, False
     if candidate is None or isinstance(candidate, (bytes, int, float, bool, list, tuple)):
         raise ValueError("candidate must be an import path, a module or namespace of functions, or a "
-                         f"properties.impl.Candidate, got {candidate!r}")
+                         f"properties.core.candidate.Candidate, got {candidate!r}")
     # a module object, a class or namespace of functions, or a dict of them: already in
     # this process, so it runs here (memory_limit applies to worker processes only)
     if isinstance(candidate, dict):
@@ -125,14 +126,14 @@ def check_implementation(candidate, profile: str = "ci", checks=None, on_fail: s
                          isolate: bool | None = None, xfails=None, skips=None,
                          strict_xfail: bool = False, budget: float | None = None) -> list[CheckResult]:
     """Run the registered checks (all, or those named in `checks`) against `candidate`
-    under the Hypothesis profile `profile` (dev, ci or fuzz; properties/profiles.py) and
+    under the Hypothesis profile `profile` (dev, ci or fuzz; properties/core/profiles.py) and
     return their CheckResults, in registry order (or the order of `checks`).
 
     candidate: an import path ("mypkg": isolated in a worker process unless it is the
     reference or `isolate` is False; see properties.load_candidate), a module object or
     namespace of functions (a dict too: run in this process), or a loaded
-    properties.impl.Candidate (e.g. properties.load_candidate(cmd="./my_impl"), which the
-    caller closes). timeout: seconds per call (default properties.impl.DEFAULT_TIMEOUT_S);
+    properties.core.candidate.Candidate (e.g. properties.load_candidate(cmd="./my_impl"), which the
+    caller closes). timeout: seconds per call (default properties.core.candidate.DEFAULT_TIMEOUT_S);
     memory_limit: bytes of a worker's address space (None: no limit).
 
     on_fail: "raise" -- ImplementationCheckFailed listing each failing check with its first
@@ -141,12 +142,12 @@ def check_implementation(candidate, profile: str = "ci", checks=None, on_fail: s
     cannot be loaded or lacks a required function) are ValueErrors.
 
     xfails, skips: paths of the candidate's own expected-failures and skips files
-    (properties/xfails_file.py; a bad one is a ListFileError, a ValueError naming the
+    (properties/reports/xfails_file.py; a bad one is a ListFileError, a ValueError naming the
     file and line). A listed check that fails is "expected failure (yours)", one that
     passes "unexpectedly passed (yours)" -- a failure only under strict_xfail; a skipped
     check is not run ("skipped (yours)").
 
-    budget: seconds the whole call may take (None: no limit; properties/budget.py, as
+    budget: seconds the whole call may take (None: no limit; properties/core/budget.py, as
     `check --budget`): a check that has not started when it is spent is "not run", a
     failure of the run (incomplete is not a pass)."""
     if on_fail not in ON_FAIL:

@@ -4,7 +4,7 @@ cross-check, against an implementation.
 Exit status: 0 when every check passed (or failed as expected, or does not apply), 1 on
 any failure or unexpected pass -- whatever the candidate did, crash, hang or garbage
 included -- or when the --budget ended the run before every check ran
-(properties/budget.py), and 2 only on bad command-line input (one line on stderr),
+(properties/core/budget.py), and 2 only on bad command-line input (one line on stderr),
 which includes a candidate that cannot be imported or lacks a required name. stdout
 carries only the report: the candidate's own output is captured (and shown with its
 check), Hypothesis's notes go to stderr."""
@@ -18,29 +18,31 @@ import time
 from reference import interrupts
 from reference.cli import OneLineParser, UsageError, positive_number, run
 
-from . import impl as harness
-from . import junit
-from .campaign.cli import add_campaign_parser
-from . import profiles
-from .crosscheck import ALGORITHMS, crosscheck, summary_text
-from .command import TAPE_FORMATS
-from .contract import PROTOCOL_ALGORITHMS
-from .representations import ignored_line
-from .impl import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path, load_candidate
-from .registry import all_checks
-from .budget import deadline_in
-from .report import check_report
-from .crosscheck_failures import SAVED_PER_ALGORITHM, save_crosscheck_failures
-from .crosscheck_report import crosscheck_report
-from .first_use import (
+from properties.core import candidate as harness
+from properties.reports import junit
+from properties.campaign.cli import add_campaign_parser
+from properties.core import profiles
+from properties.checks.crosscheck import ALGORITHMS, crosscheck, summary_text
+from properties.judge.command import TAPE_FORMATS
+from properties.core.contract import PROTOCOL_ALGORITHMS
+from properties.core.representations import ignored_line
+from properties.core.candidate import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path
+from properties.judge.load import load_candidate
+from properties.checks.registry import all_checks
+from properties.core.budget import deadline_in
+from properties.reports.report import check_report
+from properties.reports.crosscheck_failures import SAVED_PER_ALGORITHM, save_crosscheck_failures
+from properties.reports.crosscheck_report import crosscheck_report
+from properties.reports.first_use import (
     arithmetic_lines, check_report_file, crosscheck_arithmetic_lines, file_path_hint, normalised_lines, print_short,
     print_short_header, write_json_file,
 )
-from .progress import CheckProgress, CountProgress
-from .replay import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, replay, replay_command, results_dir, save_failures
-from .runner import NOT_APPLICABLE, NOT_RUN, run_check
-from . import xfails_file
-from .strategies import (
+from properties.core.progress import CheckProgress, CountProgress
+from properties.reports.saved import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, replay_command, results_dir, save_failures
+from properties.run.replay import replay
+from properties.run.runner import NOT_APPLICABLE, NOT_RUN, run_check
+from properties.reports import xfails_file
+from properties.strategies import (
     CROSSCHECK_SEED, LARGE_CROSSCHECK_SEED, crosscheck_case_stream, large_crosscheck_case_stream,
 )
 
@@ -309,7 +311,7 @@ def _note_kept(candidate) -> None:
 def _add_list_options(parser):
     parser.add_argument("--xfails-file", metavar="FILE",
                         help="the candidate's own expected failures: one check id or glob per line, '# reason' "
-                             "(properties/xfails_file.py)")
+                             "(properties/reports/xfails_file.py)")
     parser.add_argument("--skips-file", metavar="FILE", help="the candidate's checks not to run, same format")
     parser.add_argument("--strict-xfail", action="store_true",
                         help="an expected failure of --xfails-file that passes fails the run (remove its line)")
@@ -452,20 +454,20 @@ def _add_report_options(parser):
 
 
 def _cmd_answer(args) -> int:
-    from .answer import command_line
+    from properties.judge.answer import command_line
 
     return command_line([a for a, on in ((f"--impl={args.impl}", True), ("--serve", args.serve),
                                          ("--one-shot", args.one_shot), (args.request, args.request is not None)) if on])
 
 
 def _cmd_compare(args) -> int:
-    from .compare import main as compare_main
+    from properties.reports.compare import main as compare_main
 
     return compare_main(args.old, args.new, args.json)
 
 
 def _cmd_conformance(args) -> int:
-    from .conformance import conformance, report_text
+    from properties.judge.conformance import conformance, report_text
 
     try:
         described, reports = conformance(args.candidate_cmd, timeout=args.timeout)

@@ -21,7 +21,7 @@ session ends. A check's result becomes:
     not applicable        skip with the reason
 
 The candidate's own expected failures and skips (--cral-xfails FILE, --cral-skips FILE;
-properties/xfails_file.py) become pytest's own xfail and skip markers on the items they
+properties/reports/xfails_file.py) become pytest's own xfail and skip markers on the items they
 list, with the reason "yours: <reason> (FILE:LINE)", so pytest reports them as any xfail:
 a listed check that fails is XFAIL, one that passes XPASS. XPASS fails the run when the
 project sets pytest's `xfail_strict = true` (as for its own tests) or --cral-strict-xfail
@@ -48,7 +48,7 @@ import pytest
 PLUGIN_NAME = "cral"  # the entry point's name: `-p no:cral` disables the plugin
 COLLECTOR_NAME = "cral"
 MARKER = "cral"
-# properties.profiles.PROFILES, spelled out so that loading the plugin does not import
+# properties.core.profiles.PROFILES, spelled out so that loading the plugin does not import
 # Hypothesis (tests/test_plugin.py keeps the two equal)
 PROFILES = ("dev", "ci", "fuzz")
 OUTPUT_LINES = 20  # of each captured stream, in a report
@@ -66,12 +66,12 @@ def _seconds(text: str) -> float:
 
 
 def default_profile() -> str:
-    """properties.profiles' rule: ci when $CI is set, else dev; $HYPOTHESIS_PROFILE when it
+    """properties.core.profiles' rule: ci when $CI is set, else dev; $HYPOTHESIS_PROFILE when it
     names one of the suite's profiles (another project's may name its own)."""
     named = os.environ.get("HYPOTHESIS_PROFILE")
     if named in PROFILES:
         return named
-    # properties.profiles.under_ci, spelled out for the same reason: CI=false / CI=0 is not CI
+    # properties.core.profiles.under_ci, spelled out for the same reason: CI=false / CI=0 is not CI
     return "ci" if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no", "off") else "dev"
 
 
@@ -113,14 +113,14 @@ def pytest_addoption(parser):
 
 def _memory_limit(config):
     """--cral-memory-limit in bytes (None: no limit); the default when not given."""
-    from .impl import DEFAULT_MEMORY_LIMIT
+    from properties.core.candidate import DEFAULT_MEMORY_LIMIT
 
     text = config.getoption("cral_memory_limit")
     if text is None:
         return DEFAULT_MEMORY_LIMIT
     from reference.cli import UsageError
 
-    from .cli import parse_size
+    from properties.cli import parse_size
 
     try:
         return parse_size(text)
@@ -156,7 +156,7 @@ def pytest_configure(config):
     if impl is not None:  # a file path, or a module of the current folder pytest cannot import: say how
         from reference.cli import UsageError
 
-        from .first_use import current_folder_hint, file_path_hint
+        from .reports.first_use import current_folder_hint, file_path_hint
 
         try:
             file_path_hint(impl, "--cral-impl", command_line="pytest")
@@ -167,7 +167,7 @@ def pytest_configure(config):
             raise pytest.UsageError(f"cral: {hint}")
     config.addinivalue_line("markers", f"{MARKER}: a check of the property suite (the cral plugin)")
     suite = _Suite(config, impl, cmd, config.getoption("cral_profile") or default_profile())
-    from .xfails_file import load
+    from properties.reports.xfails_file import load
 
     try:
         suite.lists = load(config.getoption("cral_xfails"), config.getoption("cral_skips"),
@@ -234,7 +234,7 @@ class _Suite:
         self.results = {}  # check name -> CheckResult, in the order run
         self.notes = []  # (check name, note) for passes that are worth a word
         self.lists = None  # the candidate's xfails and skips (xfails_file.CandidateLists)
-        from .budget import deadline_in
+        from properties.core.budget import deadline_in
 
         self.deadline = deadline_in(config.getoption("cral_budget"))  # from the session's start, as the CLI's --budget
 
@@ -243,13 +243,13 @@ class _Suite:
             return f"command {self.cmd!r} (a process of its own per call, docs/protocol.md)"
         if self.config.getoption("cral_in_process"):
             return f"{self.impl} (in pytest's process: --cral-in-process, the verdict is not protected)"
-        from .impl import DEFAULT_IMPL
+        from properties.core.candidate import DEFAULT_IMPL
 
         return f"{self.impl} ({'in-process' if self.impl == DEFAULT_IMPL else 'isolated worker process'})"
 
     def candidate(self):
         if self._candidate is None:
-            from .impl import load_candidate
+            from properties.judge.load import load_candidate
 
             try:
                 self._candidate = load_candidate(self.impl, self.cmd, **candidate_options(self.config))
@@ -258,9 +258,9 @@ class _Suite:
         return self._candidate
 
     def run(self, check):
-        from .runner import run_check
+        from properties.run.runner import run_check
 
-        from .xfails_file import apply
+        from properties.reports.xfails_file import apply
 
         result = apply(run_check(check, self.candidate(), profile=self.profile, deadline=self.deadline),
                        self.lists)
@@ -281,7 +281,7 @@ class Checks(pytest.Collector):
     """Every registered check, one item each, in registry order."""
 
     def collect(self):
-        from .registry import all_checks
+        from properties.checks.registry import all_checks
 
         lists = self.config.stash[_SUITE].lists
         # --cral-strict-xfail sets strict; else pytest's xfail_strict ini decides
@@ -306,10 +306,10 @@ class CheckItem(pytest.Item):
         self.config.stash[_SUITE].candidate()
 
     def runtest(self):
-        from .api import describe_failure
-        from .impl import DEFAULT_IMPL
-        from .runner import FAILED, NOT_APPLICABLE, NOT_RUN, XFAIL, XPASS
-        from .xfails_file import YOUR_XFAIL
+        from properties.api import describe_failure
+        from properties.core.candidate import DEFAULT_IMPL
+        from properties.run.runner import FAILED, NOT_APPLICABLE, NOT_RUN, XFAIL, XPASS
+        from properties.reports.xfails_file import YOUR_XFAIL
 
         suite = self.config.stash[_SUITE]
         result = suite.run(self.check)

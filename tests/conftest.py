@@ -1,17 +1,18 @@
-"""pytest wiring: the Hypothesis profile (registered in properties/profiles.py) and the
+"""pytest wiring: the Hypothesis profile (registered in properties/core/profiles.py) and the
 implementation under test (--impl or $CRAL_IMPL, default `reference`), both shown in
 the pytest header. Any implementation but the reference runs in a worker process
-(properties/isolation.py); --cral-timeout, --cral-memory-limit and --cral-in-process
+(properties/judge/isolation.py); --cral-timeout, --cral-memory-limit and --cral-in-process
 (the command line's --timeout, --memory-limit and --in-process) are options of the
 `cral` plugin (properties/pytest_plugin.py), which the `impl` fixture reads."""
 import os
 
 import pytest
 
-from properties import impl as harness
-from properties import profiles
+from properties.core import candidate as harness
+from properties.core import profiles
 from properties import pytest_plugin
-from properties.impl import CMD_ENV_VAR, ENV_VAR, env_cmd, impl_path, load_candidate
+from properties.core.candidate import CMD_ENV_VAR, ENV_VAR, env_cmd, impl_path
+from properties.judge.load import load_candidate
 
 PROFILE = profiles.load()
 

@@ -6,7 +6,7 @@ copies (tests/broken/mutants.py, which the suite must catch) and the legitimate 
 `directory/<prefix><name>/` (a different top-level name, so it never clashes with
 `reference`; the package's relative imports keep working), applies the patch and
 returns the importable name; the caller puts `directory` on sys.path and loads it with
-`properties.impl.load_impl(name)`. `build_combined` applies several patches to one copy.
+`properties.judge.load.load_impl(name)`. `build_combined` applies several patches to one copy.
 
 Shared input types. The suite hands every implementation the reference's own objects
 (`reference.Tape`, `reference.Params`), and the reference validates its inputs with

@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 from properties import api
-from properties.registry import EXPECTED_FAILURES, all_checks
-from properties.report import ReportError, validate
-from properties.runner import STATUSES
-from properties.xfails_file import (
+from properties.checks.registry import EXPECTED_FAILURES, all_checks
+from properties.reports.report import ReportError, validate
+from properties.run.runner import STATUSES
+from properties.reports.xfails_file import (
     YOUR_SKIP, YOUR_STATUSES, YOUR_XFAIL, YOUR_XPASS, ListFileError, crosscheck_ids, load, read,
 )
 
@@ -147,7 +147,7 @@ def test_every_report_is_valid_against_the_versioned_schema(runs):
 
 def test_schema_statuses_and_kinds_are_the_suites():
     from reference.schemas.build import CHECK_KINDS, CHECK_STATUSES
-    from properties.registry import KINDS
+    from properties.checks.registry import KINDS
 
     assert CHECK_STATUSES == (*STATUSES, *YOUR_STATUSES)
     assert CHECK_KINDS == KINDS
@@ -360,7 +360,7 @@ def test_the_downstream_workflow_crosscheck_step_is_green(tmp_path):
     import shutil
 
     yaml = pytest.importorskip("yaml")
-    from properties.report import CROSSCHECK_FORMAT
+    from properties.reports.report import CROSSCHECK_FORMAT
 
     workflow = yaml.safe_load((EXAMPLE / ".github" / "workflows" / "cral.yml").read_text())
     step = next(s for s in workflow["jobs"]["property-suite"]["steps"] if "properties crosscheck" in s.get("run", ""))

@@ -17,9 +17,9 @@ import pytest
 import properties
 import reference
 from properties.api import describe_failure, is_failure
-from properties.contract import PUBLIC_NAMES
-from properties.registry import EXPECTED_FAILURES, all_checks
-from properties.runner import FAILED, NOT_RUN, PASSED, XFAIL, XPASS, CheckResult
+from properties.core.contract import PUBLIC_NAMES
+from properties.checks.registry import EXPECTED_FAILURES, all_checks
+from properties.run.runner import FAILED, NOT_RUN, PASSED, XFAIL, XPASS, CheckResult
 
 ERM = "check_passive_output_is_erm"  # Theorem 3.1: passive learning outputs an ERM
 CATONI = "check_catoni_root_certified"
@@ -43,7 +43,7 @@ def test_the_api_is_exported_from_the_package():
     assert properties.check_implementation is properties.api.check_implementation
     assert issubclass(properties.ImplementationCheckFailed, AssertionError)
     assert issubclass(properties.CheckFailureWarning, UserWarning)
-    assert properties.load_candidate is properties.impl.load_candidate
+    assert properties.load_candidate is properties.judge.load.load_candidate
     with pytest.raises(AttributeError, match="no_such_name"):
         properties.no_such_name
 
@@ -73,7 +73,7 @@ def test_the_reference_passes_a_selection_and_its_finding_is_an_expected_failure
 
 
 def test_a_spent_budget_leaves_checks_not_run_which_is_a_failure():
-    """budget= as `check --budget` (properties/budget.py): what has not started when it is
+    """budget= as `check --budget` (properties/core/budget.py): what has not started when it is
     spent is 'not run' -- no verdict, so never a pass."""
     names = [ERM, CATONI]
     results = properties.check_implementation("reference", checks=names, budget=1e-9, on_fail="collect")

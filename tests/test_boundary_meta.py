@@ -1,4 +1,4 @@
-"""Meta-tests of the boundary-tape strategies (properties/strategies.py, "boundary tapes")
+"""Meta-tests of the boundary-tape strategies (properties/strategies/, "boundary tapes")
 and of the cross-check on them (issue 11, item 4).
 
 What the strategies claim, measured on fixed samples (derandomised, generation only):
@@ -26,8 +26,8 @@ from fractions import Fraction
 import pytest
 
 import reference
-from properties.crosscheck import crosscheck_case
-from properties.impl import load_impl
+from properties.checks.crosscheck import crosscheck_case
+from properties.judge.load import load_impl
 from properties.strategies import (
     BOUNDARY_BETA1_CHOICES, BOUNDARY_MAX_ROUNDS, MAX_CHECKPOINT_EXPONENT, SIMPLE_COINS, CraftedCase,
     calruption_boundary_cases, checkpoint_boundary_cases, checkpoint_rounds, erm_tie_cases, spread_instances,
@@ -226,8 +226,8 @@ def test_coin_mutants_escape_every_check_on_sampled_tapes(name, tmp_path, monkey
     (or equals q) with probability ~2^-64, so only the boundary tapes tell them from the
     reference (about 1 min; the RobustCAL boundary mutants, by contrast, are caught on
     sampled cases in about half of the random 25-example runs)."""
-    from properties.registry import all_checks
-    from properties.runner import FAILED, run_check
+    from properties.checks.registry import all_checks
+    from properties.run.runner import FAILED, run_check
     from tests.broken.mutants import BY_NAME, build
 
     monkeypatch.syspath_prepend(str(tmp_path))

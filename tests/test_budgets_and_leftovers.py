@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from properties import strategies
-from properties.crosscheck import BUDGET_SKIP, crosscheck
-from properties.impl import load_candidate
+from properties.checks.crosscheck import BUDGET_SKIP, crosscheck
+from properties.judge.load import load_candidate
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,10 +25,10 @@ class _StepClock:
 
 
 def test_a_spent_budget_stops_generating_cases_whatever_the_number_asked_for(monkeypatch):
-    import properties.budget
+    import properties.core.budget
 
     clock = _StepClock()
-    monkeypatch.setattr(properties.budget, "time", clock)
+    monkeypatch.setattr(properties.core.budget, "time", clock)
     generated = []
 
     def stream():

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference as R
-from properties.registry import all_checks
-from properties.runner import PASSED, run_check
+from properties.checks.registry import all_checks
+from properties.run.runner import PASSED, run_check
 from properties.strategies import epoch_examples
 from reference.calruption import (
     EpochCounts, EpochState, calruption_epoch, epoch_length, fit_distribution, loss_difference_samples, lp_rows,

@@ -335,7 +335,7 @@ def test_a_fuzz_block_writes_its_failure_to_the_shared_database_only_after_shrin
     """A planted broken implementation fails; Hypothesis saves (and replaces) examples
     while it shrinks, but the shared database sees no write until the check has ended,
     and then exactly the minimal failure."""
-    import properties.runner as runner
+    import properties.run.runner as runner
     from hypothesis.database import InMemoryExampleDatabase
 
     writes = []

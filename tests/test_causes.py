@@ -8,10 +8,12 @@ import re
 
 import pytest
 
-from properties import causes, profiles
-from properties.impl import load_impl
-from properties.registry import EXPECTED_FAILURES, all_checks
-from properties.runner import FAILED, XFAIL, run_check
+from properties.checks import causes
+
+from properties.core import profiles
+from properties.judge.load import load_impl
+from properties.checks.registry import EXPECTED_FAILURES, all_checks
+from properties.run.runner import FAILED, XFAIL, run_check
 
 CHECKS = all_checks()
 # pure algebra on the case: the cheapest expected failure to search with
@@ -60,7 +62,7 @@ def test_exploring_goes_past_explained_counterexamples_and_finds_an_unexplained_
     assert going.status == XFAIL and going.examples > 1 and going.cause["explained_counterexamples"] >= 1
     # a second cause behind other counterexamples: a cause that explains the known
     # example's run length only must not let any other counterexample pass as explained
-    from properties.registry import known_examples
+    from properties.checks.registry import known_examples
 
     real, known_n = causes.CAUSES[CHEAP], known_examples(CHEAP)[0].tape.n
 

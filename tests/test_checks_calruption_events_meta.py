@@ -1,10 +1,10 @@
-"""Meta-tests of properties/checks_calruption_events.py (CALruption's events, lemmas and
+"""Meta-tests of properties/checks/calruption_events.py (CALruption's events, lemmas and
 Theorem 5.1 on their events; condition (1)'s frequency):
 
 * the event deciders are right on hand-made cases, and agree with a 60-digit evaluation
   on generated runs; the exact truth of an epoch (R^_l, R-bar_l, C_l) matches a
   round-by-round recomputation;
-* its strategies (in properties/strategies.py) produce valid inputs, and a good share of
+* its strategies (in properties/strategies/) produce valid inputs, and a good share of
   their examples meets each check's premises (otherwise a check would be vacuous);
 * every check can fail: a fake implementation (the reference with one field of its
   trace or epoch record broken) breaks the conclusion while the events still hold;
@@ -22,11 +22,13 @@ import mpmath
 import pytest
 
 import reference as R
-from properties import checks_calruption_events as E
-from properties import epochs
+from properties.checks import calruption_events as E
+from properties.checks import calruption_one_epoch as O
+from properties.checks import calruption_truth as T
+from properties.core import epochs
 from properties import strategies as S
-from properties.impl import load_impl
-from properties.runner import FAILED, XFAIL, run_check
+from properties.judge.load import load_impl
+from properties.run.runner import FAILED, XFAIL, run_check
 from reference.calruption import calruption_epoch
 from reference.certified import Enclosure, Rational, ScaledLog, certified_ceil
 from tests.sampling import sample
@@ -81,11 +83,11 @@ def everyone_in_every_layer(record):
 # =====================================================================================
 def test_le_sqrt_lin_is_exact_at_rational_boundaries():
     four = Rational(F(4))
-    assert E.le_sqrt_lin(F(2), F(1), F(0), four) is True  # 2 <= sqrt(4)
-    assert E.le_sqrt_lin(F(2) + F(1, 10**30), F(1), F(0), four) is False
-    assert E.le_sqrt_lin(F(3), F(1), F(1, 4), four) is True  # 3 <= 2 + 1
-    assert E.le_sqrt_lin(F(3) + F(1, 10**30), F(1), F(1, 4), four) is False
-    assert E.le_sqrt_lin(F(-1), F(0), F(0), four) is True
+    assert T.le_sqrt_lin(F(2), F(1), F(0), four) is True  # 2 <= sqrt(4)
+    assert T.le_sqrt_lin(F(2) + F(1, 10**30), F(1), F(0), four) is False
+    assert T.le_sqrt_lin(F(3), F(1), F(1, 4), four) is True  # 3 <= 2 + 1
+    assert T.le_sqrt_lin(F(3) + F(1, 10**30), F(1), F(1, 4), four) is False
+    assert T.le_sqrt_lin(F(-1), F(0), F(0), four) is True
 
 
 def test_le_sqrt_lin_is_certified_for_logs():
@@ -93,13 +95,13 @@ def test_le_sqrt_lin_is_certified_for_logs():
     ln2 = ScaledLog(F(1), F(2))
     root = mpmath.sqrt(mpmath.log(2))
     below = F(int(root * 10**40), 10**40)  # within 10^-40 below sqrt(ln 2)
-    assert E.le_sqrt_lin(below, F(1), F(0), ln2) is True
-    assert E.le_sqrt_lin(below + F(2, 10**40), F(1), F(0), ln2) is False
+    assert T.le_sqrt_lin(below, F(1), F(0), ln2) is True
+    assert T.le_sqrt_lin(below + F(2, 10**40), F(1), F(0), ln2) is False
 
 
 def _truth(H, seen, length, risk_hat, risk_bar=None, corruption=F(0), l=1):
     risk_bar = risk_bar if risk_bar is not None else risk_hat
-    return E.EpochTruth(l, length, tuple(seen), epochs.rho_matrix(H, seen, length), tuple(risk_hat), tuple(risk_bar),
+    return T.EpochTruth(l, length, tuple(seen), epochs.rho_matrix(H, seen, length), tuple(risk_hat), tuple(risk_bar),
                         corruption)
 
 
@@ -121,23 +123,23 @@ def test_e_gap_decider_on_hand_made_epochs():
     inside = Enclosure.point(F(-1, 4) + F(1, 2))
     outside = Enclosure.point(F(-1, 4) + F(3, 5))
     straddling = Enclosure(F(-1, 4) + F(1, 2), F(-1, 4) + F(3, 5))
-    assert E.e_gap_epoch(H, truth, q, _W(2, {(0, 1): inside}), beta3) is None
-    assert E.e_gap_epoch(H, truth, q, _W(2, {(0, 1): outside}), beta3) is not None
-    assert E.e_gap_epoch(H, truth, q, _W(2, {(0, 1): straddling}), beta3) is not None  # every W in the enclosure
+    assert T.e_gap_epoch(H, truth, q, _W(2, {(0, 1): inside}), beta3) is None
+    assert T.e_gap_epoch(H, truth, q, _W(2, {(0, 1): outside}), beta3) is not None
+    assert T.e_gap_epoch(H, truth, q, _W(2, {(0, 1): straddling}), beta3) is not None  # every W in the enclosure
     # the boundary itself: |d| = sqrt(5)/4 is irrational, so pick beta3 making the width rational: 10 b/32 = 1/4
     exact = Rational(F(4, 5))  # width sqrt(10 (4/5) (1/2) / 16) = 1/2
-    assert E.e_gap_epoch(H, truth, q, _W(2, {(0, 1): inside}), exact) is None
-    assert E.e_gap_epoch(H, truth, q, _W(2, {(0, 1): Enclosure.point(F(1, 4) + F(1, 10**20))}), exact) is not None
+    assert T.e_gap_epoch(H, truth, q, _W(2, {(0, 1): inside}), exact) is None
+    assert T.e_gap_epoch(H, truth, q, _W(2, {(0, 1): Enclosure.point(F(1, 4) + F(1, 10**20))}), exact) is not None
     # min q = 0 on the seen disputed point: condition (1) is vacuous (R11), even with no W
-    assert E.e_gap_epoch(H, truth, (F(0), F(1)), _W(2, {(0, 1): Enclosure.point(100)}), beta3) is None
+    assert T.e_gap_epoch(H, truth, (F(0), F(1)), _W(2, {(0, 1): Enclosure.point(100)}), beta3) is None
     W_none = [[Enclosure.point(0), None], [None, Enclosure.point(0)]]
-    assert E.e_gap_epoch(H, truth, (F(0), F(1)), W_none, beta3) is None
-    assert E.e_gap_epoch(H, truth, q, W_none, beta3) is not None
+    assert T.e_gap_epoch(H, truth, (F(0), F(1)), W_none, beta3) is None
+    assert T.e_gap_epoch(H, truth, q, W_none, beta3) is not None
     # a pair that agrees on the epoch: W must be exactly 0
     H2 = ((0, 1), (0, 1))
     truth2 = _truth(H2, (8, 8), 16, (F(1, 4), F(1, 4)))
-    assert E.e_gap_epoch(H2, truth2, q, _W(2, {}), beta3) is None
-    assert E.e_gap_epoch(H2, truth2, q, _W(2, {(0, 1): Enclosure(F(0), F(1, 2**70))}), beta3) is not None
+    assert T.e_gap_epoch(H2, truth2, q, _W(2, {}), beta3) is None
+    assert T.e_gap_epoch(H2, truth2, q, _W(2, {(0, 1): Enclosure(F(0), F(1, 2**70))}), beta3) is not None
 
 
 def test_e_dis_deciders_distinguish_the_two_events():
@@ -145,14 +147,14 @@ def test_e_dis_deciders_distinguish_the_two_events():
     # E_dis1: 1/4 <= sqrt(3/4 / 16) + 1/16 ~ 0.279 holds; E_dis2: 1/4 <= sqrt(1/2 / 16) + 1/16 ~ 0.239 fails
     instance = R.Instance([F(1, 2), F(1, 2)], [F(0), F(0)], [(0, 0), (1, 0)])
     truth = _truth(instance.hypotheses, (12, 4), 16, (F(0), F(3, 4)))
-    assert E.e_dis_epoch(instance, truth, Rational(F(1)), 1) is None
-    assert E.e_dis_epoch(instance, truth, Rational(F(1)), 2) is not None
+    assert T.e_dis_epoch(instance, truth, Rational(F(1)), 1) is None
+    assert T.e_dis_epoch(instance, truth, Rational(F(1)), 2) is not None
     # an exact boundary: rho* = 1/4, N = 16, beta3 = 1: E_dis2's width is sqrt(1/64) + 1/16 = 3/16
     quarter = R.Instance([F(1, 4), F(3, 4)], [F(0), F(0)], [(0, 0), (1, 0)])
     at = _truth(quarter.hypotheses, (7, 9), 16, (F(0), F(7, 16)))  # |7/16 - 1/4| = 3/16: holds (<=)
     beyond = _truth(quarter.hypotheses, (8, 8), 16, (F(0), F(1, 2)))  # 1/4 > 3/16
-    assert E.e_dis_epoch(quarter, at, Rational(F(1)), 2) is None
-    assert E.e_dis_epoch(quarter, beyond, Rational(F(1)), 2) is not None
+    assert T.e_dis_epoch(quarter, at, Rational(F(1)), 2) is None
+    assert T.e_dis_epoch(quarter, beyond, Rational(F(1)), 2) is not None
 
 
 def test_e_bern_decider():
@@ -160,24 +162,24 @@ def test_e_bern_decider():
     beta3 = Rational(F(1, 4))  # 2 sqrt(beta3/16) = 1/4
     holds = _truth(H, (8, 8), 16, (F(0), F(1, 4)), risk_bar=(F(0), F(1, 2)))  # |(-1/4) - (-1/2)| = 1/4
     fails = _truth(H, (8, 8), 16, (F(0), F(1, 4)), risk_bar=(F(0), F(1, 2) + F(1, 10**20)))
-    assert E.e_bern_epoch(H, holds, beta3) is None
-    assert E.e_bern_epoch(H, fails, beta3) is not None
+    assert T.e_bern_epoch(H, holds, beta3) is None
+    assert T.e_bern_epoch(H, fails, beta3) is not None
 
 
 def test_paper_premises():
-    assert E.paper_premises(R.Params.paper(1000, 3, F(1, 10))) is None
-    assert E.paper_premises(R.Params.scaled(1000, 3)) is not None  # beta1 = 16 < 20480 beta3
-    assert E.paper_premises(R.Params.scaled(1000, 3, F(1, 10), F(1, 4), 4, F(5, 32), F(4, 20480))) is None
-    assert E.paper_premises(R.Params.scaled(1000, 3, F(1, 10), F(1, 4), 4, F(5, 32), F(4, 20479))) is not None
-    assert E.paper_premises(R.Params.scaled(1000, 3, F(1, 10), F(1, 4), 4, F(1, 8), F(4, 20480))) is not None
+    assert T.paper_premises(R.Params.paper(1000, 3, F(1, 10))) is None
+    assert T.paper_premises(R.Params.scaled(1000, 3)) is not None  # beta1 = 16 < 20480 beta3
+    assert T.paper_premises(R.Params.scaled(1000, 3, F(1, 10), F(1, 4), 4, F(5, 32), F(4, 20480))) is None
+    assert T.paper_premises(R.Params.scaled(1000, 3, F(1, 10), F(1, 4), 4, F(5, 32), F(4, 20479))) is not None
+    assert T.paper_premises(R.Params.scaled(1000, 3, F(1, 10), F(1, 4), 4, F(1, 8), F(4, 20480))) is not None
 
 
 def test_truth_on_tape_matches_a_round_by_round_recomputation():
     for case in sample(S.any_regime_cases(), 12):
         instance, adversary, tape = case.instance, case.adversary, case.tape
         H, nu = instance.hypotheses, instance.nu
-        for l, tau, length in E.schedule(case.params, tape.n):
-            truth = E.truth_on_tape(instance, adversary, tape, l, tau, length)
+        for l, tau, length in T.schedule(case.params, tape.n):
+            truth = T.truth_on_tape(instance, adversary, tape, l, tau, length)
             hat, bar, C = [F(0)] * len(H), [F(0)] * len(H), F(0)
             for t in range(tau, tau + length):
                 eta_t = adversary.eta(instance, t)
@@ -207,7 +209,7 @@ def _condition_1_mp(H, truth, q, W, beta3, dps=60):
             if rho == 0:
                 verdict &= w is not None and w.lo == 0 == w.hi
                 continue
-            mq = E.min_q(H, q, truth.support, h, h2)
+            mq = T.min_q(H, q, truth.support, h, h2)
             if mq == 0:
                 continue
             if w is None:
@@ -226,13 +228,13 @@ def _condition_1_mp(H, truth, q, W, beta3, dps=60):
 def test_e_gap_agrees_with_a_high_precision_evaluation():
     decided = {True: 0, False: 0}
     for case in sample(S.scaled_regime_cases(), 25):
-        view = E.run_view("meta", REFERENCE, case)
+        view = T.run_view("meta", REFERENCE, case)
         H = case.instance.hypotheses
         for rec, truth in zip(view.records, view.truths):
             expected = _condition_1_mp(H, truth, rec.q, rec.W, case.params.beta3)
             if expected is None:
                 continue
-            got = E.e_gap_epoch(H, truth, rec.q, rec.W, case.params.beta3) is None
+            got = T.e_gap_epoch(H, truth, rec.q, rec.W, case.params.beta3) is None
             assert got == expected
             decided[got] += 1
     assert decided[True] > 0
@@ -279,8 +281,8 @@ def test_one_epoch_cases_are_valid_and_meet_the_previous_epoch_hypotheses():
             assert s.q == S.line13_q(H, rho_prev, s.gap_hat, l)
             assert all(q <= F(1, 4) for q in s.q)
             assert min(s.gap_hat) == epochs.eps(l - 1) and max(s.gap_hat) <= 1
-        g_prev, _ = E.one_epoch_gs(ex, E.truth_of_one_epoch(ex))
-        assert E.previous_hypotheses(ex, g_prev) is None
+        g_prev, _ = O.one_epoch_gs(ex, T.truth_of_one_epoch(ex))
+        assert O.previous_hypotheses(ex, g_prev) is None
         assert S.OneEpochCase.from_json(ex.to_json()) == ex
         calruption_epoch(H, s, counts, params)  # the reference accepts the state
 
@@ -288,11 +290,11 @@ def test_one_epoch_cases_are_valid_and_meet_the_previous_epoch_hypotheses():
 def test_crafted_tapes_have_positive_probability_and_balanced_coins():
     for case in sample(S.crafted_tape_cases(), 25):
         instance, adversary, tape, params = case.instance, case.adversary, case.tape, case.params
-        assert E.paper_premises(params) is None
+        assert T.paper_premises(params) is None
         for t, (x, y, u) in enumerate(zip(tape.x, tape.y, tape.u), start=1):
             assert instance.nu[x] > 0 and 0 <= u < 1
             assert adversary.eta(instance, t)[x] == y  # deterministic labels
-        for _, tau, length in E.schedule(params, tape.n):
+        for _, tau, length in T.schedule(params, tape.n):
             for point in set(tape.x[tau - 1:tau - 1 + length]):
                 coins = [u for x, u in zip(tape.x[tau - 1:tau - 1 + length], tape.u[tau - 1:tau - 1 + length])
                          if x == point]
@@ -304,11 +306,11 @@ def test_crafted_tapes_have_positive_probability_and_balanced_coins():
 
 def _nontrivial(case) -> bool:
     """The run reached epoch 2 with a pair that condition (1) actually constrains."""
-    view = E.run_view("meta", REFERENCE, case)
+    view = T.run_view("meta", REFERENCE, case)
     H = case.instance.hypotheses
     for rec, truth in list(zip(view.records, view.truths))[1:]:
-        for h, h2 in E._pairs(len(H)):
-            if truth.rho_hat[h][h2] > 0 and E.min_q(H, rec.q, truth.support, h, h2):
+        for h, h2 in T._pairs(len(H)):
+            if truth.rho_hat[h][h2] > 0 and T.min_q(H, rec.q, truth.support, h, h2):
                 return True
     return False
 
@@ -352,11 +354,11 @@ def test_a_good_share_of_examples_meets_the_premises(name):
 
 def test_the_premise_regime_keeps_the_paper_premises_and_the_scaled_regime_does_not():
     for case in sample(S.premise_regime_cases(), 15):
-        assert E.paper_premises(case.params) is None
+        assert T.paper_premises(case.params) is None
     for case in sample(S.scaled_regime_cases(), 15):
-        assert E.paper_premises(case.params) == "beta1 < 20480 beta3 (or undecided)"
+        assert T.paper_premises(case.params) == "beta1 < 20480 beta3 (or undecided)"
     for ex in sample(S.one_epoch_cases(), 10):
-        assert ex.params.regime == "paper" and E.paper_premises(ex.params) is None
+        assert ex.params.regime == "paper" and T.paper_premises(ex.params) is None
 
 
 def test_burst_then_clean_cases_reach_the_corner_of_the_final_step():
@@ -481,12 +483,12 @@ def test_finding_estimation_lemma_fails_on_e_gap():
     4 losses of 000 minus 111 equal -1) fits D^ exactly: R_D^(000) - R_D^(111) = -1, while
     R*(000) - R*(111) = 1/3 - 2/3 = -1/3: the left side is 2/3 > 1/32 = the right side."""
     case = S.finding_f5_estimation_lemma_case()
-    assert case.tape.x == (0,) * 20 and E.paper_premises(case.params) is None
-    view = E.run_view("meta", REFERENCE, case)
-    events = E.run_events(view)
+    assert case.tape.x == (0,) * 20 and T.paper_premises(case.params) is None
+    view = T.run_view("meta", REFERENCE, case)
+    events = T.run_events(view)
     assert events.all_hold("gap", "dis1", "dis2") is None and events.bern[0] is not None
     assert view.records[0].W[0][1] == Enclosure.point(-1)  # the Catoni root of four -1's
-    risk_fit = E.risk_of_fit("meta", case.instance.hypotheses, view.records[0], view.truths[0])
+    risk_fit = T.risk_of_fit("meta", case.instance.hypotheses, view.records[0], view.truths[0])
     assert risk_fit == (0, 1)
     assert case.instance.risk(0) - case.instance.risk(1) == F(-1, 3)
     out = E.OUTCOMES["check_calruption_estimation_lemma"]("check_calruption_estimation_lemma", REFERENCE, case)
@@ -503,9 +505,9 @@ def test_finding_lemma_51_lemma_52_theorem_51_fail_on_their_events():
     holds). D^ then prefers 11 (Delta = 49/50) in every epoch: h_out = 11, and
     (49/50)^2 > 72/84, i.e. Delta_{h_out} > 6 sqrt(2 beta1/n) + 24 C-bar/n (C-bar = 0)."""
     case = S.finding_f5_lemma_51_case()
-    assert case.tape.x == (1,) * 84 and E.paper_premises(case.params) is None
-    view = E.run_view("meta", REFERENCE, case)
-    events = E.run_events(view)
+    assert case.tape.x == (1,) * 84 and T.paper_premises(case.params) is None
+    view = T.run_view("meta", REFERENCE, case)
+    events = T.run_events(view)
     assert events.all_hold("gap", "dis1", "dis2") is None
     assert all(b is not None for b in events.bern)  # the sampling event is what fails
     assert [r.q for r in view.records] == [(1, 1), (F(1, 16), F(1, 16)), (F(1, 64), F(1, 64))]
@@ -542,7 +544,7 @@ def test_finding_one_epoch_counterexamples_with_the_paper_constants():
     rho_prev = epochs.rho_matrix(b.instance.hypotheses, b.prev_seen, certified_ceil(b.params.beta1, 4))
     assert b.state.q == S.line13_q(b.instance.hypotheses, rho_prev, b.state.gap_hat, 2)
     assert b.instance.gap(0) == F(1, 5)
-    record = E.one_epoch_record("x", REFERENCE, b)
+    record = T.one_epoch_record("x", REFERENCE, b)
     assert record.gap_hat[0] > F(9, 10)
     out = E.OUTCOMES["check_calruption_gap_bounds_one_epoch"]("x", REFERENCE, b)
     assert out.premises is None and out.violations

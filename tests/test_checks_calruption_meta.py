@@ -1,4 +1,4 @@
-"""Meta-tests of properties/checks_calruption.py: its strategies (in properties/strategies.py)
+"""Meta-tests of properties/checks/calruption.py: its strategies (in properties/strategies/)
 produce valid inputs and reach the edge cases the checks are about (several epochs, q = 0,
 rho^ = 0, no LP row), and every check fails on a hand-broken trace or epoch record."""
 from __future__ import annotations
@@ -11,11 +11,12 @@ import pytest
 from hypothesis import given, settings
 
 import reference as R
-from properties.free_choices import minimisers
-from properties import checks_calruption as C
+from properties.checks.free_choices import minimisers
+from properties.checks import calruption as C
+from properties.checks import calruption_record as CR
 from properties import strategies as S
-from properties.case import Case
-from properties.runner import violations_of
+from properties.core.case import Case
+from properties.run.runner import violations_of
 from reference.calruption import EpochCounts, EpochState, calruption_epoch, loss_difference_samples
 from reference.certified import Enclosure
 from tests.sampling import QUIET, reach, sample
@@ -201,7 +202,7 @@ def suboptimal_eta(e):
     for x in e.support:
         for value in (F(0), F(1, 2), F(1), F(1, 3)):
             candidate = replace(e, eta_hat=set_at(e.eta_hat, x, value))
-            if any("not an optimal solution" in v.message for v in C._fit_violations("probe", H, candidate)):
+            if any("not an optimal solution" in v.message for v in CR._fit_violations("probe", H, candidate)):
                 return candidate.eta_hat
     raise AssertionError("every one-point change of eta^ stays optimal")
 

@@ -1,4 +1,4 @@
-"""Meta-tests of properties/checks_catoni.py: catoni_problems() is valid and reaches the
+"""Meta-tests of properties/checks/catoni.py: catoni_problems() is valid and reaches the
 edge cases it claims, the sign decisions the checks rest on are right, each check fails
 on a hand-broken catoni_root (and passes on the reference and on fast), and a candidate's
 own ValueError subclass crosses the worker boundary as a ValueError."""
@@ -13,13 +13,14 @@ import pytest
 
 import fast
 import reference as R
-from properties import checks_catoni as C
-from properties import impl as harness
-from properties.catoni_sign import EXACT_SIGN_MAX_BITS, catoni_sign, exact_cost_bits
-from properties.impl import as_candidate, call, load_impl
+from properties.checks import catoni as C
+from properties.core import candidate as harness
+from properties.checks.catoni_sign import EXACT_SIGN_MAX_BITS, catoni_sign, exact_cost_bits
+from properties.core.candidate import as_candidate, call
+from properties.judge.load import load_impl
 from properties.strategies import CATONI_KINDS, CATONI_MAX_COUNT, CATONI_MAX_ENTRIES, CatoniProblem, catoni_problems
-from properties.tolerances import FLOAT64
-from properties.violation import CallFailed
+from properties.checks.tolerances import FLOAT64
+from properties.core.violation import CallFailed
 from reference.catoni import catoni_sign_certified, catoni_sign_exact
 from tests.sampling import reach, sample
 

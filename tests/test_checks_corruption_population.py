@@ -1,4 +1,4 @@
-"""Tests of properties/checks_corruption_population.py (issue 15, item 1): every check holds
+"""Tests of properties/checks/corruption_population.py (issue 15, item 1): every check holds
 (or is its expected failure) on generated examples; each expected failure's known example is
 re-verified by a hand computation with Fractions that uses none of the module's helpers; and
 every check that holds catches a planted wrong bound (a smaller constant) on a tight example."""
@@ -7,9 +7,9 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from properties import checks_corruption_population as M
+from properties.checks import corruption_population as M
 from properties import strategies as S
-from properties.registry import EXPECTED_FAILURES, KNOWN_EXAMPLES
+from properties.checks.registry import EXPECTED_FAILURES, KNOWN_EXAMPLES
 
 CHECKS = {check.name: check for check in M.CHECKS}
 QUICK = settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))

@@ -1,5 +1,5 @@
-"""Meta-tests of properties/checks_lemmas.py and properties/checks_conditional.py:
-their strategies (in properties/strategies.py) reach what they claim, and every check can
+"""Meta-tests of properties/checks/lemmas.py and properties/checks/conditional.py:
+their strategies (in properties/strategies/) reach what they claim, and every check can
 fail (fed a deliberately wrong input: a patched adversary total, a fake trace, a fake
 implementation)."""
 from dataclasses import replace
@@ -14,11 +14,14 @@ from reference import adversary as A
 from reference.adversary import Adversary
 from reference.instance import Instance
 
-from properties import checks_conditional as CC
-from properties import checks_lemmas as CL
+from properties.checks import conditional as CC
+from properties.checks import lemmas as CL
 from properties import strategies as S
-from properties.case import Case
-from properties.impl import load_impl, run_algorithm
+from properties.core.case import Case
+from properties.core.candidate import run_algorithm
+
+# generation only: find() would otherwise shrink the example it found, which is slow and not needed
+from properties.judge.load import load_impl
 
 # generation only: find() would otherwise shrink the example it found, which is slow and not needed
 SEARCH = settings(max_examples=3000, database=None, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),

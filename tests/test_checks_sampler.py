@@ -1,4 +1,4 @@
-"""Meta-tests of properties/checks_sampler.py and its strategies: the strategies reach the
+"""Meta-tests of properties/checks/sampler.py and its strategies: the strategies reach the
 edges they claim; the exact tail bound is a bound; the law check accepts the reference
 and rejects broken samplers by its own statistics (with the numbers); the equality and
 prefix checks name what is wrong; a legitimate sampler of its own (tests/legit/own_sampler.py)
@@ -13,15 +13,16 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import reference
-from properties.checks_conditional import binomial_upper_tail
-from properties.checks_sampler import (
+from properties.checks.conditional import binomial_upper_tail
+from properties.checks.sampler import (
     binomial_tail_bound, check_sample_tape_law, check_sample_tape_matches_cral_tape_v1, check_sample_tape_prefix,
     law_plan, law_report,
 )
-from properties.impl import as_candidate, load_impl
-from properties.registry import all_checks
-from properties.runner import NOT_APPLICABLE, PASSED, run_check
-from properties.violation import CallFailed
+from properties.core.candidate import as_candidate
+from properties.judge.load import load_impl
+from properties.checks.registry import all_checks
+from properties.run.runner import NOT_APPLICABLE, PASSED, run_check
+from properties.core.violation import CallFailed
 from properties.strategies import (
     BLOCK_EDGE_ROUNDS, SAMPLER_LAW_EXPERIMENT, SamplerCase, SamplerPrefixCase, prefix_adversary, sampler_cases,
     sampler_prefix_cases,
@@ -285,7 +286,7 @@ def test_matches_reports_a_point_outside_the_instance():
 @pytest.mark.parametrize("field, value, text", [("u", "1/1", "tape.u[1024] must lie in [0, 1)"),
                                                 ("y", 2, "tape.y[1024]")])
 def test_matches_reports_a_coin_or_label_out_of_range_as_malformed(field, value, text):
-    """decode_tape (properties/contract.py) refuses them, naming the 0-based index (round - 1)."""
+    """decode_tape (properties/core/contract.py) refuses them, naming the 0-based index (round - 1)."""
     def out_of_range(instance, adversary, seed):
         plain = reference.sample_tape(instance, adversary, seed).to_json()
         plain[field][1024] = value

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from properties.command import CommandCandidate
-from properties.impl import CallFailed, load_candidate, load_impl, run_algorithm
-from properties.registry import all_checks
-from properties.runner import FAILED, NOT_APPLICABLE, PASSED, run_check
+from properties.judge.command import CommandCandidate
+from properties.core.candidate import CallFailed, run_algorithm
+from properties.judge.load import load_candidate, load_impl
+from properties.checks.registry import all_checks
+from properties.run.runner import FAILED, NOT_APPLICABLE, PASSED, run_check
 from properties.strategies import fixed_crosscheck_cases
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -153,7 +154,7 @@ def test_stderr_is_free_and_attached_to_the_check():
 
 
 def test_a_float64_program_may_write_numbers_and_is_judged_by_the_tolerance_table():
-    from properties.crosscheck import crosscheck
+    from properties.checks.crosscheck import crosscheck
 
     with planted("floats", 'arithmetic="float64"') as candidate:
         assert candidate.arithmetic == "float64"

@@ -1,4 +1,4 @@
-"""The cross-check (properties/crosscheck.py) of a candidate against the reference.
+"""The cross-check (properties/checks/crosscheck.py) of a candidate against the reference.
 
 * the candidate (default `fast`; --candidate or $CRAL_CANDIDATE) agrees with the reference
   on the fixed set of generated cases, with its divergences counted by class;
@@ -20,9 +20,9 @@ from hypothesis import given
 
 import fast
 import reference
-from properties.case import Case
-from properties.crosscheck import DIVERGENCE_KINDS, crosscheck, crosscheck_case, summary_text
-from properties.impl import load_impl
+from properties.core.case import Case
+from properties.checks.crosscheck import DIVERGENCE_KINDS, crosscheck, crosscheck_case, summary_text
+from properties.judge.load import load_impl
 from properties.strategies import calruption_cases, fixed_crosscheck_cases
 from reference import Params
 from tests.broken.fast_mutants import MUTANTS, VARIANTS, build

@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from properties.compare import compare
-from properties.crosscheck import DIVERGENCE_KINDS
-from properties.crosscheck_failures import SAVED_PER_ALGORITHM
-from properties.replay import load_failure
-from properties.report import CROSSCHECK_FORMAT, ReportError, load, validate
-from properties.runner import FAILED, NOT_RUN, PASSED
-from properties.xfails_file import YOUR_SKIP, YOUR_XFAIL, YOUR_XPASS
+from properties.reports.compare import compare
+from properties.checks.crosscheck import DIVERGENCE_KINDS
+from properties.reports.crosscheck_failures import SAVED_PER_ALGORITHM
+from properties.reports.saved import load_failure
+from properties.reports.report import CROSSCHECK_FORMAT, ReportError, load, validate
+from properties.run.runner import FAILED, NOT_RUN, PASSED
+from properties.reports.xfails_file import YOUR_SKIP, YOUR_XFAIL, YOUR_XPASS
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = 4
@@ -238,7 +238,7 @@ def test_failure_files_of_version_1_are_checks_and_a_kind_is_required_from_versi
 # -- the review's findings (two runs sharing a folder, malformed files, late errors) ---------
 def test_a_saved_failure_never_overwrites_another(tmp_path):
     """Two runs in the same second, or a CI matrix sharing cral-results/: each file is new."""
-    from properties.replay import write_new
+    from properties.reports.saved import write_new
 
     first = write_new(tmp_path, "crosscheck_passive-case0-20261124-120000", {"run": 1})
     second = write_new(tmp_path, "crosscheck_passive-case0-20261124-120000", {"run": 2})
@@ -252,10 +252,11 @@ def test_a_saved_failure_never_overwrites_another(tmp_path):
     ({"candidate": {"impl": 5, "cmd": None}}, "candidate must be an object with an 'impl' or 'cmd' string"),
     ({"candidate": {"impl": None, "cmd": ["a"]}}, "candidate must be an object with an 'impl' or 'cmd' string"),
     ({"candidate": None}, "names no candidate"),
-    ({"case": "pickle-of-a-dict"}, "case is a dict, a crosscheck file holds a properties.case.Case"),
+    ({"case": "pickle-of-a-dict"}, "case is a dict, a crosscheck file holds a properties.core.case.Case"),
 ])
 def test_replay_of_a_malformed_crosscheck_file_is_a_value_error_naming_it(runs, tmp_path, edit, message):
-    from properties.replay import encode_example, replay
+    from properties.reports.saved import encode_example
+    from properties.run.replay import replay
 
     saved = sorted((runs["folder"] / "cral-results").glob("crosscheck_passive-case1-*.json"))[0]
     doc = json.loads(saved.read_text())
@@ -314,8 +315,8 @@ def test_compare_refuses_an_unversioned_crosscheck_json_and_duplicate_or_misname
 
 
 def test_junit_of_a_budget_stop_says_not_run_once_and_booleans_as_json(runs):
-    from properties.crosscheck import BUDGET_SKIP
-    from properties.junit import junit_xml
+    from properties.checks.crosscheck import BUDGET_SKIP
+    from properties.reports.junit import junit_xml
 
     report = json.loads((runs["folder"] / "red.json").read_text())
     entry = by_name(report)["crosscheck_robust_cal"]

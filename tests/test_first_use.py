@@ -90,7 +90,8 @@ def test_a_tape_too_large_for_memory_is_refused_up_front(monkeypatch, capsys):
 @pytest.mark.parametrize("value, profile", [("true", "ci"), ("1", "ci"), ("false", "dev"), ("0", "dev"),
                                             ("", "dev"), ("No", "dev"), ("OFF", "dev")])
 def test_ci_false_or_0_does_not_select_the_ci_profile(monkeypatch, value, profile):
-    from properties import profiles, pytest_plugin
+    from properties import pytest_plugin
+    from properties.core import profiles
 
     monkeypatch.delenv("HYPOTHESIS_PROFILE", raising=False)
     monkeypatch.setenv("CI", value)
@@ -113,7 +114,7 @@ def test_dev_profile_database_is_not_in_the_working_directory(tmp_path):
                             timeout=900)
     assert result.returncode == 0, result.stderr
     assert not (work / ".hypothesis").exists() and list(work.iterdir()) == []
-    shown = subprocess.run([sys.executable, "-c", "from hypothesis import settings; import properties.profiles; "
+    shown = subprocess.run([sys.executable, "-c", "from hypothesis import settings; import properties.core.profiles; "
                             "print(settings.get_profile('dev').database)"], capture_output=True, text=True,
                            env=env, cwd=work, timeout=900)
     assert str(database) in shown.stdout, shown

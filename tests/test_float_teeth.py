@@ -6,13 +6,13 @@ registered check its `caught_by` names, and the catch means something.
   from fast's by a discrete field (an index, a count, a set) or by a relative change
   above BEYOND_ROUNDING; a mutant with from_epoch = 2 leaves epoch 1's record of every
   examined case bit for bit as fast's, and changes a later epoch;
-* properties.runner.run_check on the copy FAILS, through the check's own logic (not a
+* properties.run.runner.run_check on the copy FAILS, through the check's own logic (not a
   crash or a malformed result of the copy), and plain fast PASSES the very example that
   caught the mutant: that control is what makes the catch a bug and not a float
   artefact;
 * plain fast passes every catching check on a few generated examples.
 
-The checks judge a float candidate by derived error bounds (properties/judgement.py):
+The checks judge a float candidate by derived error bounds (properties/checks/judgement.py):
 before they did, plain fast failed the checks that recompute exact quantities (Catoni
 enclosures, LP optimality, Delta^, RobustCAL's threshold) on rounding alone, and a catch
 there meant nothing; the control now shows it does.
@@ -31,10 +31,11 @@ from fractions import Fraction
 
 import pytest
 
-from properties.contract import TRACE_MODES
-from properties.impl import load_impl, run_algorithm
-from properties.registry import all_checks
-from properties.runner import FAILED, PASSED, violations_of
+from properties.core.contract import TRACE_MODES
+from properties.core.candidate import run_algorithm
+from properties.judge.load import load_impl
+from properties.checks.registry import all_checks
+from properties.run.runner import FAILED, PASSED, violations_of
 from properties.strategies import fixed_crosscheck_cases
 from tests.broken.fast_mutants import FROM_EPOCH_2, MUTANTS, PREFIX, build, first_catch
 from tests.reference_copies import importable
@@ -42,7 +43,7 @@ from tests.test_teeth import HARNESS_MARKERS, teeth_profile
 
 MAX_EXAMPLES = 40
 CONTROL_EXAMPLES = 5
-BEYOND_ROUNDING = 1e-6  # relative; float64 rounding in fast is ~1e-15 (properties/tolerances.py)
+BEYOND_ROUNDING = 1e-6  # relative; float64 rounding in fast is ~1e-15 (properties/checks/tolerances.py)
 DIFF_CASES = 20  # fixed cases examined for the differences (the first 20 of the cross-check's 50)
 
 

@@ -1,4 +1,4 @@
-"""The table of free choices and pinned conventions (properties/free_choices.py).
+"""The table of free choices and pinned conventions (properties/checks/free_choices.py).
 
 * it is well formed, and accounts for every reading decision of FINDINGS.md;
 * the cross-check's classes for free choices come from it;
@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from properties import free_choices
-from properties.crosscheck import DIVERGENCE_KINDS, crosscheck_case
-from properties.free_choices import (
+from properties.checks import free_choices
+from properties.checks.crosscheck import DIVERGENCE_KINDS, crosscheck_case
+from properties.checks.free_choices import (
     BY_ID, CHOICES, FREE, NOT_IMPLEMENTATION_CHOICES, PINNED, RULES, cite, divergence_classes, render_markdown,
 )
-from properties.impl import load_impl
-from properties.registry import all_checks
-from properties.runner import FAILED, PASSED, run_check
+from properties.judge.load import load_impl
+from properties.checks.registry import all_checks
+from properties.run.runner import FAILED, PASSED, run_check
 from tests.legit.variants import BY_NAME, PREFIX, build
 from tests.reference_copies import importable
 from tests.legit.variants import CHECK_EXAMPLES as MAX_EXAMPLES
@@ -143,6 +143,6 @@ def test_render_lists_every_entry_once():
 
 def test_docs_copy_is_current():
     """docs/property-suite.md carries render_markdown()'s text verbatim (regenerate it with
-    `python -c "from properties.free_choices import render_markdown; print(render_markdown())"`)."""
+    `python -c "from properties.checks.free_choices import render_markdown; print(render_markdown())"`)."""
     assert render_markdown() in (ROOT / "docs" / "property-suite.md").read_text(), \
         "docs/property-suite.md's copy of the free-choices table is stale"

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from properties.first_use import current_folder_hint
-from properties.registry import all_checks
+from properties.reports.first_use import current_folder_hint
+from properties.checks.registry import all_checks
 from reference.extras import MissingExtra, require
 
 REPO = Path(__file__).resolve().parent.parent

@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 
 import properties
-from properties.registry import all_checks
-from properties.report import CROSSCHECK_FORMAT, validate
-from properties.runner import FAILED, NOT_RUN, PASSED, run_check
+from properties.checks.registry import all_checks
+from properties.reports.report import CROSSCHECK_FORMAT, validate
+from properties.run.runner import FAILED, NOT_RUN, PASSED, run_check
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 2  # seconds per call, for the candidates that hang
@@ -231,12 +231,12 @@ class _CallClock:
 
 
 def test_the_budget_while_shrinking_keeps_the_failure_found(candidates, monkeypatch):
-    import properties.budget
+    import properties.core.budget
 
     monkeypatch.syspath_prepend(str(candidates))
     check = all_checks()[PASSIVE_CHECKS[0]]
     clock = _CallClock(0.2)
-    monkeypatch.setattr(properties.budget, "time", clock)
+    monkeypatch.setattr(properties.core.budget, "time", clock)
     with properties.load_candidate("hang_wrong") as candidate:
         candidate.invoke = clock.counting(candidate.invoke)
         result = run_check(check, candidate, profile="ci", deadline=1.5)
@@ -245,12 +245,12 @@ def test_the_budget_while_shrinking_keeps_the_failure_found(candidates, monkeypa
 
 
 def test_the_budget_is_looked_at_before_each_example(candidates, monkeypatch):
-    import properties.budget
+    import properties.core.budget
 
     monkeypatch.syspath_prepend(str(candidates))
     check = all_checks()[PASSIVE_CHECKS[0]]
     clock = _CallClock(1.0)
-    monkeypatch.setattr(properties.budget, "time", clock)
+    monkeypatch.setattr(properties.core.budget, "time", clock)
     with properties.load_candidate("reference", isolate=True) as candidate:
         candidate.invoke = clock.counting(candidate.invoke)
         result = run_check(check, candidate, profile="ci", deadline=3.5)

@@ -23,10 +23,11 @@ from pathlib import Path
 
 import pytest
 
-from properties.contract import MODES, TRACE_MODES
-from properties.impl import CallFailed, call, load_impl, run_algorithm
-from properties.isolation import CAPTURE_BYTES
-from properties.registry import all_checks
+from properties.core.contract import MODES, TRACE_MODES
+from properties.core.candidate import CallFailed, call, run_algorithm
+from properties.judge.load import load_impl
+from properties.judge.isolation import CAPTURE_BYTES
+from properties.checks.registry import all_checks
 from properties.strategies import fixed_crosscheck_cases
 from reference.trace import trace_to_json
 
@@ -356,7 +357,7 @@ def test_a_forged_hello_is_bad_input():
 
 
 def test_an_oversized_exception_text_is_clipped():
-    from properties.impl import CandidateFault, fault_of_exception
+    from properties.core.candidate import CandidateFault, fault_of_exception
 
     fault = fault_of_exception("passive", ValueError("x" * 10**6))
     assert isinstance(fault, CandidateFault) and len(fault.message) < 3000
@@ -377,7 +378,7 @@ def test_the_worker_dies_with_a_judge_killed_outright(tmp_path):
     import signal
     import time
 
-    script = ("import os, sys, time; from properties.impl import load_impl; "
+    script = ("import os, sys, time; from properties.judge.load import load_impl; "
               "c = load_impl('reference', isolate=True); print(c._slot.worker.process.pid, flush=True); time.sleep(60)")
     judge = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     worker = int(judge.stdout.readline())
@@ -402,8 +403,8 @@ def test_load_impl_timeout_is_the_per_call_timeout(monkeypatch, tmp_path):
 
 def test_each_call_of_a_batch_has_its_own_inputs_and_timeout():
     import reference
-    from properties.contract import decode_enclosure
-    from properties.impl import call_many
+    from properties.core.contract import decode_enclosure
+    from properties.core.candidate import call_many
 
     values, counts = [-1, 2, 5], [3, 1, 2]
     exact = reference.catoni_root(values, counts, 1)
@@ -416,9 +417,9 @@ def test_each_call_of_a_batch_has_its_own_inputs_and_timeout():
 def test_a_hang_while_shrinking_keeps_the_failure_found_first():
     from hypothesis import strategies as st
 
-    from properties.registry import Check
-    from properties.runner import FAILED, run_check
-    from properties.violation import Violation
+    from properties.checks.registry import Check
+    from properties.run.runner import FAILED, run_check
+    from properties.core.violation import Violation
 
     failed_once = []
 
@@ -499,7 +500,7 @@ def test_an_in_process_candidate_does_not_keep_the_judges_signals(tmp_path, monk
     candidate = load_impl("grabs_signals", isolate=False)
     assert {number: signal.getsignal(number) for number in before} == before, "its import kept the signals"
     check = all_checks()["check_passive_output_is_erm"]
-    from properties.runner import run_check
+    from properties.run.runner import run_check
 
     assert run_check(check, candidate, profile="ci", max_examples=3).status == "passed"
     assert {number: signal.getsignal(number) for number in before} == before, "its calls kept the signals"

@@ -1,4 +1,4 @@
-"""The judgement of float candidates (properties/judgement.py, issue 28).
+"""The judgement of float candidates (properties/checks/judgement.py, issue 28).
 
 * The derived bounds hold: for drawn inputs, the paper's formulas evaluated in numpy
   float64 and float32 (in several orders, where a sum is involved) land within the
@@ -30,10 +30,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from properties import strategies as S
-from properties.checks_calruption import _importance_weight_violations, check_calruption_epoch_schedule
-from properties.checks_boundary import check_calruption_on_boundary_tapes
-from properties.formulas import catoni_alpha_bounded, risk_under_fit, robust_cal_beta, robust_cal_threshold
-from properties.judgement import Judgement, judging
+from properties.core.case import Case
+from properties.checks.calruption import _importance_weight_violations, check_calruption_epoch_schedule
+from properties.checks.boundary import check_calruption_on_boundary_tapes
+from properties.checks.formulas import catoni_alpha_bounded, risk_under_fit, robust_cal_beta, robust_cal_threshold
+from properties.checks.judgement import Judgement, judging
 from reference.certified import ScaledLog
 import reference
 
@@ -201,7 +202,7 @@ def test_epoch_lengths_rounded_instead_of_ceiled_are_caught(beta1):
     import fast
     instance = reference.Instance([F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)], [(0, 0), (0, 1), (1, 1)])
     n = 120
-    case = S.Case(instance, reference.adversary.clean(n), 5, reference.Params.scaled(n, 3, F(1, 10), F(1, 4), beta1))
+    case = Case(instance, reference.adversary.clean(n), 5, reference.Params.scaled(n, 3, F(1, 10), F(1, 4), beta1))
     trace = fast.calruption(instance.hypotheses, case.tape, case.params)
     with judging("float64"):
         assert check_calruption_epoch_schedule(case, trace) == []

@@ -1,14 +1,14 @@
 """No legitimate reading is a false alarm: the legitimate variants of the reference
 (tests/legit/variants.py), each another choice where the paper leaves one open
-(properties/free_choices.py), pass every registered check and the cross-check.
+(properties/checks/free_choices.py), pass every registered check and the cross-check.
 
 * every free choice of the table is made otherwise by some variant, and each variant
   really differs from the reference (fixed cases where its trace differs), so a pass
   proves something;
-* on those very cases, each variant, isolated (properties.impl.load_impl), passes every
+* on those very cases, each variant, isolated (properties.judge.load.load_impl), passes every
   full-run check of the mode where it differs (but the expected failures);
 * one copy with every variant's patch at once passes every registered check through
-  properties.runner.run_check (expected failures still fail as expected; a check that
+  properties.run.runner.run_check (expected failures still fail as expected; a check that
   does not apply is fine), on MAX_EXAMPLES generated examples per check; statistical and
   counter-example checks (Monte-Carlo runs over fixed seeds, about 20 s whatever the number
   of examples) are left to the slow run. MAX_EXAMPLES is enough for the checks to see the
@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import pytest
 
-from properties.contract import TRACE_MODES
-from properties.crosscheck import crosscheck, summary_text
-from properties.free_choices import CHOICES, divergence_of
-from properties.impl import CallFailed, call, load_impl, run_algorithm
-from properties.registry import EXPECTED_FAILURES, all_checks
-from properties.runner import NOT_APPLICABLE, PASSED, XFAIL, run_check, violations_of
+from properties.core.contract import TRACE_MODES
+from properties.checks.crosscheck import crosscheck, summary_text
+from properties.checks.free_choices import CHOICES, divergence_of
+from properties.core.candidate import CallFailed, call, run_algorithm
+from properties.judge.load import load_impl
+from properties.checks.registry import EXPECTED_FAILURES, all_checks
+from properties.run.runner import NOT_APPLICABLE, PASSED, XFAIL, run_check, violations_of
 from reference.trace import trace_to_json
 from tests.legit.variants import CHECK_EXAMPLES as MAX_EXAMPLES
 from tests.legit.variants import FIXED_CASES as FIXED

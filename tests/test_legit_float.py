@@ -8,8 +8,8 @@ tests/legit/float_variants.py -- fast declared float64, fast as a program throug
 * slow: fast, the float32 copy and the fast program (one process per call) each pass
   every registered check with the loaded profile's examples.
 
-`check` judges them by derived error bounds (properties/judgement.py; "float32" is one of
-properties.contract.ARITHMETICS): before it did, fast failed 11 checks on rounding alone
+`check` judges them by derived error bounds (properties/checks/judgement.py; "float32" is one of
+properties.core.contract.ARITHMETICS): before it did, fast failed 11 checks on rounding alone
 and the float32 copy was refused.
 """
 from __future__ import annotations
@@ -25,9 +25,9 @@ import numpy as np
 import pytest
 
 from properties.api import check_implementation, is_failure
-from properties.impl import load_impl
-from properties.registry import all_checks
-from properties.runner import run_check
+from properties.judge.load import load_impl
+from properties.checks.registry import all_checks
+from properties.run.runner import run_check
 from properties.strategies import fixed_crosscheck_cases
 from tests.legit.float_variants import COMMAND, PREFIX, build_float32
 from tests.reference_copies import importable

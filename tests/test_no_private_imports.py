@@ -13,7 +13,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 # the project's own top-level packages and scripts: their _private modules are ours to use
-FIRST_PARTY = {"reference", "fast", "properties", "proofs_check", "tests", "bench", "examples", "_report",
+FIRST_PARTY = {"reference", "fast", "properties", "proofs_check", "tests", "bench", "examples", "_report", "_instances",
                "conftest", "redis_server", "reference_copies", "sampling", "my_cral", "mycral", "mutants",
                "fast_mutants", "variants", "float_variants"}
 

@@ -29,8 +29,10 @@ from pathlib import Path
 
 import pytest
 
-from properties import profiles, pytest_plugin
-from properties.registry import EXPECTED_FAILURES, all_checks
+from properties import pytest_plugin
+
+from properties.core import profiles
+from properties.checks.registry import EXPECTED_FAILURES, all_checks
 
 pytest_plugins = ["pytester"]
 
@@ -186,7 +188,7 @@ def test_an_unexpected_pass_fails_only_on_the_reference(pytester, impl, in_proce
 
 
 def test_a_failures_text_has_every_violation_the_reproducers_and_the_output():
-    from properties.runner import FAILED, CheckResult
+    from properties.run.runner import FAILED, CheckResult
 
     lines = [f"line {i}" for i in range(pytest_plugin.OUTPUT_LINES + 5)]
     result = CheckResult(ERM, "Theorem 3.1", "deterministic", FAILED, 7, "Case.from_json(...)",

@@ -1,12 +1,14 @@
 """Every registered check of the property suite against the implementation under test
 (--impl / $CRAL_IMPL, default the reference). Expected failures come from
-properties.registry.EXPECTED_FAILURES, each naming its FINDINGS.md entry, and each has its
+properties.checks.registry.EXPECTED_FAILURES, each naming its FINDINGS.md entry, and each has its
 finding's counterexample as a known example (KNOWN_EXAMPLES) that runs first."""
 import pytest
 
-from properties.impl import DEFAULT_IMPL, load_impl
-from properties.registry import EXPECTED_FAILURES, KNOWN_EXAMPLES, all_checks, known_examples
-from properties.runner import NOT_APPLICABLE, PASSED, XFAIL, XPASS, run_check
+from properties.core.candidate import DEFAULT_IMPL
+
+from properties.judge.load import load_impl
+from properties.checks.registry import EXPECTED_FAILURES, KNOWN_EXAMPLES, all_checks, known_examples
+from properties.run.runner import NOT_APPLICABLE, PASSED, XFAIL, XPASS, run_check
 
 CHECKS = all_checks()
 
@@ -18,7 +20,7 @@ class FindingReproduced(AssertionError):
 def _param(name):
     reason = EXPECTED_FAILURES.get(name)
     # only the finding itself is the expected failure: a counterexample its cause does not
-    # explain (properties/causes.py) is an AssertionError, which fails the test
+    # explain (properties/checks/causes.py) is an AssertionError, which fails the test
     marks = [pytest.mark.xfail(reason=reason, strict=True, raises=FindingReproduced)] if reason else []
     return pytest.param(name, marks=marks, id=name)
 

@@ -81,7 +81,7 @@ def _modules():
 
 def test_there_are_modules_to_scan():
     names = {p.relative_to(ROOT).as_posix() for p in _modules()}
-    assert {"properties/checks_calruption.py", "fast/tape.py", "fast/catoni.py"} <= names
+    assert {"properties/checks/calruption.py", "fast/tape.py", "fast/catoni.py"} <= names
 
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: p.relative_to(ROOT).as_posix())

@@ -1,6 +1,6 @@
 """The registry's claims about what each check exercises (issue 11, "every mode is a target").
 
-Every mode of properties.contract.MODES -- each public name, and RobustCAL's modified and
+Every mode of properties.core.contract.MODES -- each public name, and RobustCAL's modified and
 vanilla forms -- is covered by at least one check; and what a check declares it covers
 is what it calls: a recording candidate (the reference, in-process) logs every call a
 check makes on a few examples."""
@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import Phase, settings
 
-from properties.contract import MODES, PUBLIC_NAMES, REQUIRED, function_of
-from properties.impl import InProcessCandidate
-from properties.registry import all_checks
-from properties.runner import run_check
+from properties.core.contract import MODES, PUBLIC_NAMES, REQUIRED, function_of
+from properties.core.candidate import InProcessCandidate
+from properties.checks.registry import all_checks
+from properties.run.runner import run_check
 
 import reference
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from properties.progress import CheckProgress, CountProgress
-from properties.registry import all_checks
-from properties.runner import FAILED, run_check
+from properties.core.progress import CheckProgress, CountProgress
+from properties.checks.registry import all_checks
+from properties.run.runner import FAILED, run_check
 
 REPO = Path(__file__).resolve().parent.parent
 CHECK = "check_passive_output_is_erm"
@@ -62,7 +62,7 @@ def test_failure_short_form_and_saved_case(broken_run):
     assert "from_json(json.loads" not in result.stdout
     doc = json.loads(saved[0].read_text())
     assert (doc["check"], doc["verdict"], doc["candidate"]["impl"]) == (CHECK, FAILED, "broken_cand")
-    assert doc["case"]["type"] == "properties.case:Case" and doc["reproducer"].startswith("properties.case.Case")
+    assert doc["case"]["type"] == "properties.core.case:Case" and doc["reproducer"].startswith("properties.case.Case")
     assert doc["candidate_trace"]["algorithm"] == "passive"
     # the candidate's own output differs from the reference's ERM on the saved case
     assert doc["violations"] and CHECK in doc["violations"][0]
@@ -74,7 +74,7 @@ def test_json_file_is_indented_and_carries_full_reproducers(broken_run):
     assert text.startswith('{\n  "format": "cral-check-report"')
     report = json.loads(text)
     assert report["impl"] == "broken_cand"
-    from properties.report import _validator
+    from properties.reports.report import _validator
     assert not list(_validator().iter_errors(report))  # the schema knows case, short, replay_file
     by_name = {c["name"]: c for c in report["checks"]}
     assert report["candidate"]["arithmetic"] == "exact"
@@ -142,7 +142,7 @@ def test_crosscheck_of_float_results_without_arithmetic_gets_the_hint(tmp_path):
 def test_a_float64_candidate_is_judged_by_derived_bounds_and_passes(tmp_path):
     """Issue 28: the checks that recompute exact quantities (here line 10's certified
     threshold) judge a float64 candidate by the derived error bounds of
-    properties/judgement.py: fast passes them, and the summary says how it was judged."""
+    properties/checks/judgement.py: fast passes them, and the summary says how it was judged."""
     result = properties_cli("check", "--impl", "fast", "--only", "check_robust_cal_elimination_recomputed",
                             cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr

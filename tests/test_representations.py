@@ -23,13 +23,14 @@ import pytest
 
 import fast
 import reference
-from properties import representations
-from properties.crosscheck import crosscheck
-from properties.first_use import arithmetic_lines, crosscheck_arithmetic_lines, float_like, is_float64
-from properties.impl import CallFailed, as_candidate, call, load_candidate, load_impl, run_algorithm
-from properties.registry import all_checks
-from properties.report import validate
-from properties.runner import FAILED, run_check
+from properties.core import representations
+from properties.checks.crosscheck import crosscheck
+from properties.reports.first_use import arithmetic_lines, crosscheck_arithmetic_lines, float_like, is_float64
+from properties.core.candidate import CallFailed, as_candidate, call, run_algorithm
+from properties.judge.load import load_candidate, load_impl
+from properties.checks.registry import all_checks
+from properties.reports.report import validate
+from properties.run.runner import FAILED, run_check
 from properties.strategies import fixed_crosscheck_cases
 from reference.certified import Enclosure
 from reference.serialization import to_jsonable
@@ -152,7 +153,7 @@ def test_floats_are_accepted_from_a_declared_float_arithmetic_only(arithmetic):
 
     def floaty(hypotheses, tape, params):
         plain = trace_to_json(reference.passive(hypotheses, tape, params))
-        # Python floats and numpy floating scalars alike (properties/plain.py writes the latter as the former)
+        # Python floats and numpy floating scalars alike (properties/core/plain.py writes the latter as the former)
         floats = [float(Fraction(v)) for v in plain["empirical_risk"]]
         return {**plain, "empirical_risk": [np.float64(v) if i % 2 else v for i, v in enumerate(floats)]}
 

@@ -218,9 +218,9 @@ def test_serve_mode_answers_a_line_for_each_request_line(binaries, tmp_path):
 
 @pytest.mark.slow  # 22 s: the default run keeps the serving program's own tests (tests/test_serve.py)
 def test_serving_and_one_process_per_call_get_the_same_verdicts(binaries):
-    from properties.command import CommandCandidate
-    from properties.registry import all_checks
-    from properties.runner import run_check
+    from properties.judge.command import CommandCandidate
+    from properties.checks.registry import all_checks
+    from properties.run.runner import run_check
 
     checks = all_checks()
     verdicts = {}

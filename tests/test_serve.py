@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from properties.command import CommandCandidate
-from properties.impl import CallFailed, load_candidate, load_impl, run_algorithm
-from properties.registry import all_checks
-from properties.runner import FAILED, PASSED, run_check
+from properties.judge.command import CommandCandidate
+from properties.core.candidate import CallFailed, run_algorithm
+from properties.judge.load import load_candidate, load_impl
+from properties.checks.registry import all_checks
+from properties.run.runner import FAILED, PASSED, run_check
 from properties.strategies import fixed_crosscheck_cases
 from reference import documents
 

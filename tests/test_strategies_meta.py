@@ -1,4 +1,4 @@
-"""Meta-tests of properties/strategies.py: the strategies produce what they claim and
+"""Meta-tests of properties/strategies/: the strategies produce what they claim and
 reach their edge cases (Hypothesis's `find` searches for an example of each)."""
 import json
 import math
@@ -9,7 +9,7 @@ from hypothesis import find, given, settings, strategies as st
 
 import properties
 from properties import strategies as S
-from properties.registry import KNOWN_EXAMPLES, all_checks, known_examples
+from properties.checks.registry import KNOWN_EXAMPLES, all_checks, known_examples
 from properties.strategies import MAX_HYPOTHESES, MAX_POINTS, SPECIAL_ETAS, adversaries_for, cases, instances
 from tests.sampling import reach, sample
 

@@ -27,11 +27,12 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from properties import impl as harness
-from properties.contract import TRACE_MODES, decode_enclosure
-from properties.impl import call, load_impl, run_algorithm
-from properties.registry import all_checks
-from properties.runner import FAILED, PASSED, run_check
+from properties.core import candidate as harness
+from properties.core.contract import TRACE_MODES, decode_enclosure
+from properties.core.candidate import call, run_algorithm
+from properties.judge.load import load_impl
+from properties.checks.registry import all_checks
+from properties.run.runner import FAILED, PASSED, run_check
 from properties.strategies import cases
 from reference.trace import trace_to_json
 from tests.broken.mutants import MUTANTS, PREFIX, build, copy_reference, patched_source
@@ -42,7 +43,7 @@ TIMEOUT_S = 20.0  # a copy call that runs longer is a finding anyway; keeps a wi
 HANG_TIMEOUT_S = 1.0
 CRASH_MARKERS = ("crashed: ",)
 TIMEOUT_MARKERS = ("hung after",)
-# the harness's own findings (impl.call, the decoders of properties/contract.py): a
+# the harness's own findings (impl.call, the decoders of properties/core/contract.py): a
 # "violation" mutant must be caught by the check's logic, not by one of these
 HARNESS_MARKERS = CRASH_MARKERS + TIMEOUT_MARKERS + (
     "has no callable", "malformed", "asked for", "exited with", "out of memory", "not plain data")

@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import reference  # noqa: E402
 from reference.calruption import calruption_epoch  # noqa: E402
 from reference.serialization import to_jsonable  # noqa: E402
-from properties.conformance import _epoch_request, _small_case  # noqa: E402
-from properties.plain import to_plain  # noqa: E402
+from properties.judge.conformance import _epoch_request, _small_case  # noqa: E402
+from properties.core.plain import to_plain  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 OUTPUT = "/tmp/cral-call-000001/result.json"  # where the judge would ask for the result

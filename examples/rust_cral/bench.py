@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from compare import ALGORITHMS, ROOT, compare, reference_trace, request_for, run_binary  # noqa: E402
 
-from properties.case import Case  # noqa: E402
+from properties.core.case import Case  # noqa: E402
 from reference import Instance, Params, adversary  # noqa: E402
 
 

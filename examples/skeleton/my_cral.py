@@ -17,7 +17,7 @@ from reference.calruption import calruption_epoch as _reference_epoch
 
 # "exact" (results are Fractions and certified enclosures; the default when absent) or
 # "float64" (results may be floats: Catoni's root and the cross-check are then held to
-# the float64 tolerances of properties/tolerances.py). CONTRACT.md, "Arithmetic".
+# the float64 tolerances of properties/checks/tolerances.py). CONTRACT.md, "Arithmetic".
 ARITHMETIC = "exact"
 
 

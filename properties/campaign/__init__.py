@@ -8,5 +8,7 @@ shared Hypothesis example database and a results file that a re-run resumes.
 
 Modules: `seeds` (task randomness from (master seed, task key) only), `results` (the JSON
 lines file, resume), `experiments` (the Monte-Carlo specs and their tasks), `fuzz`
-(checks as tasks, the example database), `cluster` (Dask: submit, collect, stop),
-`plots` (matplotlib, the optional `plots` extra), `cli`."""
+(checks as tasks, the example database), `worker` (the candidate a worker process's tasks
+share), `cluster` (Dask: submit, collect, stop), `plots` (matplotlib, the optional `plots`
+extra), `cli`. May import every other part of `properties` (core, strategies, checks,
+judge, reports, run); only the CLI on top imports a campaign."""

@@ -15,10 +15,10 @@ from pathlib import Path
 from reference import interrupts
 from reference.cli import UsageError, positive_number
 
-from . import experiments, fuzz
-from .cluster import SCHEDULER_ENV, default_workers, execute
-from .experiments import load_spec, spec_digest
-from .results import ResultsFile, read_results
+from properties.campaign import experiments, fuzz
+from properties.campaign.cluster import SCHEDULER_ENV, default_workers, execute
+from properties.campaign.experiments import load_spec, spec_digest
+from properties.campaign.results import ResultsFile, read_results
 
 RESULTS_DIR = Path("campaigns")
 EXIT_BUDGET = 3
@@ -131,7 +131,8 @@ def _cmd_experiment(args) -> int:
 
 
 def _cmd_fuzz(args) -> int:
-    from properties.impl import env_cmd, impl_path, load_candidate
+    from properties.core.candidate import env_cmd, impl_path
+    from properties.judge.load import load_candidate
 
     impl, cmd = args.impl, args.candidate_cmd
     if impl is not None and cmd is not None:
@@ -166,7 +167,7 @@ def _cmd_summary(args) -> int:
     if args.csv:
         write_csv(summary["rows"], args.csv)
     if args.plot:
-        from .plots import plot_label_curves
+        from properties.campaign.plots import plot_label_curves
 
         written = plot_label_curves(summary["rows"], args.plot, titles=experiments.ADVERSARY_TITLES)
         print("wrote " + ", ".join(map(str, written)), file=sys.stderr)

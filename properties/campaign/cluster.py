@@ -27,8 +27,8 @@ from typing import Callable
 
 from reference.extras import require
 
-from .results import ResultsFile
-from .seeds import task_seed
+from properties.campaign.results import ResultsFile
+from properties.campaign.seeds import task_seed
 
 SCHEDULER_ENV = "CRAL_DASK_SCHEDULER"
 LOOPBACK = "127.0.0.1"  # every server of the embedded cluster listens here only
@@ -39,7 +39,7 @@ clock = time.monotonic  # the --minutes budget's clock (a test moves it instead 
 
 @functools.lru_cache(maxsize=None)
 def _code_version() -> str:
-    from .results import code_version
+    from properties.campaign.results import code_version
 
     return code_version()
 
@@ -51,11 +51,11 @@ def run_row(kind: str, spec: dict, digest: str, key: str, params: dict, seed: in
     row = {"task": key, "spec": digest, "code_version": _code_version(), "params": params, "seed": seed}
     try:
         if kind == "fuzz":
-            from .fuzz import run_fuzz_task
+            from properties.campaign.fuzz import run_fuzz_task
 
             row["result"] = run_fuzz_task(spec, params, seed, database)
         else:
-            from .experiments import run_task
+            from properties.campaign.experiments import run_task
 
             row["result"] = run_task(spec, params, seed)
     except Exception as error:

@@ -236,9 +236,9 @@ def run_task(spec: dict, params: dict, seed: int) -> dict:
         labels, output = curve_run(params["algorithm"], instance, curve_adversary(params["adversary"], instance, n),
                                    run_params, seed)
         return {"labels": int(labels), "output": int(output), "output_is_best": int(output) == instance.best}
-    from properties.checks_calruption_events import condition_1_tallies
+    from properties.checks.calruption_events import condition_1_tallies
 
-    from .fuzz import candidate_for
+    from properties.campaign.worker import candidate_for
 
     experiment = _coverage_experiment(params["setting"], seed)
     tallies = condition_1_tallies("campaign coverage", candidate_for(spec["impl"]), experiment)
@@ -322,7 +322,7 @@ def summarize(spec: dict, rows: list[dict]) -> dict:
                           "output_is_best_ci_low": best_low, "output_is_best_ci_high": best_high,
                           "output_is_best_ci_method": RATE_CI_METHOD})
         return {"experiment": "curves", "tasks": expected, "finished": len(done), "errors": errors, "rows": table}
-    from properties.checks_calruption_events import per_pair_delta
+    from properties.checks.calruption_events import per_pair_delta
     from properties.strategies import CATONI_EXPERIMENT
 
     delta_pair = per_pair_delta(CATONI_EXPERIMENT.params.beta3)

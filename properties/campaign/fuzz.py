@@ -22,7 +22,6 @@ every check in the same function: the database is therefore seen through a
 only."""
 from __future__ import annotations
 
-import atexit
 import warnings
 from pathlib import Path
 
@@ -31,6 +30,9 @@ from hypothesis.errors import HypothesisDeprecationWarning
 
 from reference.exact import as_int
 from reference.extras import require
+
+# the worker's candidate (tests close it with fuzz._close_candidates)
+from properties.campaign.worker import _close_candidates, candidate_for  # noqa: F401
 
 DEFAULT_DATABASE = Path(".hypothesis") / "campaign"
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
@@ -151,27 +153,7 @@ def open_database(location: str) -> ExampleDatabase:
 
 
 # -- per worker process: one candidate and one database connection, reused by its tasks --
-_CANDIDATES: dict = {}
 _DATABASES: dict = {}
-
-
-def candidate_for(impl: str | None, cmd: str | None = None, timeout: float | None = None):
-    """The worker's candidate for (impl, cmd, timeout), loaded on first use and closed when
-    the worker exits: an isolated candidate keeps its own process across tasks."""
-    from properties.impl import load_candidate
-
-    key = (impl, cmd, timeout)
-    if key not in _CANDIDATES:
-        if not _CANDIDATES:
-            atexit.register(_close_candidates)
-        _CANDIDATES[key] = load_candidate(impl, cmd, timeout=timeout)
-    return _CANDIDATES[key]
-
-
-def _close_candidates() -> None:
-    for candidate in _CANDIDATES.values():
-        candidate.close()
-    _CANDIDATES.clear()
 
 
 def database_for(location: str) -> ExampleDatabase:
@@ -184,7 +166,7 @@ def database_for(location: str) -> ExampleDatabase:
 def fuzz_spec(*, master_seed: int, impl: str | None, cmd: str | None, checks: list[str] | None, blocks: int,
               examples: int, profile: str, timeout: float | None) -> dict:
     """A validated fuzz spec; checks=None means every registered check."""
-    from properties.registry import all_checks
+    from properties.checks.registry import all_checks
 
     registered = list(all_checks())
     spec = {"experiment": "fuzz", "master_seed": master_seed, "impl": impl, "cmd": cmd,
@@ -195,7 +177,7 @@ def fuzz_spec(*, master_seed: int, impl: str | None, cmd: str | None, checks: li
 
 def validate_fuzz_spec(spec: dict, registered=None) -> dict:
     if registered is None:
-        from properties.registry import all_checks
+        from properties.checks.registry import all_checks
 
         registered = list(all_checks())
     unknown, missing = sorted(set(spec) - FIELDS), sorted(FIELDS - set(spec))
@@ -224,7 +206,7 @@ def validate_fuzz_spec(spec: dict, registered=None) -> dict:
 
 
 def fuzz_tasks(spec: dict):
-    from .experiments import Task
+    from properties.campaign.experiments import Task
 
     return [Task(f"fuzz/{check}/block={block}", {"check": check, "block": block}, 1.0)
             for block in range(spec["blocks"]) for check in spec["checks"]]
@@ -233,15 +215,15 @@ def fuzz_tasks(spec: dict):
 def run_fuzz_task(spec: dict, params: dict, seed: int, database: str) -> dict:
     """One (check, block) on this worker: the check's CheckResult as JSON, minus what the
     candidate printed (kept short: the status, counterexample and violations say it)."""
-    from properties.registry import all_checks
-    from properties.runner import run_check
+    from properties.checks.registry import all_checks
+    from properties.run.runner import run_check
 
     check = all_checks()[params["check"]]
     candidate = candidate_for(spec["impl"], spec["cmd"], spec["timeout"])
     with warnings.catch_warnings():
         # Hypothesis warns when the global `random` state moves while a strategy draws;
         # on a Dask worker the worker's own threads use it meanwhile (the strategies use
-        # seeded random.Random instances only: properties/strategies.py)
+        # seeded random.Random instances only: properties/strategies/)
         warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies",
                                 category=HypothesisDeprecationWarning)
         deferred = DeferredDatabase(PrefixedDatabase(database_for(database), check.name))
@@ -254,7 +236,7 @@ def run_fuzz_task(spec: dict, params: dict, seed: int, database: str) -> dict:
 
 
 def _on_reference(spec: dict) -> bool:
-    from properties.impl import DEFAULT_IMPL
+    from properties.core.candidate import DEFAULT_IMPL
 
     return spec["cmd"] is None and spec["impl"] in (None, DEFAULT_IMPL)
 
@@ -263,7 +245,7 @@ def is_failing_row(spec: dict, row: dict) -> bool:
     """A row that fails the campaign by itself: a task's error or a failed check. An
     expected failure that passes in one block is no verdict yet: it is judged over the
     whole campaign (summarize_fuzz), since it need only fail somewhere."""
-    from properties.runner import FAILED
+    from properties.run.runner import FAILED
 
     return "error" in row or row["result"]["status"] == FAILED
 
@@ -273,8 +255,8 @@ def check_verdict(check: str, statuses: dict) -> str | None:
     expected failure, "expected failure" if any block found it, and "unexpectedly passed"
     only if no block did; otherwise the blocks' common status (passed, not applicable,
     not run; "passed" when they differ) or None before any block finished."""
-    from properties.registry import EXPECTED_FAILURES
-    from properties.runner import FAILED, PASSED, XFAIL, XPASS
+    from properties.checks.registry import EXPECTED_FAILURES
+    from properties.run.runner import FAILED, PASSED, XFAIL, XPASS
 
     if not statuses:
         return None
@@ -295,7 +277,7 @@ def summarize_fuzz(spec: dict, rows: list[dict]) -> dict:
     whole campaign (check_verdict), and the first failing block's counterexample (sorted:
     the same rows give the same summary). On the reference an expected failure that no
     block found is failing (its finding's record is stale), as `properties check` judges."""
-    from properties.runner import FAILED, XPASS
+    from properties.run.runner import FAILED, XPASS
 
     on_reference = _on_reference(spec)
     per_check: dict[str, dict] = {name: {"check": name, "blocks": 0, "examples": 0, "statuses": {},

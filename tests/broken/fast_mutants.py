@@ -1,5 +1,5 @@
 """Broken copies of the fast implementation: each must be caught by the cross-check
-(properties/crosscheck.py) as a mismatch, never absorbed into a divergence class
+(properties/checks/crosscheck.py) as a mismatch, never absorbed into a divergence class
 (tests/test_crosscheck.py), and by `check` alone, through the registered checks its
 `caught_by` names (tests/test_float_teeth.py, issue 28 item 5: the teeth of tests/broken
 kept for a float implementation).
@@ -49,7 +49,7 @@ class FastMutant:
         return tuple(zip(self.old, self.new))
 
 
-# check names, short (the registered names of properties/registry.py)
+# check names, short (the registered names of properties/checks/registry.py)
 RECOMPUTED = "check_calruption_recomputed_from_trace"
 CATONI = "check_calruption_catoni_enclosures_certified"
 FIT = "check_calruption_fit_is_optimal"
@@ -276,13 +276,13 @@ def build(mutant: FastMutant, directory, prefix: str = PREFIX) -> str:
 
 
 def first_catch(check, candidate, *, with_last: bool = False, **options):
-    """properties.runner.run_check(check, candidate, **options), and the first example on
+    """properties.run.runner.run_check(check, candidate, **options), and the first example on
     which the check's own logic (not a fault of the call: a crash, a hang, a malformed
     result) found a violation, with the seconds from the start of the run until then:
     (result, example or None, seconds or None), and with `with_last` the last such
     example too (after Hypothesis's shrinking, the minimal one). The check runs
     unchanged; only its `execute` is watched."""
-    from properties.runner import run_check
+    from properties.run.runner import run_check
 
     seen: dict = {}
     started = time.perf_counter()

@@ -5,7 +5,7 @@ The copying and patching (a copy under the top-level name broken_<name>, input-t
 modules shared with the reference, a snippet that must occur exactly once) is
 tests/reference_copies.py, shared with the legitimate variants of tests/legit/variants.py.
 `build(mutant, directory)` returns the importable name; the caller puts `directory` on
-sys.path and loads it with `properties.impl.load_impl(name)`.
+sys.path and loads it with `properties.judge.load.load_impl(name)`.
 
 `expect` says how the suite must see the mutant: "violation" (the check's own logic
 reports it; a crash or a timeout of the copy does not count), "crash" (the copy raises)
@@ -13,7 +13,7 @@ or "timeout" (the copy runs forever and the harness's per-call limit stops it).
 `xfail` is None, or why the suite does not catch the mutant yet (a missing check); the
 test is then a strict expected failure, so it flips to an error once the check exists.
 
-A choice the paper leaves open (properties/free_choices.py) is never a mutant: ties
+A choice the paper leaves open (properties/checks/free_choices.py) is never a mutant: ties
 broken towards the highest index, for instance, are legitimate variants
 (tests/legit/variants.py), which every check must accept.
 """
@@ -249,7 +249,7 @@ MUTANTS: list[Mutant] = [
         "    return Tape._trusted(tape.x, tape.y, tape.u, seed, 'cral-tape-v1-reseeded-by-n')\n",
         "check_sample_tape_prefix",
     ),
-    # catoni_root called directly (properties/checks_catoni.py) ---------------------------------
+    # catoni_root called directly (properties/checks/catoni.py) ---------------------------------
     Mutant(
         "catoni_root_brackets_by_first_and_last_entry",
         "catoni_root assumes sorted input: it starts its bracket at the first and last entries of values "
@@ -272,7 +272,7 @@ MUTANTS: list[Mutant] = [
         "check_catoni_root_certified",
         expect="crash",
     ),
-    # boundary tapes (properties/strategies.py, "boundary tapes"): caught only on tapes whose
+    # boundary tapes (properties/strategies/, "boundary tapes"): caught only on tapes whose
     # coins sit exactly on q, or whose checkpoint rounds leave Dis(V) -------------------------
     Mutant(
         "calruption_queries_at_coin_equal_q",

@@ -5,7 +5,7 @@ double nearest the tape's coin -- where fast compares the coin exactly with its 
 On a boundary tape whose coin sits exactly on a non-dyadic q (u_t = 7/192, say), the two
 disagree: fast's double q of 7/192 may lie above 7/192, so fast queries (u_t < q), while
 float(7/192) == q here, and this program does not. Both are correct float computations of
-line 4; the judge must accept both (properties/judgement.py, `coin_undecided`).
+line 4; the judge must accept both (properties/checks/judgement.py, `coin_undecided`).
 
 `LESS_EQUAL` = True turns it into a real bug (u_t <= q: a tie is a query), which the
 boundary tapes must still catch where the coin is a number of the format.

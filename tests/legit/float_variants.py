@@ -1,7 +1,7 @@
 """Legitimate float variants of fast (issue 28, item 5): implementations that compute in
 floating point as the paper's algorithms say, whose results differ from the exact
 reference only by rounding. `check` judges float candidates by derived error bounds
-(properties/judgement.py; "float32" is one of properties.contract.ARITHMETICS), and each
+(properties/checks/judgement.py; "float32" is one of properties.core.contract.ARITHMETICS), and each
 must pass every registered check with 0 failures and 0 errors (tests/test_legit_float.py):
 
 * fast itself, declaring ARITHMETIC = "float64";

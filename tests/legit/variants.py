@@ -1,26 +1,26 @@
 """Legitimate variants of the reference: each makes, where the paper leaves a choice open
-(properties/free_choices.py, status free), another choice than the reference, by a
+(properties/checks/free_choices.py, status free), another choice than the reference, by a
 one-snippet patch of a copy of the reference (tests/reference_copies.py, the machinery of
 the broken copies; the copy is the package legit_<name>). Every registered check must
 accept each of them (tests/test_legit.py), and the cross-check must report no mismatch.
 
 `choices` names the table entries the variant exercises; `modes` the modes of
-properties.contract.MODES whose results the patch can change (the copy runs the
+properties.core.contract.MODES whose results the patch can change (the copy runs the
 reference's own code everywhere else)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import ClassVar
 
-from properties.contract import MODES
-from properties.free_choices import choice
+from properties.core.contract import MODES
+from properties.checks.free_choices import choice
 from properties.strategies import fixed_crosscheck_cases
 from tests.reference_copies import Patch, build, patched_source
 
 PREFIX = "legit_"
 # the fixed cases on which the tests look for a variant's differences (the cross-check's)
 FIXED_CASES = fixed_crosscheck_cases(50)
-# generated examples per check when a variant runs through properties.runner.run_check in
+# generated examples per check when a variant runs through properties.run.runner.run_check in
 # the default test run (tests/test_legit.py); tests/test_free_choices.py shows that this many
 # are enough for a check to reject a variant once the table pins its choice
 CHECK_EXAMPLES = 5
@@ -29,7 +29,7 @@ CHECK_EXAMPLES = 5
 @dataclass(frozen=True)
 class Variant(Patch):
     prefix: ClassVar[str] = PREFIX
-    choices: tuple[str, ...]  # the free choices of properties/free_choices.py it makes otherwise
+    choices: tuple[str, ...]  # the free choices of properties/checks/free_choices.py it makes otherwise
     modes: tuple[str, ...]  # the modes whose results it can change
 
     def __post_init__(self):

@@ -4,7 +4,7 @@ failing result ("sent a garbled reply" or a named failure), never crash or trust
 import json
 import os
 
-import properties.worker as _worker
+import properties.judge.worker as _worker
 from reference import calruption, calruption_epoch, catoni_root, passive, robust_cal
 
 _FORGERIES = {

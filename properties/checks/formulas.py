@@ -1,0 +1,66 @@
+"""The paper's formulas as a correct computation in a candidate's arithmetic evaluates
+them: each returns a `Bounded` (properties/checks/judgement.py), the exact value with the error
+a correct float computation may add. The checks (properties/checks_*.py) and the
+cross-check (properties/checks/crosscheck.py) take their float judgements from these, so both
+call the same things a rounding and the same decisions a legitimate tie."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from properties.checks.free_choices import accepted_minimisers
+from properties.checks.judgement import Bounded, Judgement
+
+
+def robust_cal_beta(J: Judgement, params, t: int):
+    """beta_t = beta_scale ln(3 k |H|^2 / delta) (Algorithm 1, line 9) as a correct
+    computation in the candidate's arithmetic reports it (DERIVATIONS["beta_t"])."""
+    k = t.bit_length() - 1
+    argument = J.div(J.count(3 * k * params.num_hypotheses**2), J.stored(params.delta))
+    return J.mul(J.stored(params.beta_scale), J.ln(argument))
+
+
+def robust_cal_threshold(J: Judgement, beta, rho, t: int, vanilla: bool):
+    """Line 10's right-hand side in the candidate's arithmetic (DERIVATIONS["threshold"])."""
+    root = J.sqrt(J.div(J.mul(J.mul(J.value(2), beta), rho), J.count(t)))
+    total = J.add(root, J.div(J.mul(J.value(3), beta), J.count(2 * t)))
+    return total if vanilla else J.add(total, J.scaled(rho, Fraction(1, 2)))
+
+
+def risk_under_fit(J: Judgement, labels, rec) -> Bounded:
+    """R_D^(h) = sum_{x in S_l} p^_x (1 - eta^_x if h(x) = 1 else eta^_x) from the record
+    (DERIVATIONS["risk_hat"])."""
+    terms = []
+    for x in rec.support:
+        eta = J.given(rec.eta_hat[x])
+        loss = J.sub(J.value(1), eta) if labels[x] == 1 else eta
+        terms.append(J.mul(J.given(rec.empirical_x[x]), loss))
+    return J.sum(terms)
+
+
+def penalised_risk(J: Judgement, params, risk, prev_gap) -> Bounded:
+    """R_D^(h) + beta2 Delta^^{l-1}_h (line 10, DERIVATIONS["penalised"])."""
+    return J.add(J.given(risk), J.mul(J.stored(params.beta2), J.given(prev_gap)))
+
+
+def accepted_h_star(J: Judgement, penalised) -> list[int]:
+    """Line 10's accepted h^*_l: the exact minimisers the free-choice table accepts
+    (`calruption.h_star_tie`) and, for a float candidate, every hypothesis whose penalised
+    value may be the minimum within the bounds (a tie within rounding)."""
+    exact = [p.lo for p in penalised]  # the candidate's inputs are rationals: lo == hi
+    accepted = set(accepted_minimisers("calruption.h_star_tie", exact, range(len(penalised))))
+    if not J.exact:
+        ceiling = min(p.high for p in penalised)
+        accepted |= {h for h, p in enumerate(penalised) if p.low <= ceiling}
+    return sorted(accepted)
+
+
+def catoni_alpha_bounded(J: Judgement, params, length: int, mq, rho) -> Bounded:
+    """alpha = sqrt(2 beta3 min q / (5 |I_l| rho^)) (R10) in a float candidate's arithmetic
+    (DERIVATIONS["alpha"])."""
+    numerator = J.mul(J.mul(J.value(2), J.constant(params.beta3)), J.given(mq))
+    denominator = J.mul(J.mul(J.value(5), J.count(length)), J.given(rho))
+    return J.sqrt(J.div(numerator, denominator))
+
+
+__all__ = ["accepted_h_star", "catoni_alpha_bounded", "penalised_risk", "risk_under_fit", "robust_cal_beta",
+           "robust_cal_threshold"]
