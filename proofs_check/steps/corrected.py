@@ -26,15 +26,8 @@ _CORO = "coro: main"
 
 _NOT_PRINTED = "not printed: corrected chain (issue 15) of "
 
-# ---------------------------------------------------------------- Theorem 3.1
-_P_DOMAIN = ("l > 0", "c >= 0", "4*c < 1", "R_star >= 0", "Delta >= 0", "R_star + Delta <= 1")
-# The proof's event line (tex l. 574-576, hat R(h_out) <= hat R(h^*)) with rho_*(h_out, h^*) <= Delta + 2R^*
-_EVENT = ("rho >= 0", "rho <= 1", "rho <= Delta + 2*R_star", "q >= 0", "Eq(q**2, 4*rho*l)",
-          "Delta <= 2*c*rho + q + l")
-_SHARP_LINE = "(1 - 2*c)*(Delta + 2*R_star) <= 2*R_star + 2*sqrt(l*(Delta + 2*R_star)) + l"
-# the sharp line in the roots m = sqrt(l), p = sqrt(2R^*), s = sqrt(Delta + 2R^*): a quadratic z3 decides
-_SHARP_ROOTS = ("m > 0", "Eq(m**2, l)", "p >= 0", "Eq(p**2, 2*R_star)", "s >= 0", "Eq(s**2, Delta + 2*R_star)")
-_SHARP_S = "(1 - 2*c)*s**2 <= p**2 + 2*m*s + m**2"
+from .corrected_thm31 import _SHARP_ROOTS, _SHARP_S
+from .corrected_thm31 import STEPS as _THM31_STEPS
 
 # ---------------------------------------------------------------- Theorem 4.1 (Lemma C.1 at a checkpoint t)
 _C1_DOMAIN = ("l > 0", "c >= 0", "8*c <= 1", "R_star >= 0", "Delta >= 0", "R_star + Delta <= 1")
@@ -420,73 +413,7 @@ def _thm51_label_steps() -> tuple[Step, ...]:
 
 
 STEPS = (
-    # ================================================================ Theorem 3.1 (issue 29: the sharp route)
-    # The proof's last step bounds rho_*(h_out, h^*) by 2 max{Delta, 2R^*}; the same premises give the
-    # sharper rho <= Delta + 2R^* (passive.thm31.rho_triangle). Along that route the printed constants
-    # (sqrt(8 R^* L/n), 5) follow; the lossy route needed 16 and 8.907, which an earlier version of this
-    # file reported as the theorem's constants (wrong: issue 29).
-    Step(
-        id="corrected.thm31.sharp_event",
-        lemma=_T31,
-        location=_NOT_PRINTED + "Theorem 3.1 (Appendix B, tex l. 571-577): the proof's event line with "
-                 "rho_*(h_out,h^*) <= Delta + 2R^* (its own rho_triangle) in place of rho <= 2 max{Delta, 2R^*}",
-        premises=_P_DOMAIN + _EVENT,
-        claim=_SHARP_LINE,
-        justification="rho <= Delta + 2R^* in 2(C/n) rho + sqrt(4 rho L/n) + L/n (both terms increase with rho), "
-                      "and h_out minimises the empirical risk",
-        notes=("l = L/n, c = C_total/n, q = sqrt(4 rho l); the event line is passive.thm31.bernstein's conclusion "
-               "with hat R(h_out) - hat R(h^*) <= 0",),
-        uses=("passive.thm31.corruption", "passive.thm31.bernstein", "passive.thm31.rho_triangle"),
-    ),
-    Step(
-        id="corrected.thm31.sharp_bound",
-        lemma=_T31,
-        location=_NOT_PRINTED + "Theorem 3.1 (tex l. 237) with the printed constants, from the sharp event line, "
-                 "for C_total <= n/8: Delta <= L/n + sqrt(8R^* L/n) + 8(C/n)R^* + 5 (L/n)/(1 - 4C/n)^2",
-        premises=_P_DOMAIN + _SHARP_ROOTS + ("8*c <= 1", _SHARP_S),
-        claim=f"Delta*(1 - 4*c)**2 <= (l + 2*p*m + 8*c*R_star)*(1 - 4*c)**2 + 5*l",
-        justification="the quadratic (1 - 2c) s^2 <= p^2 + 2 m s + m^2 in s = sqrt(Delta + 2R^*), solved (z3)",
-        repair=Repair(claim="Delta*(1 - 4*c)**2 <= (l + 2*p*m + 8*c*R_star)*(1 - 4*c)**2 + K*l",
-                      sharp=("K", "4828/1000", "4829/1000"), sharp_steps=8,
-                      note="the smallest constant of the last term along this route: 2 + 2 sqrt 2 = 4.8284 "
-                           "(c = 0, R^* = 0: Delta <= (1 + sqrt 2)^2 L/n), below the printed 5"),
-        notes=("m = sqrt(L/n), p = sqrt(2R^*) (so 2pm = sqrt(8 R^* L/n)), s = sqrt(Delta + 2R^*); the claim is the "
-               "theorem's bound multiplied by (1 - 4c)^2 > 0",
-               "Decided for C_total <= n/8 (the regime of the theorem's 'e.g. C_total <= n/8' and of Lemma C.1). "
-               "For n/8 < C_total < n/4 z3 does not decide it within its limit: corrected.thm31.sharp_bound_quarter."),
-        uses=("corrected.thm31.sharp_event",),
-    ),
-    Step(
-        id="corrected.thm31.sharp_bound_quarter",
-        lemma=_T31,
-        location=_NOT_PRINTED + "Theorem 3.1 (tex l. 237) with the printed constants, from the sharp event line, "
-                 "for n/8 < C_total < n/4",
-        premises=_P_DOMAIN + _SHARP_ROOTS + ("8*c > 1", _SHARP_S),
-        claim=f"Delta*(1 - 4*c)**2 <= (l + 2*p*m + 8*c*R_star)*(1 - 4*c)**2 + 5*l",
-        justification="as corrected.thm31.sharp_bound",
-        kind=NOT_MECHANICAL,
-        reason="algebra z3 does not decide within its resource limit (nlsat on three variables with the factor "
-               "(1 - 4c)^2 -> 0); not proved here. A numeric maximisation over c in (1/8, 1/4), R^*, L/n "
-               "(tests/test_proofs_check.py::test_theorem31_quarter_regime_numerically) finds the bound holds with "
-               "margin; that is evidence, not a proof",
-        uses=("corrected.thm31.sharp_event",),
-    ),
-    Step(
-        id="corrected.thm31.implies",
-        lemma=_T31,
-        location=_NOT_PRINTED + "Theorem 3.1's 'This implies ... R_*(h_out) - R^* <= eps + (C_total/n) R^* "
-                 "whenever n >= 2L/eps + 8R^* L/eps^2' (tex l. 239-244), along the sharp route",
-        premises=_P_DOMAIN + _SHARP_ROOTS + ("8*c <= 1", _SHARP_S, "eps > 0", "eps <= 1",
-                                             "l*(2/eps + 8*R_star/eps**2) <= 1"),
-        claim="Delta <= eps + c*R_star",
-        justification="substitute C_total <= n/8 and the sample size into the sharp event line",
-        repair=Repair(claim="Delta <= K*eps + 8*c*R_star", sharp=("K", "4795/1000", "4797/1000"), sharp_steps=8,
-                      note="K = (44 + 16 sqrt 7)/18 = 4.7959 (R^* = 0, C = n/8, L/n = eps/2: Delta <= "
-                           "(44 + 16 sqrt 7)/9 L/n): the printed eps + (C/n)R^* holds only up to this factor on eps"),
-        notes=("From the printed bound (passive.thm31.implies's repair) the factor is 221/21 = 10.52; the sharp "
-               "event line gives 4.80. F15's refutation stands along either route.",),
-        uses=("corrected.thm31.sharp_event",),
-    ),
+    *_THM31_STEPS,
     # ================================================================ Lemma C.1 and Theorem 4.1 (accuracy)
     Step(
         id="corrected.lemc1.line1",
