@@ -15,6 +15,7 @@ CHECK_MODULES = (
     "properties.checks_catoni",
     "properties.checks_boundary",
     "properties.checks_corruption_population",
+    "properties.checks_corrected_theorems",  # issue 29: corrected Theorems 4.1 and 5.1
 )
 
 
