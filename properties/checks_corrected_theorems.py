@@ -17,7 +17,15 @@ from fractions import Fraction
 
 from reference.certified import Enclosure, ScaledLog, sqrt_enclosure
 
-from .checks_calruption_events import Outcome, _report, c_bar_total, eps, le_sqrt_lin, paper_premise_cases, run_view
+from .checks_calruption_events import (
+    Outcome,
+    _report,
+    c_bar_total,
+    eps,
+    le_sqrt_lin,
+    paper_premise_cases,
+    run_view,
+)
 from .checks_conditional import _lemma_c1_premises, holds
 from .registry import custom_check, trace_check
 from .steering import note

@@ -133,7 +133,7 @@ STEPS = (
         location=_NOT_PRINTED + "Theorem 3.1 (tex l. 237) with the printed constants, from the sharp event line, "
                  "for C_total <= n/8: Delta <= L/n + sqrt(8R^* L/n) + 8(C/n)R^* + 5 (L/n)/(1 - 4C/n)^2",
         premises=_P_DOMAIN + _SHARP_ROOTS + ("8*c <= 1", _SHARP_S),
-        claim=f"Delta*(1 - 4*c)**2 <= (l + 2*p*m + 8*c*R_star)*(1 - 4*c)**2 + 5*l",
+        claim="Delta*(1 - 4*c)**2 <= (l + 2*p*m + 8*c*R_star)*(1 - 4*c)**2 + 5*l",
         justification="the quadratic (1 - 2c) s^2 <= p^2 + 2 m s + m^2 in s = sqrt(Delta + 2R^*), solved (z3)",
         repair=Repair(claim="Delta*(1 - 4*c)**2 <= (l + 2*p*m + 8*c*R_star)*(1 - 4*c)**2 + K*l",
                       sharp=("K", "4828/1000", "4829/1000"), sharp_steps=8,
