@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import sympy as sp
 
@@ -76,6 +77,14 @@ def decide_claim(premises, claim, integers=frozenset()) -> Verdict:
     return again
 
 
+@lru_cache(maxsize=4096)
+def _consistent(premises: tuple[str, ...], integers: frozenset) -> bool | None:
+    """decide_z3.consistent, once per premise set (issue 29, item 5): a bisection asks it again at every probe of
+    a constant that sits in the claim only, with the same premises. z3 runs under a resource limit, not a
+    clock, so the answer is the same each time and caching it changes no verdict."""
+    return decide_z3.consistent(premises, integers)
+
+
 def _decide_claim(premises, claim, integers=frozenset()) -> Verdict:
     integers = frozenset(integers)
     status, info = decide_sympy.decide(premises, claim, integers)
@@ -83,7 +92,7 @@ def _decide_claim(premises, claim, integers=frozenset()) -> Verdict:
         return Verdict(PROVED, method=info)
     reasons = [info]
     premises, claim = reduce_definitions(premises, claim, integers)
-    if decide_z3.consistent(premises, integers) is False:
+    if _consistent(tuple(premises), integers) is False:
         return Verdict(UNKNOWN, reason="premises are inconsistent: the claim would hold vacuously (an encoding error)")
     status, info = decide_z3.decide(premises, claim, integers)
     if status == "proved":

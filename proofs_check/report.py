@@ -100,12 +100,18 @@ def _repair_json(step: Step, verdict: Verdict):
 
 
 def to_json(results) -> list[dict]:
+    """One object per step (docs/proofs_check_json.md). `result_verdicts` (issue 29): the three verdicts of
+    each result of the step's lemma (statement / proof / constant as route and statement intervals)."""
+    from .errata import result_verdicts
+
+    verdicts = result_verdicts({s.id: (s, v) for s, v in results})
     return [{
         "id": s.id, "lemma": s.lemma, "location": s.location, "premises": list(s.premises), "claim": s.claim,
         "justification": s.justification, "status": v.status, "method": v.method, "reason": v.reason,
         "counterexample": _point(v.counterexample), "repair": _repair_json(s, v), "finding": s.finding,
         "uses": list(s.uses), "reading_of": s.reading_of, "refuted_premises": list(v.refuted_premises),
         "standing": list(v.standing), "rejected_models": list(v.rejected),
+        "result_verdicts": verdicts.get(s.lemma, []),
     } for s, v in results]
 
 
