@@ -21,10 +21,9 @@ from .checks_calruption_events import (
     Outcome,
     _report,
     c_bar_total,
-    eps,
     le_sqrt_lin,
+    output_on_lower_bound,
     paper_premise_cases,
-    run_view,
 )
 from .checks_conditional import _lemma_c1_premises, holds
 from .registry import custom_check, trace_check
@@ -72,18 +71,12 @@ def check_robust_cal_accuracy_theorem_41_corrected(case, trace):
 
 
 def _theorem51_corrected(name, impl, case) -> Outcome:
-    view = run_view(name, impl, case)
-    if not view.records:
-        return Outcome([], "no completed epoch")
-    instance, n = case.instance, case.tape.n
-    L = len(view.records)
-    out = view.trace.output
-    gap, g = instance.gap(out), view.g(L)
-    gap_hat = view.records[-1].gap_hat[out]
     # the premise the corrected chain uses (corrected.thm51.output): Lemma 5.1's lower bound for h_out at the
     # last completed epoch, which the corrected Lemma 5.1 gives on its events with beta1 >= 54937 beta3
-    if gap > Fraction(3, 2) * gap_hat + Fraction(3, 2) * eps(L) + 3 * g:
-        return Outcome([], "the lower bound of Lemma 5.1 fails for h_out")
+    _, L, out, gap, _, _, reason = output_on_lower_bound(name, impl, case)
+    if reason:
+        return Outcome([], reason)
+    n = case.tape.n
     value = gap - 64 * c_bar_total(case) / n
     verdict = le_sqrt_lin(value, Fraction(72, n), Fraction(0), case.params.beta1)
     if verdict is False:
