@@ -64,7 +64,7 @@ def test_errata_summary_calls_no_proved_statement_false_or_undecided():
 
 def test_statement_intervals_are_sharp_only_where_a_forced_value_is_named():
     sharp = {row["result"] for row in VERDICTS if statement_sharp(row)}
-    assert sharp == {"Theorem 3.1, bound", "Theorem 3.1, 'This implies'", "Lemma C.1, lines 1-2"}
+    assert sharp == {"Theorem 3.1, bound", "Theorem 3.1, 'This implies'", "Lemma C.1, lines 1-2", "Theorem 4.1, accuracy"}
     for row in VERDICTS:
         assert row["proved"] and row["forced"]
         assert row["interval"] in {s.id for s in all_steps()}, row["interval"]
@@ -94,3 +94,17 @@ def test_cli_json_has_the_three_verdict_field():
     low, high = (Fraction(accuracy["route_interval"][k]) for k in ("forced", "proved"))
     assert low < Fraction(5, 4) <= high
     assert verdicts["Theorem 4.1, label complexity"]["route_interval"] is None  # its step was not run here
+
+
+def test_regression_theorem41_accuracy_factor_one_on_its_event():
+    """Issue 29: Theorem 4.1's printed eps + O(R^* C/n) holds on its event with factor 1 and O(.) = 8(C/n)R^*
+    (it was reported only as (5/4) eps, the route through Lemma C.1's closed form); 999/1000 is refuted, so 1 is
+    forced, and the three-verdict field says sharp."""
+    steps = [s for s in all_steps() if s.id.startswith("corrected.thm41.accuracy")]
+    by_id = {s.id: (s, v) for s, v in run_steps(steps)}
+    assert by_id["corrected.thm41.accuracy_event"][1].status == PROVED
+    assert by_id["corrected.thm41.accuracy_event_roots"][1].status == PROVED
+    forced = by_id["corrected.thm41.accuracy_event_forced"][1]
+    assert forced.status == REFUTED and forced.counterexample["R_star"] <= 1
+    row = next(r for r in result_verdicts(by_id)["prop: robust cal for known C"] if r["result"] == "Theorem 4.1, accuracy")
+    assert row["statement_interval"]["sharp"] and row["statement"].startswith("true on its event")
