@@ -81,7 +81,7 @@ VERDICTS = (
          proof="gap (F2, F7, F8: the route through Lemma C.1's closed form gives only (5/4) eps)",
          constant="factor on eps, printed 1", interval="corrected.thm41.accuracy",
          forced="1 on the event (corrected.thm41.accuracy_event_forced: 999/1000 refuted at R^* = 1/2, c -> 0, "
-         "L/(n eps) -> 0; the supremum 1 is approached, not attained)",
+         "L/(n eps) -> 0, and the factor bisected just below 1; the supremum 1 is approached, not attained)",
          proved="1 (corrected.thm41.accuracy_event); 5/4 along Lemma C.1's closed form",
          statement_sharp=True, evidence=(("corrected.thm41.accuracy_event", PROVED),
                                          ("corrected.thm41.accuracy_event_forced", REFUTED))),
@@ -424,10 +424,13 @@ def _corrected_constants(results) -> list[str]:
              "| step | with the paper's constant | constant | refuted at | proved at | ≈ | as a statement |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     rows_by_step = {row["interval"]: row for row in VERDICTS}
+    evidence = {step_id: row for row in VERDICTS for step_id, _ in row.get("evidence", ())}
     for step, verdict in rows:
         low, high = verdict.sharp
         row = rows_by_step.get(step.id)
-        if row is None:
+        if step.id in evidence:
+            as_statement = f"{evidence[step.id]['result']}: the statement's own constant, forced (sharp)"
+        elif row is None:
             as_statement = "route only: an intermediate line of a proof, not a statement's constant"
         elif statement_sharp(row) and "evidence" in row:
             as_statement = f"{row['result']}: a route's constant; the statement's is {row['proved'].split(' (')[0]}, sharp"

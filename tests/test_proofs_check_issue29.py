@@ -105,6 +105,7 @@ def test_regression_theorem41_accuracy_factor_one_on_its_event():
     assert by_id["corrected.thm41.accuracy_event"][1].status == PROVED
     assert by_id["corrected.thm41.accuracy_event_roots"][1].status == PROVED
     forced = by_id["corrected.thm41.accuracy_event_forced"][1]
-    assert forced.status == REFUTED and forced.counterexample["R_star"] <= 1
+    assert forced.status == REFUTED and forced.counterexample["p"] ** 2 <= 2  # R^* = p^2/2 <= 1
+    assert forced.sharp is not None and forced.sharp[1] == 1 and forced.sharp[0] >= Fraction(999, 1000)
     row = next(r for r in result_verdicts(by_id)["prop: robust cal for known C"] if r["result"] == "Theorem 4.1, accuracy")
     assert row["statement_interval"]["sharp"] and row["statement"].startswith("true on its event")
