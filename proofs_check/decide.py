@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
+import hypothesis
 import sympy as sp
 
 from . import decide_search, decide_sympy, decide_z3
@@ -76,6 +78,14 @@ def decide_claim(premises, claim, integers=frozenset()) -> Verdict:
     return again
 
 
+@lru_cache(maxsize=4096)
+def _consistent(premises: tuple[str, ...], integers: frozenset) -> bool | None:
+    """decide_z3.consistent, once per premise set (issue 29, item 5): a bisection asks it again at every probe of
+    a constant that sits in the claim only, with the same premises. z3 runs under a resource limit, not a
+    clock, so the answer is the same each time and caching it changes no verdict."""
+    return decide_z3.consistent(premises, integers)
+
+
 def _decide_claim(premises, claim, integers=frozenset()) -> Verdict:
     integers = frozenset(integers)
     status, info = decide_sympy.decide(premises, claim, integers)
@@ -83,7 +93,7 @@ def _decide_claim(premises, claim, integers=frozenset()) -> Verdict:
         return Verdict(PROVED, method=info)
     reasons = [info]
     premises, claim = reduce_definitions(premises, claim, integers)
-    if decide_z3.consistent(premises, integers) is False:
+    if _consistent(tuple(premises), integers) is False:
         return Verdict(UNKNOWN, reason="premises are inconsistent: the claim would hold vacuously (an encoding error)")
     status, info = decide_z3.decide(premises, claim, integers)
     if status == "proved":
@@ -146,3 +156,9 @@ def decide_step(step: Step) -> Verdict:
         else:
             verdict.repair = decide_claim(premises, step.repair.claim, integers)
     return verdict
+
+
+def decider_versions() -> str:
+    """The verdicts (z3 under an rlimit, a derandomized search) are deterministic for
+    fixed versions of the deciders; the report names them."""
+    return f"z3 {decide_z3.z3.get_version_string()}, sympy {sp.__version__}, hypothesis {hypothesis.__version__}"

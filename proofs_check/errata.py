@@ -21,9 +21,8 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
-from .decide import NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED, SHARP_STEPS
+from .decide import NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED, SHARP_STEPS, decider_versions
 from .exact import fraction_text
-from .report import decider_versions
 from .step import REPAIR_SUFFIX
 
 FINDINGS = Path(__file__).resolve().parent.parent / "FINDINGS.md"
@@ -38,8 +37,9 @@ THEOREMS = {
     "Theorem 5.1 (CALruption)": ("calruption_main.thm.accuracy", "calruption_main.proof.total_big_o"),
     "Corollary 5.1 (misspecification)": ("calruption_main.coro.accuracy",),
     # the same conclusions re-derived from the repaired links (proofs_check/steps/corrected.py)
-    "Theorem 3.1, corrected chain": ("corrected.thm31.sharp_bound", "corrected.thm31.implies"),
-    "Theorem 4.1, corrected chain": ("corrected.thm41.accuracy",),
+    "Theorem 3.1, corrected chain": ("corrected.thm31.sharp_bound", "corrected.thm31.sharp_bound_quarter",
+                                     "corrected.thm31.implies"),
+    "Theorem 4.1, corrected chain": ("corrected.thm41.accuracy", "corrected.thm41.accuracy_event"),
     "Theorem 4.1 label complexity, corrected chain": ("corrected.thm41.labels.sum",),
     "Theorem 5.1, corrected chain": ("corrected.thm51.accuracy",),
     "Theorem 5.1 label complexity, corrected chain": ("corrected.thm51.labels.statement",),
@@ -49,33 +49,87 @@ THEOREMS = {
 
 # Issue 29: three verdicts per result, kept apart. (a) the printed statement: false only by a
 # counterexample to the statement itself (a realised run, or values inside the standing assumptions);
-# (b) the printed proof; (c) the constant as [forced, proved]. `interval` names a step whose Repair
-# bisects the constant (the run fills in the numbers); `constant` is text for what no step bisects.
+# (b) the printed proof; (c) the constant, twice: along the route ([forced, proved] of the named step's
+# bisection: `interval`, filled in by the run) and as a statement (`forced`/`proved` text with its source:
+# what a counterexample to the statement forces, and the best the project proves). `lemmas` are the paper's
+# \\labels whose steps carry the row in `--json` (`result_verdicts`).
+_T31, _LC1, _T41 = ("them: passive learning",), ("lem: passive learning",), ("prop: robust cal for known C",)
+_EVENT_FORCED = "the route's forced value: its counter-model is a point of the proof's event line inside the standing assumptions"
+_NO_FORCED = "none: no counterexample to the statement is known below the proved value"
 VERDICTS = (
-    dict(result="Theorem 3.1, bound", statement="true for C_total <= n/8 (proved along rho <= Delta + 2R^*); "
-         "false without C_total < n/4 (F3, a realised run); n/8 < C_total < n/4 not decided (numeric evidence only)",
-         proof="gap (F3, F14)", constant="last term, printed 5", interval="corrected.thm31.sharp_bound"),
-    dict(result="Theorem 3.1, 'This implies'", statement="false (F15; witness inside the standing assumptions)",
-         proof="gap (F15)", constant="factor on eps, printed 1 (with 8 on (C/n)R^*)", interval="corrected.thm31.implies"),
-    dict(result="Lemma C.1, lines 1-2", statement="false (F2, a realised run); line 3 true",
-         proof="gap (F2, F3)", constant="corruption coefficient, printed 4: [16/3 (F2's population instance), 8]; "
-         "L/t coefficient, printed 22", interval="corrected.lemc1.line1"),
-    dict(result="Theorem 4.1, accuracy", statement="not refuted; proved with (5/4) eps + 8(C/n)R^* from Lemma C.1 line 1",
-         proof="gap (F2, F7, F8)", constant="factor on eps, printed 1: [1, 5/4] (1 along the event line, not in the run)",
-         interval="corrected.thm41.accuracy"),
-    dict(result="Theorem 4.1, label complexity", statement="not refuted (an O(.) statement)", proof="gap (F9)",
-         constant="the constant inside O(.), printed 120", interval="corrected.thm41.labels.sum"),
-    dict(result="Estimation lemma (D.4)", statement="false as printed (F17 at population level, realised; F5)",
+    dict(result="Theorem 3.1, bound", lemmas=_T31,
+         statement="true for every C_total < n/4 (proved along rho <= Delta + 2R^*: corrected.thm31.sharp_bound for "
+         "C_total <= n/8, corrected.thm31.quarter_* and sharp_bound_quarter for n/8 < C_total < n/4); false without "
+         "C_total < n/4 (F3, a realised run)",
+         proof="gap (F3, F14)", constant="last term, printed 5", interval="corrected.thm31.sharp_bound",
+         forced="2 + 2 sqrt 2 = 4.82843 on the event (" + _EVENT_FORCED + ": c = 0, R^* = 0, rho = Delta)",
+         proved="2 + 2 sqrt 2 = 4.82843 for C_total <= n/8; the printed 5 for n/8 < C_total < n/4", statement_sharp=True),
+    dict(result="Theorem 3.1, 'This implies'", lemmas=_T31,
+         statement="false (F15; witness inside the standing assumptions)",
+         proof="gap (F15)", constant="factor on eps, printed 1 (with 8 on (C/n)R^*)", interval="corrected.thm31.implies",
+         forced="(44 + 16 sqrt 7)/18 = 4.79623 on the event (" + _EVENT_FORCED + ": R^* = 0, C = n/8); F15's own "
+         "witness forces 5/4", proved="(44 + 16 sqrt 7)/18 = 4.79623", statement_sharp=True),
+    dict(result="Lemma C.1, lines 1-2", lemmas=_LC1, statement="false (F2, a realised run); line 3 true",
+         proof="gap (F2, F3)", constant="L/t coefficient, printed 22 (corruption coefficient, printed 4: "
+         "[16/3, 8], 16/3 forced by F2's population instance)", interval="corrected.lemc1.line1",
+         forced="(44 + 16 sqrt 7)/9 = 9.59245 on the event at t (" + _EVENT_FORCED + ": c = 1/8, R^* = 0)",
+         proved="(44 + 16 sqrt 7)/9 = 9.59245 (the printed 22 holds)", statement_sharp=True),
+    dict(result="Theorem 4.1, accuracy", lemmas=_T41,
+         statement="true on its event with O(R^* C_total/n) = 8(C_total/n)R^*: the printed sample size gives "
+         "eps + 8(C/n)R^* along the sharp event line at t = n (corrected.thm41.accuracy_event)",
+         proof="gap (F2, F7, F8: the route through Lemma C.1's closed form gives only (5/4) eps)",
+         constant="factor on eps, printed 1", interval="corrected.thm41.accuracy",
+         forced="1 on the event (corrected.thm41.accuracy_event_forced: 999/1000 refuted at R^* = 1/2, c -> 0, "
+         "L/(n eps) -> 0, and the factor bisected just below 1; the supremum 1 is approached, not attained)",
+         proved="1 (corrected.thm41.accuracy_event); 5/4 along Lemma C.1's closed form",
+         statement_sharp=True, evidence=(("corrected.thm41.accuracy_event", PROVED),
+                                         ("corrected.thm41.accuracy_event_forced", REFUTED))),
+    dict(result="Theorem 4.1, label complexity", lemmas=_T41, statement="not refuted (an O(.) statement)",
+         proof="gap (F9)", constant="the constant inside O(.), printed 120", interval="corrected.thm41.labels.sum",
+         forced=_NO_FORCED + " (an O(.) statement: no run forces its constant)", proved="604.8 = 120 m, m = 5.04", statement_sharp=False),
+    dict(result="Theorem 4.1, radius of V_t+1", lemmas=_T41,
+         statement="not refuted (Delta_h <= K beta_t/t + 21 R^* for h in V_t+1, on the events)",
+         proof="gap (F9)", constant="beta_t/t coefficient, printed 120", interval="corrected.thm41.labels.solve",
+         forced=_NO_FORCED, proved="30179/50 = 603.58 (beta_4 = 25 kept)", statement_sharp=False),
+    dict(result="Theorem 4.1, radius of V_t+1 (R^*)", lemmas=_T41,
+         statement="not refuted (with the beta_t/t coefficient 604)", proof="gap (F9)",
+         constant="R^* coefficient, printed 12", interval="corrected.thm41.labels.solve_rstar",
+         forced=_NO_FORCED, proved="1007/50 = 20.14", statement_sharp=False),
+    dict(result="Estimation lemma (D.4)", lemmas=("lem: est helper",),
+         statement="false as printed (F17 at population level, realised; F5)",
          proof="gap (F5)", constant="estimation constant at beta1 = 20480 beta3, printed 1/16",
-         interval="calruption_gap.est.statement"),
-    dict(result="Lemma 5.1 (gap lemmas)", statement="not decided (its chain closes only with beta1 >= 54937 beta3)",
+         interval="calruption_gap.est.statement", forced=_NO_FORCED + " (F17 forces the corruption term, not this "
+         "constant)", proved="(4 sqrt 10 + 2)/sqrt 20480 = 0.102364", statement_sharp=False),
+    dict(result="Lemma 5.1 (gap lemmas)", lemmas=("lem: upper and lower bound",),
+         statement="not decided (its chain closes only with beta1 >= 54937 beta3)",
          proof="gap (F5, F10, F16)", constant="beta1/beta3 needed, Algorithm 2 sets 20480",
-         interval="corrected.lemma51.beta1_ratio"),
-    dict(result="Theorem 5.1, accuracy", statement="not refuted", proof="gap (F5, F6)",
-         constant="coefficient of C-bar_total/n, printed 24", interval="corrected.thm51.accuracy"),
-    dict(result="Corollary 5.1", statement="not refuted", proof="gap (as Theorem 5.1)",
-         constant="coefficient of R^* C_total/n, printed 24", interval="corrected.coro51.accuracy"),
+         interval="corrected.lemma51.beta1_ratio", forced=_NO_FORCED,
+         proved="41984 + 4096 sqrt 10 = 54936.7 (the chain closes)", statement_sharp=False),
+    dict(result="Theorem 5.1, accuracy", lemmas=("them: main",), statement="not refuted", proof="gap (F5, F6)",
+         constant="coefficient of C-bar_total/n, printed 24", interval="corrected.thm51.accuracy",
+         forced=_NO_FORCED + " (F6's run refutes the chain's last step at 24, not the statement)", proved="64", statement_sharp=False),
+    dict(result="Theorem 5.1, label complexity", lemmas=("them: main",),
+         statement="not decided (the corrected chain gives theta^* beta_1 log^2 n, not the printed log n)",
+         proof="gap (F11, F12)", constant="J in the corrected O(.) form", interval="corrected.thm51.labels.statement",
+         forced=_NO_FORCED, proved="1680", statement_sharp=False),
+    dict(result="Corollary 5.1", lemmas=("coro: main",), statement="not refuted", proof="gap (as Theorem 5.1)",
+         constant="coefficient of R^* C_total/n, printed 24", interval="corrected.coro51.accuracy",
+         forced=_NO_FORCED, proved="64", statement_sharp=False),
 )
+def statement_sharp(row) -> bool:
+    """Whether the row claims its statement interval sharp: a forced value named, equal to the proved one."""
+    return row["statement_sharp"]
+
+
+def _statement_sharp_in_run(row, by_id) -> bool:
+    """The row's claim, checked against this run: its evidence steps decided as stated, or else (a forced
+    value that is the route's) its route interval sharp."""
+    if not row["statement_sharp"]:
+        return False
+    if "evidence" in row:
+        return all(step_id in by_id and by_id[step_id][1].status == status for step_id, status in row["evidence"])
+    pair = by_id.get(row["interval"])
+    return bool(pair and _route_sharp(pair[1]))
 
 
 def readable(text: str) -> str:
@@ -95,27 +149,56 @@ def _interval(verdict) -> str:
     return f"[{float(low):.6g}, {float(high):.6g}] (refuted at {fraction_text(low)}, proved at {fraction_text(high)})"
 
 
+def _route_sharp(verdict) -> bool:
+    return verdict is not None and verdict.sharp is not None and \
+        verdict.sharp[1] - verdict.sharp[0] < verdict.sharp[1] / 10**4
+
+
 def verdict_table(by_id) -> list[str]:
     lines = ["## Summary: three verdicts per result", "",
              "(a) the printed statement: false only by a counterexample to the statement itself (a realised run, or "
              "values inside every standing assumption of `proofs_check/domain.py`), true only by a proof; (b) the "
-             "printed proof; (c) the constant: [forced, proved], where the interval is the bisection of the named "
-             "step (forced: the same route's premises admit a counterexample below it; a limit of the route, not of "
-             "the statement, unless a realised run is named). A conclusion proved from a refuted premise is not "
-             "thereby false.", "",
-             "| result | (a) statement | (b) proof | (c) constant | [forced, proved] (step) |",
-             "| --- | --- | --- | --- | --- |"]
-    sharp = 0
+             "printed proof; (c) the constant, twice. Along the route: [forced, proved], the bisection of the named "
+             "step (forced: the same route's premises admit a counterexample below it). As a statement: forced is "
+             "the largest value a counterexample to the statement forces (a realised run, or a point of the "
+             "proof's event inside the standing assumptions), proved the best constant the project proves; "
+             "\"none\" where no counterexample below the proved value is known. A conclusion proved from a refuted "
+             "premise is not thereby false.", "",
+             "| result | (a) statement | (b) proof | (c) constant | route: [forced, proved] (step) | "
+             "statement: forced | statement: proved |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    route = statement = 0
     for row in VERDICTS:
         pair = by_id.get(row["interval"])
         interval = _interval(pair[1] if pair else None)
-        if pair and pair[1].sharp is not None and pair[1].sharp[1] - pair[1].sharp[0] < pair[1].sharp[1] / 10**4:
-            sharp += 1
+        route += bool(pair and _route_sharp(pair[1]))
+        statement += _statement_sharp_in_run(row, by_id)
         lines.append(f"| {row['result']} | {row['statement']} | {row['proof']} | {row['constant']} | "
-                     f"{interval} (`{row['interval']}`) |")
-    lines += ["", f"{sharp} of {len(VERDICTS)} intervals are sharp along their route (forced and proved agree to a "
-              "relative 10^-4); the forced side is the statement's own only where a realised run is named.", ""]
+                     f"{interval} (`{row['interval']}`) | {row['forced']} | {row['proved']} |")
+    lines += ["", f"{route} of {len(VERDICTS)} intervals are sharp along their route (forced and proved agree to a "
+              f"relative 10^-4); {statement} of {len(VERDICTS)} are sharp as statements (on the proof's event, by "
+              "values inside the standing assumptions); the others have no forced value: the project proves them and "
+              "knows no counterexample below.", ""]
     return lines
+
+
+def result_verdicts(by_id) -> dict[str, list[dict]]:
+    """{lemma label: [the three verdicts of each result of that lemma]} for `--json` (issue 29, item 4).
+    The route interval is null when its step was not decided in this run (--only)."""
+    out: dict[str, list[dict]] = {}
+    for row in VERDICTS:
+        pair = by_id.get(row["interval"])
+        sharp = pair[1].sharp if pair else None
+        entry = {"result": row["result"], "statement": row["statement"], "proof": row["proof"],
+                 "constant": row["constant"],
+                 "route_interval": None if sharp is None else {
+                     "step": row["interval"], "forced": fraction_text(sharp[0]), "proved": fraction_text(sharp[1]),
+                     "sharp": _route_sharp(pair[1])},
+                 "statement_interval": {"forced": row["forced"], "proved": row["proved"],
+                                        "sharp": _statement_sharp_in_run(row, by_id)}}
+        for label in row["lemmas"]:
+            out.setdefault(label, []).append(entry)
+    return out
 
 
 def finding_titles(path: Path = FINDINGS) -> dict[str, str]:
@@ -337,10 +420,23 @@ def _corrected_constants(results) -> list[str]:
              "is decided first; then the constant is bisected between a refuted and a proved value "
              f"(up to {SHARP_STEPS} steps), so the route's threshold lies in the interval; it is a constant of that "
              "route, not necessarily of the theorem (the summary table at the top says which).", "",
-             "| step | with the paper's constant | constant | refuted at | proved at | ≈ |",
-             "| --- | --- | --- | --- | --- | --- |"]
+             "| step | with the paper's constant | constant | refuted at | proved at | ≈ | as a statement |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    rows_by_step = {row["interval"]: row for row in VERDICTS}
+    evidence = {step_id: row for row in VERDICTS for step_id, _ in row.get("evidence", ())}
     for step, verdict in rows:
         low, high = verdict.sharp
+        row = rows_by_step.get(step.id)
+        if step.id in evidence:
+            as_statement = f"{evidence[step.id]['result']}: the statement's own constant, forced (sharp)"
+        elif row is None:
+            as_statement = "route only: an intermediate line of a proof, not a statement's constant"
+        elif statement_sharp(row) and "evidence" in row:
+            as_statement = f"{row['result']}: a route's constant; the statement's is {row['proved'].split(' (')[0]}, sharp"
+        elif statement_sharp(row):
+            as_statement = f"{row['result']}: sharp (forced on the event)"
+        else:
+            as_statement = f"{row['result']}: proved; no forced value known"
         lines.append(f"| `{step.id}` | {verdict.status} | {step.repair.sharp[0]} | {fraction_text(low)} | "
-                     f"{fraction_text(high)} | {float(high):.6g} |")
+                     f"{fraction_text(high)} | {float(high):.6g} | {as_statement} |")
     return lines + [""]

@@ -8,6 +8,7 @@ import sympy
 from reference import interrupts
 
 from .decide_z3 import z3  # the `proofs` extra, named when missing
+from .decide import decider_versions  # noqa: F401 (the report's public name)
 from .decide import (NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED, UNKNOWN, Verdict,
                      decide_step)
 from .exact import fraction_text
@@ -99,12 +100,18 @@ def _repair_json(step: Step, verdict: Verdict):
 
 
 def to_json(results) -> list[dict]:
+    """One object per step (docs/proofs_check_json.md). `result_verdicts` (issue 29): the three verdicts of
+    each result of the step's lemma (statement / proof / constant as route and statement intervals)."""
+    from .errata import result_verdicts
+
+    verdicts = result_verdicts({s.id: (s, v) for s, v in results})
     return [{
         "id": s.id, "lemma": s.lemma, "location": s.location, "premises": list(s.premises), "claim": s.claim,
         "justification": s.justification, "status": v.status, "method": v.method, "reason": v.reason,
         "counterexample": _point(v.counterexample), "repair": _repair_json(s, v), "finding": s.finding,
         "uses": list(s.uses), "reading_of": s.reading_of, "refuted_premises": list(v.refuted_premises),
         "standing": list(v.standing), "rejected_models": list(v.rejected),
+        "result_verdicts": verdicts.get(s.lemma, []),
     } for s, v in results]
 
 
@@ -181,12 +188,6 @@ def table(results) -> str:
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
-
-
-def decider_versions() -> str:
-    """The verdicts (z3 under an rlimit, a derandomized search) are deterministic for
-    fixed versions of the deciders; the report names them."""
-    return f"z3 {z3.get_version_string()}, sympy {sympy.__version__}, hypothesis {hypothesis.__version__}"
 
 
 def markdown(results) -> str:

@@ -738,8 +738,9 @@ def test_errata_and_findings_do_not_repeat_the_withdrawn_constants():
 
 
 def test_theorem31_quarter_regime_numerically():
-    """Evidence, not proof (corrected.thm31.sharp_bound_quarter is not decided by z3): for n/8 < C < n/4 the
-    largest Delta the sharp event line allows stays below the printed bound on a fine grid."""
+    """A numeric cross-check of the proof chain corrected.thm31.quarter_* (z3 decides each link; this grid is
+    not the proof): for n/8 < C < n/4 the largest Delta the sharp event line allows stays below the printed
+    bound on a fine grid."""
     import numpy as np
 
     c = np.linspace(0.125, 0.2499, 200)[:, None, None]

@@ -382,17 +382,26 @@ def check_calruption_correctness_theorem_51(impl, case):
     return _report(_correctness("check_calruption_correctness_theorem_51", impl, case))
 
 
-def _correctness_from_lower(name, impl, case) -> Outcome:
+def output_on_lower_bound(name, impl, case):
+    """(view, L, h_out, Delta_{h_out}, g_L, Delta^^{L-1}_{h_out}, None) for the last completed epoch L-1 when
+    Lemma 5.1's lower bound holds there for h_out (the premise Theorem 5.1's correctness chain uses, printed
+    and corrected), else (None, ..., the reason)."""
     view = run_view(name, impl, case)
     if not view.records:
-        return Outcome([], "no completed epoch")
-    instance = case.instance
+        return None, 0, None, None, None, None, "no completed epoch"
     L = len(view.records)
     out = view.trace.output
-    gap, g = instance.gap(out), view.g(L)
+    gap, g = case.instance.gap(out), view.g(L)
     gap_hat = view.records[-1].gap_hat[out]
     if gap > Fraction(3, 2) * gap_hat + Fraction(3, 2) * eps(L) + 3 * g:
-        return Outcome([], "the lower bound of Lemma 5.1 fails for h_out")
+        return None, L, out, gap, g, gap_hat, "the lower bound of Lemma 5.1 fails for h_out"
+    return view, L, out, gap, g, gap_hat, None
+
+
+def _correctness_from_lower(name, impl, case) -> Outcome:
+    _, L, out, gap, g, gap_hat, reason = output_on_lower_bound(name, impl, case)
+    if reason:
+        return Outcome([], reason)
     chain = 3 * eps(L) + 3 * g
     if gap > chain:
         return Outcome([Violation.of(name, "Delta_{h_out} > 3 eps_{L-1} + 3 g_{L-1} although Lemma 5.1's lower bound "
