@@ -35,6 +35,7 @@ RECORD_FUNCTION = "calruption_counts_record"
 RECORD_FORMAT, RECORD_VERSION = "cral-counts-record", 1  # fast/scale_record.py
 ALGORITHM = "calruption"
 DEFAULT_CANDIDATE = "fast"
+DEFAULT_SIZES = (1024, 4096)
 DEFAULT_N = 10**12
 DEFAULT_SEED = 1
 DEFAULT_TIMEOUT_S = 3600.0  # one whole run at |H| = 4096 (the cross-check's 60 s is per small call)
