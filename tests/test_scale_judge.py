@@ -158,11 +158,11 @@ def test_record_fields_match_fast_format():
 def test_cli_counts_reports_and_refuses_bad_input():
     env = {**os.environ, "PYTHONPATH": ROOT}
     ok = subprocess.run([sys.executable, "-m", "properties", "crosscheck", "--counts", "--sizes", "64", "--json"],
-                        capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
+                        check=False, capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
     assert ok.returncode == 0, ok.stderr
     assert '"mode": "counts"' in ok.stdout and '"mismatches": []' in ok.stdout
     bad = subprocess.run([sys.executable, "-m", "properties", "crosscheck", "--counts", "--sizes", "1,x"],
-                         capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
+                         check=False, capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
     assert bad.returncode == 2 and "--sizes" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
 
 

@@ -74,7 +74,7 @@ class PairCounts:
     def __init__(self, H: np.ndarray, q: np.ndarray, seen: np.ndarray, queried: np.ndarray):
         num_h = H.shape[0]
         support = np.flatnonzero(seen > 0)
-        self.values, start = np.unique(q[support], return_index=True)
+        self.values = np.unique(q[support])
         order = support[np.argsort(q[support], kind="stable")]
         bounds = np.append(np.searchsorted(q[order], self.values, side="left"), len(order))
         self.rho_counts = np.zeros((num_h, num_h), np.int64)
@@ -156,7 +156,7 @@ class EpochJudge:
         """Judge record r; returns the (q, Delta^) the next epoch continues from, or None
         when the record is too broken to go on."""
         H, l, L = self.H, expect.l, expect.length
-        num_h, m = H.shape
+        num_h = H.shape[0]
         where = f"epoch {l}"
         found = (int(r["l"]), int(r["tau"]), int(r["length"]))
         if found != (expect.l, expect.tau, expect.length):
@@ -231,7 +231,7 @@ class EpochJudge:
         # the lower triangle: the root for (h', h) is minus (h, h')'s (the samples negate);
         # an exact negation is certified with it, anything else on its own below
         alone = W[j, i] != -W[i, j]
-        bad_lo, bad_hi, exact_route, worst = [], [], 0, 0.0
+        bad_lo, bad_hi, exact_route = [], [], 0
         for rows_i, rows_j, sign in ((i, j, 1), (j[alone], i[alone], -1)):
             for b in range(0, len(rows_i), CATONI_ROWS):
                 bi, bj = rows_i[b:b + CATONI_ROWS], rows_j[b:b + CATONI_ROWS]
@@ -240,7 +240,7 @@ class EpochJudge:
                 if sign == -1:
                     values, exact = -values, [-v for v in exact]
                 bound = TOL["W"].abs / mq[bi, bj]  # abs 1e-12 x max(1, 1 / min q)
-                ok, s_lo, s_hi, n = cat.roots_within(values, exact, counts, r["alpha"][bi, bj], W[bi, bj], bound)
+                ok, s_lo, _, n = cat.roots_within(values, exact, counts, r["alpha"][bi, bj], W[bi, bj], bound)
                 exact_route += n
                 for t in np.flatnonzero(~ok):
                     (bad_lo if s_lo[t] < 0 else bad_hi).append((int(bi[t]), int(bj[t])))
@@ -364,7 +364,7 @@ class EpochJudge:
         in decreasing value, each open point closed by the first that disagrees there."""
         H = self.H
         l = int(r["l"])
-        num_h, m = H.shape
+        m = H.shape[1]
         level = r["layers"].sum(axis=0) - 1
         i, j = np.nonzero(np.triu(rho_c > 0, 1))
         k = np.minimum(level[i], level[j])

@@ -20,14 +20,13 @@ from fractions import Fraction
 import numpy as np
 
 import reference as R
-from reference.calruption import epoch_length
-
 from properties.crosscheck import AlgorithmReport, Summary, _Comparer, summary_text
 from properties.free_choices import divergence_of
 from properties.impl import CandidateFault, InProcessCandidate, arithmetic_of_module
 from properties.isolation import IsolatedCandidate
 from properties.judgement import Judgement
 from properties.tolerances import table
+from reference.calruption import epoch_length
 
 from .epoch import EpochJudge, Expect
 
@@ -64,7 +63,7 @@ def load_candidate(path: str, *, in_process: bool = False, timeout: float | None
     if in_process:
         try:
             module = importlib.import_module(path)
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 (whatever its import raises: bad input)
             raise ValueError(f"implementation {path!r} cannot be imported: {type(error).__name__}: {error}") from None
         candidate = InProcessCandidate(module, path, timeout)
         candidate.arithmetic = arithmetic_of_module(module, path)
@@ -103,7 +102,7 @@ def _load(path: str, num_h: int, m: int) -> dict:
     try:
         with np.load(path, allow_pickle=False) as data:
             record = {k: data[k] for k in data.files}
-    except Exception as error:  # not an npz, a pickled member, truncated
+    except Exception as error:  # noqa: BLE001 -- not an npz, a pickled member, truncated
         raise RecordError(f"{os.path.basename(path)} cannot be read: {type(error).__name__}: {error}") from None
     for key in SCALARS:
         if key not in record or record[key].shape != ():
@@ -170,7 +169,7 @@ def judge_record(cmp: _Comparer, H: np.ndarray, params, result: dict, directory:
             with np.load(os.path.join(directory, "unfinished.npz"), allow_pickle=False) as data:
                 rest = {k: data[k] for k in data.files}
             seen, queried = rest["seen"].astype(np.int64), rest["queried"].astype(np.int64)
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 (a missing or odd file: the candidate's fault)
             cmp.fail("unfinished epoch", f"malformed record: {type(error).__name__}: {error}")
             return
         if not np.array_equal(rest["q"], q) or int(seen.sum()) != n - start + 1 or (queried.sum(axis=1) > seen).any():
@@ -219,7 +218,7 @@ def judge_size(candidate, size: int, index: int, *, seed: int = DEFAULT_SEED, n:
         wall, cpu = time.perf_counter(), time.process_time()
         try:
             judge_record(cmp, H, params, result, directory, sizes)
-        except Exception as error:  # a structurally odd record is the candidate's fault
+        except Exception as error:  # noqa: BLE001 -- a structurally odd record is the candidate's fault
             cmp.fail("record", f"crashed: {type(error).__name__}: {error} (judging it)")
         sizes.judge_s, sizes.judge_cpu_s = time.perf_counter() - wall, time.process_time() - cpu
     report.seconds = time.perf_counter() - started
