@@ -105,6 +105,8 @@ def test_untampered_record_passes(recorded, tmp_path):
     ("W", _set("W", (40, 0), lambda v: v + 1e-9), "Catoni roots"),
     ("alpha", _set("alpha", (0, 40), lambda v: v * (1 + 1e-12)), "alpha"),
     ("weight", _set("weight", (0, 40), lambda v: v * 1.01), "weight"),
+    ("alpha", _set("alpha", (0, 40), lambda v: np.nan), "alpha"),
+    ("W", _set("W", (0, 40), lambda v: np.nan), "undefined"),
     ("eta_hat", None, "optimal D^"),
     ("risk_hat", _set("risk_hat", 5, lambda v: v + 1e-12), "risk_hat"),
     ("h_star_hat", None, "h_star_hat"),
@@ -120,6 +122,7 @@ def test_tampered_field_is_caught(recorded, tmp_path, field, tamper, words):
             fields["h_star_hat"] = np.array((int(fields["h_star_hat"]) + 20) % 64)
     report = _judge(recorded, tmp_path, tamper)
     assert report.mismatches, f"a tampered {field} passed"
+    assert not any("crashed" in v.message for v in report.mismatches), [v.message for v in report.mismatches]
     assert any(words in v.message for v in report.mismatches), [v.message for v in report.mismatches]
 
 

@@ -227,6 +227,11 @@ class EpochJudge:
         self.entries(f"{where} W (min q = 0: undefined)", "W", undefined & ~np.isnan(W), W, np.full_like(W, np.nan))
         if not self.defined_as(f"{where} W", np.where(active, W, np.nan), active):
             return
+        alpha = r["alpha"]
+        usable = np.isfinite(alpha) & (alpha > 0)
+        if not self.entries(f"{where} W (line 8)", "no certificate: the candidate's alpha is not a positive number",
+                            active & ~usable, alpha, np.ones_like(alpha)):
+            return
         i, j = np.nonzero(np.triu(active, 1))
         # the lower triangle: the root for (h', h) is minus (h, h')'s (the samples negate);
         # an exact negation is certified with it, anything else on its own below
