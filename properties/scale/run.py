@@ -85,6 +85,7 @@ class SizeResult:
     candidate_cpu_s: float | None = None
     judge_s: float = 0.0  # reading the record and judging it
     judge_cpu_s: float = 0.0
+    roots_certified: int = 0
     exact_sign_tests: int = 0
     notes: list = field(default_factory=list)
 
@@ -95,7 +96,7 @@ class SizeResult:
     def to_json(self) -> dict:
         return {"size": self.size, "n": self.n, "epochs": self.epochs, "candidate_s": self.candidate_s,
                 "candidate_cpu_s": self.candidate_cpu_s, "judge_s": self.judge_s, "judge_cpu_s": self.judge_cpu_s,
-                "ratio": self.ratio}
+                "ratio": self.ratio, "roots_certified": self.roots_certified, "exact_sign_tests": self.exact_sign_tests}
 
 
 def _load(path: str, num_h: int, m: int) -> dict:
@@ -156,6 +157,7 @@ def judge_record(cmp: _Comparer, H: np.ndarray, params, result: dict, directory:
             return
         state = judge.judge(record, Expect(l, tau, length, q, gap_prev))
         sizes.epochs += 1
+        sizes.roots_certified, sizes.exact_sign_tests = judge.roots_certified, judge.exact_sign_tests
         labels += int(record["queried"].sum())
         if state is None:
             return
@@ -253,7 +255,8 @@ def report_text(summary: Summary, results) -> str:
         ratio = f"{r.ratio:.2f}x" if r.ratio is not None else "-"
         candidate = f"{r.candidate_s:.2f} s" if r.candidate_s is not None else "-"
         lines.append(f"  case {index}: |H| = {r.size}, n = {r.n}: {r.epochs} epochs judged; candidate {candidate}, "
-                     f"judge {r.judge_s:.2f} s ({ratio})")
+                     f"judge {r.judge_s:.2f} s ({ratio}); {r.roots_certified} Catoni roots certified "
+                     f"({r.exact_sign_tests} signs by the exact route)")
     return "\n".join(lines)
 
 
