@@ -18,5 +18,6 @@ What this package may import: the reference's exact arithmetic and modules (refe
 the cross-check's report types and tolerance table (properties/crosscheck.py,
 properties/tolerances.py, properties/free_choices.py, properties/catoni_sign.py), the
 candidate-isolation route (properties/impl.py, properties/isolation.py), numpy/scipy, and
-the record format of fast/scale_record.py (its constants only: the judge never runs fast's
-code). Never a Hypothesis strategy: the sizes and seeds are fixed, not generated."""
+the record format of fast/scale_record.py, restated in run.py (tests/test_scale_judge.py
+holds the two equal: the judge never imports the candidate's code, which runs only in its
+worker). Never a Hypothesis strategy: the sizes and seeds are fixed, not generated."""
