@@ -12,6 +12,7 @@ from .api import (
     calruption, calruption_counts, calruption_epoch, passive, passive_counts, robust_cal, robust_cal_counts,
 )
 from .catoni import catoni_root
+from .scale_record import calruption_counts_record
 from .tape import TapeArrays, from_tape, sample_tape_arrays as sample_tape
 
 from .precision import FLOAT
@@ -22,6 +23,6 @@ from .precision import FLOAT
 ARITHMETIC = np.dtype(FLOAT).name
 
 __all__ = [
-    "ARITHMETIC", "TapeArrays", "calruption", "calruption_counts", "calruption_epoch", "catoni_root", "from_tape",
+    "ARITHMETIC", "TapeArrays", "calruption", "calruption_counts", "calruption_counts_record", "calruption_epoch", "catoni_root", "from_tape",
     "passive", "passive_counts", "robust_cal", "robust_cal_counts", "sample_tape",
 ]

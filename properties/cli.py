@@ -225,6 +225,8 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_crosscheck(args) -> int:
+    if args.counts or args.sizes is not None or args.n is not None:
+        return _cmd_crosscheck_counts(args)
     _check_report_options(args)
     if (args.candidate is None) == (args.candidate_cmd is None):
         raise UsageError("give the candidate's import path (--candidate) or its command (--candidate-cmd), one of them")
@@ -302,6 +304,25 @@ def _cmd_crosscheck(args) -> int:
     return _exit_status(report)
 
 
+def _cmd_crosscheck_counts(args) -> int:
+    """crosscheck --counts: the judge at scale (properties/scale/, docs/scale_judge.md)."""
+    from .scale import run as scale
+
+    if not args.counts:
+        raise UsageError("--sizes and --n belong to --counts")
+    for flag, given in (("--large", args.large), ("--cases", args.cases is not None), ("--algorithms", args.algorithms),
+                        ("--junitxml", args.junitxml), ("--isolate", args.isolate)):
+        if given:
+            raise UsageError(f"{flag} does not apply to --counts")
+    if args.timeout == harness.DEFAULT_TIMEOUT_S:  # the per-call default is for small calls: one whole run here
+        args.timeout = scale.DEFAULT_TIMEOUT_S
+    args.sizes = args.sizes or ",".join(map(str, scale.DEFAULT_SIZES))
+    try:
+        return scale.main(args)
+    except ValueError as error:  # bad sizes, a candidate that cannot be imported
+        raise UsageError(str(error)) from None
+
+
 def _note_kept(candidate) -> None:
     kept = candidate.kept_root
     if kept:
@@ -376,6 +397,11 @@ def build_parser():
     cross.add_argument("--large", action="store_true",
                        help="the fixed cases with |H| >= 256 (intervals and random classes; minutes per case)")
     cross.add_argument("--algorithms", nargs="+", choices=ALGORITHMS, help="compare only these algorithms")
+    cross.add_argument("--counts", action="store_true",
+                       help="the judge at scale: the candidate's counts-mode CALruption with its per-epoch record, "
+                            "judged epoch by epoch (docs/scale_judge.md; default candidate fast)")
+    cross.add_argument("--sizes", metavar="S,S", help="--counts: |H| = |X| of each run (default 1024,4096)")
+    cross.add_argument("--n", type=int, metavar="N", help="--counts: rounds of each run (default 10^12)")
     cross.add_argument("--json", action="store_true",
                        help="print the report as one JSON object (schema: crosscheck-report.schema.json) instead of "
                             "the table")
