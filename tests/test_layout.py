@@ -25,7 +25,7 @@ TOO_LONG_FOR_NOW: set[str] = set()
 
 # The parts of properties/ and what each may import of the others (its own part always);
 # the docstring of each part's __init__.py says the same in words.
-PARTS = ("core", "strategies", "checks", "judge", "reports", "run", "campaign")
+PARTS = ("core", "strategies", "checks", "judge", "reports", "run", "scale", "campaign")
 MAY_IMPORT = {
     "core": set(),
     "strategies": {"core"},
@@ -33,6 +33,8 @@ MAY_IMPORT = {
     "judge": {"core"},
     "reports": {"core"},
     "run": {"core", "strategies", "checks", "judge", "reports"},
+    # the judge at scale: the cross-check's comparisons and the judge's worker, never a strategy
+    "scale": {"core", "checks", "judge", "reports"},
     "campaign": {"core", "strategies", "checks", "judge", "reports", "run"},
 }
 # What reports may read of the checks: the list of check ids and the table of free choices

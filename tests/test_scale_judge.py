@@ -16,12 +16,12 @@ import pytest
 
 import fast.scale_record as record_format
 import reference as R
-from properties.crosscheck import AlgorithmReport, _Comparer
-from properties.judgement import Judgement
+from properties.checks.crosscheck import AlgorithmReport, _Comparer
+from properties.checks.judgement import Judgement
 from properties.scale import catoni as scale_catoni
 from properties.scale import run as scale
 from properties.scale.epoch import count_product
-from properties.tolerances import table
+from properties.checks.tolerances import table
 from reference.catoni import catoni_sign_exact
 from tests.broken.fast_mutants import build
 from tests.broken.scale_mutants import MUTANTS, PREFIX

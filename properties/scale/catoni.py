@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from properties.catoni_sign import catoni_sign
+from properties.checks.catoni_sign import catoni_sign
 
 LD = np.longdouble
 U = float(np.finfo(LD).eps) / 2  # unit roundoff of the format the judge evaluates in

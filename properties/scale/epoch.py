@@ -23,8 +23,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from properties.free_choices import divergence_of
-from properties.tolerances import table
+from properties.checks.free_choices import divergence_of
+from properties.checks.tolerances import table
 
 from . import catoni as cat
 from . import lp

@@ -20,12 +20,12 @@ from fractions import Fraction
 import numpy as np
 
 import reference as R
-from properties.crosscheck import AlgorithmReport, Summary, _Comparer, summary_text
-from properties.free_choices import divergence_of
-from properties.impl import CandidateFault, InProcessCandidate, arithmetic_of_module
-from properties.isolation import IsolatedCandidate
-from properties.judgement import Judgement
-from properties.tolerances import table
+from properties.checks.crosscheck import AlgorithmReport, Summary, _Comparer, summary_text
+from properties.checks.free_choices import divergence_of
+from properties.core.candidate import CandidateFault, InProcessCandidate, arithmetic_of_module
+from properties.judge.isolation import IsolatedCandidate
+from properties.checks.judgement import Judgement
+from properties.checks.tolerances import table
 from reference.calruption import epoch_length
 
 from .epoch import EpochJudge, Expect
