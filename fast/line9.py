@@ -112,11 +112,13 @@ def most_violated(R, weight, W, excluded, above: float, limit: int):
     return best_i[order] // num_h, best_i[order] % num_h
 
 
-def spanning_tree(HS: np.ndarray) -> np.ndarray:
+def spanning_tree(HS: np.ndarray, distance: np.ndarray | None = None) -> np.ndarray:
     """Parent of each hypothesis in a minimum spanning tree by Hamming distance (Prim),
-    rooted at a virtual all-zero hypothesis (parent -1)."""
+    rooted at a virtual all-zero hypothesis (parent -1). `distance`: the |H| x |H| Hamming
+    distances on the support when the caller has them (fast/pair_kernel.py), else a matmul."""
     num_h, k = HS.shape
-    distance = disagreement_counts(HS.astype(np.int64), np.ones(k, dtype=np.int64))
+    if distance is None:
+        distance = disagreement_counts(HS.astype(np.int64), np.ones(k, dtype=np.int64))
     best = HS.sum(axis=1).astype(np.float64)  # distance to the virtual root
     parent = np.full(num_h, -1)
     done = np.zeros(num_h, dtype=bool)
@@ -135,11 +137,11 @@ def _coo(rows, cols, values, shape):
     return csr_matrix((values, (rows, cols)), shape=shape)
 
 
-def tree_equalities(HS: np.ndarray, pS: np.ndarray):
+def tree_equalities(HS: np.ndarray, pS: np.ndarray, distance: np.ndarray | None = None):
     """The |H| equalities tying r to eta^ (module notes): CSR matrix over the columns
     (eta^ on S, r, s) and the right-hand side."""
     num_h, k = HS.shape
-    parent = spanning_tree(HS)
+    parent = spanning_tree(HS, distance)
     has_parent = parent >= 0
     step = HS - np.where(has_parent[:, None], HS[np.maximum(parent, 0)], 0.0)  # h(x) - parent(x)
     h_idx, x_idx = np.nonzero(step)
@@ -169,11 +171,12 @@ def _solver(cost, lower, upper, equalities, rhs, warm: bool = True):
     return new_lp(cost, lower, upper, (csr.indptr, csr.indices, csr.data, rhs), warm=warm)
 
 
-def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: dict | None = None):
+def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: dict | None = None, distance=None):
     """Line 9: (eta^ on the support, the value of that eta^ over all rows). eta^ = 1/2 when
     there is no row (every D^ is optimal). weight and W are |H| x |H|, nan where (h, h')
     gives no row. warm=False forces the linprog fallback; `stats`, if given, receives the
-    rounds and the working-set size."""
+    rounds and the working-set size; `distance`, if given, the Hamming distances of H on
+    the support (the spanning tree's input)."""
     num_h = H.shape[0]
     k = len(support)
     HS = H[:, support].astype(FLOAT)
@@ -186,7 +189,7 @@ def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: 
     cost[-1] = 1.0
     lower = np.concatenate([np.zeros(k), np.full(num_h + 1, -np.inf)])
     upper = np.concatenate([np.ones(k), np.full(num_h + 1, np.inf)])
-    equalities = tree_equalities(HS, pS)
+    equalities = tree_equalities(HS, pS, distance)
     lp = _solver(cost, lower, upper, *equalities, warm=warm)
     R = HS @ (pS * (1 - eta)) + (1 - HS) @ (pS * eta)
     in_set = np.zeros((num_h, num_h), dtype=bool)
