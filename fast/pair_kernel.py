@@ -74,15 +74,29 @@ class PairKernel:
         inner = xp.take(P, self.hi) - xp.take(P, self.lo)
         return self.s * total + self.sign * inner, inner
 
-    def _interval_cross(self, P, total, inner, i, j):
-        """cross for index arrays i, j of the same shape (flat), on the device."""
+    def geometry(self, i, j):
+        """What the interval kernel needs of pairs (i, j) whatever the weights: the overlap
+        [max lo, min hi) of their intervals and their s and sigma. Shapes broadcast: index
+        vectors, or a column of rows against a row of columns (a block)."""
         xp = self.backend.xp
-        top = xp.minimum(xp.take(self.hi, i), xp.take(self.hi, j))
-        bottom = xp.maximum(xp.take(self.lo, i), xp.take(self.lo, j))
-        both = xp.clip(xp.take(P, top) - xp.take(P, bottom), min=0)
-        si, sj = xp.take(self.s, i), xp.take(self.s, j)
-        gi, gj = xp.take(self.sign, i), xp.take(self.sign, j)
-        return si * sj * total + si * gj * xp.take(inner, j) + sj * gi * xp.take(inner, i) + gi * gj * both
+        if not self.interval:
+            return None
+        pick = (lambda v, k: xp.take(v, k)) if i.ndim == 1 else (lambda v, k: v[k])
+        return _Geometry(i, j, xp.minimum(pick(self.hi, i), pick(self.hi, j)), xp.maximum(pick(self.lo, i), pick(self.lo, j)),
+                         pick(self.s, i), pick(self.s, j), pick(self.sign, i), pick(self.sign, j))
+
+    def _interval_cross(self, P, total, inner, geo: "_Geometry"):
+        """s s' T + s sigma' inner' + s' sigma inner + sigma sigma' max(0, P[min hi] - P[max lo])."""
+        xp = self.backend.xp
+        shape = geo.top.shape
+        both = xp.clip(xp.reshape(xp.take(P, xp.reshape(geo.top, (-1,))) - xp.take(P, xp.reshape(geo.bottom, (-1,))),
+                                  shape), min=0)
+        if geo.i.ndim == 1:
+            inner_i, inner_j = xp.take(inner, geo.i), xp.take(inner, geo.j)
+        else:
+            inner_i, inner_j = inner[geo.i], inner[geo.j]
+        return geo.si * geo.sj * total + geo.si * geo.gj * inner_j + geo.sj * geo.gi * inner_i + geo.gi * geo.gj * both
+
 
     # -- the general kernel ------------------------------------------------------------
     def _general_weighted(self, c: np.ndarray, cols: np.ndarray | None):
@@ -143,17 +157,16 @@ class Weighted:
                 return b.asarray(Hc[r0:r1] @ weighted[c0:c1].T, xp.int64)
             product = Hc[r0:r1, :] @ xp.matrix_transpose(weighted[c0:c1, :])
             return xp.astype(product, xp.int64) if where == "float" else product
-        rows, cols = k.arange(r0, r1), k.arange(c0, c1)
-        i = xp.reshape(xp.broadcast_to(rows[:, None], (r1 - r0, c1 - c0)), (-1,))
-        j = xp.reshape(xp.broadcast_to(cols[None, :], (r1 - r0, c1 - c0)), (-1,))
-        return xp.reshape(k._interval_cross(self.P, self.total, self.inner, i, j), (r1 - r0, c1 - c0))
+        geo = k.geometry(k.arange(r0, r1)[:, None], k.arange(c0, c1)[None, :])
+        return k._interval_cross(self.P, self.total, self.inner, geo)
 
-    def cross_pairs(self, i, j, r0: int, r1: int):
+    def cross_pairs(self, i, j, r0: int, r1: int, geo=None):
         """cross(i[k], j[k]) for device int64 index vectors with r0 <= i < r1 and j >= r0
-        (the general kernel multiplies that block of rows and picks the pairs from it)."""
+        (the general kernel multiplies that block of rows and picks the pairs from it);
+        `geo`: the pairs' kernel.geometry, when the caller keeps it for several weights."""
         k, xp = self.kernel, self.kernel.backend.xp
         if self.general is None:
-            return k._interval_cross(self.P, self.total, self.inner, i, j)
+            return k._interval_cross(self.P, self.total, self.inner, geo if geo is not None else k.geometry(i, j))
         block = self.cross_block(r0, r1, r0, k.num_h)
         return xp.take(xp.reshape(block, (-1,)), (i - r0) * (k.num_h - r0) + (j - r0))
 
@@ -161,6 +174,17 @@ class Weighted:
         """sum_x c_x 1{h(x) != h'(x)} = a_h + a_h' - 2 cross, rows r0..r1-1, columns c0..c1-1."""
         return self.a[r0:r1, None] + self.a[None, c0:c1] - 2 * self.cross_block(r0, r1, c0, c1)
 
-    def disagreement_pairs(self, i, j, r0: int, r1: int):
+    def disagreement_pairs(self, i, j, r0: int, r1: int, geo=None):
         xp = self.kernel.backend.xp
-        return xp.take(self.a, i) + xp.take(self.a, j) - 2 * self.cross_pairs(i, j, r0, r1)
+        return xp.take(self.a, i) + xp.take(self.a, j) - 2 * self.cross_pairs(i, j, r0, r1, geo)
+
+
+class _Geometry:
+    """Pairs' overlaps and signs (PairKernel.geometry); `subset` keeps some of a vector's pairs."""
+
+    def __init__(self, i, j, top, bottom, si, sj, gi, gj):
+        self.i, self.j, self.top, self.bottom, self.si, self.sj, self.gi, self.gj = i, j, top, bottom, si, sj, gi, gj
+
+    def subset(self, xp, keep):
+        return _Geometry(*(xp.take(v, keep) for v in (self.i, self.j, self.top, self.bottom, self.si, self.sj,
+                                                      self.gi, self.gj)))

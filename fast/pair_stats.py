@@ -103,16 +103,18 @@ def min_q_on_disagreement(kernel: PairKernel, seen: np.ndarray, groups: QGroups,
         first = np.full(len(hi), -1, dtype=np.int64)
         where = np.arange(len(hi))
         i, j = b.asarray(hi, xp.int64), b.asarray(hj, xp.int64)
+        geo = kernel.geometry(i, j)
         for g in range(len(groups)):
             if len(where) == 0:
                 break
-            found = b.to_numpy(prepared[g].disagreement_pairs(i, j, r0, r1) > 0)
+            found = b.to_numpy(prepared[g].disagreement_pairs(i, j, r0, r1, geo) > 0)
             first[where[found]] = g
             keep = ~found
             if not keep.all():
                 where = where[keep]
                 kept = b.asarray(np.flatnonzero(keep), xp.int64)
                 i, j = xp.take(i, kept), xp.take(j, kept)
+                geo = geo.subset(xp, kept) if geo is not None else None
         done = first >= 0
         values = groups.values[first[done]]
         min_q[hi[done], hj[done]] = values
@@ -161,9 +163,10 @@ def loss_difference_blocks(kernel: PairKernel, groups: QGroups, queried: np.ndar
             continue
         r0, r1 = batch[0][0], batch[-1][1]
         i, j = b.asarray(hi, xp.int64), b.asarray(hj, xp.int64)
+        geo = kernel.geometry(i, j)
         counts = np.empty((len(hi), slots), dtype=np.int64)
         for k in range(len(asked)):
-            common = both[k].cross_pairs(i, j, r0, r1)
+            common = both[k].cross_pairs(i, j, r0, r1, geo)
             counts[:, k] = b.to_numpy(xp.take(e0[k], i) + xp.take(e1[k], j) - common)
             counts[:, len(asked) + k] = b.to_numpy(xp.take(e1[k], i) + xp.take(e0[k], j) - common)
         # the epoch's other rounds: exact, as length >= queried
