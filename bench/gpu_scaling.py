@@ -29,8 +29,6 @@ to bench/results/gpu_scaling.json (or --json)."""
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import resource
 import sys
 import time

@@ -136,6 +136,23 @@ class PairKernel:
         a, Hc, weighted, where = self._general_weighted(c, cols)
         return Weighted(self, a, general=(Hc, weighted, where))
 
+    def prepare_groups(self, c: np.ndarray, groups_cols) -> "WeightedGroups":
+        """c restricted to each of several groups of points at once: `a` is |H| x groups and
+        crosses come as pairs x groups (one gather of a row of the prefix-sum table per
+        pair end, instead of one gather per group)."""
+        c = np.asarray(c, dtype=np.int64)
+        if not self.interval:
+            return WeightedGroups(self, [self.prepare(c, cols) for cols in groups_cols])
+        xp, b = self.backend.xp, self.backend
+        masked = np.zeros((self.m, len(groups_cols)), dtype=np.int64)
+        for k, cols in enumerate(groups_cols):
+            masked[cols, k] = c[cols]
+        P = xp.cumulative_sum(b.asarray(masked, xp.int64), axis=0, include_initial=True)  # (m + 1) x groups
+        total = P[self.m, :][None, :]
+        inner = xp.take(P, self.hi, axis=0) - xp.take(P, self.lo, axis=0)
+        a = self.s[:, None] * total + self.sign[:, None] * inner
+        return WeightedGroups(self, None, a=a, P=P, total=total, inner=inner)
+
     def arange(self, start: int, stop: int):
         xp, device = self.backend.xp, self.backend.device
         return xp.arange(start, stop, dtype=xp.int64) if device is None else \
@@ -177,6 +194,26 @@ class Weighted:
     def disagreement_pairs(self, i, j, r0: int, r1: int, geo=None):
         xp = self.kernel.backend.xp
         return xp.take(self.a, i) + xp.take(self.a, j) - 2 * self.cross_pairs(i, j, r0, r1, geo)
+
+
+class WeightedGroups:
+    """One weight vector restricted to several groups of points (PairKernel.prepare_groups)."""
+
+    def __init__(self, kernel: PairKernel, each, *, a=None, P=None, total=None, inner=None):
+        xp = kernel.backend.xp
+        self.kernel, self.each, self.P, self.total, self.inner = kernel, each, P, total, inner
+        self.a = a if each is None else xp.stack([w.a for w in each], axis=1)
+
+    def cross_pairs(self, i, j, r0: int, r1: int, geo=None):
+        """pairs x groups: cross(i[k], j[k]) restricted to each group."""
+        k, xp = self.kernel, self.kernel.backend.xp
+        if self.each is not None:
+            return xp.stack([w.cross_pairs(i, j, r0, r1, geo) for w in self.each], axis=1)
+        geo = geo if geo is not None else k.geometry(i, j)
+        both = xp.clip(xp.take(self.P, geo.top, axis=0) - xp.take(self.P, geo.bottom, axis=0), min=0)
+        si, sj, gi, gj = geo.si[:, None], geo.sj[:, None], geo.gi[:, None], geo.gj[:, None]
+        return (si * sj * self.total + si * gj * xp.take(self.inner, j, axis=0) + sj * gi * xp.take(self.inner, i, axis=0)
+                + gi * gj * both)
 
 
 class _Geometry:

@@ -59,7 +59,7 @@ def q_groups(q: np.ndarray, support: np.ndarray) -> QGroups:
 
 # pairs per device batch of the pair statistics: bounds the working set (a few int64
 # arrays of this length, plus the batch's Catoni counts, 2G + 1 per pair)
-PAIR_BATCH = 2**20
+PAIR_BATCH = 2**16
 
 
 def _row_blocks(num_h: int, per_row: int, budget: int):
@@ -142,9 +142,10 @@ def loss_difference_blocks(kernel: PairKernel, groups: QGroups, queried: np.ndar
     v = groups.values[asked]
     values_row = np.concatenate([1 / v, -1 / v, [0.0]])
     cols = [groups.members(g) for g in asked]
-    e0 = [kernel.prepare(queried[:, 0], c).a for c in cols]
-    e1 = [kernel.prepare(queried[:, 1], c).a for c in cols]
-    both = [kernel.prepare(queried.sum(axis=1), c) for c in cols]
+    # |H| x asked tables: e_y[h, k] = sum_{x in group k} h(x) queried[x, y]
+    e0 = kernel.prepare_groups(queried[:, 0], cols).a
+    e1 = kernel.prepare_groups(queried[:, 1], cols).a
+    both = kernel.prepare_groups(queried.sum(axis=1), cols)
     slots = 2 * len(asked) + 1
     rows_per_block = max(1, BLOCK_ELEMENTS // (num_h * slots))
     blocks = [(r0, min(num_h, r0 + rows_per_block)) for r0 in range(0, num_h, rows_per_block)]
@@ -165,10 +166,12 @@ def loss_difference_blocks(kernel: PairKernel, groups: QGroups, queried: np.ndar
         i, j = b.asarray(hi, xp.int64), b.asarray(hj, xp.int64)
         geo = kernel.geometry(i, j)
         counts = np.empty((len(hi), slots), dtype=np.int64)
-        for k in range(len(asked)):
-            common = both[k].cross_pairs(i, j, r0, r1, geo)
-            counts[:, k] = b.to_numpy(xp.take(e0[k], i) + xp.take(e1[k], j) - common)
-            counts[:, len(asked) + k] = b.to_numpy(xp.take(e1[k], i) + xp.take(e0[k], j) - common)
+        if asked:
+            common = both.cross_pairs(i, j, r0, r1, geo)
+            e0i, e0j = xp.take(e0, i, axis=0), xp.take(e0, j, axis=0)
+            e1i, e1j = xp.take(e1, i, axis=0), xp.take(e1, j, axis=0)
+            counts[:, :len(asked)] = b.to_numpy(e0i + e1j - common)
+            counts[:, len(asked):2 * len(asked)] = b.to_numpy(e1i + e0j - common)
         # the epoch's other rounds: exact, as length >= queried
         counts[:, -1] = length - counts[:, :-1].sum(axis=1)
         offset = 0
