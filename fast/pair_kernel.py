@@ -82,7 +82,8 @@ class PairKernel:
         if not self.interval:
             return None
         pick = (lambda v, k: xp.take(v, k)) if i.ndim == 1 else (lambda v, k: v[k])
-        return _Geometry(i, j, xp.minimum(pick(self.hi, i), pick(self.hi, j)), xp.maximum(pick(self.lo, i), pick(self.lo, j)),
+        return _Geometry(xp, i, j, xp.minimum(pick(self.hi, i), pick(self.hi, j)),
+                         xp.maximum(pick(self.lo, i), pick(self.lo, j)),
                          pick(self.s, i), pick(self.s, j), pick(self.sign, i), pick(self.sign, j))
 
     def _interval_cross(self, P, total, inner, geo: "_Geometry"):
@@ -91,6 +92,8 @@ class PairKernel:
         shape = geo.top.shape
         both = xp.clip(xp.reshape(xp.take(P, xp.reshape(geo.top, (-1,))) - xp.take(P, xp.reshape(geo.bottom, (-1,))),
                                   shape), min=0)
+        if geo.plain:
+            return both
         if geo.i.ndim == 1:
             inner_i, inner_j = xp.take(inner, geo.i), xp.take(inner, geo.j)
         else:
@@ -211,6 +214,8 @@ class WeightedGroups:
             return xp.stack([w.cross_pairs(i, j, r0, r1, geo) for w in self.each], axis=1)
         geo = geo if geo is not None else k.geometry(i, j)
         both = xp.clip(xp.take(self.P, geo.top, axis=0) - xp.take(self.P, geo.bottom, axis=0), min=0)
+        if geo.plain:
+            return both
         si, sj, gi, gj = geo.si[:, None], geo.sj[:, None], geo.gi[:, None], geo.gj[:, None]
         return (si * sj * self.total + si * gj * xp.take(self.inner, j, axis=0) + sj * gi * xp.take(self.inner, i, axis=0)
                 + gi * gj * both)
@@ -219,9 +224,11 @@ class WeightedGroups:
 class _Geometry:
     """Pairs' overlaps and signs (PairKernel.geometry); `subset` keeps some of a vector's pairs."""
 
-    def __init__(self, i, j, top, bottom, si, sj, gi, gj):
+    def __init__(self, xp, i, j, top, bottom, si, sj, gi, gj):
         self.i, self.j, self.top, self.bottom, self.si, self.sj, self.gi, self.gj = i, j, top, bottom, si, sj, gi, gj
+        # every s = 0 (sigma = 1: thresholds x >= k, intervals): cross is the overlap term alone
+        self.plain = not bool(xp.any(si != 0)) and not bool(xp.any(sj != 0))
 
     def subset(self, xp, keep):
-        return _Geometry(*(xp.take(v, keep) for v in (self.i, self.j, self.top, self.bottom, self.si, self.sj,
-                                                      self.gi, self.gj)))
+        return _Geometry(xp, *(xp.take(v, keep) for v in (self.i, self.j, self.top, self.bottom, self.si, self.sj,
+                                                          self.gi, self.gj)))
