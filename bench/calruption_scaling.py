@@ -124,13 +124,31 @@ def _child_counts(size: int, backend: str = "numpy") -> None:
     params = R.Params.paper(COUNTS_N, size, DELTA)
     adversary = R.adversary.clean(COUNTS_N)
     setup_s = time.perf_counter() - started
+    from fast import counts as counts_mode
+
     started, cpu = time.perf_counter(), time.process_time()
+    draw = counts_mode.epoch_counts
+
+    def epoch_counts(env, rng):  # one progress line as each epoch's counts are drawn
+        inner = draw(env, rng)
+        calls = []
+
+        def counts(start, end, q):
+            if calls:
+                _emit({"progress": {"hypotheses": size, "epochs_done": len(calls), "seconds": time.perf_counter() - started,
+                                    "cpu_s": time.process_time() - cpu, "peak_rss_mb": _peak_rss_mb()}})
+            calls.append(start)
+            return inner(start, end, q)
+        return counts
+
+    counts_mode.epoch_counts = epoch_counts
     run = fast.calruption_counts(instance, adversary, params, 1, raw=True, backend=backend)
     seconds, cpu_s = time.perf_counter() - started, time.process_time() - cpu
+    peak_rss_mb = _peak_rss_mb()  # before the pass-rate measurement's arrays
     groups = [len(np.unique(e.q[e.seen > 0])) for e in run.epochs]
     per_element = pass_seconds_per_element()
     _emit({"hypotheses": size, "points": size, "n": COUNTS_N, "backend": backend, "seconds": seconds, "cpu_s": cpu_s,
-           "setup_s": setup_s, "peak_rss_mb": _peak_rss_mb(), "q_groups_per_epoch": groups,
+           "setup_s": setup_s, "peak_rss_mb": peak_rss_mb, "q_groups_per_epoch": groups,
            "pass_ns_per_element": per_element * 1e9, "floor_s": floor_estimate(size, size, groups, per_element),
            "epochs_completed": len(run.epochs), "labels_requested": run.labels_requested,
            "output": run.output, "best": instance.best, "output_is_best": run.output == instance.best})
@@ -194,18 +212,44 @@ def _child(argv) -> int:
 
 
 # -- the parent --------------------------------------------------------------------------
-def _run_child(args, timeout: float | None = None) -> tuple[list[dict], str]:
-    """Run one child; (its JSON lines, how it ended: "ok", "timeout after N s" or the error)."""
+def _run_child(args, timeout: float | None = None, progress: list | None = None) -> tuple[list[dict], str]:
+    """Run one child; (its JSON lines, how it ended: "ok", "timeout after N s" or the error).
+    Lines with a "progress" key (one per epoch of a counts-mode child) are printed as they
+    come and collected into `progress` instead, so a size stopped by the timeout still
+    reports the epochs it finished."""
+    import threading
+
     command = [sys.executable, str(Path(__file__).resolve()), "--child", *map(str, args)]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as child:
-        try:
-            out, err = child.communicate(timeout=timeout)
-            ended = "ok" if child.returncode == 0 else f"exit {child.returncode}: {err.strip().splitlines()[-1:]}"
-        except subprocess.TimeoutExpired:
+        timed_out = threading.Event()
+
+        def stop():
+            timed_out.set()
             child.kill()
-            out, err = child.communicate()
+
+        timer = threading.Timer(timeout, stop) if timeout else None
+        if timer:
+            timer.start()
+        lines = []
+        for line in child.stdout:
+            if not line.startswith("{"):
+                continue
+            record = json.loads(line)
+            if "progress" in record:
+                if progress is not None:
+                    progress.append(record["progress"])
+                print(f"    {json.dumps(record['progress'])}", flush=True)
+            else:
+                lines.append(record)
+        err = child.stderr.read()
+        child.wait()
+        if timer:
+            timer.cancel()
+        if timed_out.is_set():
             ended = f"timeout after {timeout:g} s"
-    return [json.loads(line) for line in out.splitlines() if line.startswith("{")], ended
+        else:
+            ended = "ok" if child.returncode == 0 else f"exit {child.returncode}: {err.strip().splitlines()[-1:]}"
+    return lines, ended
 
 
 def _exponent(by_size: dict, small: int, large: int, field: str = "seconds"):
@@ -219,10 +263,11 @@ def counts_scaling(sizes=SIZES, backend: str = "numpy", timeout: float | None = 
     and 1024 -> 4096 (wall and CPU), and between consecutive sizes."""
     rows, unfinished = [], []
     for size in sizes:
-        lines, ended = _run_child(["counts", size, backend], timeout)
+        progress = []
+        lines, ended = _run_child(["counts", size, backend], timeout, progress)
         if ended != "ok" or not lines:
             print(f"counts |H| = |X| = {size:>5}: not finished ({ended})", flush=True)
-            unfinished.append({"hypotheses": size, "ended": ended})
+            unfinished.append({"hypotheses": size, "ended": ended, "progress": progress})
             break  # larger sizes would not finish either
         r = lines[0]
         rows.append(r)

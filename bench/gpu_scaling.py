@@ -86,7 +86,8 @@ def _n(text: str) -> int:
 
 def parse(argv):
     parser = argparse.ArgumentParser(prog="bench/gpu_scaling.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--backend", default="auto", help="auto (torch+CUDA, else CuPy), torch, cupy, numpy, array-api-strict")
+    parser.add_argument("--backend", default="auto",
+                        help="auto (torch+CUDA, else CuPy), torch, cupy, numpy, array-api-strict")
     parser.add_argument("--device", default=None, help="the backend's device (default: cuda for torch, 0 for cupy)")
     parser.add_argument("--sizes", type=_sizes, default=SIZES, help="|H| = |X| to run (default 1024,...,16384)")
     parser.add_argument("--compare-sizes", type=_sizes, default=COMPARE_SIZES,
@@ -230,7 +231,8 @@ def main(argv=None) -> int:
             continue
         memory.reset()
         run, seconds, cpu_s, best = run_once(size, args.n, backend)
-        row = {"hypotheses": size, "points": size, "seconds": seconds, "cpu_s": cpu_s, "device_peak_mb": memory.peak_mb(),
+        row = {"hypotheses": size, "points": size, "seconds": seconds, "cpu_s": cpu_s,
+               "device_peak_mb": memory.peak_mb(),
                "host_peak_rss_mb": _peak_rss_mb(), "epochs_completed": len(run.epochs),
                "labels_requested": run.labels_requested, "output": run.output, "best": best}
         report["sizes"].append(row)

@@ -217,8 +217,8 @@ class WeightedGroups:
         if geo.plain:
             return both
         si, sj, gi, gj = geo.si[:, None], geo.sj[:, None], geo.gi[:, None], geo.gj[:, None]
-        return (si * sj * self.total + si * gj * xp.take(self.inner, j, axis=0) + sj * gi * xp.take(self.inner, i, axis=0)
-                + gi * gj * both)
+        inner_i, inner_j = xp.take(self.inner, i, axis=0), xp.take(self.inner, j, axis=0)
+        return si * sj * self.total + si * gj * inner_j + sj * gi * inner_i + gi * gj * both
 
 
 class _Geometry:
