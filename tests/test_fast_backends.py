@@ -112,6 +112,21 @@ def test_interval_and_general_kernels_agree_beyond_float_exactness(seed):
             assert got.dtype == np.int64 and (got.astype(object) == expected).all(), (scale, force)
 
 
+def test_a_device_without_integer_matmul_computes_large_counts_on_the_host():
+    """The general kernel above 2^53 on a device without int64 matmul (torch on CUDA, CuPy:
+    fast/backends.py's table) goes to the host, exactly."""
+    import array_api_compat.numpy as xp
+
+    rng = np.random.default_rng(9)
+    H = (rng.random((6, 15)) < 0.5).astype(np.int64)
+    c = rng.integers(2**55, 2**58, 15, dtype=np.int64)
+    kernel = pair_kernel.PairKernel(H, backends.Backend("numpy", xp, None, integer_matmul=False))
+    assert not kernel.interval and kernel.prepare(c).general[2] == "host"
+    expected = np.array([[sum(int(c[x]) for x in range(15) if H[a, x] != H[b, x]) for b in range(6)] for a in range(6)],
+                        dtype=object)
+    assert (pair_stats.disagreement_counts(kernel, c).astype(object) == expected).all()
+
+
 def test_interval_form_recognises_at_most_two_changes():
     H = np.array([[0, 0, 1, 1], [1, 1, 0, 0], [0, 1, 1, 0], [1, 0, 0, 1], [0, 0, 0, 0], [1, 1, 1, 1]])
     s, lo, hi = pair_kernel.interval_form(H)
