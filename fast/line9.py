@@ -191,7 +191,8 @@ def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: 
     upper = np.concatenate([np.ones(k), np.full(num_h + 1, np.inf)])
     equalities = tree_equalities(HS, pS, distance)
     lp = _solver(cost, lower, upper, *equalities, warm=warm)
-    R = HS @ (pS * (1 - eta)) + (1 - HS) @ (pS * eta)
+    HS_not = 1 - HS  # once per epoch, not per round (the same matrix, so the same R bit for bit)
+    R = HS @ (pS * (1 - eta)) + HS_not @ (pS * eta)
     in_set = np.zeros((num_h, num_h), dtype=bool)
     a, b = most_violated(R, weight, W, in_set, -np.inf, max(FIRST_ROWS, int(FIRST_ROWS_PER_COLUMN * (k + 1))))
     rounds = 0
@@ -202,7 +203,7 @@ def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: 
         lp.add(*pair_rows(a, b, weight, W, k, num_h))
         rounds += 1
         eta = np.clip(lp.solve(basis=False).x[:k], 0.0, 1.0).astype(FLOAT, copy=False)  # HiGHS's float64 vertex, as FLOAT
-        R = HS @ (pS * (1 - eta)) + (1 - HS) @ (pS * eta)
+        R = HS @ (pS * (1 - eta)) + HS_not @ (pS * eta)
         # floored at 0: the full optimum is >= 0 (each unordered pair gives rows v and -v),
         # so a row below 0 can never be the one that decides it
         s_set = max(0.0, float(np.max(weight[set_a, set_b] * (R[set_a] - R[set_b] - W[set_a, set_b]))))
