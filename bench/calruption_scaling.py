@@ -135,8 +135,9 @@ def _child_counts(size: int, backend: str = "numpy") -> None:
 
         def counts(start, end, q):
             if calls:
-                _emit({"progress": {"hypotheses": size, "epochs_done": len(calls), "seconds": time.perf_counter() - started,
-                                    "cpu_s": time.process_time() - cpu, "peak_rss_mb": _peak_rss_mb()}})
+                _emit({"progress": {"hypotheses": size, "epochs_done": len(calls),
+                                    "seconds": time.perf_counter() - started, "cpu_s": time.process_time() - cpu,
+                                    "peak_rss_mb": _peak_rss_mb()}})
             calls.append(start)
             return inner(start, end, q)
         return counts

@@ -202,7 +202,8 @@ def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: 
         set_a, set_b = np.concatenate([set_a, a]), np.concatenate([set_b, b])
         lp.add(*pair_rows(a, b, weight, W, k, num_h))
         rounds += 1
-        eta = np.clip(lp.solve(basis=False).x[:k], 0.0, 1.0).astype(FLOAT, copy=False)  # HiGHS's float64 vertex, as FLOAT
+        # HiGHS's float64 vertex, as FLOAT (its basis is not needed here)
+        eta = np.clip(lp.solve(basis=False).x[:k], 0.0, 1.0).astype(FLOAT, copy=False)
         R = HS @ (pS * (1 - eta)) + HS_not @ (pS * eta)
         # floored at 0: the full optimum is >= 0 (each unordered pair gives rows v and -v),
         # so a row below 0 can never be the one that decides it
