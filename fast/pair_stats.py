@@ -71,9 +71,15 @@ def _row_blocks(num_h: int, per_row: int, budget: int):
         yield r0, min(num_h, r0 + rows)
 
 
+def _kernel(kernel) -> PairKernel:
+    """A PairKernel, or H itself (the previous signatures took H): numpy's kernel for it."""
+    return kernel if isinstance(kernel, PairKernel) else PairKernel(np.asarray(kernel, dtype=np.int64))
+
+
 def disagreement_counts(kernel: PairKernel, seen: np.ndarray) -> np.ndarray:
     """Line 7 times |I_l|: sum_x seen[x] 1{h(x) != h'(x)} for all pairs, host int64
     |H| x |H| (fast/pair_kernel.py; exact)."""
+    kernel = _kernel(kernel)
     b = kernel.backend
     weighted = kernel.prepare(seen)
     num_h = kernel.num_h
@@ -95,6 +101,7 @@ def min_q_on_disagreement(kernel: PairKernel, seen: np.ndarray, groups: QGroups,
     on all of S_l (rho^ = 0). Per block of pairs, groups are taken in ascending q and a
     pair leaves once its first group with a seen disagreement is found (D_g > 0, exact):
     the work is the sum over groups of the pairs still open."""
+    kernel = _kernel(kernel)
     b, xp = kernel.backend, kernel.backend.xp
     num_h = kernel.num_h
     min_q = np.full(rho_counts.shape, np.nan, groups.values.dtype)  # q's values, q's dtype
@@ -139,6 +146,7 @@ def loss_difference_blocks(kernel: PairKernel, groups: QGroups, queried: np.ndar
     Per asked group g: plus_g = e0_h + e1_h' - common, minus_g = e1_h + e0_h' - common, with
     e_y = sum_{x in g} h(x) queried[x, y] and common = sum_{x in g} h(x) h'(x) (queried[x, 0]
     + queried[x, 1]): h = 1, h' = 0, label 0, or h = 0, h' = 1, label 1, and the reverse."""
+    kernel = _kernel(kernel)
     b, xp = kernel.backend, kernel.backend.xp
     num_h = kernel.num_h
     asked = [g for g in range(len(groups)) if groups.values[g] > 0 and queried[groups.members(g)].sum() > 0]

@@ -127,6 +127,19 @@ def test_a_device_without_integer_matmul_computes_large_counts_on_the_host():
     assert (pair_stats.disagreement_counts(kernel, c).astype(object) == expected).all()
 
 
+def test_the_previous_signatures_still_take_h():
+    H, q, seen, queried, length = random_case(3, True)
+    groups = pair_stats.q_groups(q, np.flatnonzero(seen > 0))
+    rho = pair_stats.disagreement_counts(H, seen)
+    assert _equal(rho, old_disagreement_counts(H, seen))
+    min_q = pair_stats.min_q_on_disagreement(H, seen, groups, rho)
+    assert _equal(min_q, oracle.min_q_on_disagreement(H, seen, groups, rho))
+    active = (rho > 0) & (min_q > 0)
+    new = _collect(pair_stats.loss_difference_blocks(H, groups, queried, length, active))
+    old = _collect(oracle.loss_difference_blocks(H, groups, queried, length, active))
+    assert len(new) == len(old) and all(_equal(a, b) for a, b in zip(new, old))
+
+
 def test_interval_form_recognises_at_most_two_changes():
     H = np.array([[0, 0, 1, 1], [1, 1, 0, 0], [0, 1, 1, 0], [1, 0, 0, 1], [0, 0, 0, 0], [1, 1, 1, 1]])
     s, lo, hi = pair_kernel.interval_form(H)
