@@ -118,9 +118,10 @@ def epoch_update(H: np.ndarray, state: State, seen: np.ndarray, queried: np.ndar
         roots = catoni_roots(values, counts, alpha[ai, aj])
         W[ai, aj], W[aj, ai] = roots, -roots
 
-    # the spanning tree of line 9's formulation: Hamming distances on S_l, from the kernel
-    distance = disagreement_counts(kernel, (seen > 0).astype(np.int64))
-    eta_support, objective = fit_distribution(H, support, p_hat, weight, W, distance=distance)  # line 9
+    # line 9; its spanning tree from the kernel's Hamming distances on S_l (passed inline,
+    # so that the |H| x |H| array is freed before the LP's rounds)
+    eta_support, objective = fit_distribution(H, support, p_hat, weight, W,
+                                              distance=disagreement_counts(kernel, (seen > 0).astype(np.int64)))
     eta = np.full(m, np.nan, FLOAT)
     eta[support] = eta_support
     risk_hat = risks(H, p_hat, eta)

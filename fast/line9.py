@@ -190,6 +190,7 @@ def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: 
     lower = np.concatenate([np.zeros(k), np.full(num_h + 1, -np.inf)])
     upper = np.concatenate([np.ones(k), np.full(num_h + 1, np.inf)])
     equalities = tree_equalities(HS, pS, distance)
+    distance = None  # |H| x |H|: not kept through the rounds
     lp = _solver(cost, lower, upper, *equalities, warm=warm)
     HS_not = 1 - HS  # once per epoch, not per round (the same matrix, so the same R bit for bit)
     R = HS @ (pS * (1 - eta)) + HS_not @ (pS * eta)
