@@ -2,16 +2,26 @@
 
     python bench/calruption_scaling.py [--sizes 128,256,512,1024] [--skip-tape] [--skip-reference]
         [--reference-epochs 64x256:10,256x256:10] [--reference-timeout 3600] [--json PATH]
+        [--backend numpy] [--timeout 1800]
 
 Each measurement runs in a fresh subprocess (BLAS and OpenMP pinned to one thread before
-numpy loads), which reports its wall time and its own peak resident set size (VmHWM of
-/proc/self/status, i.e. the whole process: interpreter, instance, run). Figures:
+numpy loads), which reports its wall time, its CPU time (process time: all its threads;
+the figure to read on a machine shared with other work) and its own peak resident set
+size (VmHWM of /proc/self/status, i.e. the whole process: interpreter, instance, run).
+Beside each counts-mode size it prints a floor estimate (issue 33): the time of one
+vectorised pass over every pair's Catoni slots (|H|(|H|-1)/2 x (2 G_l + 1) per epoch,
+G_l the q groups of epoch l) plus one pass over the hypothesis matrix per epoch, at this
+machine's measured float64 pass rate -- the data line 8 needs, read once; the run's
+ratio to it says how far the whole epoch (Catoni's iterations, the LP of line 9 and line
+13 included) is from that floor. Figures:
 
 * counts mode: fast CALruption, thresholds with |X| = |H| (bench/run.py's
   thresholds_instance), n = 10^12, Params.paper(n, |H|, 1/10), a clean adversary, seed 1,
   for each |H| of --sizes: seconds of `fast.calruption_counts` (building the instance is
-  timed apart, `setup_s`), peak RSS, epochs completed, output against instance.best; the
-  growth exponent log(t_1024 / t_128) / log 8 when both sizes ran;
+  timed apart, `setup_s`), CPU seconds, peak RSS, the floor estimate, epochs completed, q
+  groups per epoch, output against instance.best; the growth exponents
+  log(t_1024 / t_128) / log 8 and log(t_4096 / t_1024) / log 4 (wall and CPU) when the
+  sizes ran; --backend picks fast's array backend (fast/backends.py);
 * tape mode: fast CALruption on 1024 hypotheses x 1024 points, paper constants, clean
   stream, seed 1, n = 2^24: the smallest power of two for which two epochs complete with
   the paper's constants at |H| = 1024 (|I_1| + |I_2| = 16.18 million rounds; the rest of
@@ -54,6 +64,10 @@ SIZES = (128, 256, 512, 1024)
 REFERENCE_EPOCHS = ((64, 256, 10), (256, 256, 10))
 TARGETS = {
     "growth_exponent_128_1024": ("<=", 2.3),
+    # issue 33, item 2: on the 2-core machine
+    "counts_4096_s": ("<=", 60.0),
+    "counts_4096_peak_rss_mb": ("<=", 8192.0),
+    "growth_exponent_1024_4096": ("<=", 2.2),
     "counts_1024_s": ("<=", 60.0),
     "counts_1024_peak_rss_mb": ("<=", 4096.0),
     "counts_512_s": ("<=", 10.0),
@@ -77,7 +91,30 @@ def _emit(record: dict) -> None:
 
 
 # -- children: one measurement each, one JSON line per result on stdout ---------------------
-def _child_counts(size: int) -> None:
+def pass_seconds_per_element(repeats: int = 5) -> float:
+    """Seconds per element of one vectorised float64 pass (a + b into a preallocated out,
+    2^22 elements: out of cache), the best of a few: the floor estimate's unit."""
+    import numpy as np
+
+    a, b = np.ones(2**22), np.ones(2**22)
+    out = np.empty_like(a)
+    best = math.inf
+    for _ in range(repeats):
+        started = time.perf_counter()
+        np.add(a, b, out=out)
+        best = min(best, time.perf_counter() - started)
+    return best / a.size
+
+
+def floor_estimate(hypotheses: int, points: int, groups_per_epoch, per_element: float) -> float:
+    """One pass over every pair's Catoni slots plus one over H, per epoch (module notes)."""
+    pairs = hypotheses * (hypotheses - 1) // 2
+    return per_element * sum(pairs * (2 * g + 1) + hypotheses * points for g in groups_per_epoch)
+
+
+def _child_counts(size: int, backend: str = "numpy") -> None:
+    import numpy as np
+
     import fast
     import reference as R
     from _instances import thresholds_instance
@@ -87,11 +124,34 @@ def _child_counts(size: int) -> None:
     params = R.Params.paper(COUNTS_N, size, DELTA)
     adversary = R.adversary.clean(COUNTS_N)
     setup_s = time.perf_counter() - started
-    started = time.perf_counter()
-    run = fast.calruption_counts(instance, adversary, params, 1, raw=True)
-    seconds = time.perf_counter() - started
-    _emit({"hypotheses": size, "points": size, "n": COUNTS_N, "seconds": seconds, "setup_s": setup_s,
-           "peak_rss_mb": _peak_rss_mb(), "epochs_completed": len(run.epochs), "labels_requested": run.labels_requested,
+    from fast import counts as counts_mode
+
+    started, cpu = time.perf_counter(), time.process_time()
+    draw = counts_mode.epoch_counts
+
+    def epoch_counts(env, rng):  # one progress line as each epoch's counts are drawn
+        inner = draw(env, rng)
+        calls = []
+
+        def counts(start, end, q):
+            if calls:
+                _emit({"progress": {"hypotheses": size, "epochs_done": len(calls),
+                                    "seconds": time.perf_counter() - started, "cpu_s": time.process_time() - cpu,
+                                    "peak_rss_mb": _peak_rss_mb()}})
+            calls.append(start)
+            return inner(start, end, q)
+        return counts
+
+    counts_mode.epoch_counts = epoch_counts
+    run = fast.calruption_counts(instance, adversary, params, 1, raw=True, backend=backend)
+    seconds, cpu_s = time.perf_counter() - started, time.process_time() - cpu
+    peak_rss_mb = _peak_rss_mb()  # before the pass-rate measurement's arrays
+    groups = [len(np.unique(e.q[e.seen > 0])) for e in run.epochs]
+    per_element = pass_seconds_per_element()
+    _emit({"hypotheses": size, "points": size, "n": COUNTS_N, "backend": backend, "seconds": seconds, "cpu_s": cpu_s,
+           "setup_s": setup_s, "peak_rss_mb": peak_rss_mb, "q_groups_per_epoch": groups,
+           "pass_ns_per_element": per_element * 1e9, "floor_s": floor_estimate(size, size, groups, per_element),
+           "epochs_completed": len(run.epochs), "labels_requested": run.labels_requested,
            "output": run.output, "best": instance.best, "output_is_best": run.output == instance.best})
 
 
@@ -144,40 +204,92 @@ def _child_reference(hypotheses: int, points: int, epochs: int) -> None:
 
 def _child(argv) -> int:
     kind, *numbers = argv
+    if kind == "counts":
+        _child_counts(int(numbers[0]), *numbers[1:])
+        return 0
     numbers = [int(v) for v in numbers]
-    {"counts": _child_counts, "tape": _child_tape, "reference": _child_reference}[kind](*numbers)
+    {"tape": _child_tape, "reference": _child_reference}[kind](*numbers)
     return 0
 
 
 # -- the parent --------------------------------------------------------------------------
-def _run_child(args, timeout: float | None = None) -> tuple[list[dict], str]:
-    """Run one child; (its JSON lines, how it ended: "ok", "timeout after N s" or the error)."""
+def _run_child(args, timeout: float | None = None, progress: list | None = None) -> tuple[list[dict], str]:
+    """Run one child; (its JSON lines, how it ended: "ok", "timeout after N s" or the error).
+    Lines with a "progress" key (one per epoch of a counts-mode child) are printed as they
+    come and collected into `progress` instead, so a size stopped by the timeout still
+    reports the epochs it finished."""
+    import threading
+
     command = [sys.executable, str(Path(__file__).resolve()), "--child", *map(str, args)]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as child:
-        try:
-            out, err = child.communicate(timeout=timeout)
-            ended = "ok" if child.returncode == 0 else f"exit {child.returncode}: {err.strip().splitlines()[-1:]}"
-        except subprocess.TimeoutExpired:
+        timed_out = threading.Event()
+
+        def stop():
+            timed_out.set()
             child.kill()
-            out, err = child.communicate()
+
+        timer = threading.Timer(timeout, stop) if timeout else None
+        if timer:
+            timer.start()
+        lines = []
+        for line in child.stdout:
+            if not line.startswith("{"):
+                continue
+            record = json.loads(line)
+            if "progress" in record:
+                if progress is not None:
+                    progress.append(record["progress"])
+                print(f"    {json.dumps(record['progress'])}", flush=True)
+            else:
+                lines.append(record)
+        err = child.stderr.read()
+        child.wait()
+        if timer:
+            timer.cancel()
+        if timed_out.is_set():
             ended = f"timeout after {timeout:g} s"
-    return [json.loads(line) for line in out.splitlines() if line.startswith("{")], ended
+        else:
+            ended = "ok" if child.returncode == 0 else f"exit {child.returncode}: {err.strip().splitlines()[-1:]}"
+    return lines, ended
 
 
-def counts_scaling(sizes=SIZES) -> dict:
-    """Counts mode at each size, each in a fresh process; the growth exponent 128 -> 1024."""
-    rows = []
+def _exponent(by_size: dict, small: int, large: int, field: str = "seconds"):
+    if small in by_size and large in by_size:
+        return math.log(by_size[large][field] / by_size[small][field]) / math.log(large / small)
+    return None
+
+
+def counts_scaling(sizes=SIZES, backend: str = "numpy", timeout: float | None = None) -> dict:
+    """Counts mode at each size, each in a fresh process; the growth exponents 128 -> 1024
+    and 1024 -> 4096 (wall and CPU), and between consecutive sizes."""
+    rows, unfinished = [], []
     for size in sizes:
-        lines, ended = _run_child(["counts", size])
+        progress = []
+        lines, ended = _run_child(["counts", size, backend], timeout, progress)
         if ended != "ok" or not lines:
-            raise RuntimeError(f"counts mode at |H| = {size} failed: {ended}")
-        rows.append(lines[0])
-        print(f"counts |H| = |X| = {size:>5}: {lines[0]['seconds']:8.2f} s, peak RSS {lines[0]['peak_rss_mb']:7.0f} MiB, "
-              f"{lines[0]['epochs_completed']} epochs, output h{lines[0]['output']} (best h{lines[0]['best']})", flush=True)
+            print(f"counts |H| = |X| = {size:>5}: not finished ({ended})", flush=True)
+            unfinished.append({"hypotheses": size, "ended": ended, "progress": progress})
+            break  # larger sizes would not finish either
+        r = lines[0]
+        rows.append(r)
+        print(f"counts |H| = |X| = {size:>5}: {r['seconds']:8.2f} s, CPU {r['cpu_s']:8.2f} s, peak RSS "
+              f"{r['peak_rss_mb']:7.0f} MiB, floor ~{r['floor_s']:6.2f} s (x{r['cpu_s'] / r['floor_s']:.0f} CPU), "
+              f"{r['epochs_completed']} epochs, q groups {r['q_groups_per_epoch']}, output h{r['output']} "
+              f"(best h{r['best']})", flush=True)
     by_size = {r["hypotheses"]: r for r in rows}
-    result = {"n": COUNTS_N, "params": "paper, delta = 1/10", "adversary": "clean", "seed": 1, "sizes": rows}
-    if 128 in by_size and 1024 in by_size:
-        result["growth_exponent_128_1024"] = math.log(by_size[1024]["seconds"] / by_size[128]["seconds"]) / math.log(8)
+    result = {"n": COUNTS_N, "params": "paper, delta = 1/10", "adversary": "clean", "seed": 1, "backend": backend,
+              "sizes": rows, "unfinished": unfinished}
+    for small, large in ((128, 1024), (1024, 4096)):
+        for field, suffix in (("seconds", ""), ("cpu_s", "_cpu")):
+            value = _exponent(by_size, small, large, field)
+            if value is not None:
+                result[f"growth_exponent_{small}_{large}{suffix}"] = value
+    result["consecutive_exponents_cpu"] = [
+        {"from": a["hypotheses"], "to": b["hypotheses"],
+         "exponent": math.log(b["cpu_s"] / a["cpu_s"]) / math.log(b["hypotheses"] / a["hypotheses"])}
+        for a, b in zip(rows, rows[1:])]
+    for e in result["consecutive_exponents_cpu"]:
+        print(f"  CPU growth exponent {e['from']} -> {e['to']}: {e['exponent']:.2f}")
     return result
 
 
@@ -207,11 +319,14 @@ def _targets(report: dict) -> dict:
     counts = {r["hypotheses"]: r for r in report.get("counts_mode", {}).get("sizes", [])}
     figures = {
         "growth_exponent_128_1024": report.get("counts_mode", {}).get("growth_exponent_128_1024"),
+        "counts_4096_s": counts.get(4096, {}).get("seconds"),
+        "counts_4096_peak_rss_mb": counts.get(4096, {}).get("peak_rss_mb"),
+        "growth_exponent_1024_4096": report.get("counts_mode", {}).get("growth_exponent_1024_4096"),
         "counts_1024_s": counts.get(1024, {}).get("seconds"),
         "counts_1024_peak_rss_mb": counts.get(1024, {}).get("peak_rss_mb"),
         "counts_512_s": counts.get(512, {}).get("seconds"),
     }
-    unfinished = set()
+    unfinished = {f"counts_{u['hypotheses']}_s" for u in report.get("counts_mode", {}).get("unfinished", [])}
     for run in report.get("reference_per_epoch", []):
         name = f"reference_{run['hypotheses']}x{run['points']}_slowest_epoch_s"
         figures[name] = max(run["epoch_s"], default=None)
@@ -260,9 +375,19 @@ def main(argv=None) -> int:
     parser.add_argument("--reference-timeout", type=float, default=3600.0,
                         help="seconds per reference size before it is stopped (default 3600)")
     parser.add_argument("--json", default=str(_report.RESULTS / "calruption_scaling.json"), help="where to write the JSON")
+    parser.add_argument("--backend", default="numpy", help="fast's array backend (fast/backends.py; default numpy)")
+    parser.add_argument("--timeout", type=float, default=1800.0,
+                        help="seconds per counts-mode size before it is stopped (default 1800)")
     args = parser.parse_args(argv)
+    from fast.backends import get_backend
+
+    try:
+        get_backend(args.backend)
+    except ValueError as error:
+        print(f"error: --backend: {error}", file=sys.stderr)
+        return 2
     report = {"benchmark": "calruption_scaling", "threads": "1 (OPENBLAS/OMP/MKL_NUM_THREADS=1)",
-              "counts_mode": counts_scaling(args.sizes)}
+              "counts_mode": counts_scaling(args.sizes, args.backend, args.timeout)}
     if not args.skip_tape:
         report["tape_mode"] = tape_run()
     if not args.skip_reference:

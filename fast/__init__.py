@@ -5,7 +5,11 @@ line 9 by HiGHS.
 Two ways to feed it: tape mode (the reference's tapes, so its traces can be
 cross-checked against the reference round for round: `python -m properties crosscheck
 --candidate fast`) and counts mode (`*_counts`: per-point counts drawn per update, so
-the cost does not grow with n)."""
+the cost does not grow with n).
+
+CALruption's per-pair statistics run on any array library of the array API standard
+(numpy by default, array-api-strict, PyTorch, CuPy): `backend=`/`device=` on the entry
+points, or $CRAL_FAST_BACKEND (fast/backends.py, docs/fast.md)."""
 import numpy as np
 
 from .api import (
@@ -17,7 +21,7 @@ from .tape import TapeArrays, from_tape, sample_tape_arrays as sample_tape
 
 from .precision import FLOAT
 
-# Declared for the cross-check (properties/crosscheck.py) and `check`: float results are
+# Declared for the cross-check (properties/checks/crosscheck.py) and `check`: float results are
 # judged as floats of this width, not by exact equality ("float64"; "float32" in the copy
 # of tests/legit/float_variants.py).
 ARITHMETIC = np.dtype(FLOAT).name

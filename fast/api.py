@@ -4,7 +4,12 @@ Tape mode takes the same tapes as the reference (a reference.Tape, or its array 
 fast.TapeArrays, which fast.sample_tape produces directly) and returns the reference's
 trace dataclasses. Counts mode (`*_counts`) takes the environment instead of a tape.
 `raw=True` returns the engine's numpy records (fast/passive.py, fast/robust_cal.py,
-fast/calruption.py) without building the Fraction-valued trace."""
+fast/calruption.py) without building the Fraction-valued trace.
+
+CALruption's entry points take `backend=` ("numpy", "array-api-strict", "torch",
+"cupy", or "name:device") and `device=`: the array library and device of the per-pair
+statistics (fast/backends.py); the default is $CRAL_FAST_BACKEND, else numpy. The result
+does not depend on it: the statistics are exact integers on every backend."""
 from __future__ import annotations
 
 import numpy as np
@@ -16,6 +21,7 @@ from reference.params import Params
 from reference.tape import Tape
 
 from . import convert, counts as counts_mode, tape_mode
+from .backends import get_backend
 from .calruption import State, calruption_run, epoch_update
 from .constants import FloatParams
 from .hypotheses import as_matrix
@@ -70,21 +76,23 @@ def robust_cal(hypotheses, tape, params, vanilla=False, *, raw=False):
     return run if raw else convert.robust_cal_trace(run, params)
 
 
-def calruption(hypotheses, tape, params, *, raw=False):
+def calruption(hypotheses, tape, params, *, raw=False, backend=None, device=None):
     H, tape, fparams = _inputs(hypotheses, tape, params)
-    run = calruption_run(H, tape.n, fparams, tape_mode.epoch_counts(tape, H.shape[1]))
+    run = calruption_run(H, tape.n, fparams, tape_mode.epoch_counts(tape, H.shape[1]), get_backend(backend, device))
     return run if raw else convert.calruption_trace(run, params, fparams)
 
 
-def calruption_epoch(hypotheses, state: EpochState, counts: EpochCounts, params: Params):
+def calruption_epoch(hypotheses, state: EpochState, counts: EpochCounts, params: Params, *, backend=None, device=None):
     """One epoch update (lines 7-14) on the reference's state and counts types."""
+    backend = get_backend(backend, device)
     H_tuple = validate_hypotheses(hypotheses)
     check_epoch_inputs(H_tuple, state, counts, params)
     fparams = FloatParams.of(params)
     fstate = State(state.l, state.tau, state.length, np.array([float(v) for v in state.q], FLOAT),
                    np.array([float(v) for v in state.gap_hat], FLOAT))
     record, _ = epoch_update(np.array(H_tuple, dtype=np.int64), fstate, np.array(counts.seen, dtype=np.int64),
-                             np.array(counts.queried, dtype=np.int64).reshape(-1, 2), fparams)
+                             np.array(counts.queried, dtype=np.int64).reshape(-1, 2), fparams,
+                             backend=backend)
     return convert.epoch_record(record, fparams), convert.next_epoch_state(record, fparams)
 
 
@@ -102,7 +110,10 @@ def robust_cal_counts(instance, adversary, params, seed, vanilla=False, *, raw=F
     return run if raw else convert.robust_cal_trace(run, params)
 
 
-def calruption_counts(instance, adversary, params, seed, *, raw=False):
+def calruption_counts(instance, adversary, params, seed, *, raw=False, backend=None, device=None):
+    """Counts mode: the draws on the host (numpy's Generator, the same counts for a seed on
+    every backend), the pair statistics on `backend`/`device`."""
+    backend = get_backend(backend, device)
     H, env, fparams = _environment(instance, adversary, params)
-    run = calruption_run(H, env.n, fparams, counts_mode.epoch_counts(env, np.random.default_rng(seed)))
+    run = calruption_run(H, env.n, fparams, counts_mode.epoch_counts(env, np.random.default_rng(seed)), backend)
     return run if raw else convert.calruption_trace(run, params, fparams)

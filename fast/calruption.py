@@ -15,8 +15,8 @@ fast/line9.py: a vertex within its feasibility tolerance), and everything comput
 D^. Per-pair sums over points (min q, Catoni's samples) come from per-q-group matrix
 products (fast/pair_stats.py), line 13's max over pairs from a sweep of the pairs in
 descending value (same file). The cross-check
-(properties/crosscheck.py) holds each against the exact value, with the tolerances of
-properties/tolerances.py."""
+(properties/checks/crosscheck.py) holds each against the exact value, with the tolerances of
+properties/checks/tolerances.py."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -26,9 +26,11 @@ import numpy as np
 
 from .catoni import catoni_roots
 from .constants import FloatParams
-from .hypotheses import disagreement_counts
 from .line9 import fit_distribution, risks
-from .pair_stats import loss_difference_blocks, min_q_on_disagreement, next_query_probabilities, q_groups
+from .pair_kernel import PairKernel
+from .pair_stats import (
+    disagreement_counts, loss_difference_blocks, min_q_on_disagreement, next_query_probabilities, q_groups,
+)
 from .precision import FLOAT
 
 EpochCountsFn = Callable[[int, int, np.ndarray], tuple[np.ndarray, np.ndarray]]
@@ -84,20 +86,25 @@ def initial_state(m: int, num_h: int, fparams: FloatParams) -> State:
     return State(1, 1, fparams.epoch_length(1), np.ones(m, FLOAT), np.zeros(num_h, FLOAT))
 
 
-def epoch_update(H: np.ndarray, state: State, seen: np.ndarray, queried: np.ndarray, fparams: FloatParams):
+def epoch_update(H: np.ndarray, state: State, seen: np.ndarray, queried: np.ndarray, fparams: FloatParams,
+                 kernel: PairKernel | None = None, *, backend=None):
     """Lines 7-14 at the end of epoch l = state.l; returns (Epoch, next State).
 
     Memory O(|H|^2 + |H| |X|): pair quantities are |H| x |H| matrices, and whatever runs
-    over pairs and points at once goes in blocks (fast/pair_stats.py, fast/line9.py)."""
+    over pairs and points at once goes in blocks (fast/pair_stats.py, fast/line9.py).
+    The pair statistics run on `kernel`'s backend (fast/pair_kernel.py; built from H on
+    `backend` when not given: a run builds it once)."""
     l, length, q = state.l, state.length, state.q
     num_h, m = H.shape
+    if kernel is None:
+        kernel = PairKernel(H, backend)
     support = np.flatnonzero(seen > 0)
     p_hat = (seen / length).astype(FLOAT, copy=False)
 
-    rho_counts = disagreement_counts(H, seen)  # line 7, times |I_l|
+    rho_counts = disagreement_counts(kernel, seen)  # line 7, times |I_l|
     rho = (rho_counts / length).astype(FLOAT, copy=False)
     groups = q_groups(q, support)
-    min_q = min_q_on_disagreement(H, seen, groups, rho_counts)  # nan where rho^ = 0
+    min_q = min_q_on_disagreement(kernel, seen, groups, rho_counts)  # nan where rho^ = 0
     alpha = np.full((num_h, num_h), np.nan, FLOAT)
     W = np.where(rho_counts == 0, 0.0, np.nan).astype(FLOAT, copy=False)  # agrees on all of S_l: W = 0, no LP row
     np.fill_diagonal(W, np.nan)
@@ -107,11 +114,14 @@ def epoch_update(H: np.ndarray, state: State, seen: np.ndarray, queried: np.ndar
     a = np.sqrt(2 * fparams.beta3 * mq / (5 * length * r))  # appendix lemma "Concentration inequality in our case"
     alpha[active] = a
     weight[active] = np.sqrt(mq / r)
-    for ai, aj, values, counts in loss_difference_blocks(H, groups, queried, length, active):  # line 8
+    for ai, aj, values, counts in loss_difference_blocks(kernel, groups, queried, length, active):  # line 8
         roots = catoni_roots(values, counts, alpha[ai, aj])
         W[ai, aj], W[aj, ai] = roots, -roots
 
-    eta_support, objective = fit_distribution(H, support, p_hat, weight, W)  # line 9
+    # line 9; its spanning tree from the kernel's Hamming distances on S_l (passed inline,
+    # so that the |H| x |H| array is freed before the LP's rounds)
+    eta_support, objective = fit_distribution(H, support, p_hat, weight, W,
+                                              distance=disagreement_counts(kernel, (seen > 0).astype(np.int64)))
     eta = np.full(m, np.nan, FLOAT)
     eta[support] = eta_support
     risk_hat = risks(H, p_hat, eta)
@@ -135,13 +145,15 @@ def epoch_update(H: np.ndarray, state: State, seen: np.ndarray, queried: np.ndar
     return record, next_state
 
 
-def calruption_run(H: np.ndarray, n: int, fparams: FloatParams, epoch_counts: EpochCountsFn) -> CALruptionRun:
+def calruption_run(H: np.ndarray, n: int, fparams: FloatParams, epoch_counts: EpochCountsFn,
+                   backend=None) -> CALruptionRun:
+    kernel = PairKernel(H, backend)  # one pass over H: which kernel, and H on the device
     state = initial_state(H.shape[1], H.shape[0], fparams)
     epochs = []
     labels = 0
     while state.tau + state.length - 1 <= n:
         seen, queried = epoch_counts(state.tau, state.tau + state.length - 1, state.q)
-        record, state = epoch_update(H, state, seen, queried, fparams)
+        record, state = epoch_update(H, state, seen, queried, fparams, kernel)
         epochs.append(record)
         labels += record.labels_requested
     if state.tau <= n:  # the unfinished epoch still asks for labels

@@ -30,7 +30,7 @@ the old basis stays dual feasible when rows are added). The working set's optimu
 lower bound on the full one and no row exceeds s_ws by more than the tolerance at the
 end, so the reported objective (the value of the reported eta^ over ALL rows) is within
 that tolerance plus HiGHS's own error (feasibility tolerances HIGHS_TOLERANCE, in the
-objective's units) of the full LP's optimum; properties/tolerances.py allows 1e-7 relative
+objective's units) of the full LP's optimum; properties/checks/tolerances.py allows 1e-7 relative
 plus 1e-7 of the scale above. The loop ends: every round adds a row not yet in the set.
 The first working set is the rows most violated at eta^ = 1/2, where every R_D(h) is the
 same and a row's value is -w W: the largest |w W|.
@@ -111,11 +111,13 @@ def most_violated(R, weight, W, excluded, above: float, limit: int):
     return best_i[order] // num_h, best_i[order] % num_h
 
 
-def spanning_tree(HS: np.ndarray) -> np.ndarray:
+def spanning_tree(HS: np.ndarray, distance: np.ndarray | None = None) -> np.ndarray:
     """Parent of each hypothesis in a minimum spanning tree by Hamming distance (Prim),
-    rooted at a virtual all-zero hypothesis (parent -1)."""
+    rooted at a virtual all-zero hypothesis (parent -1). `distance`: the |H| x |H| Hamming
+    distances on the support when the caller has them (fast/pair_kernel.py), else a matmul."""
     num_h, k = HS.shape
-    distance = disagreement_counts(HS.astype(np.int64), np.ones(k, dtype=np.int64))
+    if distance is None:
+        distance = disagreement_counts(HS.astype(np.int64), np.ones(k, dtype=np.int64))
     best = HS.sum(axis=1).astype(np.float64)  # distance to the virtual root
     parent = np.full(num_h, -1)
     done = np.zeros(num_h, dtype=bool)
@@ -134,11 +136,11 @@ def _coo(rows, cols, values, shape):
     return csr_matrix((values, (rows, cols)), shape=shape)
 
 
-def tree_equalities(HS: np.ndarray, pS: np.ndarray):
+def tree_equalities(HS: np.ndarray, pS: np.ndarray, distance: np.ndarray | None = None):
     """The |H| equalities tying r to eta^ (module notes): CSR matrix over the columns
     (eta^ on S, r, s) and the right-hand side."""
     num_h, k = HS.shape
-    parent = spanning_tree(HS)
+    parent = spanning_tree(HS, distance)
     has_parent = parent >= 0
     step = HS - np.where(has_parent[:, None], HS[np.maximum(parent, 0)], 0.0)  # h(x) - parent(x)
     h_idx, x_idx = np.nonzero(step)
@@ -168,11 +170,12 @@ def _solver(cost, lower, upper, equalities, rhs, warm: bool = True):
     return new_lp(cost, lower, upper, (csr.indptr, csr.indices, csr.data, rhs), warm=warm)
 
 
-def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: dict | None = None):
+def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: dict | None = None, distance=None):
     """Line 9: (eta^ on the support, the value of that eta^ over all rows). eta^ = 1/2 when
     there is no row (every D^ is optimal). weight and W are |H| x |H|, nan where (h, h')
     gives no row. warm=False forces the linprog fallback; `stats`, if given, receives the
-    rounds and the working-set size."""
+    rounds and the working-set size; `distance`, if given, the Hamming distances of H on
+    the support (the spanning tree's input)."""
     num_h = H.shape[0]
     k = len(support)
     HS = H[:, support].astype(FLOAT)
@@ -185,9 +188,11 @@ def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: 
     cost[-1] = 1.0
     lower = np.concatenate([np.zeros(k), np.full(num_h + 1, -np.inf)])
     upper = np.concatenate([np.ones(k), np.full(num_h + 1, np.inf)])
-    equalities = tree_equalities(HS, pS)
+    equalities = tree_equalities(HS, pS, distance)
+    distance = None  # |H| x |H|: not kept through the rounds
     lp = _solver(cost, lower, upper, *equalities, warm=warm)
-    R = HS @ (pS * (1 - eta)) + (1 - HS) @ (pS * eta)
+    HS_not = 1 - HS  # once per epoch, not per round (the same matrix, so the same R bit for bit)
+    R = HS @ (pS * (1 - eta)) + HS_not @ (pS * eta)
     in_set = np.zeros((num_h, num_h), dtype=bool)
     a, b = most_violated(R, weight, W, in_set, -np.inf, max(FIRST_ROWS, int(FIRST_ROWS_PER_COLUMN * (k + 1))))
     rounds = 0
@@ -197,8 +202,9 @@ def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: 
         set_a, set_b = np.concatenate([set_a, a]), np.concatenate([set_b, b])
         lp.add(*pair_rows(a, b, weight, W, k, num_h))
         rounds += 1
-        eta = np.clip(lp.solve().x[:k], 0.0, 1.0).astype(FLOAT, copy=False)  # HiGHS's float64 vertex, as FLOAT
-        R = HS @ (pS * (1 - eta)) + (1 - HS) @ (pS * eta)
+        # HiGHS's float64 vertex, as FLOAT (its basis is not needed here)
+        eta = np.clip(lp.solve(basis=False).x[:k], 0.0, 1.0).astype(FLOAT, copy=False)
+        R = HS @ (pS * (1 - eta)) + HS_not @ (pS * eta)
         # floored at 0: the full optimum is >= 0 (each unordered pair gives rows v and -v),
         # so a row below 0 can never be the one that decides it
         s_set = max(0.0, float(np.max(weight[set_a, set_b] * (R[set_a] - R[set_b] - W[set_a, set_b]))))

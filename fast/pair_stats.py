@@ -1,24 +1,26 @@
-"""Per-pair statistics of CALruption's lines 8 and 13 without an |H|^2 x |X| array.
+"""Per-pair statistics of CALruption's lines 7, 8 and 13 without an |H|^2 x |X| array, on
+any array backend (fast/backends.py).
 
 Everything a pair (h, h') needs from the epoch is a sum over the points where they
 disagree, and such a sum splits by hypothesis: for non-negative weights c_x,
 
-    sum_{x in Dis(h,h')} c_x = a_h + a_h' - 2 sum_x c_x h(x) h'(x),   a_h = sum_x c_x h(x),
+    sum_{x in Dis(h,h')} c_x = a_h + a_h' - 2 cross(h, h'),   a_h = sum_x c_x h(x),
 
-one matmul of H against the c-weighted H. Grouping the support S_l by the distinct value
-v_g of q (ascending) and taking one such product per group gives
+with cross(h, h') = sum_x c_x h(x) h'(x) from fast/pair_kernel.py (prefix sums, O(1) per
+pair, for interval-like classes; a matrix product otherwise). Grouping the support S_l
+by the distinct value v_g of q (ascending) and taking the weights on one group at a time
+gives
 * D_g(h, h'): seen-weighted disagreement counts in group g; the pair's min q over
   Dis(h,h') on S_l (line 8's weights) is v_g of the first group with D_g > 0;
 * plus_g, minus_g: the queried rounds in group g where h errs (h(x) = 1, h'(x) = 0 with
   label 0, or the reverse with label 1) and where h' errs: l^_t(h) - l^_t(h') is +1/v_g
   there, -1/v_g here, and 0 in every other round of the epoch (line 8's Catoni samples).
-Counts below 2^53 are exact in float64 and so are the products (fast/hypotheses.py), so
-these are exact integers computed by BLAS; `_exact_dtype` checks the bound and falls back
-to numpy's (slower, exact) int64 matmul above it.
+All are exact integers (int64; the kernel's exactness rule).
 
-Memory: O(|H|^2) for the pair matrices, plus blocks of rows whose working set
-rows x |H| x (number of slots) stays under BLOCK_ELEMENTS, whatever the number G of
-distinct q values (small for thresholds and intervals, up to |X| in general).
+Memory: O(|H|^2) for the pair matrices, plus batches of PAIR_BATCH pairs on the backend
+and blocks of rows whose working set rows x |H| x (number of slots) stays under
+BLOCK_ELEMENTS, whatever the number G of distinct q values (small for thresholds and
+intervals, up to |X| in general).
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .hypotheses import exact_in_float
+from .pair_kernel import PairKernel
 
 # float64 elements in one block's per-pair slot arrays (rows x columns x slots)
 BLOCK_ELEMENTS = 2**20
@@ -57,74 +59,146 @@ def q_groups(q: np.ndarray, support: np.ndarray) -> QGroups:
     return QGroups(values, order, np.append(first, len(order)))
 
 
-def _exact_dtype(total):
-    """float64 (BLAS) when integer terms summing to `total` stay exact in it, else int64."""
-    return np.float64 if exact_in_float(total) else np.int64
+# pairs per device batch of the pair statistics (a few int64 arrays of pairs x groups):
+# at 2^16 the temporaries stay in cache; measured at |H| = 1024 with 10 groups, Catoni's
+# counts took 0.26 s of CPU against 1.12 s at 2^20
+PAIR_BATCH = 2**16
 
 
-def min_q_on_disagreement(H: np.ndarray, seen: np.ndarray, groups: QGroups, rho_counts: np.ndarray) -> np.ndarray:
+def _row_blocks(num_h: int, per_row: int, budget: int):
+    rows = max(1, budget // max(1, per_row))
+    for r0 in range(0, num_h, rows):
+        yield r0, min(num_h, r0 + rows)
+
+
+def _kernel(kernel) -> PairKernel:
+    """A PairKernel, or H itself (the previous signatures took H): numpy's kernel for it."""
+    return kernel if isinstance(kernel, PairKernel) else PairKernel(np.asarray(kernel, dtype=np.int64))
+
+
+def disagreement_counts(kernel: PairKernel, seen: np.ndarray) -> np.ndarray:
+    """Line 7 times |I_l|: sum_x seen[x] 1{h(x) != h'(x)} for all pairs, host int64
+    |H| x |H| (fast/pair_kernel.py; exact)."""
+    kernel = _kernel(kernel)
+    b = kernel.backend
+    weighted = kernel.prepare(seen)
+    num_h = kernel.num_h
+    out = np.empty((num_h, num_h), dtype=np.int64)
+    for r0, r1 in _row_blocks(num_h, num_h, PAIR_BATCH):
+        out[r0:r1] = b.to_numpy(weighted.disagreement_block(r0, r1, 0, num_h))
+    return out
+
+
+def _upper_pairs(mask: np.ndarray, r0: int, r1: int):
+    """(i, j) of the pairs i < j of rows r0..r1-1 where mask is set, row-major (host)."""
+    num_h = mask.shape[0]
+    bi, bj = np.nonzero(mask[r0:r1, r0:] & (np.arange(r0, num_h)[None, :] > np.arange(r0, r1)[:, None]))
+    return bi + r0, bj + r0
+
+
+def min_q_on_disagreement(kernel: PairKernel, seen: np.ndarray, groups: QGroups, rho_counts: np.ndarray) -> np.ndarray:
     """min_{x in Dis(h,h') on S_l} q^x for every pair, |H| x |H|; nan where the pair agrees
-    on all of S_l (rho^ = 0). Groups are taken in ascending q and the loop stops once
-    every disagreeing pair has found its first group."""
-    dtype = _exact_dtype(seen.sum())
+    on all of S_l (rho^ = 0). Per block of pairs, groups are taken in ascending q and a
+    pair leaves once its first group with a seen disagreement is found (D_g > 0, exact):
+    the work is the sum over groups of the pairs still open."""
+    kernel = _kernel(kernel)
+    b, xp = kernel.backend, kernel.backend.xp
+    num_h = kernel.num_h
     min_q = np.full(rho_counts.shape, np.nan, groups.values.dtype)  # q's values, q's dtype
-    open_ = rho_counts > 0
-    for g in range(len(groups)):
-        if not open_.any():
-            break
-        cols = groups.members(g)
-        Hg = H[:, cols].astype(dtype)
-        weighted = Hg * seen[cols].astype(dtype)
-        a = weighted.sum(axis=1)
-        disagree = a[:, None] + a[None, :] - 2 * (Hg @ weighted.T) > 0  # D_g > 0, exact
-        found = open_ & disagree
-        min_q[found] = groups.values[g]
-        open_ &= ~found
+    # one prepared weight vector per group (seen on the group's points): O(m) each
+    prepared = [kernel.prepare(seen, groups.members(g)) for g in range(len(groups))]
+    disagree = rho_counts > 0
+    for r0, r1 in _row_blocks(num_h, num_h, PAIR_BATCH):
+        hi, hj = _upper_pairs(disagree, r0, r1)
+        first = np.full(len(hi), -1, dtype=np.int64)
+        where = np.arange(len(hi))
+        i, j = b.asarray(hi, xp.int64), b.asarray(hj, xp.int64)
+        geo = kernel.geometry(i, j)
+        for g in range(len(groups)):
+            if len(where) == 0:
+                break
+            found = b.to_numpy(prepared[g].disagreement_pairs(i, j, r0, r1, geo) > 0)
+            first[where[found]] = g
+            keep = ~found
+            if not keep.all():
+                where = where[keep]
+                kept = b.asarray(np.flatnonzero(keep), xp.int64)
+                i, j = xp.take(i, kept), xp.take(j, kept)
+                geo = geo.subset(xp, kept) if geo is not None else None
+        done = first >= 0
+        values = groups.values[first[done]]
+        min_q[hi[done], hj[done]] = values
+        min_q[hj[done], hi[done]] = values
     return min_q
 
 
-def loss_difference_blocks(H: np.ndarray, groups: QGroups, queried: np.ndarray, length: int, active: np.ndarray):
+def loss_difference_blocks(kernel: PairKernel, groups: QGroups, queried: np.ndarray, length: int, active: np.ndarray):
     """Line 8's samples l^_t(h) - l^_t(h') for the active pairs h < h', by blocks of rows h.
 
     Yields (hi, hj, values, counts): the pairs of the block and, per pair, Catoni's data
     grouped by value (+1/v_g with count plus_g, -1/v_g with count minus_g for each group
     where something was queried, and 0 for the other rounds of the epoch). Slot columns
     that are 0 for every pair of the block are dropped (a 0 count is padding to
-    catoni_roots; dropping it changes nothing but the order of the sum)."""
-    dtype = _exact_dtype(queried.sum())
-    num_h = H.shape[0]
+    catoni_roots; dropping it changes nothing but the order of the sum). The blocks of
+    rows (BLOCK_ELEMENTS) fix which columns are dropped, hence the last bits of the roots;
+    the counts themselves are computed for PAIR_BATCH pairs at a time on the backend.
+
+    Per asked group g: plus_g = e0_h + e1_h' - common, minus_g = e1_h + e0_h' - common, with
+    e_y = sum_{x in g} h(x) queried[x, y] and common = sum_{x in g} h(x) h'(x) (queried[x, 0]
+    + queried[x, 1]): h = 1, h' = 0, label 0, or h = 0, h' = 1, label 1, and the reverse."""
+    kernel = _kernel(kernel)
+    b, xp = kernel.backend, kernel.backend.xp
+    num_h = kernel.num_h
     asked = [g for g in range(len(groups)) if groups.values[g] > 0 and queried[groups.members(g)].sum() > 0]
     v = groups.values[asked]
     values_row = np.concatenate([1 / v, -1 / v, [0.0]])
-    # per-hypothesis sums per asked group: e0[h, g] = sum_{x in g} h(x) queried[x, 0], e1 likewise
-    Hd = H.astype(dtype)
     cols = [groups.members(g) for g in asked]
-    e0 = np.stack([Hd[:, c] @ queried[c, 0].astype(dtype) for c in cols], axis=1) if asked else np.zeros((num_h, 0), dtype)
-    e1 = np.stack([Hd[:, c] @ queried[c, 1].astype(dtype) for c in cols], axis=1) if asked else np.zeros((num_h, 0), dtype)
-    both = [Hd[:, c] * queried[c].sum(axis=1).astype(dtype) for c in cols]
-    rows_per_block = max(1, BLOCK_ELEMENTS // (num_h * (2 * len(asked) + 1)))
-    for r0 in range(0, num_h, rows_per_block):
-        r1 = min(num_h, r0 + rows_per_block)
-        # columns h' >= r0 only: the pairs h < h' of these rows
-        bi, bj = np.nonzero(active[r0:r1, r0:] & (np.arange(r0, num_h)[None, :] > np.arange(r0, r1)[:, None]))
-        if len(bi) == 0:
+    # |H| x asked tables: e_y[h, k] = sum_{x in group k} h(x) queried[x, y]
+    e0 = kernel.prepare_groups(queried[:, 0], cols).a
+    e1 = kernel.prepare_groups(queried[:, 1], cols).a
+    both = kernel.prepare_groups(queried.sum(axis=1), cols)
+    slots = 2 * len(asked) + 1
+    rows_per_block = max(1, BLOCK_ELEMENTS // (num_h * slots))
+    blocks = [(r0, min(num_h, r0 + rows_per_block)) for r0 in range(0, num_h, rows_per_block)]
+    position = 0
+    while position < len(blocks):
+        # a batch: consecutive row blocks, about PAIR_BATCH pairs (at least one block)
+        batch, pairs = [], []
+        while position < len(blocks) and (not batch or sum(len(p[0]) for p in pairs) < PAIR_BATCH):
+            r0, r1 = blocks[position]
+            pairs.append(_upper_pairs(active, r0, r1))
+            batch.append(blocks[position])
+            position += 1
+        hi = np.concatenate([p[0] for p in pairs])
+        hj = np.concatenate([p[1] for p in pairs])
+        if len(hi) == 0:
             continue
-        hi, hj = bi + r0, bj + r0
-        plus = np.empty((len(hi), len(asked)), dtype)
-        minus = np.empty((len(hi), len(asked)), dtype)
-        for k, c in enumerate(cols):
-            # sum_{x in g} h(x) h'(x) (queried[x, 0] + queried[x, 1]), exact
-            common = (Hd[r0:r1, c] @ both[k][r0:].T)[bi, bj]
-            plus[:, k] = e0[hi, k] + e1[hj, k] - common  # h = 1, h' = 0, label 0; or h = 0, h' = 1, label 1
-            minus[:, k] = e1[hi, k] + e0[hj, k] - common
-        zero = length - plus.sum(axis=1) - minus.sum(axis=1)  # the epoch's other rounds: exact, as length >= queried
-        counts = np.concatenate([plus, minus, zero[:, None]], axis=1).astype(np.float64)
-        used = counts.any(axis=0)
-        counts = counts[:, used]
-        size = max(1, CATONI_ELEMENTS // counts.shape[1])
-        for c0 in range(0, len(hi), size):
-            part = slice(c0, c0 + size)
-            yield hi[part], hj[part], np.broadcast_to(values_row[used], counts[part].shape), counts[part]
+        r0, r1 = batch[0][0], batch[-1][1]
+        i, j = b.asarray(hi, xp.int64), b.asarray(hj, xp.int64)
+        geo = kernel.geometry(i, j)
+        counts = np.empty((len(hi), slots), dtype=np.int64)
+        if asked:
+            common = both.cross_pairs(i, j, r0, r1, geo)
+            e0i, e0j = xp.take(e0, i, axis=0), xp.take(e0, j, axis=0)
+            e1i, e1j = xp.take(e1, i, axis=0), xp.take(e1, j, axis=0)
+            counts[:, :len(asked)] = b.to_numpy(e0i + e1j - common)
+            counts[:, len(asked):2 * len(asked)] = b.to_numpy(e1i + e0j - common)
+        # the epoch's other rounds: exact, as length >= queried
+        counts[:, -1] = length - counts[:, :-1].sum(axis=1)
+        offset = 0
+        for p in pairs:
+            n = len(p[0])
+            if n == 0:
+                continue
+            block = counts[offset:offset + n].astype(np.float64)
+            bhi, bhj = hi[offset:offset + n], hj[offset:offset + n]
+            offset += n
+            used = block.any(axis=0)
+            block = block[:, used]
+            size = max(1, CATONI_ELEMENTS // block.shape[1])
+            for c0 in range(0, n, size):
+                part = slice(c0, c0 + size)
+                yield bhi[part], bhj[part], np.broadcast_to(values_row[used], block[part].shape), block[part]
 
 
 def _packed(mask: np.ndarray) -> np.ndarray:

@@ -7,7 +7,7 @@ and writes, per completed epoch l, `epoch_<l>.npz` holding the counts the epoch 
 queried (which the raw run does not keep: only their total) and every field of its
 `Epoch` record. The rounds after the last completed epoch go to `unfinished.npz`. Files,
 not plain data: at |H| = 4096 one epoch's pair matrices are ~1 GB, beyond what a reply
-of the worker protocol carries (properties/isolation.py); the judge reads them with
+of the worker protocol carries (properties/judge/isolation.py); the judge reads them with
 numpy's loader without pickles.
 
 Returns plain data: the run's scalars, the files, and the seconds the run itself took

@@ -28,7 +28,7 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-# Declared for the cross-check (properties/crosscheck.py): held to exact agreement.
+# Declared for the cross-check (properties/checks/crosscheck.py): held to exact agreement.
 ARITHMETIC = "exact"
 
 __all__ = [

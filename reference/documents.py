@@ -228,7 +228,7 @@ def validate(document, kind: str, *, arithmetic: str = "exact", source: str = "d
 def schema_errors(document, kind: str, *, arithmetic: str = "exact", source: str = "document") -> list[str]:
     """Every way `document` breaks the schema of `kind`, one line each (JSON path, what is
     wrong, the value), in document order; [] for a valid document (the conformance kit,
-    properties/conformance.py, lists them all where `validate` stops at the first)."""
+    properties/judge/conformance.py, lists them all where `validate` stops at the first)."""
     _file_name(kind, arithmetic)
     errors = sorted(_validator(kind, arithmetic).iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path])
     return [_schema_message(source, error) for error in errors]

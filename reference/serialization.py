@@ -124,7 +124,7 @@ def _decode(tp, data, path: str):
     if tp is Fraction:
         # an integer is an exact rational, however written (issue 28: representations are not
         # verdicts); a bool is not a number, and a float is not exact (a float candidate's
-        # floats are read as their exact values before they get here, properties/representations.py)
+        # floats are read as their exact values before they get here, properties/core/representations.py)
         if isinstance(data, bool):
             raise ValueError(f"{path} must be a rational, got the bool {data!r} (not a number)")
         if isinstance(data, int):

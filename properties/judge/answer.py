@@ -189,8 +189,15 @@ def command_line(argv: list[str]) -> int:
                         help="serve requests, one JSON line each way, until stdin ends (docs/protocol.md, Serve mode)")
     parser.add_argument("--one-shot", action="store_true",
                         help="describe does not declare serve mode: the judge runs one process per call")
+    parser.add_argument("--backend", help="fast's array backend, NAME[:DEVICE] (numpy, array-api-strict, torch, cupy; "
+                                          "fast/backends.py): sets $CRAL_FAST_BACKEND for the module")
     try:
         args = parser.parse_args(argv)
+        if args.backend is not None:
+            from fast.backends import ENVIRONMENT, get_backend
+
+            get_backend(args.backend)  # a bad or missing backend: one line, exit 2
+            os.environ[ENVIRONMENT] = args.backend
         if args.serve and args.request is not None:
             raise ValueError("--serve reads its requests from stdin: give no request file")
         if args.serve and args.one_shot:

@@ -3,11 +3,11 @@ psi(y) = sign(y) ln(1 + |y| + y^2/2) (Algorithm 2, line 8; reference/catoni.py),
 pairs at once.
 
 f is strictly decreasing, so f(lo) >= 0 >= f(hi) certifies that [lo, hi] holds the root
-(properties/catoni_sign.py). Here f is evaluated for every pair at once in numpy's
+(properties/checks/catoni_sign.py). Here f is evaluated for every pair at once in numpy's
 longdouble (x87 extended: unit roundoff u = 2^-64 on x86-64), with an a-priori bound E on
 the evaluation error, and a sign is taken only where |f| > E; the rest (rare: f within
 ~1e-18 relative of 0 at a point 1e-12 away from the root) go to the exact route of
-properties/catoni_sign.py one by one. So every sign is rigorous.
+properties/checks/catoni_sign.py one by one. So every sign is rigorous.
 
 The bound E (standard model, |delta| <= u per operation; Higham ch. 3). The samples
 v = +-1/q are rounded once, z is exact (the judge's own longdouble number), y = alpha (v - z)

@@ -6,7 +6,7 @@ Exact where the quantity is an integer or a choice among the candidate's own num
 undefined, layers from the candidate's own Delta^). Certified where it is a root (W: a
 rigorous sign test, properties/scale/catoni.py) or an optimum (D^: an exact dual bound,
 properties/scale/lp.py). Otherwise within the cross-check's tolerance table
-(properties/tolerances.py), against values the judge computes in 64-bit-significand
+(properties/checks/tolerances.py), against values the judge computes in 64-bit-significand
 arithmetic (numpy's longdouble): their error, <= ~2^-60 relative plus a |S_l| u term
 for sums, is below 1/100 of the smallest tolerance used (2 eps = 2^-51); an entry fails
 only when its error exceeds tolerance + JUDGE_MARGIN of it.

@@ -1,8 +1,8 @@
 """The judge at scale, end to end: run the candidate's counts-mode CALruption with its
 per-epoch record (`calruption_counts_record`, format of fast/scale_record.py) in a worker
-process of its own (properties/isolation.py, the cross-check's route), then judge each
+process of its own (properties/judge/isolation.py, the cross-check's route), then judge each
 epoch from the counts it drew (properties/scale/epoch.py), and report as the small
-cross-check does (properties/crosscheck.py's Summary: text and JSON).
+cross-check does (properties/checks/crosscheck.py's Summary: text and JSON).
 
 The instance at size s: thresholds with |X| = |H| = s (bench/run.py's thresholds_instance),
 n = 10^12, paper constants (delta = 1/10), a clean adversary, the given seed."""

@@ -384,7 +384,7 @@ CHECK_KINDS = ("deterministic", "lemma", "conditional", "statistical", "countere
 
 
 # issue 28: the unknown fields the judge ignored in the candidate's results, path -> calls
-# (properties/representations.py). Optional, so the reports written before it stay valid.
+# (properties/core/representations.py). Optional, so the reports written before it stay valid.
 IGNORED_FIELDS = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1},
                   "description": "unknown fields of the candidate's results that were ignored: their path "
                                  "(list indices written []) -> how many calls returned them"}
@@ -396,7 +396,7 @@ def with_optional(document: dict, **properties) -> dict:
 
 
 def check_report_document() -> dict:
-    """`python -m properties check --json` (properties/report.py); what `python -m properties
+    """`python -m properties check --json` (properties/reports/report.py); what `python -m properties
     compare` reads. Not a document of the run protocol: the suite's own report, versioned
     with the other schemas."""
     text = {"type": "string"}
@@ -420,7 +420,7 @@ def check_report_document() -> dict:
                      "description": "a command candidate's request files of the failing example"},
         "statistics": object_or_null, "cause": object_or_null,
         "listed": {"anyOf": [listed, {"type": "null"}]},
-        "case": {**object_or_null, "description": "the failing example as data (properties/replay.py), or null"},
+        "case": {**object_or_null, "description": "the failing example as data (properties/reports/saved.py), or null"},
         "short": {**text_or_null, "description": "a one-line description of the failing example, or null"},
         "replay_file": {**text_or_null, "description": "the saved failure file for `python -m properties replay`, "
                                                        "or null"},
@@ -454,7 +454,7 @@ DIVERGENCE_KINDS = ("coin", "argmin_tie", "lp_non_unique", "output_member", "thr
 
 
 def crosscheck_report_document() -> dict:
-    """`python -m properties crosscheck --json` (properties/crosscheck_report.py); what
+    """`python -m properties crosscheck --json` (properties/reports/crosscheck_report.py); what
     `python -m properties compare` reads for the cross-check. The keys the report had before
     it had a schema stay as they were (candidate as a string, algorithms, verdicts,
     mismatches, ...); `checks` holds one entry per algorithm, id crosscheck_<algorithm>, in
@@ -471,7 +471,7 @@ def crosscheck_report_document() -> dict:
                             description="the line of the candidate's xfails or skips file that applied"),
                         {"type": "null"}]}
     divergences = obj({kind: count for kind in DIVERGENCE_KINDS},
-                      description="legitimate divergences counted by class (properties/crosscheck.py)")
+                      description="legitimate divergences counted by class (properties/checks/crosscheck.py)")
     per_algorithm = {"type": "object", "propertyNames": algorithm}
     run = obj({
         "case": {**count, "description": "the case's index in the fixed set"},

@@ -1,0 +1,262 @@
+"""CALruption's counts mode on a GPU (issue 33, item 3): one command, under 5 minutes.
+
+    python bench/gpu_scaling.py [--backend auto|torch|cupy|numpy|array-api-strict] [--device DEV]
+        [--sizes 1024,2048,4096,8192,16384] [--compare-sizes 256,1024] [--budget 270] [--n 10**12]
+        [--json PATH]
+
+--backend auto (the default) takes torch with CUDA, else CuPy; with neither it exits 2
+with one line on stderr (no GPU backend). --backend numpy (or array-api-strict) runs the
+same script on the CPU: the tests run it that way at --sizes 64.
+
+Workload: bench/calruption_scaling.py's: thresholds with |X| = |H| (bench/run.py's
+thresholds_instance), n = 10^12, Params.paper(n, |H|, 1/10), a clean adversary, seed 1,
+`fast.calruption_counts(..., backend=, device=)`. Per size: seconds, CPU seconds, the
+device's peak memory (torch.cuda.max_memory_allocated, or CuPy's memory pool), the host's
+peak RSS, epochs, output. Sizes run in increasing order; a size whose predicted time
+(the last size's time times the cube of the size ratio, the work's growth before issue
+33's kernels) would not fit in what is left of --budget seconds is skipped and reported.
+
+Agreement (--compare-sizes, sizes the numpy path can run too): the same run on numpy;
+integer quantities (seen, rho counts, layers, h^*, labels, the schedule) must be equal bit
+for bit, float quantities equal or within twice the float64 tolerance of
+properties/checks/tolerances.py (each run within one tolerance of the exact value). In fast the
+per-pair statistics are exact integers on every backend and everything after them runs
+on the host, so bitwise equality is what to expect; anything else is reported.
+
+What runs on the GPU: the per-pair statistics (fast/backends.py says what stays on the
+host: the counts' draws, Catoni's roots, the LP of line 9, line 13's sweep). Writes JSON
+to bench/results/gpu_scaling.json (or --json)."""
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import _report  # noqa: E402
+
+DELTA = Fraction(1, 10)
+N = 10**12
+SIZES = (1024, 2048, 4096, 8192, 16384)
+COMPARE_SIZES = (256, 1024)
+BUDGET_S = 270.0
+GROWTH = 3.0  # for skipping sizes: the work's growth in |H| = |X| before issue 33's kernels (conservative)
+
+INTEGER_FIELDS = ("l", "tau", "length", "labels_requested", "seen", "rho_counts", "h_star_hat", "layers")
+# Epoch field -> properties/checks/tolerances.py entry (None: a q value, compared exactly)
+FLOAT_FIELDS = {"q": "next_q", "min_q": None, "alpha": "alpha", "W": "W", "weight": "weight", "eta_hat": "eta_hat",
+                "lp_objective": "lp_objective", "risk_hat": "risk_hat", "gap_hat": "gap_hat", "next_q": "next_q"}
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(v) for v in text.split(",") if v.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be comma-separated integers, got {text!r}") from None
+    if not sizes or min(sizes) < 2:
+        raise argparse.ArgumentTypeError(f"must be integers >= 2, got {text!r}")
+    return sizes
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, got {text!r}")
+    return value
+
+
+def _n(text: str) -> int:
+    try:
+        base, _, power = text.partition("**")  # "10**12" or "1000000"
+        value = int(base) ** int(power) if power else int(base)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer such as 10**12, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {text!r}")
+    return value
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(prog="bench/gpu_scaling.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--backend", default="auto",
+                        help="auto (torch+CUDA, else CuPy), torch, cupy, numpy, array-api-strict")
+    parser.add_argument("--device", default=None, help="the backend's device (default: cuda for torch, 0 for cupy)")
+    parser.add_argument("--sizes", type=_sizes, default=SIZES, help="|H| = |X| to run (default 1024,...,16384)")
+    parser.add_argument("--compare-sizes", type=_sizes, default=COMPARE_SIZES,
+                        help="sizes also run on numpy to compare (default 256,1024)")
+    parser.add_argument("--budget", type=_positive, default=BUDGET_S, help="seconds for the whole script (default 270)")
+    parser.add_argument("--n", type=_n, default=N, help="rounds (default 10**12)")
+    parser.add_argument("--json", default=str(_report.RESULTS / "gpu_scaling.json"), help="where to write the JSON")
+    return parser.parse_args(argv)
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+class _DeviceMemory:
+    """Peak device memory of what runs between reset() and peak_mb()."""
+
+    def __init__(self, backend):
+        self.backend = backend
+
+    def reset(self):
+        if self.backend.name == "torch" and self.backend.device.type == "cuda":
+            import torch
+
+            torch.cuda.reset_peak_memory_stats(self.backend.device)
+        elif self.backend.name == "cupy":
+            import cupy
+
+            cupy.get_default_memory_pool().free_all_blocks()
+
+    def peak_mb(self):
+        if self.backend.name == "torch" and self.backend.device.type == "cuda":
+            import torch
+
+            return torch.cuda.max_memory_allocated(self.backend.device) / 2**20
+        if self.backend.name == "cupy":
+            import cupy
+
+            return cupy.get_default_memory_pool().total_bytes() / 2**20  # the pool's size: an upper bound
+        return None
+
+
+def workload(size: int, n: int):
+    import reference as R
+    from run import thresholds_instance
+
+    return thresholds_instance(size, size), R.adversary.clean(n), R.Params.paper(n, size, DELTA)
+
+
+def run_once(size: int, n: int, backend):
+    import fast
+
+    instance, adversary, params = workload(size, n)
+    backend.synchronize()
+    started, cpu = time.perf_counter(), time.process_time()
+    run = fast.calruption_counts(instance, adversary, params, 1, raw=True, backend=backend)
+    backend.synchronize()
+    return run, time.perf_counter() - started, time.process_time() - cpu, instance.best
+
+
+def compare(a, b) -> dict:
+    """Field-by-field agreement of two raw runs: {"bitwise": bool, "mismatches": [...]}."""
+    import numpy as np
+
+    from properties.checks.tolerances import FLOAT64
+
+    mismatches = []
+    for field in ("n", "final_epoch", "unfinished_rounds", "labels_requested", "output"):
+        if getattr(a, field) != getattr(b, field):
+            mismatches.append({"field": field, "a": getattr(a, field), "b": getattr(b, field)})
+    bitwise = not mismatches
+    for ea, eb in zip(a.epochs, b.epochs):
+        for field in INTEGER_FIELDS:
+            u, v = np.asarray(getattr(ea, field)), np.asarray(getattr(eb, field))
+            if u.shape != v.shape or not np.array_equal(u, v):
+                bitwise = False
+                mismatches.append({"epoch": ea.l, "field": field, "kind": "integer"})
+        for field, entry in FLOAT_FIELDS.items():
+            u, v = np.asarray(getattr(ea, field), float), np.asarray(getattr(eb, field), float)
+            if u.shape == v.shape and np.array_equal(u, v, equal_nan=True):
+                continue
+            bitwise = False
+            if u.shape != v.shape or not np.array_equal(np.isnan(u), np.isnan(v)) or entry is None:
+                mismatches.append({"epoch": ea.l, "field": field, "kind": "shape, nan pattern or exact value"})
+                continue
+            t = FLOAT64[entry]
+            if field == "W":
+                scale = np.maximum(1.0, 1.0 / np.where(np.isnan(ea.min_q) | (ea.min_q == 0), 1.0, ea.min_q))
+            elif field == "lp_objective":
+                scale = float(np.nanmax(ea.weight * (np.abs(ea.W) + 1))) if np.isfinite(ea.weight).any() else 1.0
+            else:
+                scale = 1.0
+            finite = ~np.isnan(u)
+            error = np.abs(u - v)[finite] if u.ndim else np.abs(u - v)
+            bound = (2 * (t.rel * np.abs(v) + t.abs * scale))
+            bound = bound[finite] if u.ndim and np.ndim(bound) else bound
+            worst = float(np.max(error / np.maximum(bound, 1e-300))) if np.size(error) else 0.0
+            if worst > 1:
+                mismatches.append({"epoch": ea.l, "field": field, "kind": "float beyond tolerance",
+                                   "error_over_bound": worst})
+    if len(a.epochs) != len(b.epochs):
+        mismatches.append({"field": "epochs", "a": len(a.epochs), "b": len(b.epochs)})
+    return {"bitwise": bitwise and not mismatches, "within_tolerance": not mismatches, "mismatches": mismatches[:20]}
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        args = parse(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    from fast.backends import get_backend, gpu_backend
+
+    name, device = args.backend, args.device
+    if name == "auto":
+        found = gpu_backend()
+        if found is None:
+            print("error: no GPU backend: neither torch with CUDA nor CuPy with a device is available here "
+                  "(--backend numpy runs the script on the CPU)", file=sys.stderr)
+            return 2
+        name, device = found[0], device or found[1]
+    try:
+        backend = get_backend(name, device)
+        reference_backend = get_backend("numpy")
+    except ValueError as error:
+        print(f"error: --backend: {error}", file=sys.stderr)
+        return 2
+
+    started = time.perf_counter()
+    memory = _DeviceMemory(backend)
+    report = {"benchmark": "gpu_scaling", "backend": backend.name, "device": str(backend.device), "n": args.n,
+              "params": "paper, delta = 1/10", "adversary": "clean", "seed": 1, "budget_s": args.budget,
+              "sizes": [], "skipped": [], "agreement": []}
+    last = None
+    for size in sorted(set(args.sizes)):
+        left = args.budget - (time.perf_counter() - started)
+        predicted = None if last is None else last[1] * (size / last[0]) ** GROWTH
+        if predicted is not None and predicted > left:
+            report["skipped"].append({"hypotheses": size, "predicted_s": predicted, "left_s": left})
+            print(f"|H| = |X| = {size:>6}: skipped (predicted {predicted:.0f} s, {left:.0f} s left)", flush=True)
+            continue
+        memory.reset()
+        run, seconds, cpu_s, best = run_once(size, args.n, backend)
+        row = {"hypotheses": size, "points": size, "seconds": seconds, "cpu_s": cpu_s,
+               "device_peak_mb": memory.peak_mb(),
+               "host_peak_rss_mb": _peak_rss_mb(), "epochs_completed": len(run.epochs),
+               "labels_requested": run.labels_requested, "output": run.output, "best": best}
+        report["sizes"].append(row)
+        last = (size, seconds)
+        device_mb = "-" if row["device_peak_mb"] is None else f"{row['device_peak_mb']:.0f}"
+        print(f"|H| = |X| = {size:>6}: {seconds:8.2f} s (CPU {cpu_s:8.2f} s), device peak {device_mb} MiB, "
+              f"host peak RSS {row['host_peak_rss_mb']:.0f} MiB, {len(run.epochs)} epochs, output h{run.output} "
+              f"(best h{best})", flush=True)
+        if size in args.compare_sizes:
+            left = args.budget - (time.perf_counter() - started)
+            if seconds * 2 > left:
+                report["agreement"].append({"hypotheses": size, "skipped": "over budget"})
+                continue
+            other, *_ = run_once(size, args.n, reference_backend)
+            agreement = {"hypotheses": size, **compare(run, other)}
+            report["agreement"].append(agreement)
+            print(f"   agreement with numpy at {size}: bitwise {agreement['bitwise']}, within tolerance "
+                  f"{agreement['within_tolerance']}", flush=True)
+    report["total_s"] = time.perf_counter() - started
+    _report.write(report, args.json)
+    print(f"wrote {args.json}")
+    failed = any(not a.get("within_tolerance", True) for a in report["agreement"])
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
