@@ -342,10 +342,11 @@ def implies_best(bound: Bound, facts: Facts) -> bool:
     return bound.quantity == "excess_risk" and bound.value < float(facts.delta_min)
 
 
-def all_bounds(instance: Instance, adversary: Adversary, params, delta) -> dict:
+def all_bounds(instance: Instance, adversary: Adversary, params, delta, facts: Facts | None = None) -> dict:
     """Every theorem's bounds for one (instance, adversary, n = adversary.n, delta), both forms:
-    {algorithm: [Bound, ...]}, plus the exact budget facts under "budget"."""
-    facts = Facts.of(instance)
+    {algorithm: [Bound, ...]}, plus the exact budget facts under "budget". `facts`: Facts.of(instance),
+    when the caller has it already."""
+    facts = facts if facts is not None else Facts.of(instance)
     n = adversary.n
     delta = as_fraction(delta, "delta")
     c_total = adversary.total(instance, 1, n)
