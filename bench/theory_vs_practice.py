@@ -37,7 +37,7 @@ FAMILY_STYLES = {"thresholds": "-", "thresholds-noisy": "--", "singletons": ":",
                  "digits-3v8": (0, (3, 1, 1, 1, 1, 1))}
 
 
-def run_sweep(name: str, spec: dict, workers: int, minutes, serial: bool, results_path=None):
+def run_sweep(name: str, spec: dict, workers: int, minutes, serial: bool, results_path=None, report_only=False):
     from properties.campaign import sweeps
     from properties.campaign.cluster import execute, run_row
     from properties.campaign.experiments import spec_digest
@@ -48,7 +48,9 @@ def run_sweep(name: str, spec: dict, workers: int, minutes, serial: bool, result
     results = ResultsFile(results_path or CAMPAIGNS / f"{name}-{digest[:8]}.jsonl", name, spec, digest)
     task_list = sweeps.tasks(spec)
     started = time.perf_counter()
-    if serial:
+    if report_only:
+        ran, stopped = 0, "report only"
+    elif serial:
         finished = results.finished()
         ran = 0
         for task in task_list:
@@ -59,9 +61,24 @@ def run_sweep(name: str, spec: dict, workers: int, minutes, serial: bool, result
             ran += 1
         stopped = "complete"
     else:
-        outcome = execute("theory", name, spec, digest, task_list, results, is_failure=lambda row: "error" in row,
-                          workers=workers, minutes=minutes)
-        ran, stopped = outcome.ran, outcome.stopped
+        # one campaign per replicate (all points at seed i, then i + 1, ...): a Dask client handed
+        # 30000 futures at once on a loaded 2-core machine lost its scheduler connection; ~1500 at
+        # a time it does not, and a run stopped by its time budget leaves every point at the same
+        # number of seeds
+        ran, stopped = 0, "complete"
+        deadline = None if minutes is None else time.perf_counter() + 60 * minutes
+        for replicate in range(spec["replicates"]):
+            left = None if deadline is None else (deadline - time.perf_counter()) / 60
+            if left is not None and left <= 0:
+                stopped = "time budget"
+                break
+            part = [task for task in task_list if task.params["replicate"] == replicate]
+            outcome = execute("theory", name, spec, digest, part, results, is_failure=lambda row: "error" in row,
+                              workers=workers, minutes=left)
+            ran += outcome.ran
+            if outcome.stopped != "complete":
+                stopped = outcome.stopped
+                break
     rows = read_results(results.path)[1]
     return sweeps.summarize(spec, rows), {"ran": ran, "stopped": stopped, "seconds": time.perf_counter() - started,
                                           "results": str(results.path)}
@@ -267,6 +284,11 @@ def theorem_sentences(summary) -> list[str]:
     return lines, verdicts
 
 
+def _shown(path) -> str:
+    path = Path(path).resolve()
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+
+
 def write_report(path: Path, summary, sweep_info, spec, figures, adversary, real_families, flag: str) -> None:
     from properties.campaign.families import family
     from reference import bounds as B
@@ -284,7 +306,7 @@ def write_report(path: Path, summary, sweep_info, spec, figures, adversary, real
                 "finished rows only)" if summary["finished"] < summary["tasks"] else "")
              + f", {len(summary['errors'])} errors; this invocation ran {sweep_info['ran']} tasks in "
              f"{sweep_info['seconds']:.0f} s wall on a shared 2-core machine (other agents' load; wall times are not "
-             "comparable). Results file: `" + Path(sweep_info["results"]).relative_to(ROOT).as_posix() + "`.", "",
+             "comparable). Results file: `" + _shown(sweep_info["results"]) + "`.", "",
              "| family | points | hypotheses | R* | Delta_min | theta*(0.01) | theta*(0.1) |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for fam in spec["families"]:
@@ -370,6 +392,8 @@ def main(argv=None) -> int:
     parser.add_argument("--out", help="output directory (default docs/, bench/results/ with --quick or --tiny)")
     parser.add_argument("--results", help="the sweep's results file (default bench/results/campaigns/NAME-DIGEST.jsonl)")
     parser.add_argument("--no-search", action="store_true", help="skip the adversary search")
+    parser.add_argument("--report-only", action="store_true",
+                        help="run no sweep task: report on the rows already in the results file")
     try:
         args = parser.parse_args(argv)
         if args.quick and args.tiny:
@@ -393,11 +417,11 @@ def main(argv=None) -> int:
     out_dir = Path(args.out) if args.out else (_report.RESULTS / name if small else DOCS)
     out_dir.mkdir(parents=True, exist_ok=True)
     prefix = out_dir / "theory_vs_practice"
-    summary, info = run_sweep(name, spec, args.workers or default_workers(), args.minutes, args.serial, args.results)
-    if summary["errors"]:
+    summary, info = run_sweep(name, spec, args.workers or default_workers(), args.minutes, args.serial, args.results,
+                              args.report_only)
+    if summary["errors"]:  # reported (the report counts them) and the exit status says so; a re-run retries them
         print(f"error: {len(summary['errors'])} tasks raised, e.g. {summary['errors'][0]} (see {info['results']})",
               file=sys.stderr)
-        return 1
     families = spec["families"]
     figures = [("Figure 1: measured / bound against n, per algorithm and form (top: corrected, bottom: printed); "
                 "colour = C_total budget, line style = family; bands: the labels' bootstrap 95% interval over seeds.",
@@ -412,14 +436,14 @@ def main(argv=None) -> int:
 
         adversary = adversary_search.run_plan("quick" if small else "full", 3 if args.tiny else 4 if args.quick else 20)
         _report.write({"plan": "quick" if small else "full", "found": adversary},
-                      _report.RESULTS / ("adversary_search_quick.json" if small else "adversary_search.json"))
+                      out_dir / "adversary_search.json" if small else _report.RESULTS / "adversary_search.json")
     report = prefix.with_suffix(".md")
     write_report(report, summary, info, spec, figures, adversary, [f for f in families if f in REAL],
                  " --tiny" if args.tiny else " --quick" if args.quick else "")
     _report.write({"spec": spec, "sweep": info, "summary": summary},
-                  _report.RESULTS / (f"{name}.json"))
+                  out_dir / f"{name}.json" if small else _report.RESULTS / f"{name}.json")
     print(f"wrote {report} and {', '.join(str(f) for _, f in figures if f)}")
-    return 0
+    return 1 if summary["errors"] else 0
 
 
 if __name__ == "__main__":
