@@ -190,7 +190,7 @@ def assess(found: dict, fresh_seeds: int) -> dict:
                          # at 95% confidence, refutes it (only inside the theorem's regime)
                          broken=bool(bound.covered and low > 1 - bound.probability))
         out.append(entry)
-    replay = (f"python bench/adversary_search.py --replay bench/results/adversary_search.json "
+    replay = (f"python bench/adversary_search.py --replay docs/theory_vs_practice_adversaries.json "
               f"--family {found['family']} --algorithm {found['algorithm']}")
     return {"fresh_seeds": fresh_seeds, "result": {k: v for k, v in result.items() if k != "excess_risks"},
             "bounds": out, "replay": replay}

@@ -284,6 +284,11 @@ def theorem_sentences(summary) -> list[str]:
     return lines, verdicts
 
 
+def _seeds(summary) -> str:
+    counts = [row["seeds"] for row in summary["rows"]] or [0]
+    return str(min(counts)) if min(counts) == max(counts) else f"{min(counts)} to {max(counts)}"
+
+
 def _shown(path) -> str:
     path = Path(path).resolve()
     return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
@@ -302,8 +307,9 @@ def write_report(path: Path, summary, sweep_info, spec, figures, adversary, real
              "## What was run", "",
              f"Sweep `{json.dumps({k: v for k, v in spec.items() if k != 'experiment'})}`: "
              f"{summary['finished']} of {summary['tasks']} tasks finished"
-             + (f" (the sweep stopped on its time budget: {sweep_info['stopped']}; every number below is over the "
-                "finished rows only)" if summary["finished"] < summary["tasks"] else "")
+             + (f" (the full sweep did not complete in the time given to it: every number below is over the finished "
+                f"rows only, {_seeds(summary)} seeds per point where the spec asks {spec['replicates']})"
+                if summary["finished"] < summary["tasks"] else "")
              + f", {len(summary['errors'])} errors; this invocation ran {sweep_info['ran']} tasks in "
              f"{sweep_info['seconds']:.0f} s wall on a shared 2-core machine (other agents' load; wall times are not "
              "comparable). Results file: `" + _shown(sweep_info["results"]) + "`.", "",
@@ -446,8 +452,8 @@ def main(argv=None) -> int:
     elif not args.no_search:
 
         adversary = adversary_search.run_plan("quick" if small else "full", 3 if args.tiny else None)
-        _report.write({"plan": "quick" if small else "full", "found": adversary},
-                      out_dir / "adversary_search.json" if small else _report.RESULTS / "adversary_search.json")
+        # the adversaries as data, beside the report (the replay command of each reads this file)
+        _report.write({"plan": "quick" if small else "full", "found": adversary}, out_dir / "theory_vs_practice_adversaries.json")
     report = prefix.with_suffix(".md")
     write_report(report, summary, info, spec, figures, adversary, [f for f in families if f in REAL],
                  " --tiny" if args.tiny else " --quick" if args.quick else "")
