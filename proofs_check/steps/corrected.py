@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from .. import constants as K
 from ..step import NOT_MECHANICAL, Repair, Step
 
 _T31 = "them: passive learning"
@@ -64,8 +65,8 @@ _LINE5 = "5*rho_h/6 + 169*rho_hat/300 + 1719*b/20"
 # after rho <= Delta + 2R^* (both pairs) and Lemma C.1's line 3 for h_hat_t (Delta_hat <= 26 l + R^*, l <= b):
 # Delta_h <= (5/6) Delta_h + (30179/300) b + (1007/300) R^*; solved, 30179/50 = 603.58 and 1007/50 = 20.14
 _LINE7 = "5*Delta_h/6 + 30179*b/300 + 1007*R_star/300"
-_K41, _K41R = 604, 21  # integers above the solved constants, carried down the chain
-_M41 = "Rational(126, 25)"  # 5.04, above the radius factor max(604/120, (21 + 2)/14) = 151/30 = 5.0333
+_K41, _K41R = K.THM41_RADIUS_BETA, K.THM41_RADIUS_RSTAR  # integers above the solved constants, carried down the chain
+_M41 = f"Rational({K.THM41_RADIUS_FACTOR.numerator}, {K.THM41_RADIUS_FACTOR.denominator})"  # 5.04, above the radius factor max(604/120, (21 + 2)/14) = 151/30 = 5.0333
 _LAB_DELTA = ("R_star >= 0", "Delta_h >= 0", "Delta_h + R_star <= 1")
 
 # ---------------------------------------------------------------- Lemma 5.1 (Appendix D.4)
@@ -153,7 +154,7 @@ def _induction_step() -> Step:
 # log_2(n/beta1)). Cb is the g-weighted corruption of the epochs before l (weights 2R^* or 1, so at most
 # 2 N_s each: the printed budget's weight <= 1 needs R^* <= 1/2, calruption_main.proof.cbar_weights).
 _LAB51 = "corrected.thm51.labels."
-_BETA1 = "beta1 >= 54937*beta3"  # corrected.lemma51.beta1_ratio's sharp B = 54936.6..., rounded up
+_BETA1 = f"beta1 >= {K.BETA1_OVER_BETA3_NEEDED}*beta3"  # corrected.lemma51.beta1_ratio's sharp B = 54936.6..., rounded up
 # printed steps whose algebra is decided again with the corrected Lemma 5.1 underneath: (printed id, new name)
 _RERUN = (("calruption_main.proof.query_dis2.repaired", "query_dis2"),
           ("calruption_main.proof.query_relax", "query_relax"),
@@ -168,7 +169,7 @@ _RERUN = (("calruption_main.proof.query_dis2.repaired", "query_dis2"),
           ("calruption_main.proof.dis_lemma52", "dis_lemma52"),
           ("calruption_main.proof.dis_theta", "dis_theta"),
           ("calruption_main.proof.epoch_product", "epoch_product"))
-_K51E = 84  # an integer above the per-epoch corruption constant (corrected.thm51.labels.epoch: 83.1923...)
+_K51E = K.THM51_EPOCH_CORRUPTION  # an integer above the per-epoch corruption constant (corrected.thm51.labels.epoch: 83.1923...)
 _EPOCH_COMMON = ("0 <= R_star", "R_star <= 1", "beta1 > 0", "theta >= 0", "Cb >= 0",
                  "Cb <= 2*beta1*(Tl**2 - 4)/3",  # sum_{s<l} 2 N_s = 2 beta1 (4^l - 4)/3
                  "Eq(S4, (Tl**2 - 1)/3)", "Eq(S2, Tl - 1)", "Eq(eps_lm1, 2/Tl)", "Eq(g_lm1, 2/beta1*eps_lm1**2*Cb)",
@@ -180,8 +181,9 @@ _SUM_BOUND = (f"20*beta1*theta*(8*R_star**2*(TL**2 - 1)/9 + 12*R_star*(TL - 1) +
               "+ {k}*beta1*theta*L*(L + 1) + 8*beta1*L")
 _L_RANGE = ("beta1 > 0", "theta >= 0", "L >= 1", "lgnb > 0", "L >= lgnb/2", "L < lgnb/2 + 1")
 # the corrected total (corrected.thm51.labels.total), s = sqrt(n/beta1) so that beta1 s = sqrt(n beta1)
-_TOTAL51 = ("theta*(160*R_star**2*n + 480*R_star*beta1*s + Rational(45, 4)*beta1*(lgnb + 2)*(lgnb + 4) "
-            "+ 1680*(lgnb + 2)*Cbar) + 4*beta1*(lgnb + 2)")
+_TOTAL51 = (f"theta*({K.THM51_TOTAL_R2}*R_star**2*n + {K.THM51_TOTAL_R}*R_star*beta1*s "
+            f"+ Rational({K.THM51_TOTAL_LAYER.numerator}, {K.THM51_TOTAL_LAYER.denominator})*beta1*(lgnb + 2)*(lgnb + 4) "
+            f"+ {K.THM51_TOTAL_CBAR}*(lgnb + 2)*Cbar) + {K.THM51_TOTAL_BETA1}*beta1*(lgnb + 2)")
 
 
 def _rerun_steps() -> tuple[Step, ...]:
