@@ -1,5 +1,6 @@
 """The instance several bench scripts time on (bench/run.py, bench/calruption_scaling.py),
 here below both so that neither imports the other."""
+
 from __future__ import annotations
 
 import reference as R

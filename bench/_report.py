@@ -1,4 +1,5 @@
 """What every bench script shares: the machine it ran on and where its JSON goes."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,12 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def machine() -> dict:
-    return {"platform": platform.platform(), "python": platform.python_version(),
-            "processor": platform.processor() or platform.machine(), "cpus": os.cpu_count()}
+    return {
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+    }
 
 
 def write(report: dict, path) -> None:

@@ -21,6 +21,7 @@ segments as data and a replay command, to bench/results/adversary_search[_quick]
 A bound is reported broken only if the measured rate of excess risk above the bound has a
 Clopper-Pearson 95% lower limit above the theorem's failure probability (on fresh seeds).
 """
+
 from __future__ import annotations
 
 import json
@@ -88,9 +89,13 @@ def score(instance, adversary, algorithm: str, seeds, params) -> dict:
         labels.append(asked)
         wrong += output != instance.best
         gaps.append(instance.risk(output) - instance.best_risk)
-    return {"labels_mean": sum(labels) / len(labels), "wrong_fraction": wrong / len(seeds),
-            "excess_risk_mean": float(sum(gaps) / len(gaps)), "excess_risk_max": float(max(gaps)),
-            "excess_risks": [str(g) for g in gaps]}
+    return {
+        "labels_mean": sum(labels) / len(labels),
+        "wrong_fraction": wrong / len(seeds),
+        "excess_risk_mean": float(sum(gaps) / len(gaps)),
+        "excess_risk_max": float(max(gaps)),
+        "excess_risks": [str(g) for g in gaps],
+    }
 
 
 def objective(result: dict, goal: str) -> float:
@@ -103,8 +108,14 @@ def random_genome(rng: random.Random, num_hypotheses: int, best: int):
     windows = []
     for _ in range(rng.choice((1, 2))):
         competitor = rng.choice([h for h in range(num_hypotheses) if h != best])
-        windows.append((rng.random() ** 2, rng.choice((0.001, 0.01, 0.05, 0.1, 0.3, 1.0)) * rng.random(),
-                        rng.choice((1.0, 0.5, 0.25, 0.1)), competitor))
+        windows.append(
+            (
+                rng.random() ** 2,
+                rng.choice((0.001, 0.01, 0.05, 0.1, 0.3, 1.0)) * rng.random(),
+                rng.choice((1.0, 0.5, 0.25, 0.1)),
+                competitor,
+            )
+        )
     return windows
 
 
@@ -125,10 +136,18 @@ def mutate(rng: random.Random, genome, num_hypotheses: int, best: int):
     return genome
 
 
-def search(family: str, algorithm: str, n: int, goal: str, evaluations: int, seeds: int, budget: int,
-           rng_seed: int = 0, delta: str = "1/10") -> dict:
+def search(
+    family: str,
+    algorithm: str,
+    n: int,
+    goal: str,
+    evaluations: int,
+    seeds: int,
+    budget: int,
+    rng_seed: int = 0,
+    delta: str = "1/10",
+) -> dict:
     import reference as R
-
     from properties.campaign.families import family as get_family
 
     instance = get_family(family)
@@ -150,22 +169,34 @@ def search(family: str, algorithm: str, n: int, goal: str, evaluations: int, see
         result = score(instance, adversary, algorithm, seed_list, params)
         value = objective(result, goal)
         if best is None or value > best["objective"]:
-            best = {"genome": genome, "objective": value, "result": result, "adversary": adversary.to_json(),
-                    "c_total": str(adversary.total(instance, 1, n))}
+            best = {
+                "genome": genome,
+                "objective": value,
+                "result": result,
+                "adversary": adversary.to_json(),
+                "c_total": str(adversary.total(instance, 1, n)),
+            }
     best["cpu_seconds"] = round(time.process_time() - started, 2)
     best["evaluations"] = tried
-    return {"family": family, "algorithm": algorithm, "n": n, "goal": goal, "budget": budget, "seeds": seeds,
-            "delta": delta, **best}
+    return {
+        "family": family,
+        "algorithm": algorithm,
+        "n": n,
+        "goal": goal,
+        "budget": budget,
+        "seeds": seeds,
+        "delta": delta,
+        **best,
+    }
 
 
 def assess(found: dict, fresh_seeds: int) -> dict:
     """The worst adversary on fresh seeds against the corrected bounds of its theorem."""
     import reference as R
-    from reference import bounds as B
-    from reference.adversary import Adversary
-
     from properties.campaign.experiments import clopper_pearson
     from properties.campaign.families import family as get_family
+    from reference import bounds as B
+    from reference.adversary import Adversary
 
     instance = get_family(found["family"])
     adversary = Adversary.from_json(found["adversary"])
@@ -184,27 +215,41 @@ def assess(found: dict, fresh_seeds: int) -> dict:
         else:
             above = sum(float(g) > bound.value for g in gaps)
             low, _ = clopper_pearson(above, len(gaps), 0.95)
-            entry.update(measured=result["excess_risk_max"], ratio=result["excess_risk_max"] / bound.value,
-                         above=above, above_ci_low=low,
-                         # the bound holds w.p. >= probability: more runs above it than 1 - probability,
-                         # at 95% confidence, refutes it (only inside the theorem's regime)
-                         broken=bool(bound.covered and low > 1 - bound.probability))
+            entry.update(
+                measured=result["excess_risk_max"],
+                ratio=result["excess_risk_max"] / bound.value,
+                above=above,
+                above_ci_low=low,
+                # the bound holds w.p. >= probability: more runs above it than 1 - probability,
+                # at 95% confidence, refutes it (only inside the theorem's regime)
+                broken=bool(bound.covered and low > 1 - bound.probability),
+            )
         out.append(entry)
-    replay = (f"python bench/adversary_search.py --replay docs/theory_vs_practice_adversaries.json "
-              f"--family {found['family']} --algorithm {found['algorithm']}")
-    return {"fresh_seeds": fresh_seeds, "result": {k: v for k, v in result.items() if k != "excess_risks"},
-            "bounds": out, "replay": replay}
+    replay = (
+        f"python bench/adversary_search.py --replay docs/theory_vs_practice_adversaries.json "
+        f"--family {found['family']} --algorithm {found['algorithm']}"
+    )
+    return {
+        "fresh_seeds": fresh_seeds,
+        "result": {k: v for k, v in result.items() if k != "excess_risks"},
+        "bounds": out,
+        "replay": replay,
+    }
 
 
 # (family, algorithm, n, goal, candidates, seeds per candidate, budget, fresh seeds); sized for a
 # loaded 2-core machine: a CALruption run at n = 10^8 costs about a second of CPU
 PLANS = {
-    "quick": [("thresholds", "RobustCAL", 10**5, "labels", 6, 3, "n/8", 4),
-              ("thresholds", "RobustCAL", 10**5, "wrong", 6, 3, "n/8", 4)],
-    "full": [("thresholds", "RobustCAL", 10**6, "labels", 60, 8, "n/8", 40),
-             ("thresholds", "RobustCAL", 10**6, "wrong", 60, 8, "n/8", 40),
-             ("singletons", "RobustCAL", 10**6, "wrong", 40, 8, "n/8", 40),
-             ("thresholds", "CALruption", 10**8, "wrong", 8, 3, "n/32", 10)],
+    "quick": [
+        ("thresholds", "RobustCAL", 10**5, "labels", 6, 3, "n/8", 4),
+        ("thresholds", "RobustCAL", 10**5, "wrong", 6, 3, "n/8", 4),
+    ],
+    "full": [
+        ("thresholds", "RobustCAL", 10**6, "labels", 60, 8, "n/8", 40),
+        ("thresholds", "RobustCAL", 10**6, "wrong", 60, 8, "n/8", 40),
+        ("singletons", "RobustCAL", 10**6, "wrong", 40, 8, "n/8", 40),
+        ("thresholds", "CALruption", 10**8, "wrong", 8, 3, "n/32", 10),
+    ],
 }
 
 
@@ -217,8 +262,12 @@ def run_plan(plan: str, fresh_seeds: int | None = None) -> list[dict]:
         result["budget_name"] = budget
         result["assessment"] = assess(result, fresh_seeds or fresh)
         found.append(result)
-        print(f"{family} {algorithm} n={n} {goal}: objective {result['objective']:.4g} "
-              f"({result['evaluations']} candidates, {result['cpu_seconds']} s CPU)", file=sys.stderr, flush=True)
+        print(
+            f"{family} {algorithm} n={n} {goal}: objective {result['objective']:.4g} "
+            f"({result['evaluations']} candidates, {result['cpu_seconds']} s CPU)",
+            file=sys.stderr,
+            flush=True,
+        )
     return found
 
 
@@ -252,10 +301,21 @@ def main(argv=None) -> int:
             print(f"error: --replay {error}", file=sys.stderr)
             return 2
         for entry in found:
-            if (args.family and entry["family"] != args.family) or (args.algorithm and entry["algorithm"] != args.algorithm):
+            if (args.family and entry["family"] != args.family) or (
+                args.algorithm and entry["algorithm"] != args.algorithm
+            ):
                 continue
-            print(json.dumps({"family": entry["family"], "algorithm": entry["algorithm"], "goal": entry["goal"],
-                              **assess(entry, args.fresh_seeds or 20)}, indent=1))
+            print(
+                json.dumps(
+                    {
+                        "family": entry["family"],
+                        "algorithm": entry["algorithm"],
+                        "goal": entry["goal"],
+                        **assess(entry, args.fresh_seeds or 20),
+                    },
+                    indent=1,
+                )
+            )
         return 0
     plan = "quick" if args.quick else "full"
     found = run_plan(plan, args.fresh_seeds)

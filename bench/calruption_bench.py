@@ -5,6 +5,7 @@ beta1 = 16: epochs of 64, 256, 1024 and 4096 rounds), timed per epoch.
 
 Prints the per-epoch and total wall-clock seconds (tape sampling excluded) and writes
 them as JSON (default bench/results/calruption.json)."""
+
 from __future__ import annotations
 
 import argparse
@@ -17,7 +18,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import _report  # noqa: E402
+
 import reference as R  # noqa: E402
+
 # the package exports the function `calruption`, which hides the module of that name
 C = importlib.import_module("reference.calruption")
 
@@ -53,11 +56,22 @@ def main(argv=None):
             start = time.perf_counter()
             trace = C.calruption(inst.hypotheses, tape, params)
             total = time.perf_counter() - start
-            runs.append({"seed": seed, "total_s": total, "epoch_s": list(epoch_times), "output": trace.output,
-                         "best": inst.best, "labels": trace.labels_requested,
-                         "lp_methods": [e.lp_method for e in trace.epochs]})
-            print(f"seed {seed}: total {total:.2f} s, epochs " + ", ".join(f"{t:.2f}" for t in epoch_times)
-                  + f" s; output h{trace.output} (h* = h{inst.best}), labels {trace.labels_requested}/{n}")
+            runs.append(
+                {
+                    "seed": seed,
+                    "total_s": total,
+                    "epoch_s": list(epoch_times),
+                    "output": trace.output,
+                    "best": inst.best,
+                    "labels": trace.labels_requested,
+                    "lp_methods": [e.lp_method for e in trace.epochs],
+                }
+            )
+            print(
+                f"seed {seed}: total {total:.2f} s, epochs "
+                + ", ".join(f"{t:.2f}" for t in epoch_times)
+                + f" s; output h{trace.output} (h* = h{inst.best}), labels {trace.labels_requested}/{n}"
+            )
     finally:
         C.calruption_epoch = original
     report = {

@@ -35,6 +35,7 @@ ratio to it says how far the whole epoch (Catoni's iterations, the LP of line 9 
 Targets (issue 13) are reported met or not as in bench/run.py. Writes JSON to
 bench/results/calruption_scaling.json (or --json). bench/run.py calls `counts_scaling`
 for its sub-report (counts mode only: the tape and reference parts take minutes)."""
+
 from __future__ import annotations
 
 import os
@@ -114,10 +115,10 @@ def floor_estimate(hypotheses: int, points: int, groups_per_epoch, per_element: 
 
 def _child_counts(size: int, backend: str = "numpy") -> None:
     import numpy as np
+    from _instances import thresholds_instance
 
     import fast
     import reference as R
-    from _instances import thresholds_instance
 
     started = time.perf_counter()
     instance = thresholds_instance(size, size)
@@ -135,11 +136,20 @@ def _child_counts(size: int, backend: str = "numpy") -> None:
 
         def counts(start, end, q):
             if calls:
-                _emit({"progress": {"hypotheses": size, "epochs_done": len(calls),
-                                    "seconds": time.perf_counter() - started, "cpu_s": time.process_time() - cpu,
-                                    "peak_rss_mb": _peak_rss_mb()}})
+                _emit(
+                    {
+                        "progress": {
+                            "hypotheses": size,
+                            "epochs_done": len(calls),
+                            "seconds": time.perf_counter() - started,
+                            "cpu_s": time.process_time() - cpu,
+                            "peak_rss_mb": _peak_rss_mb(),
+                        }
+                    }
+                )
             calls.append(start)
             return inner(start, end, q)
+
         return counts
 
     counts_mode.epoch_counts = epoch_counts
@@ -148,18 +158,34 @@ def _child_counts(size: int, backend: str = "numpy") -> None:
     peak_rss_mb = _peak_rss_mb()  # before the pass-rate measurement's arrays
     groups = [len(np.unique(e.q[e.seen > 0])) for e in run.epochs]
     per_element = pass_seconds_per_element()
-    _emit({"hypotheses": size, "points": size, "n": COUNTS_N, "backend": backend, "seconds": seconds, "cpu_s": cpu_s,
-           "setup_s": setup_s, "peak_rss_mb": peak_rss_mb, "q_groups_per_epoch": groups,
-           "pass_ns_per_element": per_element * 1e9, "floor_s": floor_estimate(size, size, groups, per_element),
-           "epochs_completed": len(run.epochs), "labels_requested": run.labels_requested,
-           "output": run.output, "best": instance.best, "output_is_best": run.output == instance.best})
+    _emit(
+        {
+            "hypotheses": size,
+            "points": size,
+            "n": COUNTS_N,
+            "backend": backend,
+            "seconds": seconds,
+            "cpu_s": cpu_s,
+            "setup_s": setup_s,
+            "peak_rss_mb": peak_rss_mb,
+            "q_groups_per_epoch": groups,
+            "pass_ns_per_element": per_element * 1e9,
+            "floor_s": floor_estimate(size, size, groups, per_element),
+            "epochs_completed": len(run.epochs),
+            "labels_requested": run.labels_requested,
+            "output": run.output,
+            "best": instance.best,
+            "output_is_best": run.output == instance.best,
+        }
+    )
 
 
 def _child_tape(size: int, n: int) -> None:
+    from _instances import thresholds_instance
+
     import fast
     import reference as R
     from fast.constants import FloatParams
-    from _instances import thresholds_instance
 
     instance = thresholds_instance(size, size)
     params = R.Params.paper(n, size, DELTA)
@@ -170,10 +196,22 @@ def _child_tape(size: int, n: int) -> None:
     started = time.perf_counter()
     run = fast.calruption(instance.hypotheses, tape, params, raw=True)
     seconds = time.perf_counter() - started
-    _emit({"hypotheses": size, "points": size, "n": n, "epoch_lengths_1_2": lengths, "seconds": seconds,
-           "samples_per_s": n / seconds, "tape_sampling_s": sampling_s, "peak_rss_mb": _peak_rss_mb(),
-           "epochs_completed": len(run.epochs), "labels_requested": run.labels_requested, "output": run.output,
-           "best": instance.best})
+    _emit(
+        {
+            "hypotheses": size,
+            "points": size,
+            "n": n,
+            "epoch_lengths_1_2": lengths,
+            "seconds": seconds,
+            "samples_per_s": n / seconds,
+            "tape_sampling_s": sampling_s,
+            "peak_rss_mb": _peak_rss_mb(),
+            "epochs_completed": len(run.epochs),
+            "labels_requested": run.labels_requested,
+            "output": run.output,
+            "best": instance.best,
+        }
+    )
 
 
 def _child_reference(hypotheses: int, points: int, epochs: int) -> None:
@@ -181,16 +219,17 @@ def _child_reference(hypotheses: int, points: int, epochs: int) -> None:
     import importlib
 
     import numpy as np
+    from _instances import thresholds_instance
 
     import reference as R
     from fast import counts as counts_mode
-    from _instances import thresholds_instance
 
     C = importlib.import_module("reference.calruption")  # the package's `calruption` is the function
     instance = thresholds_instance(points, hypotheses)
     params = R.Params.paper(COUNTS_N, hypotheses, DELTA)
-    draw = counts_mode.epoch_counts(counts_mode.Environment(instance, R.adversary.clean(COUNTS_N)),
-                                    np.random.default_rng(1))
+    draw = counts_mode.epoch_counts(
+        counts_mode.Environment(instance, R.adversary.clean(COUNTS_N)), np.random.default_rng(1)
+    )
     state = C.initial_state(points, hypotheses, params)
     for _ in range(epochs):
         seen, queried = draw(state.tau, state.tau + state.length - 1, np.array([float(v) for v in state.q]))
@@ -198,8 +237,16 @@ def _child_reference(hypotheses: int, points: int, epochs: int) -> None:
         started = time.perf_counter()
         record, state = C.calruption_epoch(instance.hypotheses, state, counts, params)
         seconds = time.perf_counter() - started
-        _emit({"l": record.l, "seconds": seconds, "q_groups": len(set(record.q)), "lp_method": record.lp_method,
-               "h_star_hat": record.h_star_hat, "peak_rss_mb": _peak_rss_mb()})
+        _emit(
+            {
+                "l": record.l,
+                "seconds": seconds,
+                "q_groups": len(set(record.q)),
+                "lp_method": record.lp_method,
+                "h_star_hat": record.h_star_hat,
+                "peak_rss_mb": _peak_rss_mb(),
+            }
+        )
 
 
 def _child(argv) -> int:
@@ -272,22 +319,36 @@ def counts_scaling(sizes=SIZES, backend: str = "numpy", timeout: float | None = 
             break  # larger sizes would not finish either
         r = lines[0]
         rows.append(r)
-        print(f"counts |H| = |X| = {size:>5}: {r['seconds']:8.2f} s, CPU {r['cpu_s']:8.2f} s, peak RSS "
-              f"{r['peak_rss_mb']:7.0f} MiB, floor ~{r['floor_s']:6.2f} s (x{r['cpu_s'] / r['floor_s']:.0f} CPU), "
-              f"{r['epochs_completed']} epochs, q groups {r['q_groups_per_epoch']}, output h{r['output']} "
-              f"(best h{r['best']})", flush=True)
+        print(
+            f"counts |H| = |X| = {size:>5}: {r['seconds']:8.2f} s, CPU {r['cpu_s']:8.2f} s, peak RSS "
+            f"{r['peak_rss_mb']:7.0f} MiB, floor ~{r['floor_s']:6.2f} s (x{r['cpu_s'] / r['floor_s']:.0f} CPU), "
+            f"{r['epochs_completed']} epochs, q groups {r['q_groups_per_epoch']}, output h{r['output']} "
+            f"(best h{r['best']})",
+            flush=True,
+        )
     by_size = {r["hypotheses"]: r for r in rows}
-    result = {"n": COUNTS_N, "params": "paper, delta = 1/10", "adversary": "clean", "seed": 1, "backend": backend,
-              "sizes": rows, "unfinished": unfinished}
+    result = {
+        "n": COUNTS_N,
+        "params": "paper, delta = 1/10",
+        "adversary": "clean",
+        "seed": 1,
+        "backend": backend,
+        "sizes": rows,
+        "unfinished": unfinished,
+    }
     for small, large in ((128, 1024), (1024, 4096)):
         for field, suffix in (("seconds", ""), ("cpu_s", "_cpu")):
             value = _exponent(by_size, small, large, field)
             if value is not None:
                 result[f"growth_exponent_{small}_{large}{suffix}"] = value
     result["consecutive_exponents_cpu"] = [
-        {"from": a["hypotheses"], "to": b["hypotheses"],
-         "exponent": math.log(b["cpu_s"] / a["cpu_s"]) / math.log(b["hypotheses"] / a["hypotheses"])}
-        for a, b in zip(rows, rows[1:])]
+        {
+            "from": a["hypotheses"],
+            "to": b["hypotheses"],
+            "exponent": math.log(b["cpu_s"] / a["cpu_s"]) / math.log(b["hypotheses"] / a["hypotheses"]),
+        }
+        for a, b in zip(rows, rows[1:])
+    ]
     for e in result["consecutive_exponents_cpu"]:
         print(f"  CPU growth exponent {e['from']} -> {e['to']}: {e['exponent']:.2f}")
     return result
@@ -298,9 +359,11 @@ def tape_run(size: int = TAPE_SIZE, n: int = TAPE_N) -> dict:
     if ended != "ok" or not lines:
         raise RuntimeError(f"tape mode at {size} x {size} failed: {ended}")
     r = lines[0]
-    print(f"tape {size} x {size}, n = {n}: {r['seconds']:.2f} s ({r['samples_per_s']:.3g} rounds/s), "
-          f"{r['epochs_completed']} epochs, sampling {r['tape_sampling_s']:.2f} s, peak RSS {r['peak_rss_mb']:.0f} MiB",
-          flush=True)
+    print(
+        f"tape {size} x {size}, n = {n}: {r['seconds']:.2f} s ({r['samples_per_s']:.3g} rounds/s), "
+        f"{r['epochs_completed']} epochs, sampling {r['tape_sampling_s']:.2f} s, peak RSS {r['peak_rss_mb']:.0f} MiB",
+        flush=True,
+    )
     return r
 
 
@@ -308,10 +371,22 @@ def reference_epochs(sizes=REFERENCE_EPOCHS, timeout: float = 3600.0) -> list[di
     result = []
     for hypotheses, points, epochs in sizes:
         lines, ended = _run_child(["reference", hypotheses, points, epochs], timeout)
-        result.append({"hypotheses": hypotheses, "points": points, "epochs_asked": epochs, "ended": ended,
-                       "epoch_s": [r["seconds"] for r in lines], "epochs": lines})
-        print(f"reference {hypotheses} x {points}: epochs " + ", ".join(f"{r['seconds']:.2f}" for r in lines)
-              + f" s ({ended})", flush=True)
+        result.append(
+            {
+                "hypotheses": hypotheses,
+                "points": points,
+                "epochs_asked": epochs,
+                "ended": ended,
+                "epoch_s": [r["seconds"] for r in lines],
+                "epochs": lines,
+            }
+        )
+        print(
+            f"reference {hypotheses} x {points}: epochs "
+            + ", ".join(f"{r['seconds']:.2f}" for r in lines)
+            + f" s ({ended})",
+            flush=True,
+        )
     return result
 
 
@@ -332,10 +407,18 @@ def _targets(report: dict) -> dict:
         figures[name] = max(run["epoch_s"], default=None)
         if run["ended"] != "ok" or len(run["epoch_s"]) < run["epochs_asked"]:
             unfinished.add(name)  # an epoch that did not finish in time is not met, whatever the others took
-    return {name: {"value": figures.get(name), "target": f"{op} {bound:g}",
-                   "met": False if name in unfinished else None if figures.get(name) is None else
-                   (figures[name] <= bound if op == "<=" else figures[name] >= bound)}
-            for name, (op, bound) in TARGETS.items()}
+    return {
+        name: {
+            "value": figures.get(name),
+            "target": f"{op} {bound:g}",
+            "met": False
+            if name in unfinished
+            else None
+            if figures.get(name) is None
+            else (figures[name] <= bound if op == "<=" else figures[name] >= bound),
+        }
+        for name, (op, bound) in TARGETS.items()
+    }
 
 
 def _sizes(text: str) -> tuple[int, ...]:
@@ -356,7 +439,9 @@ def _reference_sizes(text: str):
             hypotheses, points = shape.split("x")
             result.append((int(hypotheses), int(points), int(epochs)))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--reference-epochs must look like 64x256:3,256x256:2, got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"--reference-epochs must look like 64x256:3,256x256:2, got {text!r}"
+        ) from None
     if any(h < 2 or m < h or e < 1 for h, m, e in result):
         raise argparse.ArgumentTypeError(f"--reference-epochs needs |H| >= 2, |X| >= |H|, epochs >= 1, got {text!r}")
     return tuple(result)
@@ -370,14 +455,25 @@ def main(argv=None) -> int:
     parser.add_argument("--sizes", type=_sizes, default=SIZES, help="counts-mode |H| = |X| (default 128,256,512,1024)")
     parser.add_argument("--skip-tape", action="store_true", help="skip the 1024 x 1024 tape-mode run")
     parser.add_argument("--skip-reference", action="store_true", help="skip the exact reference's epochs")
-    parser.add_argument("--reference-epochs", type=_reference_sizes, default=REFERENCE_EPOCHS,
-                        help="|H|x|X|:epochs for the reference (default 64x256:10,256x256:10)")
-    parser.add_argument("--reference-timeout", type=float, default=3600.0,
-                        help="seconds per reference size before it is stopped (default 3600)")
-    parser.add_argument("--json", default=str(_report.RESULTS / "calruption_scaling.json"), help="where to write the JSON")
+    parser.add_argument(
+        "--reference-epochs",
+        type=_reference_sizes,
+        default=REFERENCE_EPOCHS,
+        help="|H|x|X|:epochs for the reference (default 64x256:10,256x256:10)",
+    )
+    parser.add_argument(
+        "--reference-timeout",
+        type=float,
+        default=3600.0,
+        help="seconds per reference size before it is stopped (default 3600)",
+    )
+    parser.add_argument(
+        "--json", default=str(_report.RESULTS / "calruption_scaling.json"), help="where to write the JSON"
+    )
     parser.add_argument("--backend", default="numpy", help="fast's array backend (fast/backends.py; default numpy)")
-    parser.add_argument("--timeout", type=float, default=1800.0,
-                        help="seconds per counts-mode size before it is stopped (default 1800)")
+    parser.add_argument(
+        "--timeout", type=float, default=1800.0, help="seconds per counts-mode size before it is stopped (default 1800)"
+    )
     args = parser.parse_args(argv)
     from fast.backends import get_backend
 
@@ -386,8 +482,11 @@ def main(argv=None) -> int:
     except ValueError as error:
         print(f"error: --backend: {error}", file=sys.stderr)
         return 2
-    report = {"benchmark": "calruption_scaling", "threads": "1 (OPENBLAS/OMP/MKL_NUM_THREADS=1)",
-              "counts_mode": counts_scaling(args.sizes, args.backend, args.timeout)}
+    report = {
+        "benchmark": "calruption_scaling",
+        "threads": "1 (OPENBLAS/OMP/MKL_NUM_THREADS=1)",
+        "counts_mode": counts_scaling(args.sizes, args.backend, args.timeout),
+    }
     if not args.skip_tape:
         report["tape_mode"] = tape_run()
     if not args.skip_reference:

@@ -12,6 +12,7 @@ tasks). Each run starts its own LocalCluster
 time measured is the whole campaign, cluster start and shutdown included, as a user
 sees it. Prints the figures and writes them as JSON (default
 bench/results/campaign_speedup.json)."""
+
 from __future__ import annotations
 
 import json
@@ -42,22 +43,34 @@ def timed_campaign(spec: dict, workers: int, folder: Path) -> tuple[float, list[
     digest = experiments.spec_digest(spec)
     results = ResultsFile(folder / f"w{workers}.jsonl", "speedup", spec, digest)
     started = time.perf_counter()
-    outcome = execute("experiment", "speedup", spec, digest, experiments.tasks(spec), results,
-                      is_failure=lambda row: "error" in row, workers=workers, quiet=True)
+    outcome = execute(
+        "experiment",
+        "speedup",
+        spec,
+        digest,
+        experiments.tasks(spec),
+        results,
+        is_failure=lambda row: "error" in row,
+        workers=workers,
+        quiet=True,
+    )
     seconds = time.perf_counter() - started
     if outcome.stopped != "complete" or outcome.failures:
         raise RuntimeError(f"{workers} workers: campaign {outcome.stopped}, {outcome.failures} failures")
     rows = read_results(results.path)[1]
     task_seconds = sum(row["seconds"] for row in rows)
-    plain = sorted(({k: v for k, v in row.items() if k not in ("seconds", "code_version")} for row in rows),
-                   key=lambda row: row["task"])
+    plain = sorted(
+        ({k: v for k, v in row.items() if k not in ("seconds", "code_version")} for row in rows),
+        key=lambda row: row["task"],
+    )
     return seconds, plain, experiments.summarize(spec, rows), task_seconds
 
 
 def main(argv=None) -> int:
     parser = OneLineParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--replicates", type=int, default=5,
-                        help="seeds per point (default 5: 855 tasks; 20 is the docs' campaign)")
+    parser.add_argument(
+        "--replicates", type=int, default=5, help="seeds per point (default 5: 855 tasks; 20 is the docs' campaign)"
+    )
     parser.add_argument("--workers-list", type=int, nargs="+", default=[1, 2], help="worker counts (default 1 2)")
     parser.add_argument("--json", default=str(_report.RESULTS / "campaign_speedup.json"), help="where the JSON goes")
     try:
@@ -74,20 +87,30 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         for workers in args.workers_list:
             seconds, rows, summary, task_seconds = timed_campaign(spec, workers, Path(folder))
-            runs[workers] = {"seconds": round(seconds, 2), "task_seconds": round(task_seconds, 2),
-                             "rows": rows, "summary": summary}
+            runs[workers] = {
+                "seconds": round(seconds, 2),
+                "task_seconds": round(task_seconds, 2),
+                "rows": rows,
+                "summary": summary,
+            }
             print(f"{workers} worker{'s' * (workers != 1)}: {seconds:.1f} s wall, {task_seconds:.1f} s in tasks")
     one = runs[1]
     report = {"spec": spec, "tasks": len(experiments.tasks(spec)), "target_speedup": TARGET, "runs": {}}
     for workers, run in runs.items():
         speedup = one["seconds"] / run["seconds"]
         same = run["rows"] == one["rows"] and run["summary"] == one["summary"]
-        report["runs"][str(workers)] = {"workers": workers, "seconds": run["seconds"],
-                                        "task_seconds": run["task_seconds"], "speedup": round(speedup, 3),
-                                        "identical_results": same}
+        report["runs"][str(workers)] = {
+            "workers": workers,
+            "seconds": run["seconds"],
+            "task_seconds": run["task_seconds"],
+            "speedup": round(speedup, 3),
+            "identical_results": same,
+        }
         if workers != 1:
-            print(f"{workers} workers vs 1: speedup {speedup:.2f}x (target >= {TARGET}x: "
-                  f"{'met' if speedup >= TARGET else 'NOT met'}); results identical: {same}")
+            print(
+                f"{workers} workers vs 1: speedup {speedup:.2f}x (target >= {TARGET}x: "
+                f"{'met' if speedup >= TARGET else 'NOT met'}); results identical: {same}"
+            )
     _report.write(report, args.json)
     print(json.dumps({k: v for k, v in report["runs"].items()}))
     return 0

@@ -18,6 +18,7 @@ weight `sqrt_lower(min q / rho^)` over all cases (each call repeated, the
 beta3 enclosure being shared by all of them as in an epoch). Writes the figures as JSON
 (default bench/results/catoni.json). The ln table is built once per process (a cold
 start, timed separately) before the timed cases."""
+
 from __future__ import annotations
 
 import argparse
@@ -31,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import _report  # noqa: E402
+
 from reference.catoni import catoni_alpha, catoni_root  # noqa: E402
 from reference.certified import ScaledLog, sqrt_lower  # noqa: E402
 from reference.params import calruption_log_argument  # noqa: E402
@@ -117,21 +119,33 @@ def main(argv=None):
             times.append(seconds * 1e3)
             exact += enclosure.exact
         times.sort()
-        row = {"family": family, "k": k, "N": total, "cases": args.cases, "median_ms": statistics.median(times),
-               "p90_ms": times[int(0.9 * (len(times) - 1))], "max_ms": times[-1], "exact_points": exact}
+        row = {
+            "family": family,
+            "k": k,
+            "N": total,
+            "cases": args.cases,
+            "median_ms": statistics.median(times),
+            "p90_ms": times[int(0.9 * (len(times) - 1))],
+            "max_ms": times[-1],
+            "exact_points": exact,
+        }
         rows.append(row)
-        print(f"{family:>7} {k:>3} {total:>12} {row['median_ms']:>10.3f} {row['p90_ms']:>8.3f} {row['max_ms']:>8.3f}"
-              f" {exact:>6}")
+        print(
+            f"{family:>7} {k:>3} {total:>12} {row['median_ms']:>10.3f} {row['p90_ms']:>8.3f} {row['max_ms']:>8.3f}"
+            f" {exact:>6}"
+        )
     alpha_median, weight_median = statistics.median(alpha_us), statistics.median(weight_us)
-    print(f"catoni_alpha: median {alpha_median:.1f} us per call; weight sqrt_lower(min q / rho^): median "
-          f"{weight_median:.1f} us per call ({len(alpha_us)} paired cases)")
+    print(
+        f"catoni_alpha: median {alpha_median:.1f} us per call; weight sqrt_lower(min q / rho^): median "
+        f"{weight_median:.1f} us per call ({len(alpha_us)} paired cases)"
+    )
     report = {
         "benchmark": "catoni_root",
         "width": "2^-64",
         "data": "0 and +-1/q, q in [1/100, 1] with denominator <= 1000; counts a random composition of N; "
-                "random: k - 1 values with random signs; paired: +1/q_j and -1/q_j for (k - 1)/2 q_j",
+        "random: k - 1 values with random signs; paired: +1/q_j and -1/q_j for (k - 1)/2 q_j",
         "alpha": "random: catoni_alpha(2 ln(3/2 log2(N) 8^2 / (1/20)), min q, N, rho^ ~ U{1/1000..1}); "
-                 "paired: catoni_alpha(2 ln(3/2 39 64^2 / (1/10)), min q, N, rho^)",
+        "paired: catoni_alpha(2 ln(3/2 39 64^2 / (1/10)), min q, N, rho^)",
         "timing": "wall clock per call, after a warm-up call (the ln table is built once per process)",
         "cold_start_ms": cold_s * 1e3,
         "seed": args.seed,

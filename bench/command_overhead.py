@@ -37,6 +37,7 @@ Writes bench/results/command_overhead.json. Targets (issue 30): serve mode at mo
 per call on top of the program's own time for n <= 2^14; `check` through a serving
 program within 1.5x the worker route's wall time. (Issue 23's target for one process
 per call was under 50 ms.)"""
+
 from __future__ import annotations
 
 import argparse
@@ -58,9 +59,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _report  # noqa: E402
 
 import reference as R  # noqa: E402
-from properties.judge.command import CommandCandidate  # noqa: E402
-from properties.core.contract import decode_trace  # noqa: E402
 from properties.core.candidate import run_algorithm  # noqa: E402
+from properties.core.contract import decode_trace  # noqa: E402
+from properties.judge.command import CommandCandidate  # noqa: E402
 from properties.judge.load import load_impl  # noqa: E402
 from reference import documents  # noqa: E402
 
@@ -70,10 +71,16 @@ SIZES = (2**10, 2**11, 2**12, 2**13, 2**14)
 TARGET_SERVE_MS = 5.0
 TARGET_ONE_SHOT_MS = 50.0
 TARGET_CHECK_RATIO = 1.5
-CHECKS = ("check_passive_output_is_erm", "check_robust_cal_elimination_recomputed",
-          "check_robust_cal_vanilla_empirical_risks_and_output", "check_calruption_one_epoch_query_probabilities",
-          "check_calruption_epoch_schedule", "check_catoni_root_certified", "check_catoni_root_rejects_bad_arguments",
-          "check_sample_tape_matches_cral_tape_v1")
+CHECKS = (
+    "check_passive_output_is_erm",
+    "check_robust_cal_elimination_recomputed",
+    "check_robust_cal_vanilla_empirical_risks_and_output",
+    "check_calruption_one_epoch_query_probabilities",
+    "check_calruption_epoch_schedule",
+    "check_catoni_root_certified",
+    "check_catoni_root_rejects_bad_arguments",
+    "check_sample_tape_matches_cral_tape_v1",
+)
 
 PREPARED_SERVER = """import json, sys
 describe, results = sys.argv[1], json.loads(sys.argv[2])
@@ -134,8 +141,17 @@ def _prepared_files(scratch: str, cases: dict) -> tuple[str, dict, str]:
     pickle of the traces, for the prepared programs and module."""
     describe_path = os.path.join(scratch, "describe.json")
     with open(describe_path, "w") as handle:
-        json.dump({"format": "cral-describe", "version": 1, "implements": list(ALGORITHMS), "arithmetic": "exact",
-                   "tape_formats": ["json", "npy"], "serve": True}, handle)
+        json.dump(
+            {
+                "format": "cral-describe",
+                "version": 1,
+                "implements": list(ALGORITHMS),
+                "arithmetic": "exact",
+                "tape_formats": ["json", "npy"],
+                "serve": True,
+            },
+            handle,
+        )
     results, traces = {}, {}
     for n, case in cases.items():
         for algorithm in ALGORITHMS:
@@ -169,22 +185,32 @@ def _request(candidate, case: _Case, algorithm: str) -> tuple[str, bytes]:
         return path, handle.read()
 
 
-def one_shot(case: _Case, algorithm: str, repeats: int, scratch: str, describe: str, result: str,
-             program: str | None) -> dict:
+def one_shot(
+    case: _Case, algorithm: str, repeats: int, scratch: str, describe: str, result: str, program: str | None
+) -> dict:
     # the prepared program: the describe document for describe, else the result
-    prepared = (f'case "$(head -c 80 {{request}})" in *describe*) cat {shlex.quote(describe)};; '
-                f'*) cat {shlex.quote(result)};; esac')
+    prepared = (
+        f'case "$(head -c 80 {{request}})" in *describe*) cat {shlex.quote(describe)};; '
+        f"*) cat {shlex.quote(result)};; esac"
+    )
     candidate = CommandCandidate(program or prepared, serve=False, keep_dir=scratch)
     try:
         total = _harness_ms(candidate, case, algorithm, repeats)
         path, request = _request(candidate, case, algorithm)
-        argv = (["/bin/sh", "-c", prepared.replace("{request}", shlex.quote(path))] if program is None
-                else shlex.split(program) + [path])
+        argv = (
+            ["/bin/sh", "-c", prepared.replace("{request}", shlex.quote(path))]
+            if program is None
+            else shlex.split(program) + [path]
+        )
         own = _median_ms(lambda: _standalone(argv, request), repeats)
     finally:
         candidate.close()
-    return {"total_ms": round(total, 2), "program_ms": round(own, 2), "overhead_ms": round(total - own, 2),
-            "request_bytes": len(request)}
+    return {
+        "total_ms": round(total, 2),
+        "program_ms": round(own, 2),
+        "overhead_ms": round(total - own, 2),
+        "request_bytes": len(request),
+    }
 
 
 def served(case: _Case, algorithm: str, repeats: int, scratch: str, server_argv: list[str]) -> dict:
@@ -200,6 +226,7 @@ def served(case: _Case, algorithm: str, repeats: int, scratch: str, server_argv:
         candidate.close()
     bare = subprocess.Popen([*server_argv, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
+
         def round_trip():
             bare.stdin.write(line)
             bare.stdin.flush()
@@ -211,9 +238,14 @@ def served(case: _Case, algorithm: str, repeats: int, scratch: str, server_argv:
         bare.stdin.close()
         bare.kill()
         bare.wait()
-    return {"total_ms": round(total, 2), "program_ms": round(own, 2), "overhead_ms": round(total - own, 2),
-            "request_bytes": len(line), "cached_tape_total_ms": round(cached, 2),
-            "cached_tape_overhead_ms": round(cached - own, 2)}
+    return {
+        "total_ms": round(total, 2),
+        "program_ms": round(own, 2),
+        "overhead_ms": round(total - own, 2),
+        "request_bytes": len(line),
+        "cached_tape_total_ms": round(cached, 2),
+        "cached_tape_overhead_ms": round(cached - own, 2),
+    }
 
 
 def result_decoding_ms(algorithm: str, result: str, repeats: int) -> float:
@@ -253,36 +285,65 @@ def per_call(args, scratch: str) -> list[dict]:
         for n, case in cases.items():
             for algorithm in ALGORITHMS:
                 result = results[(algorithm, n)]
-                server_argv = [sys.executable, server, describe,
-                               json.dumps({a: results[(a, n)] for a in ALGORITHMS})]
-                row = {"algorithm": algorithm, "n": n,
-                       "one_shot": one_shot(case, algorithm, args.repeats, scratch, describe, result, args.program),
-                       "serve": served(case, algorithm, args.repeats, scratch, server_argv),
-                       "worker": worker(case, algorithm, args.repeats, module),
-                       "result_decoding_ms": round(result_decoding_ms(algorithm, result, args.repeats), 2)}
+                server_argv = [sys.executable, server, describe, json.dumps({a: results[(a, n)] for a in ALGORITHMS})]
+                row = {
+                    "algorithm": algorithm,
+                    "n": n,
+                    "one_shot": one_shot(case, algorithm, args.repeats, scratch, describe, result, args.program),
+                    "serve": served(case, algorithm, args.repeats, scratch, server_argv),
+                    "worker": worker(case, algorithm, args.repeats, module),
+                    "result_decoding_ms": round(result_decoding_ms(algorithm, result, args.repeats), 2),
+                }
                 row["serve"]["route_ms"] = round(row["serve"]["cached_tape_overhead_ms"] - row["result_decoding_ms"], 2)
                 rows.append(row)
-                print(f"{algorithm:<11} n = {n:>6}  " + "  ".join(
-                    f"{route} {row[route]['total_ms']:7.2f} - {row[route]['program_ms']:5.2f} = "
-                    f"{row[route]['overhead_ms']:6.2f}" for route in ROUTES)
+                print(
+                    f"{algorithm:<11} n = {n:>6}  "
+                    + "  ".join(
+                        f"{route} {row[route]['total_ms']:7.2f} - {row[route]['program_ms']:5.2f} = "
+                        f"{row[route]['overhead_ms']:6.2f}"
+                        for route in ROUTES
+                    )
                     + f"  serve, tape encoded already: {row['serve']['cached_tape_overhead_ms']:6.2f}"
                     + f" (of which the result's parse + schema + decoding {row['result_decoding_ms']:6.2f}, "
-                    f"the rest {row['serve']['route_ms']:6.2f})", flush=True)
+                    f"the rest {row['serve']['route_ms']:6.2f})",
+                    flush=True,
+                )
     return rows
 
 
 def check_wall_times(module: str, seed: int) -> dict:
     answer = f"{shlex.quote(sys.executable)} -m properties answer --impl {module}"
-    routes = {"worker": ["--impl", module], "serve": ["--candidate-cmd", answer],
-              "one_shot": ["--candidate-cmd", f"{answer} --one-shot"]}
+    routes = {
+        "worker": ["--impl", module],
+        "serve": ["--candidate-cmd", answer],
+        "one_shot": ["--candidate-cmd", f"{answer} --one-shot"],
+    }
     out = {}
     for route, how in routes.items():
         with tempfile.TemporaryDirectory() as kept:
             keep = ["--keep-requests", kept] if route != "worker" else []
             started = time.perf_counter()
-            done = subprocess.run([sys.executable, "-m", "properties", "check", *how, "--only", *CHECKS, "--seed",
-                                   str(seed), "--profile", "dev", "--json", *keep], capture_output=True, text=True,
-                                  cwd=ROOT, env={**os.environ, "CRAL_RESULTS_DIR": kept})
+            done = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "properties",
+                    "check",
+                    *how,
+                    "--only",
+                    *CHECKS,
+                    "--seed",
+                    str(seed),
+                    "--profile",
+                    "dev",
+                    "--json",
+                    *keep,
+                ],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                env={**os.environ, "CRAL_RESULTS_DIR": kept},
+            )
             wall = time.perf_counter() - started
         if done.returncode not in (0, 1):
             raise SystemExit(f"check through {route} exited with {done.returncode}: {done.stderr[-2000:]}")
@@ -295,8 +356,11 @@ def check_wall_times(module: str, seed: int) -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=15)
-    parser.add_argument("--program", help="a real program to measure one process per call instead of the prepared "
-                                          "sh + cat answer (e.g. the Rust example's binary)")
+    parser.add_argument(
+        "--program",
+        help="a real program to measure one process per call instead of the prepared "
+        "sh + cat answer (e.g. the Rust example's binary)",
+    )
     parser.add_argument("--module", default="fast", help="the module for the check wall times (default fast)")
     parser.add_argument("--seed", type=int, default=20261127)
     parser.add_argument("--no-check", action="store_true", help="per-call overhead only")
@@ -311,21 +375,38 @@ def main(argv=None) -> int:
     worst = {route: max(r[route]["overhead_ms"] for r in rows) for route in ROUTES}
     worst["serve_tape_encoded_already"] = max(r["serve"]["cached_tape_overhead_ms"] for r in rows)
     worst["serve_beyond_encoding_and_decoding"] = max(r["serve"]["route_ms"] for r in rows)
-    print("largest overhead per call, n <= 2^14: " + ", ".join(f"{r} {v:.2f} ms" for r, v in worst.items())
-          + f" (targets: serve <= {TARGET_SERVE_MS:g} ms, one process per call < {TARGET_ONE_SHOT_MS:g} ms)")
-    report = {"rows": rows, "largest_overhead_ms": worst, "target_serve_ms": TARGET_SERVE_MS,
-              "target_one_shot_ms": TARGET_ONE_SHOT_MS, "repeats": args.repeats,
-              "program": args.program or "prepared answer (sh + cat; a Python server; a module in a worker)"}
+    print(
+        "largest overhead per call, n <= 2^14: "
+        + ", ".join(f"{r} {v:.2f} ms" for r, v in worst.items())
+        + f" (targets: serve <= {TARGET_SERVE_MS:g} ms, one process per call < {TARGET_ONE_SHOT_MS:g} ms)"
+    )
+    report = {
+        "rows": rows,
+        "largest_overhead_ms": worst,
+        "target_serve_ms": TARGET_SERVE_MS,
+        "target_one_shot_ms": TARGET_ONE_SHOT_MS,
+        "repeats": args.repeats,
+        "program": args.program or "prepared answer (sh + cat; a Python server; a module in a worker)",
+    }
     if not args.no_check:
         walls = check_wall_times(args.module, args.seed)
         ratio = walls["serve"]["wall_s"] / walls["worker"]["wall_s"]
         same = walls["serve"]["verdicts"] == walls["worker"]["verdicts"] == walls["one_shot"]["verdicts"]
-        print(f"check wall time: worker {walls['worker']['wall_s']:.2f} s, serve {walls['serve']['wall_s']:.2f} s "
-              f"({ratio:.2f}x the worker; target <= {TARGET_CHECK_RATIO:g}x), one process per call "
-              f"{walls['one_shot']['wall_s']:.2f} s; verdicts {'the same' if same else 'DIFFER'}")
-        report["check"] = {"module": args.module, "checks": list(CHECKS), "seed": args.seed, "profile": "dev",
-                           "routes": walls, "serve_over_worker": round(ratio, 3), "same_verdicts": same,
-                           "target_ratio": TARGET_CHECK_RATIO}
+        print(
+            f"check wall time: worker {walls['worker']['wall_s']:.2f} s, serve {walls['serve']['wall_s']:.2f} s "
+            f"({ratio:.2f}x the worker; target <= {TARGET_CHECK_RATIO:g}x), one process per call "
+            f"{walls['one_shot']['wall_s']:.2f} s; verdicts {'the same' if same else 'DIFFER'}"
+        )
+        report["check"] = {
+            "module": args.module,
+            "checks": list(CHECKS),
+            "seed": args.seed,
+            "profile": "dev",
+            "routes": walls,
+            "serve_over_worker": round(ratio, 3),
+            "same_verdicts": same,
+            "target_ratio": TARGET_CHECK_RATIO,
+        }
     _report.write(report, args.out)
     print(f"written to {args.out}")
     return 0

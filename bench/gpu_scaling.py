@@ -26,6 +26,7 @@ on the host, so bitwise equality is what to expect; anything else is reported.
 What runs on the GPU: the per-pair statistics (fast/backends.py says what stays on the
 host: the counts' draws, Catoni's roots, the LP of line 9, line 13's sweep). Writes JSON
 to bench/results/gpu_scaling.json (or --json)."""
+
 from __future__ import annotations
 
 import argparse
@@ -49,8 +50,18 @@ GROWTH = 3.0  # for skipping sizes: the work's growth in |H| = |X| before issue 
 
 INTEGER_FIELDS = ("l", "tau", "length", "labels_requested", "seen", "rho_counts", "h_star_hat", "layers")
 # Epoch field -> properties/checks/tolerances.py entry (None: a q value, compared exactly)
-FLOAT_FIELDS = {"q": "next_q", "min_q": None, "alpha": "alpha", "W": "W", "weight": "weight", "eta_hat": "eta_hat",
-                "lp_objective": "lp_objective", "risk_hat": "risk_hat", "gap_hat": "gap_hat", "next_q": "next_q"}
+FLOAT_FIELDS = {
+    "q": "next_q",
+    "min_q": None,
+    "alpha": "alpha",
+    "W": "W",
+    "weight": "weight",
+    "eta_hat": "eta_hat",
+    "lp_objective": "lp_objective",
+    "risk_hat": "risk_hat",
+    "gap_hat": "gap_hat",
+    "next_q": "next_q",
+}
 
 
 def _sizes(text: str) -> tuple[int, ...]:
@@ -86,12 +97,17 @@ def _n(text: str) -> int:
 
 def parse(argv):
     parser = argparse.ArgumentParser(prog="bench/gpu_scaling.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--backend", default="auto",
-                        help="auto (torch+CUDA, else CuPy), torch, cupy, numpy, array-api-strict")
+    parser.add_argument(
+        "--backend", default="auto", help="auto (torch+CUDA, else CuPy), torch, cupy, numpy, array-api-strict"
+    )
     parser.add_argument("--device", default=None, help="the backend's device (default: cuda for torch, 0 for cupy)")
     parser.add_argument("--sizes", type=_sizes, default=SIZES, help="|H| = |X| to run (default 1024,...,16384)")
-    parser.add_argument("--compare-sizes", type=_sizes, default=COMPARE_SIZES,
-                        help="sizes also run on numpy to compare (default 256,1024)")
+    parser.add_argument(
+        "--compare-sizes",
+        type=_sizes,
+        default=COMPARE_SIZES,
+        help="sizes also run on numpy to compare (default 256,1024)",
+    )
     parser.add_argument("--budget", type=_positive, default=BUDGET_S, help="seconds for the whole script (default 270)")
     parser.add_argument("--n", type=_n, default=N, help="rounds (default 10**12)")
     parser.add_argument("--json", default=str(_report.RESULTS / "gpu_scaling.json"), help="where to write the JSON")
@@ -131,8 +147,9 @@ class _DeviceMemory:
 
 
 def workload(size: int, n: int):
-    import reference as R
     from run import thresholds_instance
+
+    import reference as R
 
     return thresholds_instance(size, size), R.adversary.clean(n), R.Params.paper(n, size, DELTA)
 
@@ -182,12 +199,13 @@ def compare(a, b) -> dict:
                 scale = 1.0
             finite = ~np.isnan(u)
             error = np.abs(u - v)[finite] if u.ndim else np.abs(u - v)
-            bound = (2 * (t.rel * np.abs(v) + t.abs * scale))
+            bound = 2 * (t.rel * np.abs(v) + t.abs * scale)
             bound = bound[finite] if u.ndim and np.ndim(bound) else bound
             worst = float(np.max(error / np.maximum(bound, 1e-300))) if np.size(error) else 0.0
             if worst > 1:
-                mismatches.append({"epoch": ea.l, "field": field, "kind": "float beyond tolerance",
-                                   "error_over_bound": worst})
+                mismatches.append(
+                    {"epoch": ea.l, "field": field, "kind": "float beyond tolerance", "error_over_bound": worst}
+                )
     if len(a.epochs) != len(b.epochs):
         mismatches.append({"field": "epochs", "a": len(a.epochs), "b": len(b.epochs)})
     return {"bitwise": bitwise and not mismatches, "within_tolerance": not mismatches, "mismatches": mismatches[:20]}
@@ -205,8 +223,11 @@ def main(argv=None) -> int:
     if name == "auto":
         found = gpu_backend()
         if found is None:
-            print("error: no GPU backend: neither torch with CUDA nor CuPy with a device is available here "
-                  "(--backend numpy runs the script on the CPU)", file=sys.stderr)
+            print(
+                "error: no GPU backend: neither torch with CUDA nor CuPy with a device is available here "
+                "(--backend numpy runs the script on the CPU)",
+                file=sys.stderr,
+            )
             return 2
         name, device = found[0], device or found[1]
     try:
@@ -218,9 +239,19 @@ def main(argv=None) -> int:
 
     started = time.perf_counter()
     memory = _DeviceMemory(backend)
-    report = {"benchmark": "gpu_scaling", "backend": backend.name, "device": str(backend.device), "n": args.n,
-              "params": "paper, delta = 1/10", "adversary": "clean", "seed": 1, "budget_s": args.budget,
-              "sizes": [], "skipped": [], "agreement": []}
+    report = {
+        "benchmark": "gpu_scaling",
+        "backend": backend.name,
+        "device": str(backend.device),
+        "n": args.n,
+        "params": "paper, delta = 1/10",
+        "adversary": "clean",
+        "seed": 1,
+        "budget_s": args.budget,
+        "sizes": [],
+        "skipped": [],
+        "agreement": [],
+    }
     last = None
     for size in sorted(set(args.sizes)):
         left = args.budget - (time.perf_counter() - started)
@@ -231,16 +262,27 @@ def main(argv=None) -> int:
             continue
         memory.reset()
         run, seconds, cpu_s, best = run_once(size, args.n, backend)
-        row = {"hypotheses": size, "points": size, "seconds": seconds, "cpu_s": cpu_s,
-               "device_peak_mb": memory.peak_mb(),
-               "host_peak_rss_mb": _peak_rss_mb(), "epochs_completed": len(run.epochs),
-               "labels_requested": run.labels_requested, "output": run.output, "best": best}
+        row = {
+            "hypotheses": size,
+            "points": size,
+            "seconds": seconds,
+            "cpu_s": cpu_s,
+            "device_peak_mb": memory.peak_mb(),
+            "host_peak_rss_mb": _peak_rss_mb(),
+            "epochs_completed": len(run.epochs),
+            "labels_requested": run.labels_requested,
+            "output": run.output,
+            "best": best,
+        }
         report["sizes"].append(row)
         last = (size, seconds)
         device_mb = "-" if row["device_peak_mb"] is None else f"{row['device_peak_mb']:.0f}"
-        print(f"|H| = |X| = {size:>6}: {seconds:8.2f} s (CPU {cpu_s:8.2f} s), device peak {device_mb} MiB, "
-              f"host peak RSS {row['host_peak_rss_mb']:.0f} MiB, {len(run.epochs)} epochs, output h{run.output} "
-              f"(best h{best})", flush=True)
+        print(
+            f"|H| = |X| = {size:>6}: {seconds:8.2f} s (CPU {cpu_s:8.2f} s), device peak {device_mb} MiB, "
+            f"host peak RSS {row['host_peak_rss_mb']:.0f} MiB, {len(run.epochs)} epochs, output h{run.output} "
+            f"(best h{best})",
+            flush=True,
+        )
         if size in args.compare_sizes:
             left = args.budget - (time.perf_counter() - started)
             if seconds * 2 > left:
@@ -249,8 +291,11 @@ def main(argv=None) -> int:
             other, *_ = run_once(size, args.n, reference_backend)
             agreement = {"hypotheses": size, **compare(run, other)}
             report["agreement"].append(agreement)
-            print(f"   agreement with numpy at {size}: bitwise {agreement['bitwise']}, within tolerance "
-                  f"{agreement['within_tolerance']}", flush=True)
+            print(
+                f"   agreement with numpy at {size}: bitwise {agreement['bitwise']}, within tolerance "
+                f"{agreement['within_tolerance']}",
+                flush=True,
+            )
     report["total_s"] = time.perf_counter() - started
     _report.write(report, args.json)
     print(f"wrote {args.json}")

@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import _report  # noqa: E402
 import numpy as np  # noqa: E402
 
-import _report  # noqa: E402
 from fast import line9  # noqa: E402
 from reference import highs  # noqa: E402
 
@@ -50,8 +50,14 @@ def measure(size: int, warm: bool, repeats: int) -> dict:
         _, value = line9.fit_distribution(*data, warm=warm, stats=stats)
         cpu.append(time.process_time() - c0)
         wall.append(time.perf_counter() - w0)
-    return {"size": size, "solver": "warm" if warm else "cold", "median_cpu_s": statistics.median(cpu),
-            "median_wall_s": statistics.median(wall), "objective": value, **stats}
+    return {
+        "size": size,
+        "solver": "warm" if warm else "cold",
+        "median_cpu_s": statistics.median(cpu),
+        "median_wall_s": statistics.median(wall),
+        "objective": value,
+        **stats,
+    }
 
 
 def main(argv=None) -> int:
@@ -68,8 +74,10 @@ def main(argv=None) -> int:
     print(f"warm solver: {backend}")
     print(f"{'|H|':>5} {'solver':>6} {'cpu s':>8} {'wall s':>8} {'rounds':>7} {'rows':>7} {'objective':>12}")
     for r in rows:
-        print(f"{r['size']:>5} {r['solver']:>6} {r['median_cpu_s']:>8.3f} {r['median_wall_s']:>8.3f} "
-              f"{r['rounds']:>7} {r['working_rows']:>7} {r['objective']:>12.4g}")
+        print(
+            f"{r['size']:>5} {r['solver']:>6} {r['median_cpu_s']:>8.3f} {r['median_wall_s']:>8.3f} "
+            f"{r['rounds']:>7} {r['working_rows']:>7} {r['objective']:>12.4g}"
+        )
     _report.write({"backend": backend, "rows": rows}, args.json)
     return 0
 

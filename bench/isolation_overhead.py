@@ -10,6 +10,7 @@ decoding of a trace into the reference's dataclasses is paid by both routes). Pr
 the median wall-clock ms per call of each and their difference, plus the start-up of
 a worker, and writes the figures as JSON (default bench/results/isolation_overhead.json).
 Target (issue 18): <= 5 ms of overhead per call on small cases."""
+
 from __future__ import annotations
 
 import argparse
@@ -22,8 +23,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import _report  # noqa: E402
-from properties.core.contract import decode_enclosure, decode_epoch_result  # noqa: E402
+
 from properties.core.candidate import call, run_algorithm  # noqa: E402
+from properties.core.contract import decode_enclosure, decode_epoch_result  # noqa: E402
 from properties.judge.load import load_impl  # noqa: E402
 from properties.strategies import fixed_crosscheck_cases  # noqa: E402
 from reference import adversary, instances, sample_tape  # noqa: E402
@@ -36,8 +38,9 @@ def _cases():
     medium = max(fixed_crosscheck_cases(20), key=lambda c: c.tape.n)
     xi = instances.counterexample(Fraction(1, 2), Fraction(1, 128))
     big_tape = sample_tape(xi, adversary.counterexample(1 << 15, 1 << 16), 0)
-    big = type(small)(xi, adversary.counterexample(1 << 15, 1 << 16), 0,
-                      Params.paper(1 << 16, xi.num_hypotheses, Fraction(1, 10)))
+    big = type(small)(
+        xi, adversary.counterexample(1 << 15, 1 << 16), 0, Params.paper(1 << 16, xi.num_hypotheses, Fraction(1, 10))
+    )
     assert big.tape == big_tape
     H = medium.instance.hypotheses
     m = len(H[0])
@@ -45,12 +48,17 @@ def _cases():
     counts = EpochCounts(tuple([64 // m] * (m - 1) + [64 - (64 // m) * (m - 1)]), tuple((1, 1) for _ in range(m)))
     params = Params.scaled(600, len(H), Fraction(1, 10), Fraction(1, 4), Fraction(16))  # |I_1| = 64
     return [
-        ("catoni_root (3 values)", lambda c: decode_enclosure("b", call("b", c, "catoni_root", [-2, 1, 3], [5, 7, 2], 1))),
+        (
+            "catoni_root (3 values)",
+            lambda c: decode_enclosure("b", call("b", c, "catoni_root", [-2, 1, 3], [5, 7, 2], 1)),
+        ),
         (f"passive, n = {small.tape.n}", lambda c: run_algorithm("b", c, "passive", small)),
         (f"robust_cal, n = {small.tape.n}", lambda c: run_algorithm("b", c, "robust_cal", small)),
         (f"calruption, n = {small.tape.n}", lambda c: run_algorithm("b", c, "calruption", small)),
-        (f"calruption_epoch, |H| = {len(H)}, |X| = {m}",
-         lambda c: decode_epoch_result("b", call("b", c, "calruption_epoch", H, state, counts, params), m, len(H))),
+        (
+            f"calruption_epoch, |H| = {len(H)}, |X| = {m}",
+            lambda c: decode_epoch_result("b", call("b", c, "calruption_epoch", H, state, counts, params), m, len(H)),
+        ),
         (f"robust_cal, n = {medium.tape.n}", lambda c: run_algorithm("b", c, "robust_cal", medium)),
         (f"calruption, n = {medium.tape.n}", lambda c: run_algorithm("b", c, "calruption", medium)),
         (f"robust_cal, n = {big.tape.n} (large tape)", lambda c: run_algorithm("b", c, "robust_cal", big)),
@@ -82,14 +90,22 @@ def main(argv=None) -> int:
         for label, function in _cases():
             repeats = args.repeats if "large" not in label else max(3, args.repeats // 10)
             a, b = _median_ms(function, in_process, repeats), _median_ms(function, isolated, repeats)
-            rows.append({"call": label, "in_process_ms": round(a, 3), "isolated_ms": round(b, 3),
-                         "overhead_ms": round(b - a, 3)})
+            rows.append(
+                {
+                    "call": label,
+                    "in_process_ms": round(a, 3),
+                    "isolated_ms": round(b, 3),
+                    "overhead_ms": round(b - a, 3),
+                }
+            )
     print(f"worker start-up (import of the reference included): median {statistics.median(starts):.0f} ms")
     print(f"{'call':<44}{'in-process ms':>15}{'isolated ms':>13}{'overhead ms':>13}")
     for row in rows:
         print(f"{row['call']:<44}{row['in_process_ms']:>15.2f}{row['isolated_ms']:>13.2f}{row['overhead_ms']:>13.2f}")
-    _report.write({"worker_start_ms": round(statistics.median(starts), 1), "calls": rows,
-                   "target_overhead_ms_small_cases": 5}, args.json)
+    _report.write(
+        {"worker_start_ms": round(statistics.median(starts), 1), "calls": rows, "target_overhead_ms_small_cases": 5},
+        args.json,
+    )
     print(f"written to {args.json}")
     return 0
 

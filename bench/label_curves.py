@@ -23,6 +23,7 @@ The committed figure, docs/label_curves.{png,svg,csv}, is replaced only when ask
 name (`--out docs/label_curves`): a documented command never overwrites a committed file.
 --quick runs the "curves-quick" spec (n <= 10^5, 2 seeds: seconds) and writes under
 bench/results/ too."""
+
 from __future__ import annotations
 
 import json
@@ -48,18 +49,27 @@ CAMPAIGNS = _report.RESULTS / "campaigns"
 
 
 def title(spec: dict) -> str:
-    return (f"Labels requested vs n: {spec['hypotheses']} thresholds on {spec['points']} points, "
-            f"delta = {spec['delta']}, paper constants, {spec['replicates']} seeds per point")
+    return (
+        f"Labels requested vs n: {spec['hypotheses']} thresholds on {spec['points']} points, "
+        f"delta = {spec['delta']}, paper constants, {spec['replicates']} seeds per point"
+    )
 
 
 def main(argv=None) -> int:
     parser = OneLineParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="the curves-quick spec (seconds), output under bench/results")
+    parser.add_argument(
+        "--quick", action="store_true", help="the curves-quick spec (seconds), output under bench/results"
+    )
     parser.add_argument("--workers", type=int, default=None, help="local worker processes (default: one per core)")
-    parser.add_argument("--results", help="the campaign's results file (default bench/results/campaigns/NAME-DIGEST.jsonl)")
+    parser.add_argument(
+        "--results", help="the campaign's results file (default bench/results/campaigns/NAME-DIGEST.jsonl)"
+    )
     parser.add_argument("--report", help="the JSON report (default bench/results/label_curves[_quick].json)")
-    parser.add_argument("--out", help=f"output prefix: PREFIX.png, .svg, .csv (default {DEFAULT_OUT.relative_to(ROOT)}, "
-                                      f"{QUICK_OUT.relative_to(ROOT)} with --quick)")
+    parser.add_argument(
+        "--out",
+        help=f"output prefix: PREFIX.png, .svg, .csv (default {DEFAULT_OUT.relative_to(ROOT)}, "
+        f"{QUICK_OUT.relative_to(ROOT)} with --quick)",
+    )
     try:
         args = parser.parse_args(argv)
         if args.workers is not None and args.workers < 1:
@@ -76,24 +86,44 @@ def main(argv=None) -> int:
 
     workers = args.workers or default_workers()
     started = time.perf_counter()
-    outcome = execute("experiment", name, spec, digest, experiments.tasks(spec), results,
-                      is_failure=lambda row: "error" in row, workers=workers)
+    outcome = execute(
+        "experiment",
+        name,
+        spec,
+        digest,
+        experiments.tasks(spec),
+        results,
+        is_failure=lambda row: "error" in row,
+        workers=workers,
+    )
     if outcome.stopped != "complete":
         print(f"{outcome.stopped}: rows kept in {results.path}; run again to finish", file=sys.stderr)
         return 130 if outcome.stopped == "interrupted" else 3
     summary = experiments.summarize(spec, read_results(results.path)[1])
     if summary["errors"]:
-        print(f"error: {len(summary['errors'])} tasks raised, e.g. {summary['errors'][0]} (see {results.path})",
-              file=sys.stderr)
+        print(
+            f"error: {len(summary['errors'])} tasks raised, e.g. {summary['errors'][0]} (see {results.path})",
+            file=sys.stderr,
+        )
         return 1
     write_csv(summary["rows"], out.with_name(out.name + ".csv"))
     written = plot_label_curves(summary["rows"], out, titles=experiments.ADVERSARY_TITLES, title=title(spec))
     seconds = time.perf_counter() - started
-    _report.write({"campaign": name, "spec": spec, "workers": workers, "seconds": round(seconds, 2),
-                   "tasks_run": outcome.ran, "summary": summary},
-                  args.report or _report.RESULTS / ("label_curves_quick.json" if args.quick else "label_curves.json"))
-    print(f"wrote {', '.join(map(str, written))}, {out.name}.csv; {outcome.ran} tasks run in {seconds:.1f} s "
-          f"on {workers} workers")
+    _report.write(
+        {
+            "campaign": name,
+            "spec": spec,
+            "workers": workers,
+            "seconds": round(seconds, 2),
+            "tasks_run": outcome.ran,
+            "summary": summary,
+        },
+        args.report or _report.RESULTS / ("label_curves_quick.json" if args.quick else "label_curves.json"),
+    )
+    print(
+        f"wrote {', '.join(map(str, written))}, {out.name}.csv; {outcome.ran} tasks run in {seconds:.1f} s "
+        f"on {workers} workers"
+    )
     print(json.dumps({"seconds": round(seconds, 2), "tasks_run": outcome.ran, "workers": workers}))
     return 0
 

@@ -18,6 +18,7 @@ certificate, refinement re-solves, fallback), and of the whole `solve_lp`; the f
 instances that needed iterative refinement and the fraction that needed the exact-simplex
 fallback, and the most simplex pivots. Writes the figures as JSON (default
 bench/results/lp.json)."""
+
 from __future__ import annotations
 
 import argparse
@@ -31,8 +32,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import _report  # noqa: E402
-from reference import lp  # noqa: E402
 
+from reference import lp  # noqa: E402
 
 VARIANTS = ("random", "near-tie", "degenerate")
 
@@ -62,8 +63,9 @@ def fit_instance(num_hypotheses: int, m: int, seed: int, variant: str = "random"
     W, w = {}, {}
     for i in range(num_hypotheses):
         for k in range(i + 1, num_hypotheses):
-            diff = sum(p[x] * (1 if hyps[i][x] else -1) * (1 - 2 * eta_true[x])
-                       for x in range(m) if hyps[i][x] != hyps[k][x])
+            diff = sum(
+                p[x] * (1 if hyps[i][x] else -1) * (1 - 2 * eta_true[x]) for x in range(m) if hyps[i][x] != hyps[k][x]
+            )
             if degenerate:
                 # coarse grid in the scaled units (m/2)·difference: many exact ties
                 W[i, k] = Fraction(round(float(diff) * m / 2 + rng.choice([-1, 0, 0, 1])), 1) * 2 / m
@@ -129,8 +131,10 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     rows_out = []
-    print(f"{'rows x pts':>11} {'variant':>10} {'highs s':>9} {'exact s':>9} {'total s':>9} {'max total':>9} "
-          f"{'refined':>7} {'fallback':>8} {'pivots':>6}")
+    print(
+        f"{'rows x pts':>11} {'variant':>10} {'highs s':>9} {'exact s':>9} {'total s':>9} {'max total':>9} "
+        f"{'refined':>7} {'fallback':>8} {'pivots':>6}"
+    )
     for size in args.sizes.split(","):
         rows, m = (int(v) for v in size.split("x"))
         H = hyps_for_rows(rows)
@@ -146,17 +150,28 @@ def main(argv=None):
                 fallback += sol.method == lp.METHOD_SIMPLEX
                 refined += sol.refinements > 0
                 pivots.append(sol.pivots)
-            row = {"rows": len(inst[1]), "support_points": m, "hypotheses": H, "variables": m + 1,
-                   "variant": variant, "instances": args.instances,
-                   "median_highs_s": statistics.median(highs), "median_exact_s": statistics.median(exact),
-                   "median_total_s": statistics.median(total), "max_total_s": max(total),
-                   "refinement_fraction": refined / args.instances,
-                   "fallback_fraction": fallback / args.instances, "max_pivots": max(pivots)}
+            row = {
+                "rows": len(inst[1]),
+                "support_points": m,
+                "hypotheses": H,
+                "variables": m + 1,
+                "variant": variant,
+                "instances": args.instances,
+                "median_highs_s": statistics.median(highs),
+                "median_exact_s": statistics.median(exact),
+                "median_total_s": statistics.median(total),
+                "max_total_s": max(total),
+                "refinement_fraction": refined / args.instances,
+                "fallback_fraction": fallback / args.instances,
+                "max_pivots": max(pivots),
+            }
             rows_out.append(row)
-            print(f"{size:>11} {variant:>10} {row['median_highs_s']:>9.4f} {row['median_exact_s']:>9.4f} "
-                  f"{row['median_total_s']:>9.4f} {row['max_total_s']:>9.4f} {row['refinement_fraction']:>7.2f} "
-                  f"{row['fallback_fraction']:>8.2f} "
-                  f"{row['max_pivots']:>6}")
+            print(
+                f"{size:>11} {variant:>10} {row['median_highs_s']:>9.4f} {row['median_exact_s']:>9.4f} "
+                f"{row['median_total_s']:>9.4f} {row['max_total_s']:>9.4f} {row['refinement_fraction']:>7.2f} "
+                f"{row['fallback_fraction']:>8.2f} "
+                f"{row['max_pivots']:>6}"
+            )
     report = {
         "benchmark": "lp",
         "what": "reference.lp.solve_lp on CALruption line-9 fit instances (bench/lp_bench.py fit_instance)",

@@ -5,6 +5,7 @@
 
 Prints one row per n (best of `repeats` wall-clock times, microseconds per round)
 and writes the figures as JSON (default bench/results/robust_cal_scaling.json)."""
+
 from __future__ import annotations
 
 import argparse
@@ -16,6 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import _report  # noqa: E402
+
 import reference as R  # noqa: E402
 
 
@@ -48,8 +50,16 @@ def main(argv=None):
         t_rcal, _ = best_of(args.repeats, lambda: R.robust_cal(inst.hypotheses, tape, params))
         t_van, _ = best_of(args.repeats, lambda: R.robust_cal(inst.hypotheses, tape, params, vanilla=True))
         per_round = (t_tape + t_rcal) / n * 1e6
-        rows.append({"n": n, "tape_s": t_tape, "passive_s": t_passive, "robust_cal_s": t_rcal,
-                     "robust_cal_vanilla_s": t_van, "us_per_round_tape_plus_robust_cal": per_round})
+        rows.append(
+            {
+                "n": n,
+                "tape_s": t_tape,
+                "passive_s": t_passive,
+                "robust_cal_s": t_rcal,
+                "robust_cal_vanilla_s": t_van,
+                "us_per_round_tape_plus_robust_cal": per_round,
+            }
+        )
         print(f"{n:>8} {t_tape:>8.3f} {t_passive:>9.3f} {t_rcal:>12.3f} {t_van:>9.3f} {per_round:>21.2f}")
     report = {
         "benchmark": "robust_cal_scaling",

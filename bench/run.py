@@ -27,6 +27,7 @@ BLAS and OpenMP are pinned to one thread before numpy loads):
   take minutes and are left to that script; --scaling-sizes changes the sizes (the
   figures need 128 and 1024).
 """
+
 from __future__ import annotations
 
 import os
@@ -44,17 +45,22 @@ from pathlib import Path  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import _report  # noqa: E402
-from _instances import thresholds_instance  # noqa: E402
 import calruption_scaling  # noqa: E402
 import numpy as np  # noqa: E402
 import scipy  # noqa: E402
+from _instances import thresholds_instance  # noqa: E402
 
 import fast  # noqa: E402
 import reference as R  # noqa: E402
 
 DELTA = Fraction(1, 10)
-TARGETS = {"tape_samples_per_s": (">=", 5e6), "counts_paper_1e12_s": ("<=", 10.0), "fast_vs_reference_speedup": (">=", 100.0),
-           "calruption_counts_1024_s": ("<=", 60.0), "calruption_growth_exponent": ("<=", 2.3)}
+TARGETS = {
+    "tape_samples_per_s": (">=", 5e6),
+    "counts_paper_1e12_s": ("<=", 10.0),
+    "fast_vs_reference_speedup": (">=", 100.0),
+    "calruption_counts_1024_s": ("<=", 60.0),
+    "calruption_growth_exponent": ("<=", 2.3),
+}
 
 
 def best_of(repeats: int, function):
@@ -72,9 +78,15 @@ def tape_throughput(repeats: int) -> dict:
     params = R.Params.paper(n, 64, DELTA)
     sampling_s, tape = best_of(1, lambda: fast.sample_tape(instance, R.adversary.clean(n), 1))
     seconds, run = best_of(repeats, lambda: fast.calruption(instance.hypotheses, tape, params, raw=True))
-    return {"n": n, "seconds": seconds, "samples_per_s": n / seconds, "epochs_completed": len(run.epochs),
-            "labels_requested": run.labels_requested, "tape_sampling_s": sampling_s,
-            "tape_sampling_ns_per_round": 1e9 * sampling_s / n}
+    return {
+        "n": n,
+        "seconds": seconds,
+        "samples_per_s": n / seconds,
+        "epochs_completed": len(run.epochs),
+        "labels_requested": run.labels_requested,
+        "tape_sampling_s": sampling_s,
+        "tape_sampling_ns_per_round": 1e9 * sampling_s / n,
+    }
 
 
 def counts_paper(repeats: int) -> dict:
@@ -83,8 +95,14 @@ def counts_paper(repeats: int) -> dict:
     params = R.Params.paper(n, 64, DELTA)
     adversary = R.adversary.clean(n)
     seconds, run = best_of(repeats, lambda: fast.calruption_counts(instance, adversary, params, 1, raw=True))
-    return {"n": n, "seconds": seconds, "epochs_completed": len(run.epochs), "labels_requested": run.labels_requested,
-            "output": run.output, "best": instance.best}
+    return {
+        "n": n,
+        "seconds": seconds,
+        "epochs_completed": len(run.epochs),
+        "labels_requested": run.labels_requested,
+        "output": run.output,
+        "best": instance.best,
+    }
 
 
 def speedups(repeats: int) -> dict:
@@ -103,12 +121,17 @@ def speedups(repeats: int) -> dict:
     for name, (slow, quick) in runs.items():
         reference_s, reference_trace = best_of(1, slow)
         fast_s, fast_trace = best_of(repeats, quick)
-        result[name] = {"reference_s": reference_s, "fast_s": fast_s, "speedup": reference_s / fast_s,
-                        "same_output": reference_trace.output == fast_trace.output}
+        result[name] = {
+            "reference_s": reference_s,
+            "fast_s": fast_s,
+            "speedup": reference_s / fast_s,
+            "same_output": reference_trace.output == fast_trace.output,
+        }
         if name == "calruption":
             raw_s, _ = best_of(repeats, lambda: fast.calruption(H, arrays, scaled, raw=True))
-            result[name].update(epochs_completed=len(reference_trace.epochs), fast_raw_s=raw_s,
-                                speedup_raw=reference_s / raw_s)
+            result[name].update(
+                epochs_completed=len(reference_trace.epochs), fast_raw_s=raw_s, speedup_raw=reference_s / raw_s
+            )
     return result
 
 
@@ -128,8 +151,12 @@ def _progress(total: int):
 
     def step(what: str) -> None:
         count[0] += 1
-        print(f"bench [{count[0]}/{total}] {what} ... ({time.perf_counter() - started:.0f} s so far)",
-              file=sys.stderr, flush=True)
+        print(
+            f"bench [{count[0]}/{total}] {what} ... ({time.perf_counter() - started:.0f} s so far)",
+            file=sys.stderr,
+            flush=True,
+        )
+
     return step
 
 
@@ -138,8 +165,12 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true", help="print the JSON object instead of the table")
     parser.add_argument("--repeats", type=int, default=3, help="best of this many runs (default 3)")
     parser.add_argument("--out", default=str(_report.RESULTS / "run.json"), help="where to write the JSON")
-    parser.add_argument("--scaling-sizes", type=calruption_scaling._sizes, default=calruption_scaling.SIZES,
-                        help="counts-mode |H| = |X| of the scaling sub-report (default 128,256,512,1024)")
+    parser.add_argument(
+        "--scaling-sizes",
+        type=calruption_scaling._sizes,
+        default=calruption_scaling.SIZES,
+        help="counts-mode |H| = |X| of the scaling sub-report (default 128,256,512,1024)",
+    )
     args = parser.parse_args(argv)
     if args.repeats < 1:
         print(f"error: --repeats must be >= 1, got {args.repeats}", file=sys.stderr)
@@ -163,7 +194,11 @@ def main(argv=None) -> int:
         "calruption_counts_1024_s": at_1024[0] if at_1024 else None,
         "calruption_growth_exponent": scaling.get("growth_exponent_128_1024"),
         "targets": {k: f"{op} {v:g}" for k, (op, v) in TARGETS.items()},
-        "tape_mode": tape, "counts_mode": counts, "speedups": speed, "calruption_scaling": scaling, "machine": machine(),
+        "tape_mode": tape,
+        "counts_mode": counts,
+        "speedups": speed,
+        "calruption_scaling": scaling,
+        "machine": machine(),
     }
     report["targets_met"] = {  # None: the figure was not measured (--scaling-sizes without 128 or 1024)
         k: None if report[k] is None else (report[k] >= v if op == ">=" else report[k] <= v)
@@ -180,7 +215,9 @@ def main(argv=None) -> int:
         for name in ("calruption", "robust_cal", "passive"):
             s = speed[name]
             raw = f" (numpy records only: {s['speedup_raw']:.0f}x)" if "speedup_raw" in s else ""
-            print(f"  {name:<12} reference {s['reference_s']:.3f} s, fast {s['fast_s'] * 1e3:.2f} ms, speedup {s['speedup']:.0f}x{raw}")
+            print(
+                f"  {name:<12} reference {s['reference_s']:.3f} s, fast {s['fast_s'] * 1e3:.2f} ms, speedup {s['speedup']:.0f}x{raw}"
+            )
         print(f"machine: {report['machine']}")
     return 0
 

@@ -13,6 +13,7 @@ at the size where it shows: caught or not.
 
 BLAS is left as configured; on a loaded machine prefer the CPU ratio. Writes JSON to
 bench/results/scale_judge.json (or --json)."""
+
 from __future__ import annotations
 
 import argparse
@@ -25,9 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _report
+import _report  # noqa: E402 (bench's own module, after the path above)
 
-from properties.scale.run import judge_counts
+from properties.scale.run import judge_counts  # noqa: E402
 
 TARGET_RATIO = 3.0
 
@@ -37,9 +38,13 @@ def _size_row(path: str, size: int, n: int = 10**12) -> dict:
     summary, results = judge_counts(path, (size,), n=n)
     r = results[0]
     cpu_ratio = r.judge_cpu_s / r.candidate_cpu_s if r.candidate_cpu_s else None
-    row = {**r.to_json(), "cpu_ratio": cpu_ratio, "mismatches": len(summary.mismatches),
-           "first_mismatch": str(summary.mismatches[0]) if summary.mismatches else None,
-           "total_s": time.perf_counter() - started}
+    row = {
+        **r.to_json(),
+        "cpu_ratio": cpu_ratio,
+        "mismatches": len(summary.mismatches),
+        "first_mismatch": str(summary.mismatches[0]) if summary.mismatches else None,
+        "total_s": time.perf_counter() - started,
+    }
     return row
 
 
@@ -56,9 +61,12 @@ def main(argv=None) -> int:
         row = _size_row(args.candidate, size)
         rows.append(row)
         cpu = f"{row['cpu_ratio']:.2f}x" if row["cpu_ratio"] is not None else "-"
-        print(f"|H| = |X| = {size:>5}: candidate {row['candidate_s']:8.2f} s (cpu {row['candidate_cpu_s']:7.2f} s), "
-              f"judge {row['judge_s']:8.2f} s (cpu {row['judge_cpu_s']:7.2f} s): ratio {row['ratio']:.2f}x wall, "
-              f"{cpu} cpu; {row['epochs']} epochs, {row['mismatches']} mismatches", flush=True)
+        print(
+            f"|H| = |X| = {size:>5}: candidate {row['candidate_s']:8.2f} s (cpu {row['candidate_cpu_s']:7.2f} s), "
+            f"judge {row['judge_s']:8.2f} s (cpu {row['judge_cpu_s']:7.2f} s): ratio {row['ratio']:.2f}x wall, "
+            f"{cpu} cpu; {row['epochs']} epochs, {row['mismatches']} mismatches",
+            flush=True,
+        )
     planted = []
     if args.mutants:
         from tests.broken.fast_mutants import build
@@ -72,15 +80,26 @@ def main(argv=None) -> int:
                     row = _size_row(package, size, n)
                     row.update(mutant=m.mutant.name, at=label, caught=row["mismatches"] > 0)
                     planted.append(row)
-                    print(f"{m.mutant.name:<20} {label:<6} |H| = {size:>5}, n = {n:.0e}: "
-                          f"{'caught' if row['caught'] else 'passed'} ({row['mismatches']} mismatches), judge "
-                          f"{row['judge_s']:.2f} s", flush=True)
+                    print(
+                        f"{m.mutant.name:<20} {label:<6} |H| = {size:>5}, n = {n:.0e}: "
+                        f"{'caught' if row['caught'] else 'passed'} ({row['mismatches']} mismatches), judge "
+                        f"{row['judge_s']:.2f} s",
+                        flush=True,
+                    )
     worst = max((r["ratio"] for r in rows if r["ratio"] is not None), default=None)
-    report = {"candidate": args.candidate, "n": 10**12, "instance": "thresholds |X| = |H|, paper constants, clean, seed 1",
-              "sizes": rows, "planted": planted,
-              "target": {"judge_over_candidate": f"<= {TARGET_RATIO:g}", "worst_wall_ratio": worst,
-                         "met": None if worst is None else worst <= TARGET_RATIO},
-              "load_note": "wall ratios on a shared 2-core machine are noisy; cpu_ratio is process time"}
+    report = {
+        "candidate": args.candidate,
+        "n": 10**12,
+        "instance": "thresholds |X| = |H|, paper constants, clean, seed 1",
+        "sizes": rows,
+        "planted": planted,
+        "target": {
+            "judge_over_candidate": f"<= {TARGET_RATIO:g}",
+            "worst_wall_ratio": worst,
+            "met": None if worst is None else worst <= TARGET_RATIO,
+        },
+        "load_note": "wall ratios on a shared 2-core machine are noisy; cpu_ratio is process time",
+    }
     _report.write(report, args.json)
     print(f"written {args.json}")
     return 0

@@ -10,16 +10,23 @@ the cost does not grow with n).
 CALruption's per-pair statistics run on any array library of the array API standard
 (numpy by default, array-api-strict, PyTorch, CuPy): `backend=`/`device=` on the entry
 points, or $CRAL_FAST_BACKEND (fast/backends.py, docs/fast.md)."""
+
 import numpy as np
 
 from .api import (
-    calruption, calruption_counts, calruption_epoch, passive, passive_counts, robust_cal, robust_cal_counts,
+    calruption,
+    calruption_counts,
+    calruption_epoch,
+    passive,
+    passive_counts,
+    robust_cal,
+    robust_cal_counts,
 )
 from .catoni import catoni_root
-from .scale_record import calruption_counts_record
-from .tape import TapeArrays, from_tape, sample_tape_arrays as sample_tape
-
 from .precision import FLOAT
+from .scale_record import calruption_counts_record
+from .tape import TapeArrays, from_tape
+from .tape import sample_tape_arrays as sample_tape
 
 # Declared for the cross-check (properties/checks/crosscheck.py) and `check`: float results are
 # judged as floats of this width, not by exact equality ("float64"; "float32" in the copy
@@ -27,6 +34,17 @@ from .precision import FLOAT
 ARITHMETIC = np.dtype(FLOAT).name
 
 __all__ = [
-    "ARITHMETIC", "TapeArrays", "calruption", "calruption_counts", "calruption_counts_record", "calruption_epoch", "catoni_root", "from_tape",
-    "passive", "passive_counts", "robust_cal", "robust_cal_counts", "sample_tape",
+    "ARITHMETIC",
+    "TapeArrays",
+    "calruption",
+    "calruption_counts",
+    "calruption_counts_record",
+    "calruption_epoch",
+    "catoni_root",
+    "from_tape",
+    "passive",
+    "passive_counts",
+    "robust_cal",
+    "robust_cal_counts",
+    "sample_tape",
 ]

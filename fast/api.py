@@ -10,6 +10,7 @@ CALruption's entry points take `backend=` ("numpy", "array-api-strict", "torch",
 "cupy", or "name:device") and `device=`: the array library and device of the per-pair
 statistics (fast/backends.py); the default is $CRAL_FAST_BACKEND, else numpy. The result
 does not depend on it: the statistics are exact integers on every backend."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -20,13 +21,14 @@ from reference.instance import validate_hypotheses
 from reference.params import Params
 from reference.tape import Tape
 
-from . import convert, counts as counts_mode, tape_mode
+from . import convert, tape_mode
+from . import counts as counts_mode
 from .backends import get_backend
 from .calruption import State, calruption_run, epoch_update
 from .constants import FloatParams
 from .hypotheses import as_matrix
-from .precision import FLOAT
 from .passive import passive_run
+from .precision import FLOAT
 from .robust_cal import robust_cal_run
 from .tape import TapeArrays, from_tape
 
@@ -41,7 +43,9 @@ def _inputs(hypotheses, tape, params):
     check_params_match(params, tape.n, H.shape[0])
     top = int(tape.x.max())
     if top >= H.shape[1]:
-        raise ValueError(f"tape.x[{int(np.argmax(tape.x))}] is {top}, but the hypotheses label only points 0..{H.shape[1] - 1}")
+        raise ValueError(
+            f"tape.x[{int(np.argmax(tape.x))}] is {top}, but the hypotheses label only points 0..{H.shape[1] - 1}"
+        )
     return H, tape, fparams
 
 
@@ -88,11 +92,21 @@ def calruption_epoch(hypotheses, state: EpochState, counts: EpochCounts, params:
     H_tuple = validate_hypotheses(hypotheses)
     check_epoch_inputs(H_tuple, state, counts, params)
     fparams = FloatParams.of(params)
-    fstate = State(state.l, state.tau, state.length, np.array([float(v) for v in state.q], FLOAT),
-                   np.array([float(v) for v in state.gap_hat], FLOAT))
-    record, _ = epoch_update(np.array(H_tuple, dtype=np.int64), fstate, np.array(counts.seen, dtype=np.int64),
-                             np.array(counts.queried, dtype=np.int64).reshape(-1, 2), fparams,
-                             backend=backend)
+    fstate = State(
+        state.l,
+        state.tau,
+        state.length,
+        np.array([float(v) for v in state.q], FLOAT),
+        np.array([float(v) for v in state.gap_hat], FLOAT),
+    )
+    record, _ = epoch_update(
+        np.array(H_tuple, dtype=np.int64),
+        fstate,
+        np.array(counts.seen, dtype=np.int64),
+        np.array(counts.queried, dtype=np.int64).reshape(-1, 2),
+        fparams,
+        backend=backend,
+    )
     return convert.epoch_record(record, fparams), convert.next_epoch_state(record, fparams)
 
 

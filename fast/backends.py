@@ -33,6 +33,7 @@ The one table of what a backend lacks and what is done instead (LIMITS below):
 
 The interval kernel needs only int64 cumulative_sum, take, maximum/minimum and
 arithmetic, all in the 2023.12 standard, so it runs everywhere above."""
+
 from __future__ import annotations
 
 import os
@@ -48,8 +49,10 @@ ENVIRONMENT = "CRAL_FAST_BACKEND"
 LIMITS = {
     "numpy": {},
     "array-api-strict": {"non-standard conversions": "to_numpy goes through np.from_dlpack"},
-    "torch": {"integer matmul on CUDA": "the general kernel computes on the host (numpy) when float64 is not exact",
-              "float64 on MPS": "refused: ValueError"},
+    "torch": {
+        "integer matmul on CUDA": "the general kernel computes on the host (numpy) when float64 is not exact",
+        "float64 on MPS": "refused: ValueError",
+    },
     "cupy": {"integer matmul": "the general kernel computes on the host (numpy) when float64 is not exact"},
     "any": {"unique_counts": "q groups are formed on the host (numpy)"},
 }
@@ -131,8 +134,8 @@ def get_backend(backend=None, device=None) -> Backend:
         return Backend("array-api-strict", xp, None)
     if name == "torch":
         try:
-            import torch
             import array_api_compat.torch as xp
+            import torch
         except ImportError:
             raise ValueError("backend 'torch' is not installed") from None
         dev = torch.device(device or "cpu")
@@ -142,8 +145,8 @@ def get_backend(backend=None, device=None) -> Backend:
             raise ValueError(f"device {device!r}: CUDA is not available to torch")
         return Backend("torch", xp, dev, integer_matmul=dev.type == "cpu")
     try:
-        import cupy
         import array_api_compat.cupy as xp
+        import cupy
     except ImportError:
         raise ValueError("backend 'cupy' is not installed") from None
     dev = cupy.cuda.Device(int(device)) if device not in (None, "cuda") else cupy.cuda.Device()

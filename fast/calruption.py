@@ -17,10 +17,11 @@ products (fast/pair_stats.py), line 13's max over pairs from a sweep of the pair
 descending value (same file). The cross-check
 (properties/checks/crosscheck.py) holds each against the exact value, with the tolerances of
 properties/checks/tolerances.py."""
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -29,7 +30,11 @@ from .constants import FloatParams
 from .line9 import fit_distribution, risks
 from .pair_kernel import PairKernel
 from .pair_stats import (
-    disagreement_counts, loss_difference_blocks, min_q_on_disagreement, next_query_probabilities, q_groups,
+    disagreement_counts,
+    loss_difference_blocks,
+    min_q_on_disagreement,
+    next_query_probabilities,
+    q_groups,
 )
 from .precision import FLOAT
 
@@ -86,8 +91,16 @@ def initial_state(m: int, num_h: int, fparams: FloatParams) -> State:
     return State(1, 1, fparams.epoch_length(1), np.ones(m, FLOAT), np.zeros(num_h, FLOAT))
 
 
-def epoch_update(H: np.ndarray, state: State, seen: np.ndarray, queried: np.ndarray, fparams: FloatParams,
-                 kernel: PairKernel | None = None, *, backend=None):
+def epoch_update(
+    H: np.ndarray,
+    state: State,
+    seen: np.ndarray,
+    queried: np.ndarray,
+    fparams: FloatParams,
+    kernel: PairKernel | None = None,
+    *,
+    backend=None,
+):
     """Lines 7-14 at the end of epoch l = state.l; returns (Epoch, next State).
 
     Memory O(|H|^2 + |H| |X|): pair quantities are |H| x |H| matrices, and whatever runs
@@ -120,8 +133,9 @@ def epoch_update(H: np.ndarray, state: State, seen: np.ndarray, queried: np.ndar
 
     # line 9; its spanning tree from the kernel's Hamming distances on S_l (passed inline,
     # so that the |H| x |H| array is freed before the LP's rounds)
-    eta_support, objective = fit_distribution(H, support, p_hat, weight, W,
-                                              distance=disagreement_counts(kernel, (seen > 0).astype(np.int64)))
+    eta_support, objective = fit_distribution(
+        H, support, p_hat, weight, W, distance=disagreement_counts(kernel, (seen > 0).astype(np.int64))
+    )
     eta = np.full(m, np.nan, FLOAT)
     eta[support] = eta_support
     risk_hat = risks(H, p_hat, eta)
@@ -137,16 +151,32 @@ def epoch_update(H: np.ndarray, state: State, seen: np.ndarray, queried: np.ndar
     pair_value = np.ldexp(rho, 2 * (k - l - 1))
     next_q = next_query_probabilities(H, pair_value)
     record = Epoch(
-        l=l, tau=state.tau, length=length, q=q, labels_requested=int(queried.sum()), seen=seen,
-        rho_counts=rho_counts, min_q=min_q, alpha=alpha, W=W, weight=weight, eta_hat=eta,
-        lp_objective=objective, risk_hat=risk_hat, h_star_hat=h_star, gap_hat=gap_hat, layers=layers, next_q=next_q,
+        l=l,
+        tau=state.tau,
+        length=length,
+        q=q,
+        labels_requested=int(queried.sum()),
+        seen=seen,
+        rho_counts=rho_counts,
+        min_q=min_q,
+        alpha=alpha,
+        W=W,
+        weight=weight,
+        eta_hat=eta,
+        lp_objective=objective,
+        risk_hat=risk_hat,
+        h_star_hat=h_star,
+        gap_hat=gap_hat,
+        layers=layers,
+        next_q=next_q,
     )
     next_state = State(l + 1, state.tau + length, fparams.epoch_length(l + 1), next_q, gap_hat)  # line 14
     return record, next_state
 
 
-def calruption_run(H: np.ndarray, n: int, fparams: FloatParams, epoch_counts: EpochCountsFn,
-                   backend=None) -> CALruptionRun:
+def calruption_run(
+    H: np.ndarray, n: int, fparams: FloatParams, epoch_counts: EpochCountsFn, backend=None
+) -> CALruptionRun:
     kernel = PairKernel(H, backend)  # one pass over H: which kernel, and H on the device
     state = initial_state(H.shape[1], H.shape[0], fparams)
     epochs = []

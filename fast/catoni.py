@@ -51,6 +51,7 @@ alpha 1e-6..10) and 12.6 eps max(1, max|X|) on data spread over up to 1e12 / alp
 i.e. at most 1.5% of `root_tolerance`; the rounding errors mostly cancel, so the worst
 case above is far from typical.
 """
+
 from __future__ import annotations
 
 import math
@@ -149,8 +150,15 @@ def _validated(values, counts, alpha):
     return V, C, A, used
 
 
-def catoni_roots(values, counts, alpha, *, rtol: float = DEFAULT_RTOL, max_iter: int = DEFAULT_MAX_ITER,
-                 return_iterations: bool = False):
+def catoni_roots(
+    values,
+    counts,
+    alpha,
+    *,
+    rtol: float = DEFAULT_RTOL,
+    max_iter: int = DEFAULT_MAX_ITER,
+    return_iterations: bool = False,
+):
     """Float64 Catoni roots of P problems at once.
 
     values, counts: shape (P, K); a slot with count 0 is padding and is ignored whatever

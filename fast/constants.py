@@ -4,6 +4,7 @@ Integer quantities that the schedule depends on (the epoch lengths |I_l| = ceil(
 of Algorithm 2, line 1) are taken from the reference's certified ceiling: they are
 integers, cheap to get exactly once per epoch, and a float ceiling of beta1 4^l could be
 off by one when beta1 4^l lies within an ulp of an integer."""
+
 from __future__ import annotations
 
 import math
@@ -30,11 +31,17 @@ class FloatParams:
     delta: float
 
     @classmethod
-    def of(cls, params: Params) -> "FloatParams":
+    def of(cls, params: Params) -> FloatParams:
         if not isinstance(params, Params):
             raise ValueError(f"params must be a reference.Params, got {type(params).__name__}")
-        return cls(params, as_float(params.beta1), float(params.beta2), as_float(params.beta3),
-                   float(params.beta_scale), float(params.delta))
+        return cls(
+            params,
+            as_float(params.beta1),
+            float(params.beta2),
+            as_float(params.beta3),
+            float(params.beta_scale),
+            float(params.delta),
+        )
 
     def robust_cal_beta(self, t: int) -> float:
         """beta_t = beta_scale ln(3 log2(t) |H|^2 / delta) at t = 2^k (Algorithm 1, line 9; FINDINGS R3)."""

@@ -15,6 +15,7 @@ other statistically.
 
 Unlike tape mode, counts mode needs the environment (nu*, the adversary): it simulates
 the world, it does not replay one."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -34,7 +35,9 @@ class Environment:
         self.n = adversary.n
         self.m = instance.num_points
         self.nu = np.array([float(p) for p in instance.nu])
-        self.segments = [(start, end, np.array([float(e) for e in eta])) for start, end, eta, _ in adversary.bind(instance)]
+        self.segments = [
+            (start, end, np.array([float(e) for e in eta])) for start, end, eta, _ in adversary.bind(instance)
+        ]
 
     def pieces(self, start: int, end: int):
         """(length, eta_t) for each segment's overlap with rounds start..end."""
@@ -59,6 +62,7 @@ def label_counts(env: Environment, rng) -> np.ndarray:
 def _per_update(env: Environment, rng, asked):
     """counts(start, end, rule) for the engines; asked(drawn, rule) is how many of the drawn
     rounds per point are queried."""
+
     def counts(start, end, rule):
         seen = np.zeros(env.m, dtype=np.int64)
         queried = np.zeros((env.m, 2), dtype=np.int64)
@@ -67,6 +71,7 @@ def _per_update(env: Environment, rng, asked):
             seen += drawn
             queried += _labelled(rng, asked(drawn, rule), eta)
         return seen, queried
+
     return counts
 
 

@@ -1,4 +1,5 @@
 """Hypotheses as a 0/1 matrix (fast path): row h is (h(0), ..., h(m-1))."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -41,8 +41,8 @@ reference's own row generation uses too), keeps the model and basis between roun
 scipy.optimize.linprog each round, whose own per-call overhead is ~1.2 ms against 0.08 ms.
 scipy's public linprog is the fallback when highspy is not installed.
 """
-from __future__ import annotations
 
+from __future__ import annotations
 
 import numpy as np
 

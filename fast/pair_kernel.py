@@ -24,6 +24,7 @@ Two kernels, chosen once per run from H:
 
 Weights come as host numpy vectors of length m (0 outside the points that count, e.g. a
 q group): they are O(m), the O(|H|^2) work is on the backend."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -82,16 +83,25 @@ class PairKernel:
         if not self.interval:
             return None
         pick = (lambda v, k: xp.take(v, k)) if i.ndim == 1 else (lambda v, k: v[k])
-        return _Geometry(xp, i, j, xp.minimum(pick(self.hi, i), pick(self.hi, j)),
-                         xp.maximum(pick(self.lo, i), pick(self.lo, j)),
-                         pick(self.s, i), pick(self.s, j), pick(self.sign, i), pick(self.sign, j))
+        return _Geometry(
+            xp,
+            i,
+            j,
+            xp.minimum(pick(self.hi, i), pick(self.hi, j)),
+            xp.maximum(pick(self.lo, i), pick(self.lo, j)),
+            pick(self.s, i),
+            pick(self.s, j),
+            pick(self.sign, i),
+            pick(self.sign, j),
+        )
 
-    def _interval_cross(self, P, total, inner, geo: "_Geometry"):
+    def _interval_cross(self, P, total, inner, geo: _Geometry):
         """s s' T + s sigma' inner' + s' sigma inner + sigma sigma' max(0, P[min hi] - P[max lo])."""
         xp = self.backend.xp
         shape = geo.top.shape
-        both = xp.clip(xp.reshape(xp.take(P, xp.reshape(geo.top, (-1,))) - xp.take(P, xp.reshape(geo.bottom, (-1,))),
-                                  shape), min=0)
+        both = xp.clip(
+            xp.reshape(xp.take(P, xp.reshape(geo.top, (-1,))) - xp.take(P, xp.reshape(geo.bottom, (-1,))), shape), min=0
+        )
         if geo.plain:
             return both
         if geo.i.ndim == 1:
@@ -99,7 +109,6 @@ class PairKernel:
         else:
             inner_i, inner_j = inner[geo.i], inner[geo.j]
         return geo.si * geo.sj * total + geo.si * geo.gj * inner_j + geo.sj * geo.gi * inner_i + geo.gi * geo.gj * both
-
 
     # -- the general kernel ------------------------------------------------------------
     def _general_weighted(self, c: np.ndarray, cols: np.ndarray | None):
@@ -124,7 +133,7 @@ class PairKernel:
         return b.asarray(weighted.sum(axis=1), xp.int64), Hc, weighted, "host"
 
     # -- public ------------------------------------------------------------------------
-    def prepare(self, c: np.ndarray, cols: np.ndarray | None = None) -> "Weighted":
+    def prepare(self, c: np.ndarray, cols: np.ndarray | None = None) -> Weighted:
         """The weights c (host int64 >= 0, length m; only the points `cols` count when
         given) ready for sums and crosses."""
         c = np.asarray(c, dtype=np.int64)
@@ -139,7 +148,7 @@ class PairKernel:
         a, Hc, weighted, where = self._general_weighted(c, cols)
         return Weighted(self, a, general=(Hc, weighted, where))
 
-    def prepare_groups(self, c: np.ndarray, groups_cols) -> "WeightedGroups":
+    def prepare_groups(self, c: np.ndarray, groups_cols) -> WeightedGroups:
         """c restricted to each of several groups of points at once: `a` is |H| x groups and
         crosses come as pairs x groups (one gather of a row of the prefix-sum table per
         pair end, instead of one gather per group)."""
@@ -158,8 +167,11 @@ class PairKernel:
 
     def arange(self, start: int, stop: int):
         xp, device = self.backend.xp, self.backend.device
-        return xp.arange(start, stop, dtype=xp.int64) if device is None else \
-            xp.arange(start, stop, dtype=xp.int64, device=device)
+        return (
+            xp.arange(start, stop, dtype=xp.int64)
+            if device is None
+            else xp.arange(start, stop, dtype=xp.int64, device=device)
+        )
 
 
 class Weighted:
@@ -205,7 +217,12 @@ class WeightedGroups:
     def __init__(self, kernel: PairKernel, each, *, a=None, P=None, total=None, inner=None):
         xp = kernel.backend.xp
         self.kernel, self.each, self.P, self.total, self.inner = kernel, each, P, total, inner
-        self.a = a if each is None else xp.stack([w.a for w in each], axis=1)
+        if each is None:
+            self.a = a
+        elif each:
+            self.a = xp.stack([w.a for w in each], axis=1)
+        else:  # no group asked (nothing queried this epoch): an |H| x 0 table, as the interval kernel gives
+            self.a = xp.zeros((kernel.num_h, 0), dtype=xp.int64)
 
     def cross_pairs(self, i, j, r0: int, r1: int, geo=None):
         """pairs x groups: cross(i[k], j[k]) restricted to each group."""
@@ -230,5 +247,6 @@ class _Geometry:
         self.plain = not bool(xp.any(si != 0)) and not bool(xp.any(sj != 0))
 
     def subset(self, xp, keep):
-        return _Geometry(xp, *(xp.take(v, keep) for v in (self.i, self.j, self.top, self.bottom, self.si, self.sj,
-                                                          self.gi, self.gj)))
+        return _Geometry(
+            xp, *(xp.take(v, keep) for v in (self.i, self.j, self.top, self.bottom, self.si, self.sj, self.gi, self.gj))
+        )

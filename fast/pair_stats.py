@@ -22,6 +22,7 @@ and blocks of rows whose working set rows x |H| x (number of slots) stays under
 BLOCK_ELEMENTS, whatever the number G of distinct q values (small for thresholds and
 intervals, up to |X| in general).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -47,7 +48,7 @@ class QGroups:
     starts: np.ndarray  # len(values) + 1 offsets into points
 
     def members(self, g: int) -> np.ndarray:
-        return self.points[self.starts[g]:self.starts[g + 1]]
+        return self.points[self.starts[g] : self.starts[g + 1]]
 
     def __len__(self) -> int:
         return len(self.values)
@@ -181,8 +182,8 @@ def loss_difference_blocks(kernel: PairKernel, groups: QGroups, queried: np.ndar
             common = both.cross_pairs(i, j, r0, r1, geo)
             e0i, e0j = xp.take(e0, i, axis=0), xp.take(e0, j, axis=0)
             e1i, e1j = xp.take(e1, i, axis=0), xp.take(e1, j, axis=0)
-            counts[:, :len(asked)] = b.to_numpy(e0i + e1j - common)
-            counts[:, len(asked):2 * len(asked)] = b.to_numpy(e1i + e0j - common)
+            counts[:, : len(asked)] = b.to_numpy(e0i + e1j - common)
+            counts[:, len(asked) : 2 * len(asked)] = b.to_numpy(e1i + e0j - common)
         # the epoch's other rounds: exact, as length >= queried
         counts[:, -1] = length - counts[:, :-1].sum(axis=1)
         offset = 0
@@ -190,8 +191,8 @@ def loss_difference_blocks(kernel: PairKernel, groups: QGroups, queried: np.ndar
             n = len(p[0])
             if n == 0:
                 continue
-            block = counts[offset:offset + n].astype(np.float64)
-            bhi, bhj = hi[offset:offset + n], hj[offset:offset + n]
+            block = counts[offset : offset + n].astype(np.float64)
+            bhi, bhj = hi[offset : offset + n], hj[offset : offset + n]
             offset += n
             used = block.any(axis=0)
             block = block[:, used]
@@ -235,7 +236,7 @@ def next_query_probabilities(H: np.ndarray, pair_value: np.ndarray, chunk_words:
     for position in range(0, len(order), size):
         if not open_bits.any():
             break
-        chunk = order[position:position + size]
+        chunk = order[position : position + size]
         dis = (packed[hi[chunk]] ^ packed[hj[chunk]]) & open_bits
         seen = np.bitwise_or.accumulate(dis, axis=0)
         first = dis & ~np.vstack([np.zeros_like(open_bits)[None, :], seen[:-1]])

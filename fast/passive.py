@@ -1,6 +1,7 @@
 """Passive ERM (Section 3, Theorem 3.1), fast path: one pass of per-point label counts.
 
 Exact: the empirical risks are integer mistake counts over n, so this path has no float."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -9,6 +9,7 @@ coefficients, as a GPU implementation would call a CPU solver.
 
 tests/legit/float_variants.py builds a float32 copy of fast by patching the one line
 below; the package declares ARITHMETIC = the dtype's name (fast/__init__.py)."""
+
 import numpy as np
 
 FLOAT = np.float64

@@ -10,10 +10,11 @@ Everything is exact integer arithmetic except beta_t and the threshold of line 1
 are float64 (FLOAT, fast/precision.py): the keep decision compares the exact float of (mistakes difference)/t with
 the float threshold; it can differ from the exact decision only when the two sides are
 within a few ulps (the cross-check classifies that as a threshold-boundary divergence)."""
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -74,7 +75,9 @@ def checkpoint_update(H, members, seen, queried, labels, t, fparams: FloatParams
     return Checkpoint(t, members, labels, h_hat, errors, rho_counts, beta, threshold, keep)
 
 
-def robust_cal_run(H: np.ndarray, n: int, fparams: FloatParams, vanilla: bool, interval_counts: IntervalCounts) -> RobustCALRun:
+def robust_cal_run(
+    H: np.ndarray, n: int, fparams: FloatParams, vanilla: bool, interval_counts: IntervalCounts
+) -> RobustCALRun:
     m = H.shape[1]
     members = np.ones(H.shape[0], dtype=bool)  # V_1 = H
     seen = np.zeros(m, dtype=np.int64)
@@ -96,4 +99,3 @@ def robust_cal_run(H: np.ndarray, n: int, fparams: FloatParams, vanilla: bool, i
         start, t = end + 1, 2 * t
     final = mistakes(H, queried)
     return RobustCALRun(n, vanilla, tuple(checkpoints), members, final, labels, masked_argmin(final, members))
-

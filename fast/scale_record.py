@@ -12,6 +12,7 @@ numpy's loader without pickles.
 
 Returns plain data: the run's scalars, the files, and the seconds the run itself took
 (writing the record excluded), which the judge's cost is measured against."""
+
 from __future__ import annotations
 
 import os
@@ -25,8 +26,26 @@ from .calruption import calruption_run
 
 RECORD_FORMAT = "cral-counts-record"
 RECORD_VERSION = 1
-EPOCH_FIELDS = ("l", "tau", "length", "q", "labels_requested", "seen", "rho_counts", "min_q", "alpha", "W", "weight",
-                "eta_hat", "lp_objective", "risk_hat", "h_star_hat", "gap_hat", "layers", "next_q")
+EPOCH_FIELDS = (
+    "l",
+    "tau",
+    "length",
+    "q",
+    "labels_requested",
+    "seen",
+    "rho_counts",
+    "min_q",
+    "alpha",
+    "W",
+    "weight",
+    "eta_hat",
+    "lp_objective",
+    "risk_hat",
+    "h_star_hat",
+    "gap_hat",
+    "layers",
+    "next_q",
+)
 
 
 def calruption_counts_record(instance, adversary, params, seed, directory):
@@ -57,7 +76,16 @@ def calruption_counts_record(instance, adversary, params, seed, directory):
         q = run.epochs[-1].next_q if run.epochs else np.ones(H.shape[1])
         np.savez(os.path.join(directory, "unfinished.npz"), start=start, end=end, seen=seen, queried=queried, q=q)
         unfinished = "unfinished.npz"
-    return {"format": RECORD_FORMAT, "version": RECORD_VERSION, "n": run.n, "final_epoch": run.final_epoch,
-            "unfinished_rounds": run.unfinished_rounds, "labels_requested": run.labels_requested,
-            "output": run.output, "epochs": files, "unfinished": unfinished, "seconds": seconds,
-            "cpu_seconds": cpu_seconds}
+    return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "n": run.n,
+        "final_epoch": run.final_epoch,
+        "unfinished_rounds": run.unfinished_rounds,
+        "labels_requested": run.labels_requested,
+        "output": run.output,
+        "epochs": files,
+        "unfinished": unfinished,
+        "seconds": seconds,
+        "cpu_seconds": cpu_seconds,
+    }

@@ -18,12 +18,14 @@ the reference's exact rule, as are the unsettled ones (the reference's lazy exte
 
 `coins` decides the query coin Q_t = 1 iff u_t < q^{x_t} exactly for float64 q.
 """
+
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -94,8 +96,15 @@ class TapeArrays:
         object.__setattr__(self, "y", y)
         object.__setattr__(self, "u_words", u)
         object.__setattr__(self, "seed", seed)
-        exact = tuple(sorted((as_int(i, "tape_arrays.u_exact index", minimum=0, maximum=x.size - 1),
-                              as_fraction(v, f"tape_arrays.u_exact[{i}]")) for i, v in self.u_exact))
+        exact = tuple(
+            sorted(
+                (
+                    as_int(i, "tape_arrays.u_exact index", minimum=0, maximum=x.size - 1),
+                    as_fraction(v, f"tape_arrays.u_exact[{i}]"),
+                )
+                for i, v in self.u_exact
+            )
+        )
         for i, v in exact:
             if not 0 <= v < 1:
                 raise ValueError(f"tape_arrays.u_exact[{i}] is {v}, must lie in [0, 1)")
@@ -291,7 +300,7 @@ def sample_tape_arrays(instance: Instance, adversary: Adversary, seed) -> TapeAr
             # cral-tape-v1: block b is rounds 1024 b + 1 .. 1024 b + 1024, words 0, 1, 2
             # (for x, y, u) of each round in turn; block_words returns native uint64.
             words = np.frombuffer(_ref_tape.block_words(seed, b), dtype=np.uint64)
-            buffer[k * BLOCK_ROUNDS:(k + 1) * BLOCK_ROUNDS] = words.reshape(BLOCK_ROUNDS, WORDS_PER_ROUND)
+            buffer[k * BLOCK_ROUNDS : (k + 1) * BLOCK_ROUNDS] = words.reshape(BLOCK_ROUNDS, WORDS_PER_ROUND)
         lo = first_block * BLOCK_ROUNDS
         hi = min(n, (first_block + len(blocks)) * BLOCK_ROUNDS)
         words = buffer[: hi - lo]

@@ -4,6 +4,7 @@ Exit status: 0 when every step is proved (possibly from a refuted premise), not 
 not well-formed as printed (with the reason), or refuted with a finding cross-linked in
 FINDINGS.md (a known error of the paper); 1 when a step is refuted with
 no finding or left unknown (something to look at); 2 on bad command-line input."""
+
 from __future__ import annotations
 
 import json
@@ -45,14 +46,19 @@ def _cmd(args) -> int:
     if args.errata:
         with open(args.errata, "w", encoding="utf-8") as handle:
             handle.write(errata_markdown(results))
-    unexplained = [s for s, v in results
-                   if v.status not in (PROVED, PROVED_FROM_REFUTED, NOT_MECH, NOT_WELL_FORMED) and not (v.status == REFUTED and s.finding)]
+    unexplained = [
+        s
+        for s, v in results
+        if v.status not in (PROVED, PROVED_FROM_REFUTED, NOT_MECH, NOT_WELL_FORMED)
+        and not (v.status == REFUTED and s.finding)
+    ]
     return 1 if unexplained else 0
 
 
 def main(argv=None) -> int:
-    parser = OneLineParser(prog="python -m proofs_check",
-                           description="Decide every encoded algebraic step of the paper's proofs.")
+    parser = OneLineParser(
+        prog="python -m proofs_check", description="Decide every encoded algebraic step of the paper's proofs."
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON list of steps instead of the table")
     parser.add_argument("--only", metavar="ID", help="a step id, an id prefix (e.g. passive) or a lemma label")
     parser.add_argument("--markdown", metavar="FILE", help="also write the markdown report to FILE")

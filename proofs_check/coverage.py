@@ -1,6 +1,7 @@
 """Which results of the paper have encoded steps: every lemma, theorem, proposition and
 corollary environment of the .tex, keyed by its \\label (or, for the few without one, by
 "unlabeled: " and its first words), must have a step or a written reason in NO_STEPS."""
+
 from __future__ import annotations
 
 import json
@@ -40,7 +41,7 @@ def paper_results(text: str | None = None) -> list[Result]:
     for match in _BEGIN.finditer(text):
         env = match.group(1)
         end = text.index(f"\\end{{{env}}}", match.end())
-        body = text[match.end():end]
+        body = text[match.end() : end]
         label = _LABEL.search(body)
         line = text.count("\n", 0, match.start()) + 1
         key = label.group(1) if label else UNLABELED.get(_first_words(body), "unlabeled: " + _first_words(body))
@@ -52,8 +53,7 @@ def paper_results(text: str | None = None) -> list[Result]:
 UNLABELED = {
     "When $R^* \\gg 0$ and the": "unlabeled: Proposition (Why vanilla Robust CAL does not work?)",
     "$\\fP(\\calE_{est}) \\geq 1-\\delta/3$": "unlabeled: P(E_est) >= 1 - delta/3",
-    "$\\fP(\\calE_{gap1}) \\geq 1-\\delta/3,\\fP(\\calE_{gap2}) \\geq 1-\\delta/3$":
-        "unlabeled: P(E_gap1) >= 1 - delta/3, P(E_gap2) >= 1 - delta/3",
+    "$\\fP(\\calE_{gap1}) \\geq 1-\\delta/3,\\fP(\\calE_{gap2}) \\geq 1-\\delta/3$": "unlabeled: P(E_gap1) >= 1 - delta/3, P(E_gap2) >= 1 - delta/3",
 }
 SNAPSHOT = Path(__file__).with_name("paper_results.json")
 

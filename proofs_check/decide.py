@@ -6,6 +6,7 @@ Statuses: proved (with the method), refuted (with the exact counterexample), unk
 (with the reasons each decider gave), not mechanical (with the step's reason), not
 well-formed as printed (with the step's reason). The report adds "proved from a refuted
 premise" after propagating verdicts through the steps' `uses` (report.propagate)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -33,7 +34,7 @@ class Verdict:
     method: str = ""
     counterexample: dict[str, Fraction] | None = None
     reason: str = ""
-    repair: "Verdict | None" = None
+    repair: Verdict | None = None
     refuted_premises: tuple[str, ...] = ()  # refuted steps this one rests on (report.propagate)
     sharp: tuple[Fraction, Fraction] | None = None  # (refuted at, proved at) for a Repair.sharp
     # the standing assumptions (domain.STANDING) added after a counter-model fell outside them, and that
@@ -73,8 +74,13 @@ def decide_claim(premises, claim, integers=frozenset()) -> Verdict:
     again = _decide_claim((*premises, *extra), claim, integers)
     again.standing, again.rejected = extra, rejected
     if again.status == REFUTED and violations(again.counterexample):
-        return Verdict(UNKNOWN, reason="every counter-model found lies outside the standing assumptions: "
-                       + "; ".join(violations(again.counterexample)), standing=extra, rejected=rejected)
+        return Verdict(
+            UNKNOWN,
+            reason="every counter-model found lies outside the standing assumptions: "
+            + "; ".join(violations(again.counterexample)),
+            standing=extra,
+            rejected=rejected,
+        )
     return again
 
 
@@ -150,9 +156,11 @@ def decide_step(step: Step) -> Verdict:
         premises = step.repair.premises or step.premises
         if step.repair.sharp:
             verdict.sharp = _sharp(step.repair, premises, integers)
-            verdict.repair = Verdict(PROVED if verdict.sharp else UNKNOWN,
-                                     method="bisection on the constant with z3" if verdict.sharp else "",
-                                     reason="" if verdict.sharp else "the range given does not bracket the constant")
+            verdict.repair = Verdict(
+                PROVED if verdict.sharp else UNKNOWN,
+                method="bisection on the constant with z3" if verdict.sharp else "",
+                reason="" if verdict.sharp else "the range given does not bracket the constant",
+            )
         else:
             verdict.repair = decide_claim(premises, step.repair.claim, integers)
     return verdict

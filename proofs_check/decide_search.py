@@ -5,6 +5,7 @@ Each variable is drawn within the numeric bounds the premises give it (x >= c, x
 inequalities of this kind break. Every candidate is checked exactly (exact.py); the
 search can refute a claim, never prove one. derandomize=True: the same examples on
 every run, so the committed report is stable."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -69,9 +70,14 @@ def decide(premises, claim, integers=frozenset(), max_examples: int = MAX_EXAMPL
         point = find(
             points,
             lambda pt: is_counterexample(list(premises), claim, pt, integers),
-            settings=settings(max_examples=max_examples, derandomize=True, database=None, deadline=None,
-                              phases=[Phase.generate, Phase.shrink],
-                              suppress_health_check=list(HealthCheck)),
+            settings=settings(
+                max_examples=max_examples,
+                derandomize=True,
+                database=None,
+                deadline=None,
+                phases=[Phase.generate, Phase.shrink],
+                suppress_health_check=list(HealthCheck),
+            ),
         )
     except (NoSuchExample, Unsatisfiable):
         return "unknown", f"search: no counterexample among {max_examples} bounded rational points"

@@ -4,6 +4,7 @@ after substituting the premises that are definitions (`Eq(symbol, expression)`).
 An identity proved this way holds wherever both sides are defined, whatever the other
 premises; inequalities are left to z3 (sympy's `is_nonnegative` answers None too often
 to be worth a second code path: a measured property of sympy, recorded in the project's tooling notes)."""
+
 from __future__ import annotations
 
 import sympy as sp
@@ -35,5 +36,7 @@ def decide(premises, claim, integers=frozenset()):
     difference = (r.lhs - r.rhs).xreplace(subs)
     for simplifier in (sp.expand, sp.simplify):
         if simplifier(difference) == 0:
-            return "proved", f"sympy ({simplifier.__name__}: lhs - rhs = 0" + (" after the definitions)" if subs else ")")
+            return "proved", f"sympy ({simplifier.__name__}: lhs - rhs = 0" + (
+                " after the definitions)" if subs else ")"
+            )
     return "unknown", "sympy: lhs - rhs does not simplify to 0"

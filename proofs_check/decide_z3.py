@@ -10,19 +10,20 @@ of nlsat: such a step is left to the other deciders, with the reason.
 
 A resource limit (rlimit), not a wall-clock timeout, bounds z3's work, so a verdict is
 the same on every machine and the committed report never flaps."""
+
 from __future__ import annotations
 
 from fractions import Fraction
 
 import sympy as sp
+
+from reference import interrupts
 from reference.extras import require
+
+from .parse import relation
 
 # the `proofs` extra: a base install (judging only) has no z3 (reference/extras.py)
 z3 = require("z3", package="z3-solver", extra="proofs", needed_by="proofs_check")
-
-from reference import interrupts
-
-from .parse import relation
 
 RLIMIT = 2_000_000  # about 0.2-1 s of z3 work, measured when chosen; a resource limit, not a clock
 
@@ -100,8 +101,14 @@ class _Encoder:
         if isinstance(r, sp.Not):
             return z3.Not(self.formula(r.args[0]))
         lhs, rhs = self.term(r.lhs), self.term(r.rhs)
-        return {sp.Eq: lambda: lhs == rhs, sp.Ne: lambda: lhs != rhs, sp.Le: lambda: lhs <= rhs,
-                sp.Lt: lambda: lhs < rhs, sp.Ge: lambda: lhs >= rhs, sp.Gt: lambda: lhs > rhs}[type(r)]()
+        return {
+            sp.Eq: lambda: lhs == rhs,
+            sp.Ne: lambda: lhs != rhs,
+            sp.Le: lambda: lhs <= rhs,
+            sp.Lt: lambda: lhs < rhs,
+            sp.Ge: lambda: lhs >= rhs,
+            sp.Gt: lambda: lhs > rhs,
+        }[type(r)]()
 
 
 def _rational(value) -> Fraction:

@@ -8,6 +8,7 @@ the encoded steps), so its range is a standing assumption of every step it appea
 `decide.decide_claim` rejects a counter-model outside these ranges: it decides the step
 again with the ranges of the names it uses added as premises (`Verdict.standing` lists
 them), so a refutation either has a witness inside the domain or is not reported."""
+
 from __future__ import annotations
 
 import re
@@ -61,13 +62,29 @@ STANDING: dict[str, Range] = {
     "beta2": Range(Fraction(5, 32), None, why="beta_2 >= 5/32 (Algorithm 2 sets 5/32; tex l. 957)"),
     "delta": Range(_ZERO, _ONE, low_open=True, high_open=True, why="the confidence delta lies in (0, 1)"),
     "eps": Range(_ZERO, _ONE, low_open=True, why="a target accuracy lies in (0, 1] (every excess risk is <= 1)"),
-    "eps_l": _EPS_L, "eps_i": _EPS_L, "eps_k": _EPS_L, "eps_Lm1": _EPS_L,
-    "eps_prev": _EPS_PREV, "eps_lm1": _EPS_PREV, "eps_j": _EPS_PREV,
-    "R_star": _RISK, "Rstar": _RISK,
-    "Delta": _GAP, "Delta_h": _GAP, "Delta_s": _GAP, "Delta_hp": _GAP, "Delta_hat": _GAP, "Delta_out": _GAP,
-    "Dh": _GAP, "Ds": _GAP,
-    "rho": _MASS, "rho_h": _MASS, "rho_hp": _MASS, "rho_star": _MASS,
-    "q_x": _Q, "q_min": _Q,  # not "q": several steps name a root q = sqrt(4 rho l)
+    "eps_l": _EPS_L,
+    "eps_i": _EPS_L,
+    "eps_k": _EPS_L,
+    "eps_Lm1": _EPS_L,
+    "eps_prev": _EPS_PREV,
+    "eps_lm1": _EPS_PREV,
+    "eps_j": _EPS_PREV,
+    "R_star": _RISK,
+    "Rstar": _RISK,
+    "Delta": _GAP,
+    "Delta_h": _GAP,
+    "Delta_s": _GAP,
+    "Delta_hp": _GAP,
+    "Delta_hat": _GAP,
+    "Delta_out": _GAP,
+    "Dh": _GAP,
+    "Ds": _GAP,
+    "rho": _MASS,
+    "rho_h": _MASS,
+    "rho_hp": _MASS,
+    "rho_star": _MASS,
+    "q_x": _Q,
+    "q_min": _Q,  # not "q": several steps name a root q = sqrt(4 rho l)
     "c": Range(_ZERO, _ONE, why="a corruption rate C/n: c_t = max_x |eta_t^x - eta_*^x| <= 1 each round"),
     "g_prev": Range(_ZERO, None, why="g_{l-1} is a weighted corruption, >= 0"),
     "gp": Range(_ZERO, None, why="g_{l-1} is a weighted corruption, >= 0"),

@@ -15,10 +15,10 @@ link already names the repair (`ID#repair`): the report says so where it matters
 
 `python -m proofs_check --errata ERRATA.md` writes the file; tests/test_proofs_check.py
 fails when the committed one is stale."""
+
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 from pathlib import Path
 
 from .decide import NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED, SHARP_STEPS, decider_versions
@@ -32,13 +32,18 @@ HOLDS = (PROVED, PROVED_FROM_REFUTED)  # the step's own claim follows from its p
 # the steps that state each theorem's conclusions (the roots of its chain)
 THEOREMS = {
     "Theorem 3.1 (passive learning under corruption)": ("passive.thm31.case2_to_theorem", "passive.thm31.implies"),
-    "Theorem 4.1 (RobustCAL with known corruption)": ("robust_cal.thm41.statement_accuracy",
-                                                      "robust_cal.thm41.labels.sum"),
+    "Theorem 4.1 (RobustCAL with known corruption)": (
+        "robust_cal.thm41.statement_accuracy",
+        "robust_cal.thm41.labels.sum",
+    ),
     "Theorem 5.1 (CALruption)": ("calruption_main.thm.accuracy", "calruption_main.proof.total_big_o"),
     "Corollary 5.1 (misspecification)": ("calruption_main.coro.accuracy",),
     # the same conclusions re-derived from the repaired links (proofs_check/steps/corrected.py)
-    "Theorem 3.1, corrected chain": ("corrected.thm31.sharp_bound", "corrected.thm31.sharp_bound_quarter",
-                                     "corrected.thm31.implies"),
+    "Theorem 3.1, corrected chain": (
+        "corrected.thm31.sharp_bound",
+        "corrected.thm31.sharp_bound_quarter",
+        "corrected.thm31.implies",
+    ),
     "Theorem 4.1, corrected chain": ("corrected.thm41.accuracy", "corrected.thm41.accuracy_event"),
     "Theorem 4.1 label complexity, corrected chain": ("corrected.thm41.labels.sum",),
     "Theorem 5.1, corrected chain": ("corrected.thm51.accuracy",),
@@ -54,68 +59,153 @@ THEOREMS = {
 # what a counterexample to the statement forces, and the best the project proves). `lemmas` are the paper's
 # \\labels whose steps carry the row in `--json` (`result_verdicts`).
 _T31, _LC1, _T41 = ("them: passive learning",), ("lem: passive learning",), ("prop: robust cal for known C",)
-_EVENT_FORCED = "the route's forced value: its counter-model is a point of the proof's event line inside the standing assumptions"
+_EVENT_FORCED = (
+    "the route's forced value: its counter-model is a point of the proof's event line inside the standing assumptions"
+)
 _NO_FORCED = "none: no counterexample to the statement is known below the proved value"
 VERDICTS = (
-    dict(result="Theorem 3.1, bound", lemmas=_T31,
-         statement="true for every C_total < n/4 (proved along rho <= Delta + 2R^*: corrected.thm31.sharp_bound for "
-         "C_total <= n/8, corrected.thm31.quarter_* and sharp_bound_quarter for n/8 < C_total < n/4); false without "
-         "C_total < n/4 (F3, a realised run)",
-         proof="gap (F3, F14)", constant="last term, printed 5", interval="corrected.thm31.sharp_bound",
-         forced="2 + 2 sqrt 2 = 4.82843 on the event (" + _EVENT_FORCED + ": c = 0, R^* = 0, rho = Delta)",
-         proved="2 + 2 sqrt 2 = 4.82843 for C_total <= n/8; the printed 5 for n/8 < C_total < n/4", statement_sharp=True),
-    dict(result="Theorem 3.1, 'This implies'", lemmas=_T31,
-         statement="false (F15; witness inside the standing assumptions)",
-         proof="gap (F15)", constant="factor on eps, printed 1 (with 8 on (C/n)R^*)", interval="corrected.thm31.implies",
-         forced="(44 + 16 sqrt 7)/18 = 4.79623 on the event (" + _EVENT_FORCED + ": R^* = 0, C = n/8); F15's own "
-         "witness forces 5/4", proved="(44 + 16 sqrt 7)/18 = 4.79623", statement_sharp=True),
-    dict(result="Lemma C.1, lines 1-2", lemmas=_LC1, statement="false (F2, a realised run); line 3 true",
-         proof="gap (F2, F3)", constant="L/t coefficient, printed 22 (corruption coefficient, printed 4: "
-         "[16/3, 8], 16/3 forced by F2's population instance)", interval="corrected.lemc1.line1",
-         forced="(44 + 16 sqrt 7)/9 = 9.59245 on the event at t (" + _EVENT_FORCED + ": c = 1/8, R^* = 0)",
-         proved="(44 + 16 sqrt 7)/9 = 9.59245 (the printed 22 holds)", statement_sharp=True),
-    dict(result="Theorem 4.1, accuracy", lemmas=_T41,
-         statement="true on its event with O(R^* C_total/n) = 8(C_total/n)R^*: the printed sample size gives "
-         "eps + 8(C/n)R^* along the sharp event line at t = n (corrected.thm41.accuracy_event)",
-         proof="gap (F2, F7, F8: the route through Lemma C.1's closed form gives only (5/4) eps)",
-         constant="factor on eps, printed 1", interval="corrected.thm41.accuracy",
-         forced="1 on the event (corrected.thm41.accuracy_event_forced: 999/1000 refuted at R^* = 1/2, c -> 0, "
-         "L/(n eps) -> 0, and the factor bisected just below 1; the supremum 1 is approached, not attained)",
-         proved="1 (corrected.thm41.accuracy_event); 5/4 along Lemma C.1's closed form",
-         statement_sharp=True, evidence=(("corrected.thm41.accuracy_event", PROVED),
-                                         ("corrected.thm41.accuracy_event_forced", REFUTED))),
-    dict(result="Theorem 4.1, label complexity", lemmas=_T41, statement="not refuted (an O(.) statement)",
-         proof="gap (F9)", constant="the constant inside O(.), printed 120", interval="corrected.thm41.labels.sum",
-         forced=_NO_FORCED + " (an O(.) statement: no run forces its constant)", proved="604.8 = 120 m, m = 5.04", statement_sharp=False),
-    dict(result="Theorem 4.1, radius of V_t+1", lemmas=_T41,
-         statement="not refuted (Delta_h <= K beta_t/t + 21 R^* for h in V_t+1, on the events)",
-         proof="gap (F9)", constant="beta_t/t coefficient, printed 120", interval="corrected.thm41.labels.solve",
-         forced=_NO_FORCED, proved="30179/50 = 603.58 (beta_4 = 25 kept)", statement_sharp=False),
-    dict(result="Theorem 4.1, radius of V_t+1 (R^*)", lemmas=_T41,
-         statement="not refuted (with the beta_t/t coefficient 604)", proof="gap (F9)",
-         constant="R^* coefficient, printed 12", interval="corrected.thm41.labels.solve_rstar",
-         forced=_NO_FORCED, proved="1007/50 = 20.14", statement_sharp=False),
-    dict(result="Estimation lemma (D.4)", lemmas=("lem: est helper",),
-         statement="false as printed (F17 at population level, realised; F5)",
-         proof="gap (F5)", constant="estimation constant at beta1 = 20480 beta3, printed 1/16",
-         interval="calruption_gap.est.statement", forced=_NO_FORCED + " (F17 forces the corruption term, not this "
-         "constant)", proved="(4 sqrt 10 + 2)/sqrt 20480 = 0.102364", statement_sharp=False),
-    dict(result="Lemma 5.1 (gap lemmas)", lemmas=("lem: upper and lower bound",),
-         statement="not decided (its chain closes only with beta1 >= 54937 beta3)",
-         proof="gap (F5, F10, F16)", constant="beta1/beta3 needed, Algorithm 2 sets 20480",
-         interval="corrected.lemma51.beta1_ratio", forced=_NO_FORCED,
-         proved="41984 + 4096 sqrt 10 = 54936.7 (the chain closes)", statement_sharp=False),
-    dict(result="Theorem 5.1, accuracy", lemmas=("them: main",), statement="not refuted", proof="gap (F5, F6)",
-         constant="coefficient of C-bar_total/n, printed 24", interval="corrected.thm51.accuracy",
-         forced=_NO_FORCED + " (F6's run refutes the chain's last step at 24, not the statement)", proved="64", statement_sharp=False),
-    dict(result="Theorem 5.1, label complexity", lemmas=("them: main",),
-         statement="not decided (the corrected chain gives theta^* beta_1 log^2 n, not the printed log n)",
-         proof="gap (F11, F12)", constant="J in the corrected O(.) form", interval="corrected.thm51.labels.statement",
-         forced=_NO_FORCED, proved="1680", statement_sharp=False),
-    dict(result="Corollary 5.1", lemmas=("coro: main",), statement="not refuted", proof="gap (as Theorem 5.1)",
-         constant="coefficient of R^* C_total/n, printed 24", interval="corrected.coro51.accuracy",
-         forced=_NO_FORCED, proved="64", statement_sharp=False),
+    dict(
+        result="Theorem 3.1, bound",
+        lemmas=_T31,
+        statement="true for every C_total < n/4 (proved along rho <= Delta + 2R^*: corrected.thm31.sharp_bound for "
+        "C_total <= n/8, corrected.thm31.quarter_* and sharp_bound_quarter for n/8 < C_total < n/4); false without "
+        "C_total < n/4 (F3, a realised run)",
+        proof="gap (F3, F14)",
+        constant="last term, printed 5",
+        interval="corrected.thm31.sharp_bound",
+        forced="2 + 2 sqrt 2 = 4.82843 on the event (" + _EVENT_FORCED + ": c = 0, R^* = 0, rho = Delta)",
+        proved="2 + 2 sqrt 2 = 4.82843 for C_total <= n/8; the printed 5 for n/8 < C_total < n/4",
+        statement_sharp=True,
+    ),
+    dict(
+        result="Theorem 3.1, 'This implies'",
+        lemmas=_T31,
+        statement="false (F15; witness inside the standing assumptions)",
+        proof="gap (F15)",
+        constant="factor on eps, printed 1 (with 8 on (C/n)R^*)",
+        interval="corrected.thm31.implies",
+        forced="(44 + 16 sqrt 7)/18 = 4.79623 on the event (" + _EVENT_FORCED + ": R^* = 0, C = n/8); F15's own "
+        "witness forces 5/4",
+        proved="(44 + 16 sqrt 7)/18 = 4.79623",
+        statement_sharp=True,
+    ),
+    dict(
+        result="Lemma C.1, lines 1-2",
+        lemmas=_LC1,
+        statement="false (F2, a realised run); line 3 true",
+        proof="gap (F2, F3)",
+        constant="L/t coefficient, printed 22 (corruption coefficient, printed 4: "
+        "[16/3, 8], 16/3 forced by F2's population instance)",
+        interval="corrected.lemc1.line1",
+        forced="(44 + 16 sqrt 7)/9 = 9.59245 on the event at t (" + _EVENT_FORCED + ": c = 1/8, R^* = 0)",
+        proved="(44 + 16 sqrt 7)/9 = 9.59245 (the printed 22 holds)",
+        statement_sharp=True,
+    ),
+    dict(
+        result="Theorem 4.1, accuracy",
+        lemmas=_T41,
+        statement="true on its event with O(R^* C_total/n) = 8(C_total/n)R^*: the printed sample size gives "
+        "eps + 8(C/n)R^* along the sharp event line at t = n (corrected.thm41.accuracy_event)",
+        proof="gap (F2, F7, F8: the route through Lemma C.1's closed form gives only (5/4) eps)",
+        constant="factor on eps, printed 1",
+        interval="corrected.thm41.accuracy",
+        forced="1 on the event (corrected.thm41.accuracy_event_forced: 999/1000 refuted at R^* = 1/2, c -> 0, "
+        "L/(n eps) -> 0, and the factor bisected just below 1; the supremum 1 is approached, not attained)",
+        proved="1 (corrected.thm41.accuracy_event); 5/4 along Lemma C.1's closed form",
+        statement_sharp=True,
+        evidence=(("corrected.thm41.accuracy_event", PROVED), ("corrected.thm41.accuracy_event_forced", REFUTED)),
+    ),
+    dict(
+        result="Theorem 4.1, label complexity",
+        lemmas=_T41,
+        statement="not refuted (an O(.) statement)",
+        proof="gap (F9)",
+        constant="the constant inside O(.), printed 120",
+        interval="corrected.thm41.labels.sum",
+        forced=_NO_FORCED + " (an O(.) statement: no run forces its constant)",
+        proved="604.8 = 120 m, m = 5.04",
+        statement_sharp=False,
+    ),
+    dict(
+        result="Theorem 4.1, radius of V_t+1",
+        lemmas=_T41,
+        statement="not refuted (Delta_h <= K beta_t/t + 21 R^* for h in V_t+1, on the events)",
+        proof="gap (F9)",
+        constant="beta_t/t coefficient, printed 120",
+        interval="corrected.thm41.labels.solve",
+        forced=_NO_FORCED,
+        proved="30179/50 = 603.58 (beta_4 = 25 kept)",
+        statement_sharp=False,
+    ),
+    dict(
+        result="Theorem 4.1, radius of V_t+1 (R^*)",
+        lemmas=_T41,
+        statement="not refuted (with the beta_t/t coefficient 604)",
+        proof="gap (F9)",
+        constant="R^* coefficient, printed 12",
+        interval="corrected.thm41.labels.solve_rstar",
+        forced=_NO_FORCED,
+        proved="1007/50 = 20.14",
+        statement_sharp=False,
+    ),
+    dict(
+        result="Estimation lemma (D.4)",
+        lemmas=("lem: est helper",),
+        statement="false as printed (F17 at population level, realised; F5)",
+        proof="gap (F5)",
+        constant="estimation constant at beta1 = 20480 beta3, printed 1/16",
+        interval="calruption_gap.est.statement",
+        forced=_NO_FORCED + " (F17 forces the corruption term, not this constant)",
+        proved="(4 sqrt 10 + 2)/sqrt 20480 = 0.102364",
+        statement_sharp=False,
+    ),
+    dict(
+        result="Lemma 5.1 (gap lemmas)",
+        lemmas=("lem: upper and lower bound",),
+        statement="not decided (its chain closes only with beta1 >= 54937 beta3)",
+        proof="gap (F5, F10, F16)",
+        constant="beta1/beta3 needed, Algorithm 2 sets 20480",
+        interval="corrected.lemma51.beta1_ratio",
+        forced=_NO_FORCED,
+        proved="41984 + 4096 sqrt 10 = 54936.7 (the chain closes)",
+        statement_sharp=False,
+    ),
+    dict(
+        result="Theorem 5.1, accuracy",
+        lemmas=("them: main",),
+        statement="not refuted",
+        proof="gap (F5, F6)",
+        constant="coefficient of C-bar_total/n, printed 24",
+        interval="corrected.thm51.accuracy",
+        forced=_NO_FORCED + " (F6's run refutes the chain's last step at 24, not the statement)",
+        proved="64",
+        statement_sharp=False,
+    ),
+    dict(
+        result="Theorem 5.1, label complexity",
+        lemmas=("them: main",),
+        statement="not decided (the corrected chain gives theta^* beta_1 log^2 n, not the printed log n)",
+        proof="gap (F11, F12)",
+        constant="J in the corrected O(.) form",
+        interval="corrected.thm51.labels.statement",
+        forced=_NO_FORCED,
+        proved="1680",
+        statement_sharp=False,
+    ),
+    dict(
+        result="Corollary 5.1",
+        lemmas=("coro: main",),
+        statement="not refuted",
+        proof="gap (as Theorem 5.1)",
+        constant="coefficient of R^* C_total/n, printed 24",
+        interval="corrected.coro51.accuracy",
+        forced=_NO_FORCED,
+        proved="64",
+        statement_sharp=False,
+    ),
 )
+
+
 def statement_sharp(row) -> bool:
     """Whether the row claims its statement interval sharp: a forced value named, equal to the proved one."""
     return row["statement_sharp"]
@@ -150,35 +240,48 @@ def _interval(verdict) -> str:
 
 
 def _route_sharp(verdict) -> bool:
-    return verdict is not None and verdict.sharp is not None and \
-        verdict.sharp[1] - verdict.sharp[0] < verdict.sharp[1] / 10**4
+    return (
+        verdict is not None
+        and verdict.sharp is not None
+        and verdict.sharp[1] - verdict.sharp[0] < verdict.sharp[1] / 10**4
+    )
 
 
 def verdict_table(by_id) -> list[str]:
-    lines = ["## Summary: three verdicts per result", "",
-             "(a) the printed statement: false only by a counterexample to the statement itself (a realised run, or "
-             "values inside every standing assumption of `proofs_check/domain.py`), true only by a proof; (b) the "
-             "printed proof; (c) the constant, twice. Along the route: [forced, proved], the bisection of the named "
-             "step (forced: the same route's premises admit a counterexample below it). As a statement: forced is "
-             "the largest value a counterexample to the statement forces (a realised run, or a point of the "
-             "proof's event inside the standing assumptions), proved the best constant the project proves; "
-             "\"none\" where no counterexample below the proved value is known. A conclusion proved from a refuted "
-             "premise is not thereby false.", "",
-             "| result | (a) statement | (b) proof | (c) constant | route: [forced, proved] (step) | "
-             "statement: forced | statement: proved |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+    lines = [
+        "## Summary: three verdicts per result",
+        "",
+        "(a) the printed statement: false only by a counterexample to the statement itself (a realised run, or "
+        "values inside every standing assumption of `proofs_check/domain.py`), true only by a proof; (b) the "
+        "printed proof; (c) the constant, twice. Along the route: [forced, proved], the bisection of the named "
+        "step (forced: the same route's premises admit a counterexample below it). As a statement: forced is "
+        "the largest value a counterexample to the statement forces (a realised run, or a point of the "
+        "proof's event inside the standing assumptions), proved the best constant the project proves; "
+        '"none" where no counterexample below the proved value is known. A conclusion proved from a refuted '
+        "premise is not thereby false.",
+        "",
+        "| result | (a) statement | (b) proof | (c) constant | route: [forced, proved] (step) | "
+        "statement: forced | statement: proved |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
     route = statement = 0
     for row in VERDICTS:
         pair = by_id.get(row["interval"])
         interval = _interval(pair[1] if pair else None)
         route += bool(pair and _route_sharp(pair[1]))
         statement += _statement_sharp_in_run(row, by_id)
-        lines.append(f"| {row['result']} | {row['statement']} | {row['proof']} | {row['constant']} | "
-                     f"{interval} (`{row['interval']}`) | {row['forced']} | {row['proved']} |")
-    lines += ["", f"{route} of {len(VERDICTS)} intervals are sharp along their route (forced and proved agree to a "
-              f"relative 10^-4); {statement} of {len(VERDICTS)} are sharp as statements (on the proof's event, by "
-              "values inside the standing assumptions); the others have no forced value: the project proves them and "
-              "knows no counterexample below.", ""]
+        lines.append(
+            f"| {row['result']} | {row['statement']} | {row['proof']} | {row['constant']} | "
+            f"{interval} (`{row['interval']}`) | {row['forced']} | {row['proved']} |"
+        )
+    lines += [
+        "",
+        f"{route} of {len(VERDICTS)} intervals are sharp along their route (forced and proved agree to a "
+        f"relative 10^-4); {statement} of {len(VERDICTS)} are sharp as statements (on the proof's event, by "
+        "values inside the standing assumptions); the others have no forced value: the project proves them and "
+        "knows no counterexample below.",
+        "",
+    ]
     return lines
 
 
@@ -189,13 +292,25 @@ def result_verdicts(by_id) -> dict[str, list[dict]]:
     for row in VERDICTS:
         pair = by_id.get(row["interval"])
         sharp = pair[1].sharp if pair else None
-        entry = {"result": row["result"], "statement": row["statement"], "proof": row["proof"],
-                 "constant": row["constant"],
-                 "route_interval": None if sharp is None else {
-                     "step": row["interval"], "forced": fraction_text(sharp[0]), "proved": fraction_text(sharp[1]),
-                     "sharp": _route_sharp(pair[1])},
-                 "statement_interval": {"forced": row["forced"], "proved": row["proved"],
-                                        "sharp": _statement_sharp_in_run(row, by_id)}}
+        entry = {
+            "result": row["result"],
+            "statement": row["statement"],
+            "proof": row["proof"],
+            "constant": row["constant"],
+            "route_interval": None
+            if sharp is None
+            else {
+                "step": row["interval"],
+                "forced": fraction_text(sharp[0]),
+                "proved": fraction_text(sharp[1]),
+                "sharp": _route_sharp(pair[1]),
+            },
+            "statement_interval": {
+                "forced": row["forced"],
+                "proved": row["proved"],
+                "sharp": _statement_sharp_in_run(row, by_id),
+            },
+        }
         for label in row["lemmas"]:
             out.setdefault(label, []).append(entry)
     return out
@@ -237,8 +352,10 @@ def _correction(step, verdict, by_id) -> tuple[str, str] | None:
     if step.repair is not None and verdict.repair is not None:
         how = f"{verdict.repair.status}: {verdict.repair.method or verdict.repair.reason}"
         if verdict.sharp is not None:
-            how += (f"; sharp {step.repair.sharp[0]} in ({fraction_text(verdict.sharp[0])}, "
-                    f"{fraction_text(verdict.sharp[1])}] (refuted below, proved at the upper end)")
+            how += (
+                f"; sharp {step.repair.sharp[0]} in ({fraction_text(verdict.sharp[0])}, "
+                f"{fraction_text(verdict.sharp[1])}] (refuted below, proved at the upper end)"
+            )
         return step.repair.claim, how
     twin = by_id.get(step.id + ".repaired")
     if twin is not None:
@@ -322,20 +439,29 @@ def errata_markdown(results, titles: dict[str, str] | None = None) -> str:
     by_id = {s.id: (s, v) for s, v in results}
     items: dict[str, list] = {}
     for step, verdict in results:
-        if verdict.status in (REFUTED, NOT_WELL_FORMED) and not step.reading_of \
-                and not step.id.startswith(CORRECTED_PREFIX):  # not printed: in "Corrected constants"
+        if (
+            verdict.status in (REFUTED, NOT_WELL_FORMED)
+            and not step.reading_of
+            and not step.id.startswith(CORRECTED_PREFIX)
+        ):  # not printed: in "Corrected constants"
             # FINDINGS F16 lists the lines that are not well-formed as printed
             group = step.finding or ("F16" if verdict.status == NOT_WELL_FORMED else "(no finding)")
             items.setdefault(group, []).append((step, verdict))
     order = sorted(items, key=lambda f: ("FR(".index(f[0]), int(f[1:]) if f[1:].isdigit() else 0, f))
-    lines = ["# Errata for \"Corruption Robust Active Learning\" (Chen, Du, Jamieson, NeurIPS 2021)", "",
-             "Generated by `python -m proofs_check --errata ERRATA.md` from the decided proof steps of "
-             "`proofs_check/` (tests/test_proofs_check.py fails when it is stale). Each finding is explained in "
-             "FINDINGS.md; the property suite's checks of the same findings are named there. Line numbers refer to "
-             "`corruption_robust_active_learning.tex`.", "",
-             f"Deciders: {decider_versions()}.", "",
-             f"{sum(len(v) for v in items.values())} printed lines are false or not well-formed as printed, "
-             f"under {len(items)} findings.", ""]
+    lines = [
+        '# Errata for "Corruption Robust Active Learning" (Chen, Du, Jamieson, NeurIPS 2021)',
+        "",
+        "Generated by `python -m proofs_check --errata ERRATA.md` from the decided proof steps of "
+        "`proofs_check/` (tests/test_proofs_check.py fails when it is stale). Each finding is explained in "
+        "FINDINGS.md; the property suite's checks of the same findings are named there. Line numbers refer to "
+        "`corruption_robust_active_learning.tex`.",
+        "",
+        f"Deciders: {decider_versions()}.",
+        "",
+        f"{sum(len(v) for v in items.values())} printed lines are false or not well-formed as printed, "
+        f"under {len(items)} findings.",
+        "",
+    ]
     lines += verdict_table(by_id)
     for finding in order:
         title = titles.get(finding, "")
@@ -345,8 +471,9 @@ def errata_markdown(results, titles: dict[str, str] | None = None) -> str:
             lines.append(f"- **Where:** {step.location}")
             lines.append(f"- **Printed (as encoded):** {readable(step.claim) or '(not a relation as printed)'}")
             if verdict.status == REFUTED:
-                lines.append(f"- **False:** counterexample {_points(verdict.counterexample)} "
-                             f"({verdict.method or 'decided'})")
+                lines.append(
+                    f"- **False:** counterexample {_points(verdict.counterexample)} ({verdict.method or 'decided'})"
+                )
             else:
                 lines.append(f"- **Not well-formed as printed:** {verdict.reason}")
             fix = _correction(step, verdict, by_id)
@@ -357,30 +484,39 @@ def errata_markdown(results, titles: dict[str, str] | None = None) -> str:
                 added = [p for p in _fix_premises(step, fix[0], by_id) if p not in step.premises]
                 dropped = [p for p in step.premises if p not in _fix_premises(step, fix[0], by_id)]
                 if added or fix[0] == step.claim:
-                    lines.append(f"- **Under the premises** (those of the printed line, with): "
-                                 + ("; ".join(readable(p) for p in added) or "none added")
-                                 + ("; without: " + "; ".join(readable(p) for p in dropped) if dropped else ""))
+                    lines.append(
+                        "- **Under the premises** (those of the printed line, with): "
+                        + ("; ".join(readable(p) for p in added) or "none added")
+                        + ("; without: " + "; ".join(readable(p) for p in dropped) if dropped else "")
+                    )
                 lines.append(f"- **Decided:** {fix[1]}")
             lines.append("")
     for finding, title in titles.items():
         if not finding.startswith("F") or finding in items:
             continue
         corrected_steps = any(s.finding == finding and s.id.startswith(CORRECTED_PREFIX) for s, _ in results)
-        lines += [f"## {finding}. {title}", "",
-                  "Not printed lines: the corrected chains (`proofs_check/steps/corrected.py`). Their verdicts are "
-                  "the summary table above and \"Corrected constants\" below; FINDINGS.md " + finding
-                  + " explains each." if corrected_steps else
-                  "No printed line of this finding is a proofs_check step; it is decided by the property suite "
-                  "(FINDINGS.md " + finding + " gives the statement, the realised counterexample and the checks).", ""]
-    lines += ["## Theorems, end to end", "",
-              "Walking each conclusion's chain back through `uses`: the links that hold as printed; those repaired "
-              "(a repaired reading that holds, or a proved repair the next links take in); those whose proved repair "
-              "changes a constant the next links were not re-decided with (\"not carried\"); the probability "
-              "statements the chain assumes (not mechanical); and the links left open. A chain closes when nothing "
-              "is open or not carried: then the conclusion (or its corrected form) follows from the assumed links.",
-              "",
-              "| theorem | conclusion step | links | holds | repaired | not carried | assumed | open | closes |",
-              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+        lines += [
+            f"## {finding}. {title}",
+            "",
+            "Not printed lines: the corrected chains (`proofs_check/steps/corrected.py`). Their verdicts are "
+            'the summary table above and "Corrected constants" below; FINDINGS.md ' + finding + " explains each."
+            if corrected_steps
+            else "No printed line of this finding is a proofs_check step; it is decided by the property suite "
+            "(FINDINGS.md " + finding + " gives the statement, the realised counterexample and the checks).",
+            "",
+        ]
+    lines += [
+        "## Theorems, end to end",
+        "",
+        "Walking each conclusion's chain back through `uses`: the links that hold as printed; those repaired "
+        "(a repaired reading that holds, or a proved repair the next links take in); those whose proved repair "
+        'changes a constant the next links were not re-decided with ("not carried"); the probability '
+        "statements the chain assumes (not mechanical); and the links left open. A chain closes when nothing "
+        "is open or not carried: then the conclusion (or its corrected form) follows from the assumed links.",
+        "",
+        "| theorem | conclusion step | links | holds | repaired | not carried | assumed | open | closes |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
     details = []
     for theorem, roots in THEOREMS.items():
         for root in roots:
@@ -388,21 +524,29 @@ def errata_markdown(results, titles: dict[str, str] | None = None) -> str:
                 continue
             c = closure(root, by_id)
             total = sum(len(v) for v in c.values())
-            lines.append(f"| {theorem} | `{root}` | {total} | {len(c['holds'])} | {len(c['repaired'])} | "
-                         f"{len(c['carried_not'])} | {len(c['assumed'])} | {len(c['open'])} | {closes(c)} |")
+            lines.append(
+                f"| {theorem} | `{root}` | {total} | {len(c['holds'])} | {len(c['repaired'])} | "
+                f"{len(c['carried_not'])} | {len(c['assumed'])} | {len(c['open'])} | {closes(c)} |"
+            )
             step, verdict = by_id[root]
             fix = _correction(step, verdict, by_id) if verdict.status in (REFUTED, NOT_WELL_FORMED) else None
 
             def listed(name: str, key: str, with_note: bool = False) -> str:
                 if not c[key]:
                     return ""
-                return f"; {name}: " + ", ".join(f"`{k}`" + (f" ({v})" if with_note else "")
-                                                 for k, v in sorted(c[key].items()))
+                return f"; {name}: " + ", ".join(
+                    f"`{k}`" + (f" ({v})" if with_note else "") for k, v in sorted(c[key].items())
+                )
+
             as_what = "as encoded (not printed)" if step.id.startswith(CORRECTED_PREFIX) else "as printed"
-            details.append(f"- `{root}`: " + (f"corrected conclusion `{fix[0]}` ({fix[1]})" if fix else
-                                               f"conclusion {as_what}: {verdict.status}")
-                           + listed("repaired", "repaired") + listed("not carried", "carried_not")
-                           + listed("open", "open", True) + listed("assumes (not mechanical)", "assumed"))
+            details.append(
+                f"- `{root}`: "
+                + (f"corrected conclusion `{fix[0]}` ({fix[1]})" if fix else f"conclusion {as_what}: {verdict.status}")
+                + listed("repaired", "repaired")
+                + listed("not carried", "carried_not")
+                + listed("open", "open", True)
+                + listed("assumes (not mechanical)", "assumed")
+            )
     lines += ["", *details, ""]
     lines += _corrected_constants(results)
     return "\n".join(lines)
@@ -410,18 +554,25 @@ def errata_markdown(results, titles: dict[str, str] | None = None) -> str:
 
 def _corrected_constants(results) -> list[str]:
     """The constants each corrected chain needs, as bisected (proofs_check/steps/corrected.py)."""
-    rows = [(s, v) for s, v in results if s.id.startswith(CORRECTED_PREFIX) and s.repair is not None
-            and s.repair.sharp and v.sharp is not None]
+    rows = [
+        (s, v)
+        for s, v in results
+        if s.id.startswith(CORRECTED_PREFIX) and s.repair is not None and s.repair.sharp and v.sharp is not None
+    ]
     if not rows:
         return []
-    lines = ["## Corrected constants", "",
-             "Each line re-runs a link of a theorem's chain from the repaired links before it "
-             "(`proofs_check/steps/corrected.py`; not printed in the paper). The claim with the paper's constant "
-             "is decided first; then the constant is bisected between a refuted and a proved value "
-             f"(up to {SHARP_STEPS} steps), so the route's threshold lies in the interval; it is a constant of that "
-             "route, not necessarily of the theorem (the summary table at the top says which).", "",
-             "| step | with the paper's constant | constant | refuted at | proved at | ≈ | as a statement |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+    lines = [
+        "## Corrected constants",
+        "",
+        "Each line re-runs a link of a theorem's chain from the repaired links before it "
+        "(`proofs_check/steps/corrected.py`; not printed in the paper). The claim with the paper's constant "
+        "is decided first; then the constant is bisected between a refuted and a proved value "
+        f"(up to {SHARP_STEPS} steps), so the route's threshold lies in the interval; it is a constant of that "
+        "route, not necessarily of the theorem (the summary table at the top says which).",
+        "",
+        "| step | with the paper's constant | constant | refuted at | proved at | ≈ | as a statement |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
     rows_by_step = {row["interval"]: row for row in VERDICTS}
     evidence = {step_id: row for row in VERDICTS for step_id, _ in row.get("evidence", ())}
     for step, verdict in rows:
@@ -432,11 +583,15 @@ def _corrected_constants(results) -> list[str]:
         elif row is None:
             as_statement = "route only: an intermediate line of a proof, not a statement's constant"
         elif statement_sharp(row) and "evidence" in row:
-            as_statement = f"{row['result']}: a route's constant; the statement's is {row['proved'].split(' (')[0]}, sharp"
+            as_statement = (
+                f"{row['result']}: a route's constant; the statement's is {row['proved'].split(' (')[0]}, sharp"
+            )
         elif statement_sharp(row):
             as_statement = f"{row['result']}: sharp (forced on the event)"
         else:
             as_statement = f"{row['result']}: proved; no forced value known"
-        lines.append(f"| `{step.id}` | {verdict.status} | {step.repair.sharp[0]} | {fraction_text(low)} | "
-                     f"{fraction_text(high)} | {float(high):.6g} | {as_statement} |")
+        lines.append(
+            f"| `{step.id}` | {verdict.status} | {step.repair.sharp[0]} | {fraction_text(low)} | "
+            f"{fraction_text(high)} | {float(high):.6g} | {as_statement} |"
+        )
     return lines + [""]

@@ -6,6 +6,7 @@ log, exp, Abs, Max, Min, floor). Its sign is decided by rigorous interval arithm
 (mpmath.iv: outward rounding, so the true value lies in the interval) at doubling
 precision; a value whose interval keeps straddling 0 is tested for being exactly 0 by
 sympy (`minimal_polynomial` for algebraic numbers). Nothing here trusts a float."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -147,7 +148,9 @@ def is_counterexample(premises: list[str], claim: str, point: dict, integers=fro
     if any(name in integers and point[name].denominator != 1 for name in point):
         return False
     try:
-        return all(holds(relation(p, integers), point) for p in premises) and not holds(relation(claim, integers), point)
+        return all(holds(relation(p, integers), point) for p in premises) and not holds(
+            relation(claim, integers), point
+        )
     except (Undecided, KeyError, ZeroDivisionError):
         return False
 

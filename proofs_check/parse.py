@@ -2,23 +2,38 @@
 
 sympy's own namespace would read `beta`, `gamma`, `E`, `N`, `S`, `I` as functions or
 constants; the paper uses them as variables, so names are bound explicitly."""
+
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 import sympy as sp
 
 FUNCTIONS = {
-    "sqrt": sp.sqrt, "log": sp.log, "exp": sp.exp, "Abs": sp.Abs, "Max": sp.Max, "Min": sp.Min,
-    "Eq": sp.Eq, "Ne": sp.Ne, "floor": sp.floor, "ceiling": sp.ceiling, "Rational": sp.Rational,
-    "pi": sp.pi, "And": sp.And, "Or": sp.Or, "Not": sp.Not, "True": sp.true, "False": sp.false,
+    "sqrt": sp.sqrt,
+    "log": sp.log,
+    "exp": sp.exp,
+    "Abs": sp.Abs,
+    "Max": sp.Max,
+    "Min": sp.Min,
+    "Eq": sp.Eq,
+    "Ne": sp.Ne,
+    "floor": sp.floor,
+    "ceiling": sp.ceiling,
+    "Rational": sp.Rational,
+    "pi": sp.pi,
+    "And": sp.And,
+    "Or": sp.Or,
+    "Not": sp.Not,
+    "True": sp.true,
+    "False": sp.false,
 }
 RELATIONS = (sp.Eq, sp.Le, sp.Lt, sp.Ge, sp.Gt, sp.Ne)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 
-@lru_cache(maxsize=None)
+@cache
 def symbol(name: str, integer: bool = False) -> sp.Symbol:
     return sp.Symbol(name, integer=True) if integer else sp.Symbol(name, real=True)
 
@@ -31,7 +46,7 @@ def _namespace(text: str, integers: frozenset[str]) -> dict:
     return {**FUNCTIONS, **names}
 
 
-@lru_cache(maxsize=None)
+@cache
 def expression(text: str, integers: frozenset[str] = frozenset()):
     try:
         value = sp.parse_expr(text, local_dict=_namespace(text, integers), evaluate=True)

@@ -1,16 +1,22 @@
 """Deciding many steps, and the three ways of showing the verdicts: table, JSON, markdown."""
+
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-import hypothesis
-import sympy
 from reference import interrupts
 
-from .decide_z3 import z3  # the `proofs` extra, named when missing
-from .decide import decider_versions  # noqa: F401 (the report's public name)
-from .decide import (NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED, UNKNOWN, Verdict,
-                     decide_step)
+from .decide import (
+    NOT_MECH,
+    NOT_WELL_FORMED,
+    PROVED,
+    PROVED_FROM_REFUTED,
+    REFUTED,
+    UNKNOWN,
+    Verdict,
+    decide_step,
+    decider_versions,  # noqa: F401 (the report's public name)
+)
 from .exact import fraction_text
 from .step import REPAIR_SUFFIX, Step
 
@@ -88,14 +94,25 @@ def _point(point) -> dict | None:
 def _repair_json(step: Step, verdict: Verdict):
     if step.repair is None:
         return None
-    out = {"claim": step.repair.claim, "premises": list(step.repair.premises or step.premises),
-           "note": step.repair.note, "status": verdict.repair.status if verdict.repair else UNKNOWN,
-           "method": verdict.repair.method if verdict.repair else "",
-           "counterexample": _point(verdict.repair.counterexample) if verdict.repair else None}
+    out = {
+        "claim": step.repair.claim,
+        "premises": list(step.repair.premises or step.premises),
+        "note": step.repair.note,
+        "status": verdict.repair.status if verdict.repair else UNKNOWN,
+        "method": verdict.repair.method if verdict.repair else "",
+        "counterexample": _point(verdict.repair.counterexample) if verdict.repair else None,
+    }
     if step.repair.sharp:
         name = step.repair.sharp[0]
-        out["sharp"] = None if verdict.sharp is None else {
-            "constant": name, "refuted_at": fraction_text(verdict.sharp[0]), "proved_at": fraction_text(verdict.sharp[1])}
+        out["sharp"] = (
+            None
+            if verdict.sharp is None
+            else {
+                "constant": name,
+                "refuted_at": fraction_text(verdict.sharp[0]),
+                "proved_at": fraction_text(verdict.sharp[1]),
+            }
+        )
     return out
 
 
@@ -105,14 +122,29 @@ def to_json(results) -> list[dict]:
     from .errata import result_verdicts
 
     verdicts = result_verdicts({s.id: (s, v) for s, v in results})
-    return [{
-        "id": s.id, "lemma": s.lemma, "location": s.location, "premises": list(s.premises), "claim": s.claim,
-        "justification": s.justification, "status": v.status, "method": v.method, "reason": v.reason,
-        "counterexample": _point(v.counterexample), "repair": _repair_json(s, v), "finding": s.finding,
-        "uses": list(s.uses), "reading_of": s.reading_of, "refuted_premises": list(v.refuted_premises),
-        "standing": list(v.standing), "rejected_models": list(v.rejected),
-        "result_verdicts": verdicts.get(s.lemma, []),
-    } for s, v in results]
+    return [
+        {
+            "id": s.id,
+            "lemma": s.lemma,
+            "location": s.location,
+            "premises": list(s.premises),
+            "claim": s.claim,
+            "justification": s.justification,
+            "status": v.status,
+            "method": v.method,
+            "reason": v.reason,
+            "counterexample": _point(v.counterexample),
+            "repair": _repair_json(s, v),
+            "finding": s.finding,
+            "uses": list(s.uses),
+            "reading_of": s.reading_of,
+            "refuted_premises": list(v.refuted_premises),
+            "standing": list(v.standing),
+            "rejected_models": list(v.rejected),
+            "result_verdicts": verdicts.get(s.lemma, []),
+        }
+        for s, v in results
+    ]
 
 
 def _groups(results):
@@ -146,14 +178,25 @@ def _sharp(s: Step, v: Verdict) -> str:
 
 # the paper's numbering of the results its \\labels name (as the property checks cite them)
 _NUMBERED = {
-    "them: passive learning": "Theorem 3.1", "prop: robust cal for known C": "Theorem 4.1",
-    "them: main": "Theorem 5.1", "lem(main): upper and lower bound": "Lemma 5.1",
+    "them: passive learning": "Theorem 3.1",
+    "prop: robust cal for known C": "Theorem 4.1",
+    "them: main": "Theorem 5.1",
+    "lem(main): upper and lower bound": "Lemma 5.1",
     "lem(main): upper bound the difference of classifiers": "Lemma 5.2",
-    "lem: corruption related  1": "Lemma A.1", "lem: corruption related  2": "Lemma A.2",
+    "lem: corruption related  1": "Lemma A.1",
+    "lem: corruption related  2": "Lemma A.2",
     "lem: passive learning": "Lemma C.1",
 }
-_KINDS = {"lem": "lemma", "them": "theorem", "prop": "proposition", "coro": "corollary", "sec": "section",
-          "line": "line", "alg": "algorithm", "condition": "condition"}
+_KINDS = {
+    "lem": "lemma",
+    "them": "theorem",
+    "prop": "proposition",
+    "coro": "corollary",
+    "sec": "section",
+    "line": "line",
+    "alg": "algorithm",
+    "condition": "condition",
+}
 
 
 def heading(label: str) -> str:
@@ -193,14 +236,26 @@ def _cell(text: str) -> str:
 def markdown(results) -> str:
     """The committed report (proofs_check/REPORT.md). Deterministic: no timings, and
     every decider is deterministic (z3 under an rlimit, a derandomized search)."""
-    lines = ["# proofs_check report", "",
-             "Generated by `python -m proofs_check --markdown proofs_check/REPORT.md`; "
-             "`tests/test_proofs_check.py` fails when it is stale.", "",
-             f"Deciders: {decider_versions()}.", "",
-             f"**Total: {_counts(results)}** ({len(results)} steps)", ""]
+    lines = [
+        "# proofs_check report",
+        "",
+        "Generated by `python -m proofs_check --markdown proofs_check/REPORT.md`; "
+        "`tests/test_proofs_check.py` fails when it is stale.",
+        "",
+        f"Deciders: {decider_versions()}.",
+        "",
+        f"**Total: {_counts(results)}** ({len(results)} steps)",
+        "",
+    ]
     for lemma, items in _groups(results).items():
-        lines += [f"## {lemma}", "", _counts(items), "",
-                  "| id | location | claim | status | how |", "| --- | --- | --- | --- | --- |"]
+        lines += [
+            f"## {lemma}",
+            "",
+            _counts(items),
+            "",
+            "| id | location | claim | status | how |",
+            "| --- | --- | --- | --- | --- |",
+        ]
         for s, v in items:
             how = _detail(v)
             if s.reading_of:

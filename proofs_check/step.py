@@ -3,10 +3,11 @@
 Premises and claims are strings sympy can parse (`parse.relation`), so the JSON report
 carries exactly what was decided. Every symbol is real; domains (positivity, ranges)
 are premises like any other, so a reader sees every assumption a verdict rests on."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 MECHANICAL = "algebra"
 NOT_MECHANICAL = "not mechanical"
@@ -70,8 +71,10 @@ class Step:
         if not self.id or self.id != self.id.strip() or " " in self.id:
             raise ValueError(f"id: expected a non-empty identifier without spaces, got {self.id!r}")
         if self.kind not in (MECHANICAL, NOT_MECHANICAL, ILL_FORMED):
-            raise ValueError(f"kind: expected {MECHANICAL!r}, {NOT_MECHANICAL!r} or {ILL_FORMED!r}, "
-                             f"got {self.kind!r} (step {self.id})")
+            raise ValueError(
+                f"kind: expected {MECHANICAL!r}, {NOT_MECHANICAL!r} or {ILL_FORMED!r}, "
+                f"got {self.kind!r} (step {self.id})"
+            )
         if self.kind in (NOT_MECHANICAL, ILL_FORMED) and not self.reason:
             raise ValueError(f"reason: a {self.kind!r} step needs a reason (step {self.id})")
         if isinstance(self.uses, str):
@@ -79,7 +82,9 @@ class Step:
         if self.id in (u.removesuffix(REPAIR_SUFFIX) for u in self.uses) or self.reading_of == self.id:
             raise ValueError(f"uses: step {self.id} names itself")
         if isinstance(self.premises, str):
-            raise ValueError(f"premises: expected a tuple of relations, got the string {self.premises!r} (step {self.id})")
+            raise ValueError(
+                f"premises: expected a tuple of relations, got the string {self.premises!r} (step {self.id})"
+            )
         for text in (*self.premises, self.claim, *((self.repair.claim, *self.repair.premises) if self.repair else ())):
             _check_plain_names(text, self.id)
 
@@ -91,11 +96,13 @@ def _check_plain_names(text: str, step_id: str) -> None:
 
     for name in _IDENTIFIER.findall(text):
         if name not in FUNCTIONS and not _plain_symbol(name):
-            raise ValueError(f"claim/premises of step {step_id}: the variable name {name!r} is bound by sympy "
-                             f"(sympify would not read it as a symbol); rename it, e.g. {name}_")
+            raise ValueError(
+                f"claim/premises of step {step_id}: the variable name {name!r} is bound by sympy "
+                f"(sympify would not read it as a symbol); rename it, e.g. {name}_"
+            )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plain_symbol(name: str) -> bool:
     import sympy
 
@@ -121,20 +128,35 @@ def split_literal(steps, literals: dict[str, dict]) -> tuple[Step, ...]:
             continue
         unknown = set(spec) - {"claim", "premises", "finding", "integers", "ill_formed", "note", "justification"}
         if unknown or "note" not in spec or ("claim" in spec) == ("ill_formed" in spec):
-            raise ValueError(f"literals[{step.id!r}]: expected a note and exactly one of claim/ill_formed, "
-                             f"got {sorted(spec)}")
-        repaired = dataclasses.replace(step, id=step.id + ".repaired", reading_of=step.id,
-                                       notes=(*step.notes, "Repaired reading of the printed line " + step.id
-                                              + ": " + spec["note"]))
-        common = dict(repair=None, notes=("As printed. " + spec["note"],), finding=spec.get("finding", ""),
-                      justification=spec.get("justification", step.justification))
+            raise ValueError(
+                f"literals[{step.id!r}]: expected a note and exactly one of claim/ill_formed, got {sorted(spec)}"
+            )
+        repaired = dataclasses.replace(
+            step,
+            id=step.id + ".repaired",
+            reading_of=step.id,
+            notes=(*step.notes, "Repaired reading of the printed line " + step.id + ": " + spec["note"]),
+        )
+        common = dict(
+            repair=None,
+            notes=("As printed. " + spec["note"],),
+            finding=spec.get("finding", ""),
+            justification=spec.get("justification", step.justification),
+        )
         if "ill_formed" in spec:
-            literal = dataclasses.replace(step, kind=ILL_FORMED, reason=spec["ill_formed"], claim="", premises=(),
-                                          integers=(), **common)
+            literal = dataclasses.replace(
+                step, kind=ILL_FORMED, reason=spec["ill_formed"], claim="", premises=(), integers=(), **common
+            )
         else:
-            literal = dataclasses.replace(step, kind=MECHANICAL, reason="", claim=spec["claim"],
-                                          premises=tuple(spec.get("premises", step.premises)),
-                                          integers=tuple(spec.get("integers", step.integers)), **common)
+            literal = dataclasses.replace(
+                step,
+                kind=MECHANICAL,
+                reason="",
+                claim=spec["claim"],
+                premises=tuple(spec.get("premises", step.premises)),
+                integers=tuple(spec.get("integers", step.integers)),
+                **common,
+            )
         out += [literal, repaired]
     missing = set(literals) - {s.id for s in steps}
     if missing:

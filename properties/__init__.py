@@ -2,6 +2,7 @@
 runs them against any implementation chosen by import path (default `reference`) or by
 command (docs/protocol.md). From Python: `properties.check_implementation(...)`
 (properties/api.py); from pytest: the `cral` plugin (properties/pytest_plugin.py)."""
+
 import importlib
 import importlib.abc
 import importlib.util
@@ -58,8 +59,16 @@ _LAZY = {
 def __getattr__(name):
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
+    if f"properties.{name}" in MOVED:  # a reproducer's `properties.case.Case...` after a plain `import properties`
+        return importlib.import_module(f"properties.{name}")
     raise AttributeError(f"module 'properties' has no attribute {name!r}")
 
 
-__all__ = ["CheckFailureWarning", "ImplementationCheckFailed", "Violation", "check_implementation", "check_modules",
-           "load_candidate"]
+__all__ = [
+    "CheckFailureWarning",
+    "ImplementationCheckFailed",
+    "Violation",
+    "check_implementation",
+    "check_modules",
+    "load_candidate",
+]

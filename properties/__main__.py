@@ -9,8 +9,7 @@ if sys.argv[1:2] == ["answer"]:
 
 # importing reference first makes Ctrl-C and SIGTERM one line and 130 / 143 while the
 # command line's modules load (reference.interrupts.stop_early_in_a_command)
-from reference.interrupts import exit_now
-
 from properties.cli import main
+from reference.interrupts import exit_now
 
 exit_now(main())

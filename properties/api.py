@@ -13,6 +13,7 @@ properties check --json` prints (CheckResult.to_json). A check fails as on that 
 line: it failed, or it passed although it is an expected failure (a finding about the
 paper, FINDINGS.md) and the candidate is the reference -- on any other candidate such a
 pass is not the candidate's failure."""
+
 from __future__ import annotations
 
 import math
@@ -20,13 +21,13 @@ import numbers
 import warnings
 from types import SimpleNamespace
 
+from properties.checks.registry import all_checks
 from properties.core.budget import deadline_in
 from properties.core.candidate import DEFAULT_MEMORY_LIMIT, Candidate, InProcessCandidate, check_required
-from properties.judge.load import load_candidate
 from properties.core.profiles import PROFILES
-from properties.checks.registry import all_checks
-from properties.run.runner import NOT_RUN, XPASS, CheckResult, run_check
+from properties.judge.load import load_candidate
 from properties.reports import xfails_file
+from properties.run.runner import NOT_RUN, XPASS, CheckResult, run_check
 
 ON_FAIL = ("raise", "warn", "collect")
 SHOWN_VIOLATIONS = 3  # per check in a failure's description; the result keeps them all
@@ -60,10 +61,14 @@ def describe_failure(result: CheckResult, violations: int = 1) -> str:
     if result.status == NOT_RUN:
         return f"{result.name} ({result.cites}) not run: {result.reason}"
     if result.status == XPASS:
-        return (f"{result.name} ({result.cites}) unexpectedly passed on the reference: {result.reason} -- "
-                "the finding no longer reproduces, so its record in FINDINGS.md and the registry is stale")
-    lines = [f"{result.name} ({result.cites}) failed after {result.examples} examples: "
-             + (result.violations[0] if result.violations else "(no violation recorded)")]
+        return (
+            f"{result.name} ({result.cites}) unexpectedly passed on the reference: {result.reason} -- "
+            "the finding no longer reproduces, so its record in FINDINGS.md and the registry is stale"
+        )
+    lines = [
+        f"{result.name} ({result.cites}) failed after {result.examples} examples: "
+        + (result.violations[0] if result.violations else "(no violation recorded)")
+    ]
     lines += [f"  {v}" for v in result.violations[1:violations]]
     if len(result.violations) > max(violations, 1):
         lines.append(f"  ... and {len(result.violations) - max(violations, 1)} more")
@@ -79,8 +84,9 @@ def _selected(checks) -> dict:
     if checks is None:
         return registered
     if isinstance(checks, str):
-        raise ValueError(f"checks must be None or an iterable of check names, got the string {checks!r} "
-                         f"(write [{checks!r}])")
+        raise ValueError(
+            f"checks must be None or an iterable of check names, got the string {checks!r} (write [{checks!r}])"
+        )
     try:
         names = list(dict.fromkeys(checks))  # order kept, repeats dropped
     except TypeError:
@@ -102,29 +108,45 @@ def _candidate(candidate, timeout, memory_limit, isolate) -> tuple[Candidate, bo
         if memory_limit != DEFAULT_MEMORY_LIMIT:
             given.append("memory_limit")
         if given:
-            raise ValueError(f"{', '.join(given)} apply when a candidate is loaded: pass them to "
-                             "properties.load_candidate, not with a loaded candidate")
+            raise ValueError(
+                f"{', '.join(given)} apply when a candidate is loaded: pass them to "
+                "properties.load_candidate, not with a loaded candidate"
+            )
         return candidate, False
     if candidate is None or isinstance(candidate, (bytes, int, float, bool, list, tuple)):
-        raise ValueError("candidate must be an import path, a module or namespace of functions, or a "
-                         f"properties.core.candidate.Candidate, got {candidate!r}")
+        raise ValueError(
+            "candidate must be an import path, a module or namespace of functions, or a "
+            f"properties.core.candidate.Candidate, got {candidate!r}"
+        )
     # a module object, a class or namespace of functions, or a dict of them: already in
     # this process, so it runs here (memory_limit applies to worker processes only)
     if isinstance(candidate, dict):
         candidate = SimpleNamespace(**candidate)
     if isolate:
-        raise ValueError("isolate=True needs the candidate's import path (a string): a module or namespace "
-                         f"object already lives in this process, got {candidate!r}")
+        raise ValueError(
+            "isolate=True needs the candidate's import path (a string): a module or namespace "
+            f"object already lives in this process, got {candidate!r}"
+        )
     path = getattr(candidate, "__name__", None) or f"<{type(candidate).__name__}>"
     loaded = InProcessCandidate(candidate, path, timeout)
     check_required(loaded)
     return loaded, True
 
 
-def check_implementation(candidate, profile: str = "ci", checks=None, on_fail: str = "raise", *,
-                         timeout: float | None = None, memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
-                         isolate: bool | None = None, xfails=None, skips=None,
-                         strict_xfail: bool = False, budget: float | None = None) -> list[CheckResult]:
+def check_implementation(
+    candidate,
+    profile: str = "ci",
+    checks=None,
+    on_fail: str = "raise",
+    *,
+    timeout: float | None = None,
+    memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
+    isolate: bool | None = None,
+    xfails=None,
+    skips=None,
+    strict_xfail: bool = False,
+    budget: float | None = None,
+) -> list[CheckResult]:
     """Run the registered checks (all, or those named in `checks`) against `candidate`
     under the Hypothesis profile `profile` (dev, ci or fuzz; properties/core/profiles.py) and
     return their CheckResults, in registry order (or the order of `checks`).
@@ -167,17 +189,22 @@ def check_implementation(candidate, profile: str = "ci", checks=None, on_fail: s
     deadline = deadline_in(budget)  # the candidate's import included, as the CLI's
     loaded, owned = _candidate(candidate, timeout, memory_limit, isolate)
     try:
-        results = [xfails_file.skipped_result(check, lists.skip_of(name)) if lists.skip_of(name)
-                   else xfails_file.apply(run_check(check, loaded, profile=profile, deadline=deadline), lists)
-                   for name, check in selected.items()]
+        results = [
+            xfails_file.skipped_result(check, lists.skip_of(name))
+            if lists.skip_of(name)
+            else xfails_file.apply(run_check(check, loaded, profile=profile, deadline=deadline), lists)
+            for name, check in selected.items()
+        ]
     finally:
         if owned:
             loaded.close()
     failures = [result for result in results if is_failure(result, loaded.path, strict_xfail)]
     if failures and on_fail == "raise":
         where = loaded.runs_in
-        message = (f"{len(failures)} of {len(results)} checks failed on {loaded.path} ({where}, profile {profile}):\n"
-                   + "\n".join("  " + describe_failure(r).replace("\n", "\n  ") for r in failures))
+        message = (
+            f"{len(failures)} of {len(results)} checks failed on {loaded.path} ({where}, profile {profile}):\n"
+            + "\n".join("  " + describe_failure(r).replace("\n", "\n  ") for r in failures)
+        )
         raise ImplementationCheckFailed(message, results, failures)
     if on_fail == "warn":
         for result in failures:
@@ -186,5 +213,11 @@ def check_implementation(candidate, profile: str = "ci", checks=None, on_fail: s
     return results
 
 
-__all__ = ["CheckFailureWarning", "ImplementationCheckFailed", "ON_FAIL", "check_implementation",
-           "describe_failure", "is_failure"]
+__all__ = [
+    "CheckFailureWarning",
+    "ImplementationCheckFailed",
+    "ON_FAIL",
+    "check_implementation",
+    "describe_failure",
+    "is_failure",
+]

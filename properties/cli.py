@@ -8,6 +8,7 @@ included -- or when the --budget ended the run before every check ran
 which includes a candidate that cannot be imported or lacks a required name. stdout
 carries only the report: the candidate's own output is captured (and shown with its
 check), Hypothesis's notes go to stderr."""
+
 from __future__ import annotations
 
 import json
@@ -15,36 +16,43 @@ import re
 import sys
 import time
 
-from reference import interrupts
-from reference.cli import OneLineParser, UsageError, positive_number, run
-
-from properties.core import candidate as harness
-from properties.reports import junit
 from properties.campaign.cli import add_campaign_parser
-from properties.core import profiles
 from properties.checks.crosscheck import ALGORITHMS, crosscheck, summary_text
-from properties.judge.command import TAPE_FORMATS
-from properties.core.contract import PROTOCOL_ALGORITHMS
-from properties.core.representations import ignored_line
-from properties.core.candidate import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path
-from properties.judge.load import load_candidate
 from properties.checks.registry import all_checks
+from properties.core import candidate as harness
+from properties.core import profiles
 from properties.core.budget import deadline_in
-from properties.reports.report import check_report
+from properties.core.candidate import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path
+from properties.core.contract import PROTOCOL_ALGORITHMS
+from properties.core.progress import CheckProgress, CountProgress
+from properties.core.representations import ignored_line
+from properties.judge.command import TAPE_FORMATS
+from properties.judge.load import load_candidate
+from properties.reports import junit, xfails_file
 from properties.reports.crosscheck_failures import SAVED_PER_ALGORITHM, save_crosscheck_failures
 from properties.reports.crosscheck_report import crosscheck_report
 from properties.reports.first_use import (
-    arithmetic_lines, check_report_file, crosscheck_arithmetic_lines, file_path_hint, normalised_lines, print_short,
-    print_short_header, write_json_file,
+    arithmetic_lines,
+    check_report_file,
+    crosscheck_arithmetic_lines,
+    file_path_hint,
+    normalised_lines,
+    print_short,
+    print_short_header,
+    write_json_file,
 )
-from properties.core.progress import CheckProgress, CountProgress
+from properties.reports.report import check_report
 from properties.reports.saved import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, replay_command, results_dir, save_failures
 from properties.run.replay import replay
 from properties.run.runner import NOT_APPLICABLE, NOT_RUN, run_check
-from properties.reports import xfails_file
 from properties.strategies import (
-    CROSSCHECK_SEED, LARGE_CROSSCHECK_SEED, crosscheck_case_stream, large_crosscheck_case_stream,
+    CROSSCHECK_SEED,
+    LARGE_CROSSCHECK_SEED,
+    crosscheck_case_stream,
+    large_crosscheck_case_stream,
 )
+from reference import interrupts
+from reference.cli import OneLineParser, UsageError, positive_number, run
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
@@ -76,21 +84,34 @@ def _candidate(args, path: str | None):
     if cmd is not None and args.in_process:
         raise UsageError("--in-process does not apply to --candidate-cmd (a program runs in processes of its own)")
     isolate = True if args.isolate else False if args.in_process else None
-    candidate = load_candidate(path, cmd, isolate=isolate, timeout=args.timeout, memory_limit=args.memory_limit,
-                               tape_format=args.tape_format, keep_dir=args.keep_requests)
+    candidate = load_candidate(
+        path,
+        cmd,
+        isolate=isolate,
+        timeout=args.timeout,
+        memory_limit=args.memory_limit,
+        tape_format=args.tape_format,
+        keep_dir=args.keep_requests,
+    )
     if not candidate.declares_modes and (args.tape_format != "auto" or args.keep_requests is not None):
         candidate.close()
-        raise UsageError(f"--tape-format and --keep-requests apply to a command (--candidate-cmd or ${CMD_ENV_VAR}) "
-                         "only")
+        raise UsageError(
+            f"--tape-format and --keep-requests apply to a command (--candidate-cmd or ${CMD_ENV_VAR}) only"
+        )
     if candidate.declares_modes:
         not_implemented = [m for m in PROTOCOL_ALGORITHMS if not candidate.implements(m)]
         if not_implemented:
-            print(f"note: {candidate.path} does not implement {', '.join(not_implemented)}: the checks of those "
-                  "are not applicable", file=sys.stderr)
+            print(
+                f"note: {candidate.path} does not implement {', '.join(not_implemented)}: the checks of those "
+                "are not applicable",
+                file=sys.stderr,
+            )
     if args.in_process and candidate.path != harness.DEFAULT_IMPL:
-        print(f"warning: {candidate.path} runs in the judge's own process (--in-process): a crash, exit or "
-              "change it makes to the interpreter can change the verdict, which is then not protected",
-              file=sys.stderr)
+        print(
+            f"warning: {candidate.path} runs in the judge's own process (--in-process): a crash, exit or "
+            "change it makes to the interpreter can change the verdict, which is then not protected",
+            file=sys.stderr,
+        )
     return candidate
 
 
@@ -159,8 +180,9 @@ def _cmd_check(args) -> int:
                 if skip is not None:  # the candidate's skip: not run
                     result = xfails_file.skipped_result(check, skip)
                 else:
-                    result = xfails_file.apply(run_check(check, candidate, seed=args.seed, progress=progress.update,
-                                                         deadline=deadline), lists)
+                    result = xfails_file.apply(
+                        run_check(check, candidate, seed=args.seed, progress=progress.update, deadline=deadline), lists
+                    )
                 interrupts.raise_if_interrupted()  # no verdict after Ctrl-C, even one a check swallowed
                 progress.finish(f"{result.status} ({result.examples} examples)")
             results.append(result)
@@ -198,8 +220,10 @@ def _cmd_check(args) -> int:
                     print(f"  {v}")
                 if r.cause and r.cause["explained"]:
                     events = ", ".join(f"{k}: {'yes' if v else 'no'}" for k, v in r.cause["events"].items())
-                    print(f"  explained by FINDINGS {r.cause['finding']} ({r.cause['cause']}): {events}; "
-                          f"{r.cause['explained_counterexamples']} explained counterexample(s) seen")
+                    print(
+                        f"  explained by FINDINGS {r.cause['finding']} ({r.cause['cause']}): {events}; "
+                        f"{r.cause['explained_counterexamples']} explained counterexample(s) seen"
+                    )
                 if r.counterexample:
                     print(f"  reproduce{f' ({r.unshrunk})' if r.unshrunk else ''}: {r.counterexample}")
                 for path in r.requests or ():
@@ -215,12 +239,16 @@ def _cmd_check(args) -> int:
         if ignored_line(candidate.ignored_fields):
             print(ignored_line(candidate.ignored_fields))
         if saved:
-            print(f"{len(saved)} failing case(s) saved under {args.results_dir}/ (replay: "
-                  f"{replay_command(next(iter(saved.values())))})")
+            print(
+                f"{len(saved)} failing case(s) saved under {args.results_dir}/ (replay: "
+                f"{replay_command(next(iter(saved.values())))})"
+            )
         not_run = counts.get(NOT_RUN, 0)
         if not_run:
-            print(f"{not_run} checks not run: the time budget (--budget {args.budget:g} s) was spent; no verdict "
-                  "on them, so the run is not a pass")
+            print(
+                f"{not_run} checks not run: the time budget (--budget {args.budget:g} s) was spent; no verdict "
+                "on them, so the run is not a pass"
+            )
     return _exit_status(report)
 
 
@@ -257,8 +285,11 @@ def _cmd_crosscheck(args) -> int:
             for r in reports:  # say so when it happens, not only in the summary
                 if r.case_index == index and r.mismatches and r.mismatches[0].message.startswith("hung after"):
                     counter.close()
-                    print(f"note: the candidate hung on {r.algorithm} in case {index}: its remaining cases of "
-                          f"{r.algorithm} are not run", file=sys.stderr)
+                    print(
+                        f"note: the candidate hung on {r.algorithm} in case {index}: its remaining cases of "
+                        f"{r.algorithm} are not run",
+                        file=sys.stderr,
+                    )
             bad = sum(bool(r.mismatches) for r in reports)
             skipped = sum(r.runs for r in reports if r.skipped is not None)
             more = f", {skipped} not run" if skipped else ""
@@ -269,22 +300,33 @@ def _cmd_crosscheck(args) -> int:
             if args.algorithms and absent:
                 raise UsageError(f"--algorithms: {candidate.path} does not implement {', '.join(absent)}")
             if absent:
-                print(f"note: {candidate.path} does not implement {', '.join(absent)}: not compared",
-                      file=sys.stderr)
+                print(f"note: {candidate.path} does not implement {', '.join(absent)}: not compared", file=sys.stderr)
             algorithms = tuple(a for a in algorithms if candidate.implements(a))
         generated = (cases.append(case) or case for case in stream)
-        summary = crosscheck(candidate, candidate.path, generated, algorithms, progress, deadline=deadline,
-                             total=total)
+        summary = crosscheck(candidate, candidate.path, generated, algorithms, progress, deadline=deadline, total=total)
         counter.close()
         output = candidate.take_output()
         _note_kept(candidate)
         statuses = xfails_file.crosscheck_statuses(summary.reports, lists)
-        saved = save_crosscheck_failures(summary, cases, statuses, candidate, args.candidate_cmd, args.results_dir,
-                                         seed=seed, large=args.large)
+        saved = save_crosscheck_failures(
+            summary, cases, statuses, candidate, args.candidate_cmd, args.results_dir, seed=seed, large=args.large
+        )
     elapsed = time.perf_counter() - started
-    report = crosscheck_report(summary, candidate, algorithms=requested, statuses=statuses, skipped=skipped,
-                               lists=lists, cases=total, seed=seed, large=args.large, budget=args.budget,
-                               seconds=elapsed, output=output, saved=saved)
+    report = crosscheck_report(
+        summary,
+        candidate,
+        algorithms=requested,
+        statuses=statuses,
+        skipped=skipped,
+        lists=lists,
+        cases=total,
+        seed=seed,
+        large=args.large,
+        budget=args.budget,
+        seconds=elapsed,
+        output=output,
+        saved=saved,
+    )
     _write_reports(report, args)
     if not args.json:
         print(summary_text(summary))
@@ -299,8 +341,10 @@ def _cmd_crosscheck(args) -> int:
         if ignored_line(candidate.ignored_fields):
             print(ignored_line(candidate.ignored_fields))
         if saved:
-            print(f"{len(saved)} failing case(s) saved under {args.results_dir}/ (at most "
-                  f"{SAVED_PER_ALGORITHM} per algorithm; replay: {replay_command(next(iter(saved.values())))})")
+            print(
+                f"{len(saved)} failing case(s) saved under {args.results_dir}/ (at most "
+                f"{SAVED_PER_ALGORITHM} per algorithm; replay: {replay_command(next(iter(saved.values())))})"
+            )
     return _exit_status(report)
 
 
@@ -310,8 +354,13 @@ def _cmd_crosscheck_counts(args) -> int:
 
     if not args.counts:
         raise UsageError("--sizes and --n belong to --counts")
-    for flag, given in (("--large", args.large), ("--cases", args.cases is not None), ("--algorithms", args.algorithms),
-                        ("--junitxml", args.junitxml), ("--isolate", args.isolate)):
+    for flag, given in (
+        ("--large", args.large),
+        ("--cases", args.cases is not None),
+        ("--algorithms", args.algorithms),
+        ("--junitxml", args.junitxml),
+        ("--isolate", args.isolate),
+    ):
         if given:
             raise UsageError(f"{flag} does not apply to --counts")
     if args.timeout == harness.DEFAULT_TIMEOUT_S:  # the per-call default is for small calls: one whole run here
@@ -330,124 +379,229 @@ def _note_kept(candidate) -> None:
 
 
 def _add_list_options(parser):
-    parser.add_argument("--xfails-file", metavar="FILE",
-                        help="the candidate's own expected failures: one check id or glob per line, '# reason' "
-                             "(properties/reports/xfails_file.py)")
+    parser.add_argument(
+        "--xfails-file",
+        metavar="FILE",
+        help="the candidate's own expected failures: one check id or glob per line, '# reason' "
+        "(properties/reports/xfails_file.py)",
+    )
     parser.add_argument("--skips-file", metavar="FILE", help="the candidate's checks not to run, same format")
-    parser.add_argument("--strict-xfail", action="store_true",
-                        help="an expected failure of --xfails-file that passes fails the run (remove its line)")
+    parser.add_argument(
+        "--strict-xfail",
+        action="store_true",
+        help="an expected failure of --xfails-file that passes fails the run (remove its line)",
+    )
 
 
 def _add_candidate_options(parser):
-    parser.add_argument("--timeout", type=_timeout, default=harness.DEFAULT_TIMEOUT_S, metavar="S",
-                        help=f"seconds one call of the implementation may take, its import too (default "
-                             f"{harness.DEFAULT_TIMEOUT_S:g}); a call that hangs ends its check at once")
-    parser.add_argument("--budget", type=_budget, default=None, metavar="S",
-                        help="seconds the whole run may take (default: no limit): what has not started when it is "
-                             "spent is reported as not run, and the exit status is then 1")
-    parser.add_argument("--memory-limit", type=parse_size, default=DEFAULT_MEMORY_LIMIT, metavar="SIZE",
-                        help="address space of the worker process (RLIMIT_AS), e.g. 4G or 'none' (default 16G)")
-    parser.add_argument("--in-process", action="store_true",
-                        help="run the implementation in the judge's own process (for a debugger; the verdict is "
-                             "then not protected from it)")
-    parser.add_argument("--isolate", action="store_true",
-                        help="run even the built-in reference in a worker process (it runs in-process by default)")
-    parser.add_argument("--candidate-cmd", metavar="CMD",
-                        help="a program of any language that answers run requests (docs/protocol.md), run once per "
-                             "call: a shell command line, the request's path appended (or where {request} stands); "
-                             "one whose describe says \"serve\": true is started once with --serve instead")
-    parser.add_argument("--tape-format", choices=TAPE_FORMATS, default="auto",
-                        help="how --candidate-cmd gets tapes: inline JSON, .npy files, or auto (.npy from "
-                             "4096 rounds on, when the program reads them)")
-    parser.add_argument("--keep-requests", metavar="DIR",
-                        help="--candidate-cmd: keep the request files of failing calls under DIR (default: a new "
-                             "temporary folder, named at the end)")
+    parser.add_argument(
+        "--timeout",
+        type=_timeout,
+        default=harness.DEFAULT_TIMEOUT_S,
+        metavar="S",
+        help=f"seconds one call of the implementation may take, its import too (default "
+        f"{harness.DEFAULT_TIMEOUT_S:g}); a call that hangs ends its check at once",
+    )
+    parser.add_argument(
+        "--budget",
+        type=_budget,
+        default=None,
+        metavar="S",
+        help="seconds the whole run may take (default: no limit): what has not started when it is "
+        "spent is reported as not run, and the exit status is then 1",
+    )
+    parser.add_argument(
+        "--memory-limit",
+        type=parse_size,
+        default=DEFAULT_MEMORY_LIMIT,
+        metavar="SIZE",
+        help="address space of the worker process (RLIMIT_AS), e.g. 4G or 'none' (default 16G)",
+    )
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run the implementation in the judge's own process (for a debugger; the verdict is "
+        "then not protected from it)",
+    )
+    parser.add_argument(
+        "--isolate",
+        action="store_true",
+        help="run even the built-in reference in a worker process (it runs in-process by default)",
+    )
+    parser.add_argument(
+        "--candidate-cmd",
+        metavar="CMD",
+        help="a program of any language that answers run requests (docs/protocol.md), run once per "
+        "call: a shell command line, the request's path appended (or where {request} stands); "
+        'one whose describe says "serve": true is started once with --serve instead',
+    )
+    parser.add_argument(
+        "--tape-format",
+        choices=TAPE_FORMATS,
+        default="auto",
+        help="how --candidate-cmd gets tapes: inline JSON, .npy files, or auto (.npy from "
+        "4096 rounds on, when the program reads them)",
+    )
+    parser.add_argument(
+        "--keep-requests",
+        metavar="DIR",
+        help="--candidate-cmd: keep the request files of failing calls under DIR (default: a new "
+        "temporary folder, named at the end)",
+    )
 
 
 def build_parser():
-    parser = OneLineParser(prog="python -m properties", description="The property suite of Corruption Robust Active Learning")
+    parser = OneLineParser(
+        prog="python -m properties", description="The property suite of Corruption Robust Active Learning"
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     check = sub.add_parser("check", help="run the checks against an implementation")
-    check.add_argument("--impl", help=f"import path of the implementation (default: the command ${CMD_ENV_VAR} if set, "
-                                      f"else ${ENV_VAR} or 'reference')")
-    check.add_argument("--profile", choices=profiles.PROFILES, help="Hypothesis profile (default ci under CI, else dev)")
+    check.add_argument(
+        "--impl",
+        help=f"import path of the implementation (default: the command ${CMD_ENV_VAR} if set, "
+        f"else ${ENV_VAR} or 'reference')",
+    )
+    check.add_argument(
+        "--profile", choices=profiles.PROFILES, help="Hypothesis profile (default ci under CI, else dev)"
+    )
     check.add_argument("--only", nargs="+", metavar="CHECK", help="run only these checks")
-    check.add_argument("--list", action="store_true",
-                       help="list the check ids, one per line with the paper's line or lemma each cites, and run "
-                            "nothing (with --json: one JSON object)")
-    check.add_argument("--json", action="store_true",
-                       help="print the report as one JSON object (schema: check-report.schema.json) instead of "
-                            "the table")
+    check.add_argument(
+        "--list",
+        action="store_true",
+        help="list the check ids, one per line with the paper's line or lemma each cites, and run "
+        "nothing (with --json: one JSON object)",
+    )
+    check.add_argument(
+        "--json",
+        action="store_true",
+        help="print the report as one JSON object (schema: check-report.schema.json) instead of the table",
+    )
     check.add_argument("--seed", type=int, help="Hypothesis's random seed for every check (default: the profile's)")
     check.add_argument("--junitxml", metavar="PATH", help="also write the results as JUnit XML to PATH")
     _add_list_options(check)
     _add_report_options(check)
-    check.add_argument("--verbose", action="store_true",
-                       help="after the table, every expected failure and failure in full: violations, the finding's "
-                            "cause, the one-line Python reproducer (default: one short line each)")
-    check.add_argument("--results-dir", default=None, metavar="DIR",
-                       help=f"save every failing case there as a file for `replay` (default ${RESULTS_DIR_ENV}, else "
-                            f"{DEFAULT_RESULTS_DIR}/ in the working directory; nothing is written when no check fails)")
+    check.add_argument(
+        "--verbose",
+        action="store_true",
+        help="after the table, every expected failure and failure in full: violations, the finding's "
+        "cause, the one-line Python reproducer (default: one short line each)",
+    )
+    check.add_argument(
+        "--results-dir",
+        default=None,
+        metavar="DIR",
+        help=f"save every failing case there as a file for `replay` (default ${RESULTS_DIR_ENV}, else "
+        f"{DEFAULT_RESULTS_DIR}/ in the working directory; nothing is written when no check fails)",
+    )
     _add_candidate_options(check)
     check.set_defaults(handler=_cmd_check)
     cross = sub.add_parser("crosscheck", help="run a candidate and the reference on the same tapes and compare")
-    cross.add_argument("--candidate", help="import path of the candidate implementation (e.g. fast); or --candidate-cmd")
+    cross.add_argument(
+        "--candidate", help="import path of the candidate implementation (e.g. fast); or --candidate-cmd"
+    )
     cross.add_argument("--cases", type=int, help="how many fixed generated cases (default 50; 10 with --large)")
     cross.add_argument("--seed", type=int, help="seed of the fixed case set (default: the set's own)")
-    cross.add_argument("--large", action="store_true",
-                       help="the fixed cases with |H| >= 256 (intervals and random classes; minutes per case)")
+    cross.add_argument(
+        "--large",
+        action="store_true",
+        help="the fixed cases with |H| >= 256 (intervals and random classes; minutes per case)",
+    )
     cross.add_argument("--algorithms", nargs="+", choices=ALGORITHMS, help="compare only these algorithms")
-    cross.add_argument("--counts", action="store_true",
-                       help="the judge at scale: the candidate's counts-mode CALruption with its per-epoch record, "
-                            "judged epoch by epoch (docs/scale_judge.md; default candidate fast)")
+    cross.add_argument(
+        "--counts",
+        action="store_true",
+        help="the judge at scale: the candidate's counts-mode CALruption with its per-epoch record, "
+        "judged epoch by epoch (docs/scale_judge.md; default candidate fast)",
+    )
     cross.add_argument("--sizes", metavar="S,S", help="--counts: |H| = |X| of each run (default 1024,4096)")
     cross.add_argument("--n", type=int, metavar="N", help="--counts: rounds of each run (default 10^12)")
-    cross.add_argument("--json", action="store_true",
-                       help="print the report as one JSON object (schema: crosscheck-report.schema.json) instead of "
-                            "the table")
-    cross.add_argument("--junitxml", metavar="PATH",
-                       help="also write the results as JUnit XML to PATH (one test per algorithm, crosscheck_<name>)")
-    cross.add_argument("--results-dir", default=None, metavar="DIR",
-                       help=f"save failing runs there as files for `replay`, the first {SAVED_PER_ALGORITHM} of each "
-                            f"algorithm (default ${RESULTS_DIR_ENV}, else {DEFAULT_RESULTS_DIR}/)")
+    cross.add_argument(
+        "--json",
+        action="store_true",
+        help="print the report as one JSON object (schema: crosscheck-report.schema.json) instead of the table",
+    )
+    cross.add_argument(
+        "--junitxml",
+        metavar="PATH",
+        help="also write the results as JUnit XML to PATH (one test per algorithm, crosscheck_<name>)",
+    )
+    cross.add_argument(
+        "--results-dir",
+        default=None,
+        metavar="DIR",
+        help=f"save failing runs there as files for `replay`, the first {SAVED_PER_ALGORITHM} of each "
+        f"algorithm (default ${RESULTS_DIR_ENV}, else {DEFAULT_RESULTS_DIR}/)",
+    )
     _add_list_options(cross)
     _add_report_options(cross)
     _add_candidate_options(cross)
     cross.set_defaults(handler=_cmd_crosscheck)
-    again = sub.add_parser("replay", help="re-run the check (or cross-check run) of a saved failing case (from "
-                                          "check's or crosscheck's results folder)")
-    again.add_argument("file", help="a failure file, e.g. cral-results/check_passive_output_is_erm-....json or "
-                                    "cral-results/crosscheck_passive-case3-....json")
-    again.add_argument("--impl", "--candidate", dest="impl",
-                       help="import path of the implementation (default: the one the file names)")
+    again = sub.add_parser(
+        "replay",
+        help="re-run the check (or cross-check run) of a saved failing case (from "
+        "check's or crosscheck's results folder)",
+    )
+    again.add_argument(
+        "file",
+        help="a failure file, e.g. cral-results/check_passive_output_is_erm-....json or "
+        "cral-results/crosscheck_passive-case3-....json",
+    )
+    again.add_argument(
+        "--impl", "--candidate", dest="impl", help="import path of the implementation (default: the one the file names)"
+    )
     again.add_argument("--candidate-cmd", metavar="CMD", help="a command candidate instead (docs/protocol.md)")
-    again.add_argument("--timeout", type=_timeout, default=harness.DEFAULT_TIMEOUT_S, metavar="S",
-                       help=f"seconds one call of the implementation may take (default {harness.DEFAULT_TIMEOUT_S:g})")
-    again.add_argument("--in-process", action="store_true",
-                       help="run an import-path implementation in this process (for a debugger: breakpoints work)")
+    again.add_argument(
+        "--timeout",
+        type=_timeout,
+        default=harness.DEFAULT_TIMEOUT_S,
+        metavar="S",
+        help=f"seconds one call of the implementation may take (default {harness.DEFAULT_TIMEOUT_S:g})",
+    )
+    again.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run an import-path implementation in this process (for a debugger: breakpoints work)",
+    )
     again.set_defaults(handler=_cmd_replay)
     answer = sub.add_parser("answer", help="answer one run request (docs/protocol.md) with a Python module")
     answer.add_argument("--impl", required=True, help="import path of the module that answers")
     answer.add_argument("request", nargs="?", help="the request file (default: read the request from stdin)")
-    answer.add_argument("--serve", action="store_true", help="serve requests, one JSON line each way (docs/protocol.md)")
+    answer.add_argument(
+        "--serve", action="store_true", help="serve requests, one JSON line each way (docs/protocol.md)"
+    )
     answer.add_argument("--one-shot", action="store_true", help="describe does not declare serve mode")
     answer.set_defaults(handler=_cmd_answer)
     add_campaign_parser(sub)
-    comparison = sub.add_parser("compare", help="compare two check --json reports, or two crosscheck --json "
-                                                "reports: new failures, fixed, still failing, changed reproducers "
-                                                "(exit 1 on a new failure)")
+    comparison = sub.add_parser(
+        "compare",
+        help="compare two check --json reports, or two crosscheck --json "
+        "reports: new failures, fixed, still failing, changed reproducers "
+        "(exit 1 on a new failure)",
+    )
     comparison.add_argument("old", metavar="OLD.json")
     comparison.add_argument("new", metavar="NEW.json")
     comparison.add_argument("--json", action="store_true", help="print one JSON object instead of the lists")
     comparison.set_defaults(handler=_cmd_compare)
     schemas = sub.add_parser("schemas", help="print the folder of the published JSON Schemas")
     schemas.set_defaults(handler=_cmd_schemas)
-    kit = sub.add_parser("conformance", help="send a program each request kind once and report, per document, what "
-                                             "the judge cannot read (JSON path, value, rule), before any check runs")
-    kit.add_argument("--candidate-cmd", metavar="CMD", required=True,
-                     help="the program (docs/protocol.md), as for check --candidate-cmd")
-    kit.add_argument("--timeout", type=_timeout, default=harness.DEFAULT_TIMEOUT_S, metavar="S",
-                     help=f"seconds one call may take (default {harness.DEFAULT_TIMEOUT_S:g})")
+    kit = sub.add_parser(
+        "conformance",
+        help="send a program each request kind once and report, per document, what "
+        "the judge cannot read (JSON path, value, rule), before any check runs",
+    )
+    kit.add_argument(
+        "--candidate-cmd",
+        metavar="CMD",
+        required=True,
+        help="the program (docs/protocol.md), as for check --candidate-cmd",
+    )
+    kit.add_argument(
+        "--timeout",
+        type=_timeout,
+        default=harness.DEFAULT_TIMEOUT_S,
+        metavar="S",
+        help=f"seconds one call may take (default {harness.DEFAULT_TIMEOUT_S:g})",
+    )
     kit.add_argument("--json", action="store_true", help="print one JSON object instead of the list")
     kit.set_defaults(handler=_cmd_conformance)
     return parser
@@ -473,17 +627,29 @@ def _cmd_replay(args) -> int:
 
 
 def _add_report_options(parser):
-    parser.add_argument("--json-indent", type=int, metavar="N",
-                        help="indent the JSON report by N spaces (default: one line)")
-    parser.add_argument("--json-file", metavar="PATH", help="also write the JSON report to PATH (the table stays on "
-                                                            "stdout)")
+    parser.add_argument(
+        "--json-indent", type=int, metavar="N", help="indent the JSON report by N spaces (default: one line)"
+    )
+    parser.add_argument(
+        "--json-file", metavar="PATH", help="also write the JSON report to PATH (the table stays on stdout)"
+    )
 
 
 def _cmd_answer(args) -> int:
     from properties.judge.answer import command_line
 
-    return command_line([a for a, on in ((f"--impl={args.impl}", True), ("--serve", args.serve),
-                                         ("--one-shot", args.one_shot), (args.request, args.request is not None)) if on])
+    return command_line(
+        [
+            a
+            for a, on in (
+                (f"--impl={args.impl}", True),
+                ("--serve", args.serve),
+                ("--one-shot", args.one_shot),
+                (args.request, args.request is not None),
+            )
+            if on
+        ]
+    )
 
 
 def _cmd_compare(args) -> int:
@@ -500,9 +666,18 @@ def _cmd_conformance(args) -> int:
     except ValueError as error:  # the program cannot describe itself: bad input
         raise UsageError(str(error)) from None
     if args.json:
-        print(json.dumps({"format": "cral-conformance", "version": 1, "candidate": args.candidate_cmd,
-                          "describe": described, "documents": [r.to_json() for r in reports],
-                          "ok": all(r.ok for r in reports)}))
+        print(
+            json.dumps(
+                {
+                    "format": "cral-conformance",
+                    "version": 1,
+                    "candidate": args.candidate_cmd,
+                    "describe": described,
+                    "documents": [r.to_json() for r in reports],
+                    "ok": all(r.ok for r in reports),
+                }
+            )
+        )
     else:
         print(report_text(reports))
     return 0 if all(r.ok for r in reports) else 1

@@ -37,6 +37,7 @@ no hooks that do anything. It imports nothing but pytest until then (pytest load
 every run of every project that installs the package). --cral-timeout,
 --cral-memory-limit and --cral-in-process also serve this repository's own tests
 (tests/conftest.py's `impl` fixture, through candidate_options)."""
+
 from __future__ import annotations
 
 import argparse
@@ -77,38 +78,86 @@ def default_profile() -> str:
 
 def pytest_addoption(parser):
     group = parser.getgroup("cral", "property suite of Corruption Robust Active Learning (the cral plugin)")
-    group.addoption("--cral-impl", metavar="MODULE", default=None,
-                    help="run every check of the property suite on the implementation at this import path "
-                         "(in a worker process of its own unless it is the built-in 'reference')")
-    group.addoption("--cral-cmd", metavar="CMD", default=None,
-                    help="run every check on a program of any language that speaks docs/protocol.md, e.g. "
-                         "'./my_impl' (run once per call)")
-    group.addoption("--cral-timeout", metavar="S", type=_seconds, default=None,
-                    help="seconds one call of the implementation may take (default 60)")
-    group.addoption("--cral-budget", metavar="S", type=_seconds, default=None,
-                    help="seconds the whole suite may take (default: no limit): a check that has not started "
-                         "when they are spent fails as 'not run' (incomplete is not a pass)")
-    group.addoption("--cral-memory-limit", metavar="SIZE", default=None,
-                    help="address space of the implementation's process (RLIMIT_AS), e.g. 4G or 'none' "
-                         "(default 16G)")
-    group.addoption("--cral-in-process", action="store_true", default=False,
-                    help="run the implementation in pytest's own process, for a debugger (the verdict is then "
-                         "not protected from it; not with --cral-cmd)")
-    group.addoption("--cral-tape-format", choices=("auto", "json", "npy"), default="auto",
-                    help="--cral-cmd: tapes inline as JSON, as .npy files, or auto (.npy from 4096 rounds on, when "
-                         "the program reads them)")
-    group.addoption("--cral-keep-requests", metavar="DIR", default=None,
-                    help="--cral-cmd: keep the request files of failing calls under DIR (default: a new temporary "
-                         "folder)")
-    group.addoption("--cral-xfails", metavar="FILE", default=None,
-                    help="the implementation's own expected failures: one check id or glob per line, '# reason'")
-    group.addoption("--cral-skips", metavar="FILE", default=None,
-                    help="the implementation's checks not to run, same format as --cral-xfails")
-    group.addoption("--cral-strict-xfail", action="store_true", default=False,
-                    help="a check of --cral-xfails that passes fails the run (as xfail_strict = true does)")
-    group.addoption("--cral-profile", choices=PROFILES, default=None,
-                    help="Hypothesis profile of the checks (default: ci when $CI is set, else dev; "
-                         "$HYPOTHESIS_PROFILE if it names one of these)")
+    group.addoption(
+        "--cral-impl",
+        metavar="MODULE",
+        default=None,
+        help="run every check of the property suite on the implementation at this import path "
+        "(in a worker process of its own unless it is the built-in 'reference')",
+    )
+    group.addoption(
+        "--cral-cmd",
+        metavar="CMD",
+        default=None,
+        help="run every check on a program of any language that speaks docs/protocol.md, e.g. "
+        "'./my_impl' (run once per call)",
+    )
+    group.addoption(
+        "--cral-timeout",
+        metavar="S",
+        type=_seconds,
+        default=None,
+        help="seconds one call of the implementation may take (default 60)",
+    )
+    group.addoption(
+        "--cral-budget",
+        metavar="S",
+        type=_seconds,
+        default=None,
+        help="seconds the whole suite may take (default: no limit): a check that has not started "
+        "when they are spent fails as 'not run' (incomplete is not a pass)",
+    )
+    group.addoption(
+        "--cral-memory-limit",
+        metavar="SIZE",
+        default=None,
+        help="address space of the implementation's process (RLIMIT_AS), e.g. 4G or 'none' (default 16G)",
+    )
+    group.addoption(
+        "--cral-in-process",
+        action="store_true",
+        default=False,
+        help="run the implementation in pytest's own process, for a debugger (the verdict is then "
+        "not protected from it; not with --cral-cmd)",
+    )
+    group.addoption(
+        "--cral-tape-format",
+        choices=("auto", "json", "npy"),
+        default="auto",
+        help="--cral-cmd: tapes inline as JSON, as .npy files, or auto (.npy from 4096 rounds on, when "
+        "the program reads them)",
+    )
+    group.addoption(
+        "--cral-keep-requests",
+        metavar="DIR",
+        default=None,
+        help="--cral-cmd: keep the request files of failing calls under DIR (default: a new temporary folder)",
+    )
+    group.addoption(
+        "--cral-xfails",
+        metavar="FILE",
+        default=None,
+        help="the implementation's own expected failures: one check id or glob per line, '# reason'",
+    )
+    group.addoption(
+        "--cral-skips",
+        metavar="FILE",
+        default=None,
+        help="the implementation's checks not to run, same format as --cral-xfails",
+    )
+    group.addoption(
+        "--cral-strict-xfail",
+        action="store_true",
+        default=False,
+        help="a check of --cral-xfails that passes fails the run (as xfail_strict = true does)",
+    )
+    group.addoption(
+        "--cral-profile",
+        choices=PROFILES,
+        default=None,
+        help="Hypothesis profile of the checks (default: ci when $CI is set, else dev; "
+        "$HYPOTHESIS_PROFILE if it names one of these)",
+    )
 
 
 def _memory_limit(config):
@@ -118,9 +167,8 @@ def _memory_limit(config):
     text = config.getoption("cral_memory_limit")
     if text is None:
         return DEFAULT_MEMORY_LIMIT
-    from reference.cli import UsageError
-
     from properties.cli import parse_size
+    from reference.cli import UsageError
 
     try:
         return parse_size(text)
@@ -132,9 +180,13 @@ def candidate_options(config) -> dict:
     """load_candidate's keyword arguments from --cral-timeout, --cral-memory-limit and
     --cral-in-process (isolate None: the default, isolated unless it is the reference),
     and, for a command, --cral-tape-format and --cral-keep-requests."""
-    return {"isolate": False if config.getoption("cral_in_process") else None,
-            "timeout": config.getoption("cral_timeout"), "memory_limit": _memory_limit(config),
-            "tape_format": config.getoption("cral_tape_format"), "keep_dir": config.getoption("cral_keep_requests")}
+    return {
+        "isolate": False if config.getoption("cral_in_process") else None,
+        "timeout": config.getoption("cral_timeout"),
+        "memory_limit": _memory_limit(config),
+        "tape_format": config.getoption("cral_tape_format"),
+        "keep_dir": config.getoption("cral_keep_requests"),
+    }
 
 
 def pytest_configure(config):
@@ -147,12 +199,14 @@ def pytest_configure(config):
         raise pytest.UsageError("--cral-impl and --cral-cmd exclude each other: give one implementation")
     if not (impl if cmd is None else cmd).strip():
         raise pytest.UsageError(f"{'--cral-impl' if cmd is None else '--cral-cmd'} is empty")
-    if cmd is None and (config.getoption("cral_tape_format") != "auto"
-                        or config.getoption("cral_keep_requests") is not None):
+    if cmd is None and (
+        config.getoption("cral_tape_format") != "auto" or config.getoption("cral_keep_requests") is not None
+    ):
         raise pytest.UsageError("--cral-tape-format and --cral-keep-requests apply to --cral-cmd only")
     if cmd is not None and config.getoption("cral_in_process"):
-        raise pytest.UsageError("--cral-in-process does not apply to --cral-cmd: a command always runs in "
-                                "processes of its own")
+        raise pytest.UsageError(
+            "--cral-in-process does not apply to --cral-cmd: a command always runs in processes of its own"
+        )
     if impl is not None:  # a file path, or a module of the current folder pytest cannot import: say how
         from reference.cli import UsageError
 
@@ -170,8 +224,11 @@ def pytest_configure(config):
     from properties.reports.xfails_file import load
 
     try:
-        suite.lists = load(config.getoption("cral_xfails"), config.getoption("cral_skips"),
-                           strict_xfail=config.getoption("cral_strict_xfail") or config.getini("xfail_strict"))
+        suite.lists = load(
+            config.getoption("cral_xfails"),
+            config.getoption("cral_skips"),
+            strict_xfail=config.getoption("cral_strict_xfail") or config.getini("xfail_strict"),
+        )
     except ValueError as error:  # ListFileError: FILE:LINE: what is wrong
         raise pytest.UsageError(f"cral: {error}") from None
     config.stash[_SUITE] = suite
@@ -220,7 +277,8 @@ def pytest_terminal_summary(terminalreporter, config):
     terminalreporter.write_line(
         f"{suite.describe()}, profile {suite.profile}: {len(results)} checks, "
         f"{sum(r.examples for r in results)} examples, {seconds:.1f} s of checking; "
-        + ", ".join(f"{n} {status}" for status, n in sorted(counts.items())))
+        + ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+    )
     for name, note in suite.notes:
         terminalreporter.write_line(f"note: {name}: {note}")
 
@@ -258,12 +316,10 @@ class _Suite:
         return self._candidate
 
     def run(self, check):
+        from properties.reports.xfails_file import apply
         from properties.run.runner import run_check
 
-        from properties.reports.xfails_file import apply
-
-        result = apply(run_check(check, self.candidate(), profile=self.profile, deadline=self.deadline),
-                       self.lists)
+        result = apply(run_check(check, self.candidate(), profile=self.profile, deadline=self.deadline), self.lists)
         self.results[check.name] = result
         return result
 
@@ -308,8 +364,8 @@ class CheckItem(pytest.Item):
     def runtest(self):
         from properties.api import describe_failure
         from properties.core.candidate import DEFAULT_IMPL
-        from properties.run.runner import FAILED, NOT_APPLICABLE, NOT_RUN, XFAIL, XPASS
         from properties.reports.xfails_file import YOUR_XFAIL
+        from properties.run.runner import FAILED, NOT_APPLICABLE, NOT_RUN, XFAIL, XPASS
 
         suite = self.config.stash[_SUITE]
         result = suite.run(self.check)
@@ -327,8 +383,10 @@ class CheckItem(pytest.Item):
         if result.status == XPASS and path == DEFAULT_IMPL:
             raise CheckFailure(describe_failure(result))
         if result.status == XPASS:
-            note = f"passed, but it is an expected failure on the reference ({result.reason}): the paper's " \
-                   f"counterexample did not arise with {path}, which is not its failure"
+            note = (
+                f"passed, but it is an expected failure on the reference ({result.reason}): the paper's "
+                f"counterexample did not arise with {path}, which is not its failure"
+            )
             self.user_properties.append(("note", note))
             self.add_report_section("call", "cral note", note)
             suite.notes.append((self.name, note))
@@ -377,8 +435,13 @@ def output_lines(output) -> list[str]:
 def result_properties(result) -> list[tuple[str, object]]:
     """(name, value) pairs for item.user_properties, so JUnit XML has them."""
     stats = result.statistics or {}
-    found = [("status", result.status), ("cites", result.cites), ("kind", result.kind),
-             ("examples", result.examples), ("seconds", stats.get("seconds", 0.0))]
+    found = [
+        ("status", result.status),
+        ("cites", result.cites),
+        ("kind", result.kind),
+        ("examples", result.examples),
+        ("seconds", stats.get("seconds", 0.0)),
+    ]
     for phase in ("reuse", "generate", "shrink"):
         for key, value in stats.get(phase, {}).items():
             found.append((f"hypothesis_{phase}_{key}", value))
@@ -394,8 +457,10 @@ def statistics_text(result, profile: str) -> str:
         data = stats.get(phase)
         if data:
             extra = f", {data['successful']} successful" if "successful" in data else ""
-            lines.append(f"hypothesis {phase} phase: {data['examples']} examples ({data['passing']} passing, "
-                         f"{data['failing']} failing, {data['invalid']} invalid{extra}) in {data['seconds']:.2f} s")
+            lines.append(
+                f"hypothesis {phase} phase: {data['examples']} examples ({data['passing']} passing, "
+                f"{data['failing']} failing, {data['invalid']} invalid{extra}) in {data['seconds']:.2f} s"
+            )
     if "stopped_because" in stats:
         lines.append(f"hypothesis stopped because {stats['stopped_because']}")
     return "\n".join(lines)

@@ -1,5 +1,6 @@
 """Exact reference implementation of "Corruption Robust Active Learning" (Chen, Du,
 Jamieson, NeurIPS 2021). Rationals throughout; see CONTRACT.md for the contracts."""
+
 from .interrupts import stop_early_in_a_command as _stop_early
 
 _stop_early()  # first: Ctrl-C while a command line's modules load is one line, not a traceback
@@ -14,7 +15,13 @@ from .passive import passive
 from .robust_cal import robust_cal
 from .tape import Tape, sample_tape
 from .trace import (
-    CALruptionEpoch, CALruptionTrace, PassiveTrace, RobustCALCheckpoint, RobustCALTrace, trace_from_json, trace_to_json,
+    CALruptionEpoch,
+    CALruptionTrace,
+    PassiveTrace,
+    RobustCALCheckpoint,
+    RobustCALTrace,
+    trace_from_json,
+    trace_to_json,
 )
 
 
@@ -33,8 +40,27 @@ ARITHMETIC = "exact"
 
 __all__ = [
     "ARITHMETIC",
-    "CALruptionEpoch", "CALruptionTrace", "calruption", "calruption_epoch", "catoni_root", "loss_difference_samples",
-    "Adversary", "Enclosure", "Instance", "Params", "PassiveTrace", "RobustCALCheckpoint",
-    "RobustCALTrace", "Segment", "Tape", "adversary", "documents", "instances", "passive", "robust_cal",
-    "sample_tape", "trace_from_json", "trace_to_json",
+    "CALruptionEpoch",
+    "CALruptionTrace",
+    "calruption",
+    "calruption_epoch",
+    "catoni_root",
+    "loss_difference_samples",
+    "Adversary",
+    "Enclosure",
+    "Instance",
+    "Params",
+    "PassiveTrace",
+    "RobustCALCheckpoint",
+    "RobustCALTrace",
+    "Segment",
+    "Tape",
+    "adversary",
+    "documents",
+    "instances",
+    "passive",
+    "robust_cal",
+    "sample_tape",
+    "trace_from_json",
+    "trace_to_json",
 ]

@@ -11,12 +11,13 @@ This one rule covers the paper's models: clean (no target), gamma-misspecificati
 (a full target eta~, mixing weight gamma), an early burst (gamma = 1 up to tau) and the
 counter-example (gamma = 1 on x1 only).
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Sequence
 
 from .exact import as_int, as_probability, fraction_text
 from .instance import Instance
@@ -32,10 +33,7 @@ class Segment:
     def eta(self, eta_star: Sequence[Fraction]) -> tuple[Fraction, ...]:
         if self.target is None:
             return tuple(eta_star)
-        return tuple(
-            e if t is None else (1 - self.gamma) * e + self.gamma * t
-            for e, t in zip(eta_star, self.target)
-        )
+        return tuple(e if t is None else (1 - self.gamma) * e + self.gamma * t for e, t in zip(eta_star, self.target))
 
 
 def _segment(raw, i: int) -> Segment:
@@ -54,9 +52,7 @@ def _segment(raw, i: int) -> Segment:
     if target is not None:
         if isinstance(target, (str, bytes)) or not isinstance(target, Sequence):
             raise ValueError(f"{field}.target must be a sequence of probabilities or nulls, got {target!r}")
-        target = tuple(
-            None if v is None else as_probability(v, f"{field}.target[{x}]") for x, v in enumerate(target)
-        )
+        target = tuple(None if v is None else as_probability(v, f"{field}.target[{x}]") for x, v in enumerate(target))
     if target is None and gamma != 0:
         raise ValueError(f"{field}.gamma is {gamma} but the segment has no target to mix in")
     return Segment(start, end, gamma, target)
@@ -139,7 +135,7 @@ class Adversary:
         }
 
     @classmethod
-    def from_json(cls, data) -> "Adversary":
+    def from_json(cls, data) -> Adversary:
         if not isinstance(data, dict):
             raise ValueError(f"adversary must be a JSON object, got {type(data).__name__}")
         unknown = set(data) - {"n", "segments"}

@@ -20,6 +20,7 @@ Printed label bounds are O(.) statements: their "printed" value here is the expr
 the O(.) with constant 1, so measured/printed is the constant a run needs. The corrected label
 bounds carry explicit constants (corrected.thm41.labels.sum, corrected.thm51.labels.total).
 """
+
 from __future__ import annotations
 
 import math
@@ -44,6 +45,7 @@ class Bound:
     covered: the setting meets the theorem's premises (budget regime) -- for a corrected form,
     where the corrected chain is proved; probability: the confidence the theorem attaches (the
     bound holds with probability >= this); note: why not covered, or what the form assumes."""
+
     theorem: str
     quantity: str  # "excess_risk" or "labels"
     form: str
@@ -56,6 +58,7 @@ class Bound:
 @dataclass(frozen=True)
 class Facts:
     """The instance's exact quantities the theorems read."""
+
     num_hypotheses: int
     best: int
     r_star: Fraction
@@ -66,15 +69,16 @@ class Facts:
     masses: tuple[Fraction, ...] = field(repr=False, compare=False, default=())
 
     @classmethod
-    def of(cls, instance: Instance) -> "Facts":
+    def of(cls, instance: Instance) -> Facts:
         if not isinstance(instance, Instance):
             raise ValueError(f"instance must be a reference.Instance, got {type(instance).__name__}")
         best = instance.best
         risks = [instance.risk(h) for h in range(instance.num_hypotheses)]  # once: gap(h) recomputes R^*
         gaps = [r - risks[best] for h, r in enumerate(risks) if h != best]
         radii, masses = _disagreement_steps(instance)
-        return cls(instance.num_hypotheses, best, risks[best], min(gaps) if gaps else Fraction(1), instance,
-                   radii, masses)
+        return cls(
+            instance.num_hypotheses, best, risks[best], min(gaps) if gaps else Fraction(1), instance, radii, masses
+        )
 
     def theta(self, r0) -> Fraction:
         """theta^*(r0) exactly (Section 2); a float r0 is rounded down to a Fraction first.
@@ -148,8 +152,15 @@ def thm31_excess_risk(facts: Facts, n, delta, c_total, form: str = CORRECTED) ->
     l = math.log(facts.num_hypotheses / float(delta)) / n
     last = float(K.THM31_LAST_TERM_PRINTED) if form == PRINTED else float(K.THM31_LAST_TERM)
     if 4 * c >= 1:
-        return Bound("3.1", "excess_risk", form, math.inf, False, 1 - float(delta),
-                     "C_total >= n/4: outside the formula's domain (F3)")
+        return Bound(
+            "3.1",
+            "excess_risk",
+            form,
+            math.inf,
+            False,
+            1 - float(delta),
+            "C_total >= n/4: outside the formula's domain (F3)",
+        )
     r = float(facts.r_star)
     value = l + math.sqrt(8 * r * l) + float(K.THM31_CORRUPTION * c * facts.r_star) + last * l / (1 - 4 * float(c)) ** 2
     covered = c <= K.THM31_PROVED_BUDGET
@@ -196,8 +207,9 @@ def thm41_epsilon(facts: Facts, n: int, delta: Fraction) -> float:
 
 def thm41_excess_risk(facts: Facts, n, delta, c_total, budget_ok: bool, form: str = CORRECTED) -> Bound:
     """R_{h_out} - R^* <= K eps + J R^* C_total/n for the eps the sample size n affords.
-    Printed: K = 1 and the O(R^* C/n) read with Lemma C.1's printed 4; corrected: K = 5/4, J = 8
-    (corrected.thm41.accuracy). Premise: C_[0,t] <= t/8 at every checkpoint (budget_ok).
+    Printed: K = 1 and the O(R^* C/n) read with Lemma C.1's printed 4; corrected: K = 1, J = 8
+    (corrected.thm41.accuracy_event: the printed K holds on the theorem's event, sharp; the
+    route through Lemma C.1's closed form, corrected.thm41.accuracy, gives only K = 5/4). Premise: C_[0,t] <= t/8 at every checkpoint (budget_ok).
     Probability: printed 1 - delta; corrected 1 - delta (1 + ... + 1/K) (F7)."""
     n, delta, c_total = _check(n, delta, c_total)
     _form(form)
@@ -206,10 +218,19 @@ def thm41_excess_risk(facts: Facts, n, delta, c_total, budget_ok: bool, form: st
     if form == PRINTED:
         value, probability = eps + 4 * r * float(c_total) / n, 1 - float(delta)
     else:
-        value = float(K.THM41_ACCURACY_EPS) * eps + float(K.THM41_ACCURACY_CORRUPTION) * r * float(c_total) / n
+        value = (
+            float(K.THM41_ACCURACY_EPS_STATEMENT) * eps + float(K.THM41_ACCURACY_CORRUPTION) * r * float(c_total) / n
+        )
         probability = 1 - thm41_delta_effective(n, delta)
-    return Bound("4.1", "excess_risk", form, value, budget_ok, probability,
-                 "" if budget_ok else "C_[0,t] > t/8 at some checkpoint")
+    return Bound(
+        "4.1",
+        "excess_risk",
+        form,
+        value,
+        budget_ok,
+        probability,
+        "" if budget_ok else "C_[0,t] > t/8 at some checkpoint",
+    )
 
 
 def thm41_labels(facts: Facts, n, delta, budget_ok: bool, form: str = CORRECTED) -> Bound:
@@ -226,8 +247,9 @@ def thm41_labels(facts: Facts, n, delta, budget_ok: bool, form: str = CORRECTED)
     else:
         value = 2 + float(K.THM41_LABELS) * theta * beta * (r * n + math.log2(n))
         probability = 1 - thm41_delta_effective(n, delta)
-    return Bound("4.1", "labels", form, value, budget_ok, probability,
-                 "" if budget_ok else "C_[0,t] > t/8 at some checkpoint")
+    return Bound(
+        "4.1", "labels", form, value, budget_ok, probability, "" if budget_ok else "C_[0,t] > t/8 at some checkpoint"
+    )
 
 
 # -- Theorem 5.1 and Corollary 5.1 (CALruption) ----------------------------------------------------
@@ -297,10 +319,15 @@ def coro51_excess_risk(facts: Facts, n, delta, c_total, epochs_small: bool, para
     _form(form)
     beta1 = _beta1(params)
     j = K.THM51_ACCURACY_CORRUPTION_PRINTED if form == PRINTED else K.THM51_ACCURACY_CORRUPTION
-    value = float(K.THM51_ACCURACY_SQRT) * math.sqrt(2 * beta1 / n) + float(j) * float(facts.r_star) * float(c_total) / n
+    value = (
+        float(K.THM51_ACCURACY_SQRT) * math.sqrt(2 * beta1 / n) + float(j) * float(facts.r_star) * float(c_total) / n
+    )
     covered = epochs_small and (form == PRINTED or beta1 >= K.BETA1_OVER_BETA3_NEEDED * _beta3(params) * (1 - 1e-12))
-    note = "" if covered else ("an epoch has C_l/N_l > 1/32" if not epochs_small else
-                               f"beta1 < {K.BETA1_OVER_BETA3_NEEDED} beta3")
+    note = (
+        ""
+        if covered
+        else ("an epoch has C_l/N_l > 1/32" if not epochs_small else f"beta1 < {K.BETA1_OVER_BETA3_NEEDED} beta3")
+    )
     return Bound("C5.1", "excess_risk", form, value, covered, 1 - float(delta), note)
 
 
@@ -323,13 +350,23 @@ def thm51_labels(facts: Facts, n, delta, cbar_total, params, form: str = CORRECT
     a, b = K.THM51_THETA_RADIUS
     theta = float(facts.theta(float(a) * r + float(b) * math.sqrt(beta1 / n)))
     lgnb = max(0.0, math.log2(n / beta1))
-    value = theta * (float(K.THM51_TOTAL_R2) * r * r * n + float(K.THM51_TOTAL_R) * r * math.sqrt(n * beta1)
-                     + float(K.THM51_TOTAL_LAYER) * beta1 * (lgnb + 2) * (lgnb + 4)
-                     + float(K.THM51_TOTAL_CBAR) * (lgnb + 2) * cbar) + float(K.THM51_TOTAL_BETA1) * beta1 * (lgnb + 2)
+    value = theta * (
+        float(K.THM51_TOTAL_R2) * r * r * n
+        + float(K.THM51_TOTAL_R) * r * math.sqrt(n * beta1)
+        + float(K.THM51_TOTAL_LAYER) * beta1 * (lgnb + 2) * (lgnb + 4)
+        + float(K.THM51_TOTAL_CBAR) * (lgnb + 2) * cbar
+    ) + float(K.THM51_TOTAL_BETA1) * beta1 * (lgnb + 2)
     covered = beta1 >= K.BETA1_OVER_BETA3_NEEDED * _beta3(params) * (1 - 1e-12)
     # the corrected total bounds the expected number of queries (a sum of E[Q_t]), not a high-probability count
-    return Bound("5.1", "labels", form, value, covered, 1 - float(delta),
-                 "" if covered else f"beta1 < {K.BETA1_OVER_BETA3_NEEDED} beta3 (expected queries)")
+    return Bound(
+        "5.1",
+        "labels",
+        form,
+        value,
+        covered,
+        1 - float(delta),
+        "" if covered else f"beta1 < {K.BETA1_OVER_BETA3_NEEDED} beta3 (expected queries)",
+    )
 
 
 def _form(form: str) -> None:
@@ -352,12 +389,19 @@ def all_bounds(instance: Instance, adversary: Adversary, params, delta, facts: F
     c_total = adversary.total(instance, 1, n)
     ok41 = checkpoint_budget_ok(instance, adversary)
     cbar, c_epochs, small = corruption_bar(instance, adversary, params)
-    out = {"passive": [thm31_excess_risk(facts, n, delta, c_total, f) for f in FORMS] + [thm31_labels(n)],
-           "RobustCAL": [thm41_excess_risk(facts, n, delta, c_total, ok41, f) for f in FORMS]
-           + [thm41_labels(facts, n, delta, ok41, f) for f in FORMS],
-           "CALruption": [thm51_excess_risk(facts, n, delta, cbar, params, f) for f in FORMS]
-           + [coro51_excess_risk(facts, n, delta, c_total, small, params, f) for f in FORMS]
-           + [thm51_labels(facts, n, delta, cbar, params, f) for f in FORMS],
-           "budget": {"c_total": c_total, "cbar_total": cbar, "c_complete_epochs": c_epochs,
-                      "epochs_small": small, "checkpoints_ok": ok41}}
+    out = {
+        "passive": [thm31_excess_risk(facts, n, delta, c_total, f) for f in FORMS] + [thm31_labels(n)],
+        "RobustCAL": [thm41_excess_risk(facts, n, delta, c_total, ok41, f) for f in FORMS]
+        + [thm41_labels(facts, n, delta, ok41, f) for f in FORMS],
+        "CALruption": [thm51_excess_risk(facts, n, delta, cbar, params, f) for f in FORMS]
+        + [coro51_excess_risk(facts, n, delta, c_total, small, params, f) for f in FORMS]
+        + [thm51_labels(facts, n, delta, cbar, params, f) for f in FORMS],
+        "budget": {
+            "c_total": c_total,
+            "cbar_total": cbar,
+            "c_complete_epochs": c_epochs,
+            "epochs_small": small,
+            "checkpoints_ok": ok41,
+        },
+    }
     return out

@@ -36,6 +36,7 @@ alpha have equal roots), line 9's LP whole up to FULL_LP_MAX_ROWS rows and by ce
 row generation above (reference/fit_rows.py), and line 13 as one sweep over the pairs by
 decreasing value. bench/calruption_scaling.py measures it per epoch.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -45,12 +46,11 @@ from .catoni import catoni_alpha, catoni_root
 from .certified import Enclosure, certified_ceil, sqrt_lower
 from .empirical import check_run_inputs
 from .exact import as_fraction, as_int, as_probability, common_denominator
-from .instance import validate_hypotheses
 from .fit_rows import fit_by_row_generation
+from .instance import validate_hypotheses
 from .lp import solve_lp
 from .pair_counts import pair_counts
 from .trace import CALruptionEpoch, CALruptionTrace
-
 
 # Line 9's LP is solved whole up to this many rows, by row generation above (both certify an
 # exactly optimal D^; where the optimum is not unique they may pick different ones). Small
@@ -90,8 +90,11 @@ def epoch_length(params, l: int) -> int:
 def initial_state(num_points: int, num_hypotheses: int, params) -> EpochState:
     """Line 1: tau_1 = 1, q_1 = 1, Delta^^0 = 0 (V_1^0 = all of H)."""
     return EpochState(
-        l=1, tau=1, length=epoch_length(params, 1),
-        q=(Fraction(1),) * num_points, gap_hat=(Fraction(0),) * num_hypotheses,
+        l=1,
+        tau=1,
+        length=epoch_length(params, 1),
+        q=(Fraction(1),) * num_points,
+        gap_hat=(Fraction(0),) * num_hypotheses,
     )
 
 
@@ -185,8 +188,9 @@ def risks_under(H, support, p_hat, eta_hat) -> tuple[Fraction, ...]:
     Summed on one common denominator: an optimal vertex of line 9 has coordinates with
     denominators of thousands of bits, and a Fraction sum would reduce every partial sum."""
     k = len(support)
-    numerators, d = common_denominator([p_hat[x] * (1 - eta_hat[x]) for x in support]
-                                       + [p_hat[x] * eta_hat[x] for x in support])
+    numerators, d = common_denominator(
+        [p_hat[x] * (1 - eta_hat[x]) for x in support] + [p_hat[x] * eta_hat[x] for x in support]
+    )
     on_one, on_zero = numerators[:k], numerators[k:]
     return tuple(
         Fraction(sum(a if labels[x] == 1 else b for x, a, b in zip(support, on_one, on_zero)), d) for labels in H
@@ -224,8 +228,11 @@ def next_query_probabilities(H, rho, level, l: int) -> tuple[Fraction, ...]:
     positive = [(h, h2) for h in range(num_h) for h2 in range(h + 1, num_h) if rho[h][h2] > 0]
     numerators, common = common_denominator(rho[h][h2] for h, h2 in positive)
     # integer keys rho^ 4^k common, k the pair's lower level
-    pairs = sorted(((r << 2 * min(level[h], level[h2]), h, h2) for r, (h, h2) in zip(numerators, positive)),
-                   key=lambda p: p[0], reverse=True)
+    pairs = sorted(
+        ((r << 2 * min(level[h], level[h2]), h, h2) for r, (h, h2) in zip(numerators, positive)),
+        key=lambda p: p[0],
+        reverse=True,
+    )
     next_q = [Fraction(0)] * m
     unassigned = (1 << m) - 1
     for key, h, h2 in pairs:
@@ -249,7 +256,9 @@ def check_epoch_inputs(H, state: EpochState, counts: EpochCounts, params) -> Non
     m, num_h = len(H[0]), len(H)
     l = as_int(state.l, "state.l", minimum=1)
     if state.length != epoch_length(params, l):
-        raise ValueError(f"state.length is {state.length}, but epoch {l} has ceil(beta1 4^l) = {epoch_length(params, l)} rounds")
+        raise ValueError(
+            f"state.length is {state.length}, but epoch {l} has ceil(beta1 4^l) = {epoch_length(params, l)} rounds"
+        )
     as_int(state.tau, "state.tau", minimum=1)
     if len(state.q) != m:
         raise ValueError(f"state.q has {len(state.q)} entries, expected {m}")
@@ -261,7 +270,9 @@ def check_epoch_inputs(H, state: EpochState, counts: EpochCounts, params) -> Non
         if as_fraction(g, f"state.gap_hat[{h}]") < 0:
             raise ValueError(f"state.gap_hat[{h}] must be >= 0, got {g}")
     if len(counts.seen) != m or len(counts.queried) != m:
-        raise ValueError(f"counts.seen and counts.queried must have {m} entries, got {len(counts.seen)} and {len(counts.queried)}")
+        raise ValueError(
+            f"counts.seen and counts.queried must have {m} entries, got {len(counts.seen)} and {len(counts.queried)}"
+        )
     for x, (s, pair) in enumerate(zip(counts.seen, counts.queried)):
         as_int(s, f"counts.seen[{x}]", minimum=0)
         if len(pair) != 2:
@@ -272,7 +283,9 @@ def check_epoch_inputs(H, state: EpochState, counts: EpochCounts, params) -> Non
         if state.q[x] == 0 and a + b:
             raise ValueError(f"counts.queried[{x}] = {pair!r} but state.q[{x}] = 0: nothing can be queried there")
     if sum(counts.seen) != state.length:
-        raise ValueError(f"counts.seen sums to {sum(counts.seen)}, but the epoch has state.length = {state.length} rounds")
+        raise ValueError(
+            f"counts.seen sums to {sum(counts.seen)}, but the epoch has state.length = {state.length} rounds"
+        )
 
 
 def calruption_epoch(H, state: EpochState, counts: EpochCounts, params):
@@ -338,11 +351,26 @@ def calruption_epoch(H, state: EpochState, counts: EpochCounts, params):
     layers, level = layers_of(gap_hat, l)  # line 12
     next_q = next_query_probabilities(H, rho, level, l)  # line 13
     record = CALruptionEpoch(
-        l=l, tau=state.tau, length=length, N=params.beta1.enclosure().scale(Fraction(4**l)),
-        q=q, support=support, empirical_x=p_hat, rho=rho,
-        min_q=tuple(map(tuple, min_q)), alpha=tuple(map(tuple, alpha)), W=tuple(map(tuple, W)),
-        weight=tuple(map(tuple, weight)), eta_hat=tuple(eta_hat), lp_objective=objective, lp_method=method,
-        risk_hat=risk_hat, h_star_hat=h_star, gap_hat=gap_hat, layers=layers, next_q=next_q,
+        l=l,
+        tau=state.tau,
+        length=length,
+        N=params.beta1.enclosure().scale(Fraction(4**l)),
+        q=q,
+        support=support,
+        empirical_x=p_hat,
+        rho=rho,
+        min_q=tuple(map(tuple, min_q)),
+        alpha=tuple(map(tuple, alpha)),
+        W=tuple(map(tuple, W)),
+        weight=tuple(map(tuple, weight)),
+        eta_hat=tuple(eta_hat),
+        lp_objective=objective,
+        lp_method=method,
+        risk_hat=risk_hat,
+        h_star_hat=h_star,
+        gap_hat=gap_hat,
+        layers=layers,
+        next_q=next_q,
         labels_requested=sum(a + b for a, b in counts.queried),
     )
     # line 14

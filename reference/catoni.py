@@ -90,13 +90,14 @@ Exact roots. The root is returned as a point when it is proved rational:
   was certified non-zero. For the default width that is every root with q <= 2^32;
 * a probe whose enclosure straddles 0 is tested the same way (see the fallback).
 """
+
 from __future__ import annotations
 
 import math
-from math import isqrt
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
+from math import isqrt
 
 from .certified import MAX_BITS, Enclosure, Rational, ScaledLog, ln_enclosure
 from .exact import as_fraction, as_int, shown
@@ -300,7 +301,7 @@ def _fixed(enclosure: Enclosure, prec: int) -> tuple[int, int]:
     return lo.numerator // lo.denominator, -((-hi.numerator) // hi.denominator)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _constants_at(top: int):
     ln2 = _fixed(ln_enclosure(2, top + 4), top)
     table = tuple(_fixed(ln_enclosure(Fraction(64 + i, 64), top + 4), top) for i in range(1 << _TABLE_BITS))
@@ -367,7 +368,7 @@ def _ln_bounds(num: int, den: int, prec: int, constants=None) -> tuple[int, int]
     return lo, hi
 
 
-def _f_bounds(problem: "_Problem", zn: int, zd: int, prec: int) -> tuple[int, int]:
+def _f_bounds(problem: _Problem, zn: int, zd: int, prec: int) -> tuple[int, int]:
     """Integers lo <= 2^prec f(z) <= hi at z = zn/zd (zd > 0; the ln arguments depend only
     on the value of z, so z need not be in lowest terms)."""
     A, B = problem.alpha_num, problem.alpha_den
@@ -660,9 +661,12 @@ def catoni_root(values, counts, alpha, *, width=DEFAULT_WIDTH) -> Enclosure:
     # a rational root with a small denominator: the simplest rational of the bracket
     a_num, a_den, b_num, b_den = an * GD, ad * GN, bn * GD, bd * GN  # the ends as reals
     sn, sd = _simplest_between_int(a_num, a_den, b_num, b_den)
-    if (a_num * sd < sn * a_den and sn * b_den < b_num * sd  # a < s < b
-            and sd * sd * (b_num * a_den - a_num * b_den) <= a_den * b_den  # den(s)^2 (b - a) <= 1
-            and _is_exact_root_int(problem.ints, A, B, sn, sd)):
+    if (
+        a_num * sd < sn * a_den
+        and sn * b_den < b_num * sd  # a < s < b
+        and sd * sd * (b_num * a_den - a_num * b_den) <= a_den * b_den  # den(s)^2 (b - a) <= 1
+        and _is_exact_root_int(problem.ints, A, B, sn, sd)
+    ):
         return Enclosure.point(Fraction(sn, sd))
     return Enclosure(Fraction(a_num, a_den), Fraction(b_num, b_den))
 

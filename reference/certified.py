@@ -14,12 +14,13 @@ and an irrational number never equals a rational: doubling precision separates t
 A hard cap (`MAX_BITS`) turns the impossible non-terminating case into an error
 instead of a hang.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from math import isqrt
-from typing import Callable
 
 from .exact import as_fraction
 
@@ -39,7 +40,7 @@ class Enclosure:
             raise ValueError(f"enclosure lo {self.lo} exceeds hi {self.hi}")
 
     @classmethod
-    def point(cls, value) -> "Enclosure":
+    def point(cls, value) -> Enclosure:
         value = Fraction(value)
         return cls(value, value)
 
@@ -51,10 +52,10 @@ class Enclosure:
     def exact(self) -> bool:
         return self.lo == self.hi
 
-    def __add__(self, other: "Enclosure") -> "Enclosure":
+    def __add__(self, other: Enclosure) -> Enclosure:
         return Enclosure(self.lo + other.lo, self.hi + other.hi)
 
-    def scale(self, factor: Fraction) -> "Enclosure":
+    def scale(self, factor: Fraction) -> Enclosure:
         """factor * [lo, hi] for a rational factor >= 0."""
         if factor < 0:
             raise ValueError(f"scale factor must be >= 0, got {factor}")
@@ -202,9 +203,7 @@ def decide_le(value: Fraction, bound: Callable[[int], Enclosure]) -> tuple[bool,
         if value > enclosure.hi:
             return False, enclosure
         bits *= 2
-    raise ArithmeticError(
-        f"could not separate {value} from a bound enclosed in {bound(MAX_BITS)} at {MAX_BITS} bits"
-    )
+    raise ArithmeticError(f"could not separate {value} from a bound enclosed in {bound(MAX_BITS)} at {MAX_BITS} bits")
 
 
 def sqrt_lower(a, rel_bits: int = 64) -> Fraction:

@@ -1,6 +1,7 @@
 """`python -m reference`: run the exact algorithms from the command line.
 
 Bad input ends the program with exit status 2 and one line on stderr."""
+
 from __future__ import annotations
 
 import argparse
@@ -12,15 +13,16 @@ from fractions import Fraction
 from . import adversary as adversaries
 from . import interrupts
 from .calruption import calruption, epoch_length
-from .demo import CALRUPTION_CONSTANTS as DEMO_CALRUPTION_CONSTANTS, N, SEEDS, TAU, run_demo
+from .demo import CALRUPTION_CONSTANTS as DEMO_CALRUPTION_CONSTANTS
+from .demo import SEEDS, TAU, N, run_demo
 from .documents import load_adversary, load_instance, load_tape
 from .exact import as_fraction, as_int
+from .extras import MissingExtra
 from .instance import Instance
 from .instances import BUILTIN
 from .params import Params
 from .passive import passive
 from .robust_cal import robust_cal
-from .extras import MissingExtra
 from .serialization import to_jsonable
 from .tape import sample_tape
 from .trace import trace_to_json
@@ -35,6 +37,7 @@ class UsageError(Exception):
 
 def positive_number(option: str, unit: str):
     """An argparse type: a finite number > 0 of `unit`, else a UsageError naming the option."""
+
     def parse(text: str) -> float:
         try:
             value = float(text)
@@ -43,6 +46,7 @@ def positive_number(option: str, unit: str):
         if not value > 0 or value == float("inf"):
             raise UsageError(f"{option} must be a number of {unit} > 0, got {text!r}")
         return value
+
     return parse
 
 
@@ -57,8 +61,13 @@ def join_dash_values(argv: list[str]) -> list[str]:
     out, i = [], 0
     while i < len(argv):
         token = argv[i]
-        if token in DASH_VALUE_OPTIONS and i + 1 < len(argv) and argv[i + 1].startswith("-") \
-                and argv[i + 1] not in ("-h", "--help") and not argv[i + 1].startswith("--"):
+        if (
+            token in DASH_VALUE_OPTIONS
+            and i + 1 < len(argv)
+            and argv[i + 1].startswith("-")
+            and argv[i + 1] not in ("-h", "--help")
+            and not argv[i + 1].startswith("--")
+        ):
             out.append(f"{token}={argv[i + 1]}")
             i += 2
         else:
@@ -87,14 +96,20 @@ def _instance(spec: str) -> Instance:
 def _vector(text: str | None, field: str):
     if text is None:
         raise UsageError(f"{field} is required for this adversary")
-    return [None if part.strip() in ("", "-") else as_fraction(part, f"{field}[{i}]") for i, part in enumerate(text.split(","))]
+    return [
+        None if part.strip() in ("", "-") else as_fraction(part, f"{field}[{i}]")
+        for i, part in enumerate(text.split(","))
+    ]
 
 
 # which of --n/--tau/--gamma/--eta each adversary takes; giving another is an error,
 # not something to ignore silently
 _ADVERSARY_OPTIONS = {
-    "clean": {"n"}, "counterexample": {"n", "tau"}, "burst": {"n", "tau", "eta"},
-    "misspecification": {"n", "gamma", "eta"}, "file": set(),
+    "clean": {"n"},
+    "counterexample": {"n", "tau"},
+    "burst": {"n", "tau", "eta"},
+    "misspecification": {"n", "gamma", "eta"},
+    "file": set(),
 }
 
 
@@ -177,20 +192,23 @@ def _check_tape_memory(n: int) -> None:
     need = n * TAPE_BYTES_PER_ROUND
     have = available_memory()
     if have is not None and need > have:
-        raise UsageError(f"--n {n}: the exact tape needs about {_gb(need)} in memory ({TAPE_BYTES_PER_ROUND} bytes "
-                         f"per round) and {_gb(have)} is available; use a smaller --n, or the fast implementation's "
-                         "counts mode for long streams (fast.robust_cal_counts, docs/fast.md)")
+        raise UsageError(
+            f"--n {n}: the exact tape needs about {_gb(need)} in memory ({TAPE_BYTES_PER_ROUND} bytes "
+            f"per round) and {_gb(have)} is available; use a smaller --n, or the fast implementation's "
+            "counts mode for long streams (fast.robust_cal_counts, docs/fast.md)"
+        )
     if need > 1 << 30:
-        print(f"note: --n {n}: the exact tape takes about {_gb(need)} in memory and minutes to sample",
-              file=sys.stderr)
+        print(f"note: --n {n}: the exact tape takes about {_gb(need)} in memory and minutes to sample", file=sys.stderr)
 
 
 def _sample_or_explain(instance, adversary, seed):
     try:
         return sample_tape(instance, adversary, seed)
     except MemoryError:
-        raise UsageError(f"--n {adversary.n}: out of memory sampling the tape (about {TAPE_BYTES_PER_ROUND} bytes per "
-                         "round); use a smaller --n") from None
+        raise UsageError(
+            f"--n {adversary.n}: out of memory sampling the tape (about {TAPE_BYTES_PER_ROUND} bytes per "
+            "round); use a smaller --n"
+        ) from None
 
 
 def _calruption_too_short(algorithm: str, params: Params, n: int) -> str | None:
@@ -204,9 +222,11 @@ def _calruption_too_short(algorithm: str, params: Params, n: int) -> str | None:
     if n >= first:
         return None
     hint = " (use --params scaled: epochs of 64, 256, 1024, ... rounds)" if params.regime == "paper" else ""
-    return (f"CALruption's first epoch needs {first:,} rounds at the {params.regime} constants and n = {n:,}: no epoch "
-            f"completes, every label is queried and the output is h0 by convention, not a learned hypothesis; "
-            f"give --n {first:,} or more{hint}")
+    return (
+        f"CALruption's first epoch needs {first:,} rounds at the {params.regime} constants and n = {n:,}: no epoch "
+        f"completes, every label is queried and the output is h0 by convention, not a learned hypothesis; "
+        f"give --n {first:,} or more{hint}"
+    )
 
 
 def _cmd_run(args) -> int:
@@ -244,17 +264,24 @@ def _cmd_run(args) -> int:
         print(f"tape             {args.tape}, n = {tape.n}")
     print(f"labels requested {trace.labels_requested} of {tape.n}")
     if getattr(trace, "checkpoints", None):
-        shrink = [f"t={c.t}: {len(c.version_space)}->{len(c.next_version_space)}" for c in trace.checkpoints
-                  if len(c.next_version_space) < len(c.version_space)]
+        shrink = [
+            f"t={c.t}: {len(c.version_space)}->{len(c.next_version_space)}"
+            for c in trace.checkpoints
+            if len(c.next_version_space) < len(c.version_space)
+        ]
         print(f"eliminations     {', '.join(shrink) if shrink else 'none'}")
     if getattr(trace, "epochs", None) is not None:
-        print(f"epochs           {len(trace.epochs)} completed, epoch {trace.final_epoch} cut after "
-              f"{trace.unfinished_rounds} rounds (it needs {epoch_length(params, trace.final_epoch)})")
+        print(
+            f"epochs           {len(trace.epochs)} completed, epoch {trace.final_epoch} cut after "
+            f"{trace.unfinished_rounds} rounds (it needs {epoch_length(params, trace.final_epoch)})"
+        )
         if too_short:
             print(f"note             {too_short}")
         for e in trace.epochs:
-            print(f"  epoch {e.l}: rounds {e.tau}..{e.tau + e.length - 1}, labels {e.labels_requested}, "
-                  f"h*_hat = h{e.h_star_hat}, |V^{e.l}| = {len(e.layers[-1])}, LP objective ~{float(e.lp_objective):.3g}")
+            print(
+                f"  epoch {e.l}: rounds {e.tau}..{e.tau + e.length - 1}, labels {e.labels_requested}, "
+                f"h*_hat = h{e.h_star_hat}, |V^{e.l}| = {len(e.layers[-1])}, LP objective ~{float(e.lp_objective):.3g}"
+            )
     print(f"output           h{out} = {''.join(map(str, instance.hypotheses[out]))}; h* = h{instance.best}")
     print(f"R*(output)       {_show_fraction(instance.risk(out))}")
     print(f"excess risk      Delta_out = {_show_fraction(instance.gap(out))}")
@@ -272,37 +299,50 @@ def stderr_progress(what: str):
             print(f"\r{what} {done}/{total}", end=end, file=sys.stderr, flush=True)
         else:
             print(f"{what} {done}/{total}", file=sys.stderr, flush=True)
+
     return progress
 
 
 def _cmd_demo(args) -> int:
     seeds = tuple(range(as_int(args.seeds, "--seeds", minimum=1)))
-    result = run_demo(seeds=seeds, n=as_int(args.n, "--n", minimum=2), tau=as_int(args.tau, "--tau", minimum=0, maximum=args.n),
-                      progress=stderr_progress("demo: seed"))
+    result = run_demo(
+        seeds=seeds,
+        n=as_int(args.n, "--n", minimum=2),
+        tau=as_int(args.tau, "--tau", minimum=0, maximum=args.n),
+        progress=stderr_progress("demo: seed"),
+    )
     if args.json:
         print(json.dumps(to_jsonable(result)))
         return 0
     best = result.best
     print("Appendix counter-example: xi1 = 1/2, xi2 = 1/128, eta^{x1} = 15/32 for t <= tau, then clean")
     print("outputs per seed: RobustCAL vanilla / modified and passive at the paper's constants;")
-    print(f"CALruption at scaled constants ({DEMO_CALRUPTION_CONSTANTS}; at the paper's its first epoch "
-          f"alone needs {result.calruption_paper_first_epoch:,} rounds)")
+    print(
+        f"CALruption at scaled constants ({DEMO_CALRUPTION_CONSTANTS}; at the paper's its first epoch "
+        f"alone needs {result.calruption_paper_first_epoch:,} rounds)"
+    )
     print(f"n = {result.n}, tau = {result.tau}, delta = {result.delta}; h* = h{best} (index {best})")
-    print(f"{'seed':>4}  {'vanilla':>7}  {'h* lost at':>10}  {'modified':>8}  {'passive':>7}  {'CALruption':>10}  "
-          f"{'h* queried':>10}  {'labels vanilla/modified/CALruption':>34}")
+    print(
+        f"{'seed':>4}  {'vanilla':>7}  {'h* lost at':>10}  {'modified':>8}  {'passive':>7}  {'CALruption':>10}  "
+        f"{'h* queried':>10}  {'labels vanilla/modified/CALruption':>34}"
+    )
     for row in result.rows:
         lost = "-" if row.vanilla_eliminated_best_at is None else str(row.vanilla_eliminated_best_at)
         labels = f"{row.vanilla_labels}/{row.modified_labels}/{row.calruption_labels}"
-        print(f"{row.seed:>4}  {'h%d' % row.vanilla_output:>7}  {lost:>10}  {'h%d' % row.modified_output:>8}  "
-              f"{'h%d' % row.passive_output:>7}  {'h%d' % row.calruption_output:>10}  "
-              f"{'yes' if row.calruption_keeps_best_queried else 'NO':>10}  {labels:>34}")
+        print(
+            f"{row.seed:>4}  {'h%d' % row.vanilla_output:>7}  {lost:>10}  {'h%d' % row.modified_output:>8}  "
+            f"{'h%d' % row.passive_output:>7}  {'h%d' % row.calruption_output:>10}  "
+            f"{'yes' if row.calruption_keeps_best_queried else 'NO':>10}  {labels:>34}"
+        )
     rows = result.rows
-    print(f"vanilla wrong on {sum(r.vanilla_output != best for r in rows)}/{len(rows)} seeds; right: "
-          f"modified {sum(r.modified_output == best for r in rows)}/{len(rows)}, "
-          f"passive {sum(r.passive_output == best for r in rows)}/{len(rows)}, "
-          f"CALruption {sum(r.calruption_output == best for r in rows)}/{len(rows)} "
-          f"(scaled constants, beta1 = 16; it kept querying where h* disagrees on "
-          f"{sum(r.calruption_keeps_best_queried for r in rows)}/{len(rows)})")
+    print(
+        f"vanilla wrong on {sum(r.vanilla_output != best for r in rows)}/{len(rows)} seeds; right: "
+        f"modified {sum(r.modified_output == best for r in rows)}/{len(rows)}, "
+        f"passive {sum(r.passive_output == best for r in rows)}/{len(rows)}, "
+        f"CALruption {sum(r.calruption_output == best for r in rows)}/{len(rows)} "
+        f"(scaled constants, beta1 = 16; it kept querying where h* disagrees on "
+        f"{sum(r.calruption_keeps_best_queried for r in rows)}/{len(rows)})"
+    )
     return 0
 
 
@@ -337,7 +377,9 @@ def _add_source_options(parser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="python -m reference", description="Exact reference for Corruption Robust Active Learning")
+    parser = OneLineParser(
+        prog="python -m reference", description="Exact reference for Corruption Robust Active Learning"
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
 
     run = sub.add_parser("run", help="run one algorithm and print a summary (or the trace with --json)")
@@ -377,8 +419,9 @@ def _interrupted() -> int:
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> list[str]:
-    return [name for action in parser._actions if isinstance(action, argparse._SubParsersAction)
-            for name in action.choices]
+    return [
+        name for action in parser._actions if isinstance(action, argparse._SubParsersAction) for name in action.choices
+    ]
 
 
 def run(parser: argparse.ArgumentParser, argv=None) -> int:

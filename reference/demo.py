@@ -17,6 +17,7 @@ R(h1) - R(h2) over all n rounds is (1/8)(3/128) - (7/8)(1/128) = -1/256, about 4
 standard deviations (sqrt(rho / n) ~ 0.00098) below zero: both recover h1 except with
 probability ~3e-5 per seed.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -104,5 +105,11 @@ def run_demo(seeds=SEEDS, n=N, tau=TAU, delta=DELTA, xi1=XI1, xi2=XI2, progress=
         )
         if progress is not None:
             progress(len(rows), len(seeds))
-    return DemoResult(n=n, tau=tau, delta=Fraction(delta), best=best, rows=tuple(rows),
-                      calruption_paper_first_epoch=epoch_length(params, 1))
+    return DemoResult(
+        n=n,
+        tau=tau,
+        delta=Fraction(delta),
+        best=best,
+        rows=tuple(rows),
+        calruption_paper_first_epoch=epoch_length(params, 1),
+    )

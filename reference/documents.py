@@ -14,6 +14,7 @@ one difference from a bare JSON Schema validator: an integer must be a JSON inte
 (1.0 is refused where JSON Schema's "integer" would take it). The loaders then build the
 reference's objects, whose own rules (nu sums to 1, a coin lies in [0, 1), lo <= hi ...)
 come out as DocumentErrors naming the path too."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -25,7 +26,7 @@ import sys
 import types
 import typing
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import referencing
@@ -33,24 +34,36 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from jsonschema.validators import extend
 
+from .adversary import Adversary
 from .calruption import EpochState
 from .certified import Enclosure
+from .document_messages import CLIP, _digits, _schema_message, json_path, shown  # noqa: F401 (public here too)
 from .exact import fraction_text
-from .schema_check import compile_schema
 from .instance import Instance
-from .adversary import Adversary
 from .params import Params
+from .schema_check import compile_schema
 from .serialization import from_jsonable
 from .tape import Tape
-from .trace import CALruptionEpoch, TRACE_TYPES, trace_from_json
+from .trace import TRACE_TYPES, CALruptionEpoch, trace_from_json
 
 SCHEMA_VERSION = 1
-KINDS = ("instance", "adversary", "params", "tape", "tape-npy", "run-request", "trace", "epoch-result",
-         "catoni-root", "samples", "describe", "error")
+KINDS = (
+    "instance",
+    "adversary",
+    "params",
+    "tape",
+    "tape-npy",
+    "run-request",
+    "trace",
+    "epoch-result",
+    "catoni-root",
+    "samples",
+    "describe",
+    "error",
+)
 RESULT_KINDS = ("trace", "epoch-result", "catoni-root", "samples")  # the kinds with a float variant
 ARITHMETICS = ("exact", "float64", "float32")
 MAX_DEPTH = 64  # the deepest real document (a CALruption trace's W entries) has depth 6
-CLIP = 200  # characters of a bad value shown in a message
 _WORD_SCALE = 1 << 64
 # the files of a cral-tape-npy document: field -> (file name written, dtype)
 NPY_FILES = {"x": ("x.npy", "<i8"), "y": ("y.npy", "|u1"), "u_words": ("u_words.npy", "<u8")}
@@ -111,11 +124,13 @@ def _is_number(checker, value) -> bool:
 
 
 # JSON integers only (1.0 is not an integer here), and only finite numbers
-_Validator = extend(Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many(
-    {"integer": _is_integer, "number": _is_number}))
+_Validator = extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many({"integer": _is_integer, "number": _is_number}),
+)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(kind: str, arithmetic: str):
     return _Validator(_schemas()[_file_name(kind, arithmetic)], registry=_registry())
 
@@ -139,8 +154,11 @@ def _inlined(node, here: str, stack: tuple = ()):
             continue
         if key == "$ref":
             continue
-        out[key] = ({name: _inlined(sub, here, stack) for name, sub in value.items()} if key == "properties"
-                    else _inlined(value, here, stack))
+        out[key] = (
+            {name: _inlined(sub, here, stack) for name, sub in value.items()}
+            if key == "properties"
+            else _inlined(value, here, stack)
+        )
     if "$ref" not in node:
         return out
     file, _, pointer = node["$ref"].partition("#")
@@ -154,7 +172,7 @@ def _inlined(node, here: str, stack: tuple = ()):
     return {"allOf": [resolved], **out} if out else resolved
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fast_validator(kind: str, arithmetic: str):
     """A validator of the inlined schema (None if the schema refers to itself)."""
     file = _file_name(kind, arithmetic)
@@ -181,8 +199,11 @@ def _tape_arrays_valid(tape) -> bool:
     if not (isinstance(x, list) and isinstance(y, list) and isinstance(u, list) and x and y and u):
         return False
     match = _coin_pattern().match
-    return (all(type(v) is int and v >= 0 for v in x) and all(type(v) is int and 0 <= v <= 1 for v in y)
-            and all(type(v) is str and match(v) for v in u))
+    return (
+        all(type(v) is int and v >= 0 for v in x)
+        and all(type(v) is int and 0 <= v <= 1 for v in y)
+        and all(type(v) is str and match(v) for v in u)
+    )
 
 
 def _without_long_tape(document, kind: str):
@@ -218,8 +239,9 @@ def validate(document, kind: str, *, arithmetic: str = "exact", source: str = "d
     except ValueError:  # jsonschema's repr of an int beyond Python's int-to-text limit
         parts = _find(document, lambda v: isinstance(v, int) and _digits(v) > _int_limit())
         where = "" if parts is None else f"at {json_path(parts)}: "
-        raise DocumentError(f"{source}: {where}an integer too long to check, got {shown(_resolve(document, parts or ()))}"
-                            ) from None
+        raise DocumentError(
+            f"{source}: {where}an integer too long to check, got {shown(_resolve(document, parts or ()))}"
+        ) from None
     if error is not None:
         raise DocumentError(_schema_message(source, error))
     return document
@@ -232,134 +254,6 @@ def schema_errors(document, kind: str, *, arithmetic: str = "exact", source: str
     _file_name(kind, arithmetic)
     errors = sorted(_validator(kind, arithmetic).iter_errors(document), key=lambda e: [str(p) for p in e.absolute_path])
     return [_schema_message(source, error) for error in errors]
-
-
-# -- messages --------------------------------------------------------------------------
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_TYPE_WORDS = {"string": "a string", "integer": "an integer (no fraction or exponent)", "number": "a finite number",
-               "object": "an object", "array": "a list", "null": "null", "boolean": "true or false"}
-
-
-def json_path(parts) -> str:
-    """`$.checkpoints[3].beta.lo` for the parts ("checkpoints", 3, "beta", "lo")."""
-    out = "$"
-    for part in parts:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif _IDENTIFIER.fullmatch(part):
-            out += f".{part}"
-        else:
-            out += f"[{_text(part)}]"
-    return out
-
-
-def _text(value: str) -> str:
-    """A string as JSON, non-printable characters (and lone surrogates) escaped."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
-                   for c in json.dumps(value[: CLIP + 1], ensure_ascii=False))
-
-
-class _Full(Exception):
-    pass
-
-
-def shown(value, limit: int = CLIP) -> str:
-    """A value as compact JSON for a message, cut after `limit` characters; safe for any
-    size or depth (a huge document is not rendered in full to be clipped)."""
-    parts, size = [], 0
-
-    def emit(piece: str):
-        nonlocal size
-        parts.append(piece)
-        size += len(piece)
-        if size > limit:
-            raise _Full
-
-    def walk(v, depth: int):
-        if depth > 16:
-            emit("...")
-        elif isinstance(v, dict):
-            emit("{")
-            for i, (k, x) in enumerate(v.items()):
-                emit(", " if i else "")
-                emit(_text(str(k)) + ": ")
-                walk(x, depth + 1)
-            emit("}")
-        elif isinstance(v, (list, tuple)):
-            emit("[")
-            for i, x in enumerate(v):
-                emit(", " if i else "")
-                walk(x, depth + 1)
-            emit("]")
-        else:
-            emit(_scalar(v))
-
-    try:
-        walk(value, 0)
-    except _Full:
-        pass
-    text = "".join(parts)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _digits(v: int) -> int:
-    """About how many decimal digits |v| has (exact but for rare off-by-ones)."""
-    return math.floor(v.bit_length() * math.log10(2)) + 1
-
-
-def _scalar(v) -> str:
-    if v is None or isinstance(v, bool):
-        return json.dumps(v)
-    if isinstance(v, str):
-        return _text(v)
-    if isinstance(v, int):
-        if v.bit_length() > 3 * CLIP:  # also keeps clear of the int-to-text digit limit
-            return f"<an integer of {_digits(v)} digits>"
-        return str(v)
-    if isinstance(v, float):
-        return repr(v)
-    return _text(repr(v))
-
-
-def _schema_message(source: str, error) -> str:
-    parts, value = list(error.absolute_path), error.instance
-    keyword, schema_ = error.validator, error.schema
-    description = schema_.get("description")
-    if keyword == "required":
-        missing = next(k for k in error.validator_value if k not in value)
-        what = f"missing required field {_text(missing)}"
-    elif keyword == "additionalProperties":
-        allowed = schema_.get("properties", {})
-        extra = next(k for k in value if k not in allowed)
-        parts.append(extra)
-        value = value[extra]
-        what = f"unknown field (allowed: {', '.join(allowed)})"
-    elif keyword == "type":
-        expected = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
-        what = "must be " + " or ".join(_TYPE_WORDS.get(t, t) for t in expected)
-        if description:
-            what += f": {description}"
-    elif keyword == "pattern":
-        what = f"must be {description}" if description else f"must match {error.validator_value}"
-    elif keyword == "const":
-        what = f"must be {shown(error.validator_value)}"
-    elif keyword == "enum":
-        what = "must be one of " + ", ".join(shown(v) for v in error.validator_value)
-    elif keyword == "minimum":
-        what = f"must be >= {error.validator_value}"
-    elif keyword == "maximum":
-        what = f"must be <= {error.validator_value}"
-    elif keyword == "minItems":
-        what = f"must have at least {error.validator_value} entr{'y' if error.validator_value == 1 else 'ies'}"
-    elif keyword == "maxItems":
-        what = f"must have at most {error.validator_value} entr{'y' if error.validator_value == 1 else 'ies'}"
-    elif keyword == "minLength":
-        what = "must not be empty"
-    elif keyword == "uniqueItems":
-        what = "must not repeat an entry"
-    else:  # a keyword the schemas do not use today: jsonschema's own words
-        what = " ".join(error.message.split())
-    return f"{source}: at {json_path(parts)}: {what}, got {shown(value)}"
 
 
 # -- strict parsing --------------------------------------------------------------------
@@ -422,16 +316,23 @@ def parse_json(data: bytes | str, source: str = "document"):
         return value if math.isfinite(value) else bad(f"{text_[:40]} overflows a float64")
 
     try:
-        document = json.loads(text, object_pairs_hook=pairs, parse_constant=lambda name: bad(f"{name} (not JSON)"),
-                              parse_int=number_int, parse_float=number_float)
+        document = json.loads(
+            text,
+            object_pairs_hook=pairs,
+            parse_constant=lambda name: bad(f"{name} (not JSON)"),
+            parse_int=number_int,
+            parse_float=number_float,
+        )
     except json.JSONDecodeError as error:
         if error.msg == "Extra data":
-            raise DocumentError(f"{source}: more than one JSON document (more data at line {error.lineno} "
-                                f"column {error.colno})") from None
+            raise DocumentError(
+                f"{source}: more than one JSON document (more data at line {error.lineno} column {error.colno})"
+            ) from None
         early = error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated string")
         ends = " (the text ends early)" if early else ""
-        raise DocumentError(f"{source}: not valid JSON{ends}: {error.msg} at line {error.lineno} "
-                            f"column {error.colno}") from None
+        raise DocumentError(
+            f"{source}: not valid JSON{ends}: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
     except RecursionError:
         raise DocumentError(f"{source}: not valid JSON here: nested more than {MAX_DEPTH} levels deep") from None
     surrogates = bool(_SURROGATE_ESCAPE.search(text))
@@ -491,8 +392,9 @@ def read_document(path, kind: str, arithmetic: str = "exact", *, source: str | N
 
 
 # -- building the reference's objects --------------------------------------------------
-_FIELD = re.compile(r"(?P<field>[A-Za-z_][A-Za-z0-9_]*(?:\[[0-9]+\]|\.[A-Za-z_][A-Za-z0-9_]*)*)\s+(?P<rest>\S.*)",
-                    re.DOTALL)
+_FIELD = re.compile(
+    r"(?P<field>[A-Za-z_][A-Za-z0-9_]*(?:\[[0-9]+\]|\.[A-Za-z_][A-Za-z0-9_]*)*)\s+(?P<rest>\S.*)", re.DOTALL
+)
 _PART = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[([0-9]+)\]")
 
 
@@ -542,13 +444,16 @@ def _built_error(source: str, error: Exception, document) -> DocumentError:
     if "digits" in message and "limit" in message:  # Python's int-to-text limit, from a rational
         parts = _find(document, _too_long)
         if parts is not None:
-            return DocumentError(f"{source}: at {json_path(parts)}: a rational with more than {_int_limit()} "
-                                 f"digits is beyond this reader, got {shown(_resolve(document, parts))}")
+            return DocumentError(
+                f"{source}: at {json_path(parts)}: a rational with more than {_int_limit()} "
+                f"digits is beyond this reader, got {shown(_resolve(document, parts))}"
+            )
     if message.startswith("enclosure lo"):
         parts = _find(document, _upside_down)
         if parts is not None:
-            return DocumentError(f"{source}: at {json_path(parts)}: lo must be <= hi, got "
-                                 f"{shown(_resolve(document, parts))}")
+            return DocumentError(
+                f"{source}: at {json_path(parts)}: lo must be <= hi, got {shown(_resolve(document, parts))}"
+            )
     match = _FIELD.fullmatch(message)
     if match:
         parts = [name if name else int(index) for name, index in _PART.findall(match["field"])]
@@ -621,8 +526,10 @@ def _load_npy_tape(document: dict, source: str, folder: Path) -> Tape:
     import numpy as np  # here: reading JSON documents does not need numpy's import time
 
     n = document["n"]
-    arrays = {field: _read_npy(folder / document[field], dtype, n, f"{source}: at $.{field}: {document[field]}")
-              for field, (_, dtype) in NPY_FILES.items()}
+    arrays = {
+        field: _read_npy(folder / document[field], dtype, n, f"{source}: at $.{field}: {document[field]}")
+        for field, (_, dtype) in NPY_FILES.items()
+    }
     negative = np.flatnonzero(arrays["x"] < 0)
     if negative.size:
         i = int(negative[0])
@@ -634,8 +541,9 @@ def _load_npy_tape(document: dict, source: str, folder: Path) -> Tape:
     u = tuple(Fraction(w, _WORD_SCALE) for w in arrays["u_words"].tolist())
     # every field was checked above (x >= 0, y in {0, 1}, 0 <= u < 1 by construction,
     # seed by the schema), so the per-entry checks of Tape() are skipped for speed
-    return Tape._trusted(tuple(arrays["x"].tolist()), tuple(arrays["y"].tolist()), u,
-                         document.get("seed"), document.get("generator"))
+    return Tape._trusted(
+        tuple(arrays["x"].tolist()), tuple(arrays["y"].tolist()), u, document.get("seed"), document.get("generator")
+    )
 
 
 def _read_npy(path: Path, dtype: str, n: int, where: str):
@@ -668,8 +576,9 @@ def _read_npy(path: Path, dtype: str, n: int, where: str):
             raise
         raise DocumentError(f"{where}: not a .npy file: {' '.join(str(error).split())}") from None
     if len(body) != n * dtype.itemsize:
-        raise DocumentError(f"{where}: holds {len(body)} bytes of data, expected {n * dtype.itemsize} "
-                            f"({n} entries of {dtype.str})")
+        raise DocumentError(
+            f"{where}: holds {len(body)} bytes of data, expected {n * dtype.itemsize} ({n} entries of {dtype.str})"
+        )
     return np.frombuffer(body, dtype=dtype)
 
 
@@ -715,22 +624,25 @@ def numbers_as_text(tp, data):
     if origin in (typing.Union, types.UnionType):
         options = [o for o in typing.get_args(tp) if o is not type(None)]
         for option in options:  # ScaledLog | Rational: the one whose fields are there
-            if len(options) == 1 or (dataclasses.is_dataclass(option) and isinstance(data, dict)
-                                     and set(data) == {f.name for f in dataclasses.fields(option)}):
+            if len(options) == 1 or (
+                dataclasses.is_dataclass(option)
+                and isinstance(data, dict)
+                and set(data) == {f.name for f in dataclasses.fields(option)}
+            ):
                 return numbers_as_text(option, data)
         return data
     if origin is tuple and isinstance(data, list):
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
             return [numbers_as_text(args[0], v) for v in data]
-        return [numbers_as_text(a, v) for a, v in zip(args, data)] + data[len(args):]
+        return [numbers_as_text(a, v) for a, v in zip(args, data)] + data[len(args) :]
     if dataclasses.is_dataclass(tp) and isinstance(data, dict):
         hints = _hints(tp)
         return {k: numbers_as_text(hints[k], v) if k in hints else v for k, v in data.items()}
     return data
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hints(tp) -> dict:
     return typing.get_type_hints(tp)
 
@@ -753,8 +665,11 @@ def load_epoch_result(document, *, arithmetic: str = "exact", source: str | None
     record, state = document["record"], document["state"]
     if arithmetic != "exact":
         record, state = numbers_as_text(CALruptionEpoch, record), numbers_as_text(EpochState, state)
-    return _build(source, document, lambda: (from_jsonable(CALruptionEpoch, record, "record"),
-                                             from_jsonable(EpochState, state, "state")))
+    return _build(
+        source,
+        document,
+        lambda: (from_jsonable(CALruptionEpoch, record, "record"), from_jsonable(EpochState, state, "state")),
+    )
 
 
 def load_catoni_root(document, *, arithmetic: str = "exact", source: str | None = None) -> Enclosure:
@@ -767,7 +682,29 @@ def load_catoni_root(document, *, arithmetic: str = "exact", source: str | None 
 
 
 __all__ = [
-    "ARITHMETICS", "CLIP", "DocumentError", "KINDS", "MAX_DEPTH", "NPY_FILES", "RESULT_KINDS", "SCHEMA_VERSION", "json_path",
-    "load_adversary", "load_catoni_root", "load_epoch_result", "load_instance", "load_params", "load_tape",
-    "load_trace", "numbers_as_text", "parse_json", "read_document", "schema", "schema_dir", "schema_errors", "shown", "validate", "write_tape_npy",
+    "ARITHMETICS",
+    "CLIP",
+    "DocumentError",
+    "KINDS",
+    "MAX_DEPTH",
+    "NPY_FILES",
+    "RESULT_KINDS",
+    "SCHEMA_VERSION",
+    "json_path",
+    "load_adversary",
+    "load_catoni_root",
+    "load_epoch_result",
+    "load_instance",
+    "load_params",
+    "load_tape",
+    "load_trace",
+    "numbers_as_text",
+    "parse_json",
+    "read_document",
+    "schema",
+    "schema_dir",
+    "schema_errors",
+    "shown",
+    "validate",
+    "write_tape_npy",
 ]

@@ -3,10 +3,11 @@
 Both algorithms see the stream only through per-point counts between updates, so
 the reference aggregates by point (a count per (x, y)) instead of re-scanning the
 stream at every checkpoint; the sums below are exactly the paper's averages."""
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence
 
 from .instance import Hypothesis, validate_hypotheses
 from .params import Params

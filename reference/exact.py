@@ -4,6 +4,7 @@ Every public constructor funnels its numbers through these helpers so that a flo
 a bool or an out-of-range value is rejected with a `ValueError` that names the field
 and the value, instead of being silently coerced.
 """
+
 from __future__ import annotations
 
 import math

@@ -25,5 +25,7 @@ def require(module: str, *, package: str, extra: str, needed_by: str):
     except ModuleNotFoundError as error:
         if error.name is None or error.name.split(".")[0] != module.split(".")[0]:
             raise
-        raise MissingExtra(f"{needed_by} needs {package}, which is not installed: pip install "
-                           f"'{DISTRIBUTION}[{extra}]' (in a clone: pip install -e '.[{extra}]')") from None
+        raise MissingExtra(
+            f"{needed_by} needs {package}, which is not installed: pip install "
+            f"'{DISTRIBUTION}[{extra}]' (in a clone: pip install -e '.[{extra}]')"
+        ) from None

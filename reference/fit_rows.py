@@ -55,16 +55,25 @@ floats, decided by the new basis's exact multipliers) picks the constraint that 
 until no constraint of the full LP is violated. Measured there: one pivot, 0.5 s, where the
 row generation had not finished in 5 minutes.
 """
+
 from __future__ import annotations
 
 import math
 from fractions import Fraction
 from operator import mul
 
-from .lp import (
-    METHOD_CERTIFIED, LPSolution, _bareiss_solve, _check, _FloatLP, _Problem, bareiss_update, solve_lp, split_basis,
-)
 from .exact import common_denominator
+from .lp import (
+    METHOD_CERTIFIED,
+    LPSolution,
+    _bareiss_solve,
+    _check,
+    _FloatLP,
+    _Problem,
+    bareiss_update,
+    solve_lp,
+    split_basis,
+)
 
 # Rows added at the start (the pairs with the largest |w W|, both directions) and per round
 # (the most violated): at least these many, and at least a share of |S_l| + 1 (a vertex has
@@ -194,9 +203,9 @@ def _left_null_vector(B: list[list[int]]):
         for i in range(col + 1, k):
             a[i] = bareiss_update(a[i], rowk, col, akk, prev)
         prev = akk
-    z = a[k - 1][k - 1:]
+    z = a[k - 1][k - 1 :]
     g = math.gcd(*z)
-    return [t // g for t in z], order[:k - 1]
+    return [t // g for t in z], order[: k - 1]
 
 
 def _solve_integer(M: list[list[int]], rhs: list[Fraction]) -> list[Fraction] | None:
@@ -252,8 +261,16 @@ def _structured_vertex(p: _Problem, basis: list[int]) -> LPSolution | None:
             lower_duals[j] = reduced
         else:
             upper_duals[j] = -reduced
-    return LPSolution(tuple(x), s, tuple(row_duals), tuple(lower_duals), tuple(upper_duals),
-                      METHOD_CERTIFIED, tuple(p.label(k) for k in sorted(basis)), 0)
+    return LPSolution(
+        tuple(x),
+        s,
+        tuple(row_duals),
+        tuple(lower_duals),
+        tuple(upper_duals),
+        METHOD_CERTIFIED,
+        tuple(p.label(k) for k in sorted(basis)),
+        0,
+    )
 
 
 def _v_problem(rows: _Rows, working, p_support):
@@ -347,8 +364,11 @@ def _violated_constraints(rows: _Rows, p_support, fixed, solution: LPSolution):
     -p^_x <= v_x <= p^_x of free variables (as ("lower" | "upper", j)), then rows by excess
     (as ("row", (i, sign)))."""
     k = len(rows.support)
-    bounds = [("lower", j) if v < -p else ("upper", j)
-              for j, (v, p) in enumerate(zip(solution.x[:k], p_support)) if j not in fixed and abs(v) > p]
+    bounds = [
+        ("lower", j) if v < -p else ("upper", j)
+        for j, (v, p) in enumerate(zip(solution.x[:k], p_support))
+        if j not in fixed and abs(v) > p
+    ]
     violated = rows.exact_violations(solution.x[:k], solution.x[k])
     return bounds + [("row", (i, sign)) for _, i, sign in sorted(violated, reverse=True)]
 

@@ -14,6 +14,7 @@ highspy (an install that skipped it), `ColdLP` re-solves through scipy's public 
 slower but the same answers. Either way the result is floats: the reference only takes
 proposals from it (which rows to add, which basis to certify); fast uses its point.
 """
+
 from __future__ import annotations
 
 import os
@@ -77,15 +78,24 @@ class WarmLP:
     def __init__(self, core, cost, lower, upper, equalities=None):
         self.core = core  # the highspy module: its Highs, HighsLp and status enums
         self.highs = _quiet_highs(core)
-        for name, value in (("output_flag", False), ("presolve", "off"), ("solver", "simplex"),
-                            ("simplex_strategy", 1), ("threads", 1),
-                            ("primal_feasibility_tolerance", TOLERANCE), ("dual_feasibility_tolerance", TOLERANCE)):
+        for name, value in (
+            ("output_flag", False),
+            ("presolve", "off"),
+            ("solver", "simplex"),
+            ("simplex_strategy", 1),
+            ("threads", 1),
+            ("primal_feasibility_tolerance", TOLERANCE),
+            ("dual_feasibility_tolerance", TOLERANCE),
+        ):
             self.highs.setOptionValue(name, value)
         lp = core.HighsLp()
         n = len(cost)
         lp.num_col_ = lp.a_matrix_.num_col_ = n
-        lp.col_cost_, lp.col_lower_, lp.col_upper_ = np.asarray(cost, float), np.asarray(lower, float), \
-            np.asarray(upper, float)
+        lp.col_cost_, lp.col_lower_, lp.col_upper_ = (
+            np.asarray(cost, float),
+            np.asarray(lower, float),
+            np.asarray(upper, float),
+        )
         if equalities is not None:
             from scipy.sparse import csr_matrix
 
@@ -108,9 +118,18 @@ class WarmLP:
     def add(self, indptr, indices, data, upper) -> None:
         """Rows (CSR arrays) with right-hand sides `upper`: row . x <= upper."""
         count = len(upper)
-        self._check(self.highs.addRows(count, np.full(count, -np.inf), np.asarray(upper, float), len(data),
-                                       np.asarray(indptr[:-1], np.int32), np.asarray(indices, np.int32),
-                                       np.asarray(data, float)), "addRows")
+        self._check(
+            self.highs.addRows(
+                count,
+                np.full(count, -np.inf),
+                np.asarray(upper, float),
+                len(data),
+                np.asarray(indptr[:-1], np.int32),
+                np.asarray(indices, np.int32),
+                np.asarray(data, float),
+            ),
+            "addRows",
+        )
 
     def solve(self, basis: bool = True) -> Solved:
         """basis=False skips reading the basis back (per column and row, in Python: at
@@ -128,19 +147,30 @@ class WarmLP:
         if not basis:
             return Solved(np.array(self.highs.getSolution().col_value), None, None)
         basis = self.highs.getBasis()
-        names = {self.core.HighsBasisStatus.kLower: "lower", self.core.HighsBasisStatus.kUpper: "upper",
-                 self.core.HighsBasisStatus.kBasic: "basic", self.core.HighsBasisStatus.kZero: "zero"}
-        return Solved(np.array(self.highs.getSolution().col_value),
-                      tuple(names.get(v, "other") for v in basis.col_status),
-                      tuple(names.get(v, "other") for v in basis.row_status))
+        names = {
+            self.core.HighsBasisStatus.kLower: "lower",
+            self.core.HighsBasisStatus.kUpper: "upper",
+            self.core.HighsBasisStatus.kBasic: "basic",
+            self.core.HighsBasisStatus.kZero: "zero",
+        }
+        return Solved(
+            np.array(self.highs.getSolution().col_value),
+            tuple(names.get(v, "other") for v in basis.col_status),
+            tuple(names.get(v, "other") for v in basis.row_status),
+        )
 
 
 class ColdLP:
     """The same interface through scipy.optimize.linprog, re-solving every time."""
 
     def __init__(self, cost, lower, upper, equalities=None):
-        self.cost, self.bounds = np.asarray(cost, float), [
-            (None if not np.isfinite(lo) else lo, None if not np.isfinite(up) else up) for lo, up in zip(lower, upper)]
+        self.cost, self.bounds = (
+            np.asarray(cost, float),
+            [
+                (None if not np.isfinite(lo) else lo, None if not np.isfinite(up) else up)
+                for lo, up in zip(lower, upper)
+            ],
+        )
         self.equalities = equalities
         self.parts: list = []
 
@@ -157,11 +187,20 @@ class ColdLP:
         if self.equalities is not None:
             indptr, indices, data, rhs = self.equalities
             A_eq, b_eq = csr_matrix((data, indices, indptr), shape=(len(rhs), n)), np.asarray(rhs, float)
-        result = linprog(self.cost, A_ub=vstack(blocks) if blocks else None,
-                         b_ub=np.concatenate([u for *_, u in self.parts]) if blocks else None,
-                         A_eq=A_eq, b_eq=b_eq, bounds=self.bounds, method="highs-ds",
-                         options={"presolve": False, "primal_feasibility_tolerance": TOLERANCE,
-                                  "dual_feasibility_tolerance": TOLERANCE})
+        result = linprog(
+            self.cost,
+            A_ub=vstack(blocks) if blocks else None,
+            b_ub=np.concatenate([u for *_, u in self.parts]) if blocks else None,
+            A_eq=A_eq,
+            b_eq=b_eq,
+            bounds=self.bounds,
+            method="highs-ds",
+            options={
+                "presolve": False,
+                "primal_feasibility_tolerance": TOLERANCE,
+                "dual_feasibility_tolerance": TOLERANCE,
+            },
+        )
         if result.status != 0:
             raise RuntimeError(f"HiGHS could not solve the LP: {result.message}")
         return Solved(result.x, None, None)

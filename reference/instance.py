@@ -1,9 +1,10 @@
 """A finite, exact problem instance (Section 2): X = {0..m-1}, nu*, eta*, H."""
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
 
 from .exact import as_fraction, as_int, as_label, as_probability, fraction_text, shown
 
@@ -37,9 +38,7 @@ def disagreement_region(hypotheses: Sequence[Hypothesis], members) -> frozenset[
     if len(members) < 2:
         return frozenset()
     first = hypotheses[members[0]]
-    return frozenset(
-        x for x in range(len(first)) if any(hypotheses[h][x] != first[x] for h in members[1:])
-    )
+    return frozenset(x for x in range(len(first)) if any(hypotheses[h][x] != first[x] for h in members[1:]))
 
 
 @dataclass(frozen=True)
@@ -142,7 +141,7 @@ class Instance:
         }
 
     @classmethod
-    def from_json(cls, data) -> "Instance":
+    def from_json(cls, data) -> Instance:
         if not isinstance(data, dict):
             raise ValueError(f"instance must be a JSON object, got {type(data).__name__}")
         unknown = set(data) - {"nu", "eta", "hypotheses"}

@@ -1,8 +1,9 @@
 """Built-in instances: the appendix's counter-example, thresholds and intervals on a line."""
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence
 
 from .exact import as_fraction, as_int, as_probability, shown
 from .instance import Instance

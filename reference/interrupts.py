@@ -5,6 +5,7 @@ some places drop it: an exception raised inside a garbage-collector callback (Hy
 installs one) is printed as "Exception ignored" and the run goes on to a verdict. The
 handler here also records the interrupt, so a command line can stop at its next
 checkpoint (`raise_if_interrupted`) and never print a verdict after Ctrl-C."""
+
 from __future__ import annotations
 
 import os
@@ -15,8 +16,10 @@ import threading
 _seen = threading.Event()
 _signal: list[int] = []  # the first stopping signal seen (SIGINT or SIGTERM)
 COMMAND_MODULES = ("reference.__main__", "properties.__main__", "proofs_check.__main__")
-MESSAGES = {signal.SIGINT: "interrupted (Ctrl-C): stopped, no verdict",
-            signal.SIGTERM: "terminated (SIGTERM): stopped, no verdict"}
+MESSAGES = {
+    signal.SIGINT: "interrupted (Ctrl-C): stopped, no verdict",
+    signal.SIGTERM: "terminated (SIGTERM): stopped, no verdict",
+}
 
 
 def _on_sigint(signum, frame):

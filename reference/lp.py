@@ -82,6 +82,7 @@ about 20 ms (HiGHS about 5 ms of it), 992 × 65 in about 0.15 s; the fallback is
 path (one fraction-free rank-one update and an integer ratio test over all constraints per
 pivot).
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -90,14 +91,35 @@ from operator import mul
 
 from .exact import common_denominator
 from .lp_problem import (  # noqa: F401  (re-exported: reference.lp is the public module)
-    _MAX_PIVOTS, METHOD_CERTIFIED, METHOD_SIMPLEX, LPInfeasible, LPSolution, LPUnbounded, _adjugate, _bareiss_solve,
-    _check, _eliminate, _exact_row, _integer_row, _Problem, _require_sequence, _short, bareiss_update, check_optimal,
+    _MAX_PIVOTS,
+    METHOD_CERTIFIED,
+    METHOD_SIMPLEX,
+    LPInfeasible,
+    LPSolution,
+    LPUnbounded,
+    _adjugate,
+    _bareiss_solve,
+    _check,
+    _eliminate,
+    _exact_row,
+    _integer_row,
+    _Problem,
+    _require_sequence,
+    _short,
+    bareiss_update,
+    check_optimal,
 )
 from .lp_simplex import _exact_simplex, _refuse_crossed_bounds, solve_lp_exact  # noqa: F401
 
 __all__ = [
-    "LPInfeasible", "LPSolution", "LPUnbounded", "METHOD_CERTIFIED", "METHOD_SIMPLEX",
-    "check_optimal", "solve_lp", "solve_lp_exact",
+    "LPInfeasible",
+    "LPSolution",
+    "LPUnbounded",
+    "METHOD_CERTIFIED",
+    "METHOD_SIMPLEX",
+    "check_optimal",
+    "solve_lp",
+    "solve_lp_exact",
 ]
 
 # Relative tolerances used only to *guess* the active set from the float candidate; the
@@ -124,7 +146,7 @@ class _FloatLP:
         self.A_full = A if A_full is None else A_full  # every row, for later refinements
 
     @classmethod
-    def of(cls, p: _Problem) -> "_FloatLP | None":
+    def of(cls, p: _Problem) -> _FloatLP | None:
         import numpy as np
 
         try:
@@ -137,7 +159,7 @@ class _FloatLP:
             return None
         return cls(p, c, A, b, lo, up, list(range(p.m)))
 
-    def refined(self, x0: tuple[Fraction, ...]) -> "_FloatLP | None":
+    def refined(self, x0: tuple[Fraction, ...]) -> _FloatLP | None:
         """The LP in d = S·(x − x0), S = 1 / (largest violation at x0): iterative refinement.
 
         When the optimum's active rows differ by less than HiGHS's tolerances (ties that are
@@ -214,8 +236,9 @@ class _FloatLP:
             if mode == "duals":
                 first = sorted((-d, k) for k, d in zip(ks, duals) if d > _DUAL_TOL)
                 chosen = {k for _, k in first}
-                rest = sorted((kind, abs(s), k) for k, kind, s in zip(ks, kinds, slacks)
-                              if k not in chosen and abs(s) <= tol)
+                rest = sorted(
+                    (kind, abs(s), k) for k, kind, s in zip(ks, kinds, slacks) if k not in chosen and abs(s) <= tol
+                )
                 yield [k for _, k in first] + [k for *_, k in rest]
             else:
                 yield [k for _, k in sorted((abs(s), k) for k, s in zip(ks, slacks) if abs(s) <= tol)]
@@ -238,7 +261,7 @@ class _FloatLP:
             if not norm or not np.isfinite(norm):
                 continue
             v = v / norm
-            q = Q[:, :len(basis)]
+            q = Q[:, : len(basis)]
             w = v - q @ (q.T @ v)
             w -= q @ (q.T @ w)  # re-orthogonalise: one Gram–Schmidt pass loses orthogonality
             nw = np.linalg.norm(w)
@@ -289,8 +312,7 @@ def _vertex(p: _Problem, basis: list[int]) -> LPSolution | None:
     yprime: dict[int, Fraction] = {}
     if rows:
         M = [[p.row_int[r][j] for j in free] for r in rows]
-        rhs = [p.row_rhs[r] - sum(p.row_int[r][j] * v for j, (_, v) in fixed.items() if p.row_int[r][j])
-               for r in rows]
+        rhs = [p.row_rhs[r] - sum(p.row_int[r][j] * v for j, (_, v) in fixed.items() if p.row_int[r][j]) for r in rows]
         R, q = common_denominator(rhs)
         solved = _bareiss_solve(M, R)
         if solved is None:
@@ -316,8 +338,16 @@ def _vertex(p: _Problem, basis: list[int]) -> LPSolution | None:
         else:
             upper_duals[j] = -reduced
     objective = sum(cj * xj for cj, xj in zip(p.c, x) if cj)
-    return LPSolution(tuple(x), objective, tuple(row_duals), tuple(lower_duals), tuple(upper_duals),
-                      METHOD_CERTIFIED, tuple(p.label(k) for k in sorted(basis)), 0)
+    return LPSolution(
+        tuple(x),
+        objective,
+        tuple(row_duals),
+        tuple(lower_duals),
+        tuple(upper_duals),
+        METHOD_CERTIFIED,
+        tuple(p.label(k) for k in sorted(basis)),
+        0,
+    )
 
 
 def solve_lp(c, A_ub, b_ub, lower, upper, *, vertex=None) -> LPSolution:
@@ -361,5 +391,3 @@ def solve_lp(c, A_ub, b_ub, lower, upper, *, vertex=None) -> LPSolution:
             break
         view = view.refined(refine_at)
     return _exact_simplex(p, start_feasible or start_any)
-
-

@@ -4,6 +4,7 @@ proof, the optimality certificate that decides a proposed solution (`check_optim
 primal feasibility, dual feasibility, complementary slackness, all in rationals), and
 the fraction-free integer linear algebra (Bareiss) both solvers build vertices with.
 No floating point here; reference/lp.py documents the method as a whole."""
+
 from __future__ import annotations
 
 import math
@@ -56,9 +57,7 @@ class LPSolution:
         for name in ("x", "row_duals", "lower_duals", "upper_duals"):
             seq = getattr(self, name)
             _require_sequence(seq, f"LPSolution.{name}")
-            object.__setattr__(
-                self, name, tuple(as_fraction(v, f"LPSolution.{name}[{i}]") for i, v in enumerate(seq))
-            )
+            object.__setattr__(self, name, tuple(as_fraction(v, f"LPSolution.{name}[{i}]") for i, v in enumerate(seq)))
         object.__setattr__(self, "objective", as_fraction(self.objective, "LPSolution.objective"))
         if not isinstance(self.method, str):
             raise ValueError(f"LPSolution.method must be a str, got {shown(self.method)}")
@@ -172,8 +171,12 @@ def _short(q: Fraction) -> str:
 
 def _check(p: _Problem, sol: LPSolution) -> list[str]:
     n, m = p.n, p.m
-    for name, seq, size in (("x", sol.x, n), ("row_duals", sol.row_duals, m),
-                            ("lower_duals", sol.lower_duals, n), ("upper_duals", sol.upper_duals, n)):
+    for name, seq, size in (
+        ("x", sol.x, n),
+        ("row_duals", sol.row_duals, m),
+        ("lower_duals", sol.lower_duals, n),
+        ("upper_duals", sol.upper_duals, n),
+    ):
         if len(seq) != size:
             raise ValueError(f"solution.{name} has {len(seq)} entries, expected {size}")
     bad: list[str] = []
@@ -192,8 +195,11 @@ def _check(p: _Problem, sol: LPSolution) -> list[str]:
             excess = (Fraction(lhs, D) - rhs) / p.row_scale[r]
             bad.append(f"primal: row {r} violated, A_ub[{r}]·x − b_ub[{r}] = {_short(excess)} > 0")
     # (D) signs, and no multiplier on an absent bound.
-    for name, seq, bounds in (("row_duals", sol.row_duals, None), ("lower_duals", sol.lower_duals, p.lower),
-                              ("upper_duals", sol.upper_duals, p.upper)):
+    for name, seq, bounds in (
+        ("row_duals", sol.row_duals, None),
+        ("lower_duals", sol.lower_duals, p.lower),
+        ("upper_duals", sol.upper_duals, p.upper),
+    ):
         for i, v in enumerate(seq):
             if v < 0:
                 bad.append(f"dual: {name}[{i}] = {_short(v)} < 0")
@@ -251,7 +257,7 @@ def _eliminate(a: list[list[int]], n: int, jordan: bool) -> int | None:
             a[k], a[piv] = a[piv], a[k]
         rowk = a[k]
         akk = rowk[k]
-        for i in (range(n) if jordan else range(k + 1, n)):
+        for i in range(n) if jordan else range(k + 1, n):
             if i == k:
                 continue
             a[i] = bareiss_update(a[i], rowk, k, akk, prev)
@@ -296,5 +302,3 @@ def _adjugate(M: list[list[int]]) -> tuple[int, list[list[int]]] | None:
     a = [row[:] + [1 if i == j else 0 for j in range(n)] for i, row in enumerate(M)]
     d = _eliminate(a, n, jordan=True)
     return None if d is None else (d, [row[n:] for row in a])
-
-

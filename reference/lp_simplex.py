@@ -2,6 +2,7 @@
 integer data of `_Problem`, the fallback when no basis HiGHS proposes is certified, and
 `solve_lp_exact`, the same simplex from its own starting basis. It decides infeasibility
 and unboundedness with exact proofs; no floating point."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -9,7 +10,15 @@ from operator import mul
 
 from .exact import common_denominator
 from .lp_problem import (
-    _MAX_PIVOTS, METHOD_SIMPLEX, LPInfeasible, LPSolution, LPUnbounded, _adjugate, _check, _Problem, _short,
+    _MAX_PIVOTS,
+    METHOD_SIMPLEX,
+    LPInfeasible,
+    LPSolution,
+    LPUnbounded,
+    _adjugate,
+    _check,
+    _Problem,
+    _short,
 )
 
 
@@ -45,7 +54,7 @@ class _Constraints:
         self.t_id = pin_base + dim  # phase 1: −t ≤ 0
 
     @classmethod
-    def of(cls, p: _Problem) -> "_Constraints":
+    def of(cls, p: _Problem) -> _Constraints:
         m, n = p.m, p.n
         cons = cls(n, m + 2 * n)
         for r in range(m):
@@ -90,7 +99,7 @@ class _Tableau:
         self.cons, self.dim, self.basis, self.d, self.adj = cons, cons.dim, list(basis), d, adj
 
     @classmethod
-    def build(cls, cons: _Constraints, basis: list[int]) -> "_Tableau | None":
+    def build(cls, cons: _Constraints, basis: list[int]) -> _Tableau | None:
         """The tableau of `basis`, or None if it is singular.
 
         Unit normals ±e_j (bounds, pins) fix their variable; only the square block of the
@@ -161,9 +170,12 @@ class _Tableau:
         for j, dv in delta.items():
             if dv:
                 vrow = [a + dv * b for a, b in zip(vrow, adj[j])]
-        self.adj = [[(d_new * a - ci * vq) // d for a, vq in zip(row, vrow)] if ci else
-                    ([(d_new * a) // d for a in row] if d_new != d else row)
-                    for row, ci in zip(adj, col)]
+        self.adj = [
+            [(d_new * a - ci * vq) // d for a, vq in zip(row, vrow)]
+            if ci
+            else ([(d_new * a) // d for a in row] if d_new != d else row)
+            for row, ci in zip(adj, col)
+        ]
         self.d = d_new
         self.basis[pos] = k_new
 
@@ -291,8 +303,10 @@ def _phase1(cons: _Constraints, tab: _Tableau, ids: list[int], pinned: set[int])
     assert status == "optimal"  # t ≥ 0 bounds the phase-1 objective below
     X1, den1 = tab1.point()
     if X1[t] != 0:
-        raise LPInfeasible("LP is infeasible: the exact phase-1 simplex ends with total infeasibility "
-                           f"t = {_short(Fraction(X1[t], den1))} > 0")
+        raise LPInfeasible(
+            "LP is infeasible: the exact phase-1 simplex ends with total infeasibility "
+            f"t = {_short(Fraction(X1[t], den1))} > 0"
+        )
     # Back to n tight independent constraints at the same point (t = 0): drop the bound
     # t ≥ 0 if it is in the basis, else a position whose cofactor in the t column is
     # non-zero (the smallest id). Deleting row i and column t of G1: by Jacobi's identity
@@ -301,8 +315,10 @@ def _phase1(cons: _Constraints, tab: _Tableau, ids: list[int], pinned: set[int])
     if cons.t_id in tab1.basis:
         drop = tab1.basis.index(cons.t_id)
     else:
-        drop = min((pos for pos in range(n + 1) if A[t][pos] and tab1.basis[pos] not in pinned),
-                   key=lambda pos: tab1.basis[pos])
+        drop = min(
+            (pos for pos in range(n + 1) if A[t][pos] and tab1.basis[pos] not in pinned),
+            key=lambda pos: tab1.basis[pos],
+        )
     keep = [pos for pos in range(n + 1) if pos != drop]
     d2 = A[t][drop]
     adj2 = [[(d2 * A[j][p] - A[j][drop] * A[t][p]) // d for p in keep] for j in range(n)]
@@ -346,8 +362,16 @@ def _exact_simplex(p: _Problem, start: list[int] | None) -> LPSolution:
         elif k < m + 2 * n:
             upper_duals[k - m - n] = y
     objective = sum(cj * xj for cj, xj in zip(p.c, x) if cj)
-    sol = LPSolution(x, objective, tuple(row_duals), tuple(lower_duals), tuple(upper_duals), METHOD_SIMPLEX,
-                     tuple(p.label(k) for k in sorted(tab.basis) if k < cons.pin_base), pivots)
+    sol = LPSolution(
+        x,
+        objective,
+        tuple(row_duals),
+        tuple(lower_duals),
+        tuple(upper_duals),
+        METHOD_SIMPLEX,
+        tuple(p.label(k) for k in sorted(tab.basis) if k < cons.pin_base),
+        pivots,
+    )
     problems = _check(p, sol)
     if problems:  # never return an uncertified answer
         raise RuntimeError(f"exact simplex produced an uncertified solution (a bug): {problems[:3]}")

@@ -28,11 +28,12 @@ dtype) are used otherwise. numpy only multiplies integers here; nothing is round
 Memory: O(G |H|^2) integers at most, for D_g and P_g of one group at a time plus the
 per-pair lists of nonzero group entries (the Catoni data themselves).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from fractions import Fraction
+from functools import cached_property
 
 _INT64_SAFE = 1 << 62
 

@@ -3,6 +3,7 @@
 A trace records the Params it ran with (CONTRACT.md, "Parameters"). Log constants are
 kept symbolically (coefficient * ln(argument)) and enclosed on demand, so no rounding
 happens before a comparison needs it."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -85,7 +86,7 @@ class Params:
                     )
 
     @classmethod
-    def paper(cls, n, num_hypotheses, delta) -> "Params":
+    def paper(cls, n, num_hypotheses, delta) -> Params:
         """The constants as printed in the paper (Algorithms 1 and 2)."""
         n = as_int(n, "params.n", minimum=1)
         num_hypotheses = as_int(num_hypotheses, "params.num_hypotheses", minimum=1)
@@ -96,9 +97,15 @@ class Params:
 
     @classmethod
     def scaled(
-        cls, n, num_hypotheses, delta=Fraction(1, 10), beta_scale=Fraction(1, 4),
-        beta1=Fraction(16), beta2=PAPER_BETA2, beta3=None,
-    ) -> "Params":
+        cls,
+        n,
+        num_hypotheses,
+        delta=Fraction(1, 10),
+        beta_scale=Fraction(1, 4),
+        beta1=Fraction(16),
+        beta2=PAPER_BETA2,
+        beta3=None,
+    ) -> Params:
         """Smaller constants for small, fast instances (not the paper's): RobustCAL's
         widths times beta_scale; CALruption's epochs N_l = beta1 * 4^l with beta1 = 16 by
         default (64, 256, 1024, ... rounds); beta3 (the width of condition (1) and the

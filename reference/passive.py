@@ -1,4 +1,5 @@
 """Passive learning (Section 3, Theorem 3.1): empirical risk minimisation over all n labels."""
+
 from __future__ import annotations
 
 from .empirical import argmin_lowest_index, check_run_inputs, empirical_risks

@@ -18,6 +18,7 @@ Keeping the 3/(2t) constant makes the two rules differ in exactly one term, so a
 difference in behaviour is due to that term. Every comparison is decided exactly
 (`certified.decide_le`).
 """
+
 from __future__ import annotations
 
 from fractions import Fraction

@@ -7,6 +7,7 @@ compiled (`compile_schema` returns None) and jsonschema decides. Where it says
 "invalid", reference/documents.py asks jsonschema for the message, so it never names
 what is wrong itself; tests/test_schema_check.py holds it to jsonschema's verdicts on
 valid documents and on mutations of them."""
+
 from __future__ import annotations
 
 import math
@@ -28,6 +29,7 @@ def equal(one, two) -> bool:
     if isinstance(one, bool) or isinstance(two, bool):
         return isinstance(one, bool) and isinstance(two, bool) and one == two
     return one == two
+
 
 ANNOTATIONS = frozenset({"description", "title", "$comment", "default", "examples", "$schema", "$id"})
 
@@ -101,6 +103,7 @@ def _keyword(key: str, argument, schema: dict):
                 if name in value and not check(value[name]):
                     return False
             return extra is None or extra(value)
+
         return properties
     if key == "required":
         names = tuple(argument)

@@ -3,6 +3,7 @@
 Fractions are written "p/q"; tuples become lists; dataclasses become objects with
 one key per field. Decoding is driven by the dataclass type hints and refuses
 anything that does not fit, naming the path of the offending field."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -38,7 +39,7 @@ def from_jsonable(tp, data, path: str):
 _PLAIN_RATIONAL = re.compile(r"-?[0-9]+(?:/[1-9][0-9]*)?")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _decoder(tp):
     origin = typing.get_origin(tp)
 
@@ -46,15 +47,19 @@ def _decoder(tp):
         return _decode(tp, data, path)
 
     if tp is Fraction:
+
         def fraction(data, path):
             if type(data) is str and _PLAIN_RATIONAL.fullmatch(data):
                 numerator, _, denominator = data.partition("/")
                 return Fraction(int(numerator), int(denominator)) if denominator else Fraction(int(numerator))
             return _decode(tp, data, path)
+
         return fraction
     if tp in (int, str):
+
         def exactly(data, path):
             return data if type(data) is tp else _decode(tp, data, path)
+
         return exactly
     if origin in (typing.Union, types.UnionType):
         options = [option for option in typing.get_args(tp) if option is not type(None)]
@@ -65,6 +70,7 @@ def _decoder(tp):
 
         def union(data, path):
             return None if data is None and nullable else only(data, path)
+
         return union
     if origin is tuple:
         args = typing.get_args(tp)
@@ -75,6 +81,7 @@ def _decoder(tp):
                 if type(data) is not list:
                     return _decode(tp, data, path)
                 return tuple([element(v, f"{path}[{i}]") for i, v in enumerate(data)])
+
             return sequence
         return general
     if dataclasses.is_dataclass(tp):
@@ -86,6 +93,7 @@ def _decoder(tp):
             if type(data) is not dict or data.keys() != names:
                 return _decode(tp, data, path)
             return tp(**{name: decode(data[name], f"{path}.{name}") for name, decode in fields})
+
         return record
     return general
 
@@ -130,8 +138,10 @@ def _decode(tp, data, path: str):
         if isinstance(data, int):
             return Fraction(data)
         if isinstance(data, float):
-            raise ValueError(f"{path} must be an exact rational ('p/q' or an integer), got the float {data!r} "
-                             "(from a candidate declaring exact arithmetic)")
+            raise ValueError(
+                f"{path} must be an exact rational ('p/q' or an integer), got the float {data!r} "
+                "(from a candidate declaring exact arithmetic)"
+            )
         if not isinstance(data, str):
             raise ValueError(f"{path} must be a rational written 'p/q', got {data!r}")
         return as_fraction(data, path)

@@ -23,15 +23,16 @@ Consequences a user can rely on: the tape for n rounds is the prefix of the tape
 more rounds; x_t does not depend on the adversary; and for two adversaries, y_t is
 monotone in eta_t^{x_t} (a coupling: more label-1 mass never turns a 1 into a 0).
 """
+
 from __future__ import annotations
 
 import hashlib
 import sys
 from array import array
 from bisect import bisect_right
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterator, Sequence
 
 from .adversary import Adversary
 from .exact import as_fraction, as_int, as_label, fraction_text, shown
@@ -84,7 +85,7 @@ class Tape:
         object.__setattr__(self, "generator", generator)
 
     @classmethod
-    def _trusted(cls, x, y, u, seed, generator) -> "Tape":
+    def _trusted(cls, x, y, u, seed, generator) -> Tape:
         """For the sampler, whose output is valid by construction."""
         tape = object.__new__(cls)
         tape._set(x, y, u, seed, generator)
@@ -106,8 +107,14 @@ class Tape:
                 others.append((i, u))
             else:
                 words.append(u.numerator * (_SCALE // u.denominator))
-        return _tape_from_arrays, (array("q", self.x).tobytes(), bytes(self.y), words.tobytes(), tuple(others),
-                                   self.seed, self.generator)
+        return _tape_from_arrays, (
+            array("q", self.x).tobytes(),
+            bytes(self.y),
+            words.tobytes(),
+            tuple(others),
+            self.seed,
+            self.generator,
+        )
 
     def to_json(self) -> dict:
         return {
@@ -121,7 +128,7 @@ class Tape:
         }
 
     @classmethod
-    def from_json(cls, data) -> "Tape":
+    def from_json(cls, data) -> Tape:
         if not isinstance(data, dict):
             raise ValueError(f"tape must be a JSON object, got {type(data).__name__}")
         if data.get("format") != "cral-tape":
@@ -155,9 +162,9 @@ def _tape_from_arrays(x: bytes, y: bytes, words: bytes, others, seed, generator)
 def block_words(seed: int, block: int) -> array:
     """The 3 * 1024 words of block b (rounds 1024 b + 1 .. 1024 b + 1024, words 0, 1, 2 of
     each round in turn) as an array of native-endian uint64 ("Q")."""
-    digest = hashlib.shake_256(
-        b"cral-tape-v1/block" + seed.to_bytes(8, "little") + block.to_bytes(8, "little")
-    ).digest(BLOCK_ROUNDS * WORDS_PER_ROUND * 8)
+    digest = hashlib.shake_256(b"cral-tape-v1/block" + seed.to_bytes(8, "little") + block.to_bytes(8, "little")).digest(
+        BLOCK_ROUNDS * WORDS_PER_ROUND * 8
+    )
     words = array("Q")
     words.frombytes(digest)
     if sys.byteorder == "big":

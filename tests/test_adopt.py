@@ -6,14 +6,15 @@ tests/test_plugin.py's do: a package `mycand` with one known deviation (passive 
 returns the hypothesis of highest empirical risk, so check_passive_output_is_erm fails),
 its xfails file with reasons, and this checkout on PYTHONPATH. Two cheap checks only
 (--only / -k), so the whole file takes seconds."""
+
 from __future__ import annotations
 
 import json
 import os
-from concurrent.futures import ThreadPoolExecutor
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -21,16 +22,23 @@ import pytest
 from properties import api
 from properties.checks.registry import EXPECTED_FAILURES, all_checks
 from properties.reports.report import ReportError, validate
-from properties.run.runner import STATUSES
 from properties.reports.xfails_file import (
-    YOUR_SKIP, YOUR_STATUSES, YOUR_XFAIL, YOUR_XPASS, ListFileError, crosscheck_ids, load, read,
+    YOUR_SKIP,
+    YOUR_STATUSES,
+    YOUR_XFAIL,
+    YOUR_XPASS,
+    ListFileError,
+    crosscheck_ids,
+    load,
+    read,
 )
+from properties.run.runner import STATUSES
 
 ROOT = Path(__file__).resolve().parents[1]
 ERM = "check_passive_output_is_erm"  # Theorem 3.1: fails on the deviation below
 OTHER = "check_passive_empirical_risks_recomputed"  # passes on it
 ONLY = ["--only", ERM, OTHER]
-DEVIATION = '''
+DEVIATION = """
 import dataclasses
 import reference
 from reference import robust_cal, calruption, calruption_epoch, catoni_root
@@ -40,7 +48,7 @@ def passive(hypotheses, tape, params):
     trace = reference.passive(hypotheses, tape, params)
     risks = trace.empirical_risk
     return dataclasses.replace(trace, output=max(range(len(risks)), key=lambda i: (risks[i], i)))
-'''
+"""
 FIXED = "from reference import passive, robust_cal, calruption, calruption_epoch, catoni_root\n"
 XFAILS = f"""# mycand's known deviations
 
@@ -63,8 +71,9 @@ def scratch_project(tmp_path: Path, passive_source: str) -> Path:
 def cral(project: Path, *args: str) -> subprocess.CompletedProcess:
     """`python -m properties ARGS` run from the scratch project, importing this checkout."""
     env = {**os.environ, "CI": "true", "PYTHONPATH": os.pathsep.join([str(ROOT), str(project)])}
-    return subprocess.run([sys.executable, "-m", "properties", *args], cwd=project, env=env, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "properties", *args], cwd=project, env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 def statuses(report: dict) -> dict:
@@ -79,11 +88,30 @@ def runs(tmp_path_factory):
     commands = {
         "red": (project, "check", "--impl", "mycand", *ONLY, "--json", "--junitxml", "red.xml"),
         "green": (project, "check", "--impl", "mycand", *ONLY, "--xfails-file", "xfails.txt"),
-        "green_json": (project, "check", "--impl", "mycand", *ONLY, "--xfails-file", "xfails.txt",
-                       "--skips-file", "skips.txt", "--json"),
+        "green_json": (
+            project,
+            "check",
+            "--impl",
+            "mycand",
+            *ONLY,
+            "--xfails-file",
+            "xfails.txt",
+            "--skips-file",
+            "skips.txt",
+            "--json",
+        ),
         "xpass": (fixed, "check", "--impl", "mycand", *ONLY, "--xfails-file", "xfails.txt"),
-        "strict": (fixed, "check", "--impl", "mycand", *ONLY, "--xfails-file", "xfails.txt",
-                   "--strict-xfail", "--json"),
+        "strict": (
+            fixed,
+            "check",
+            "--impl",
+            "mycand",
+            *ONLY,
+            "--xfails-file",
+            "xfails.txt",
+            "--strict-xfail",
+            "--json",
+        ),
         "fixed_a": (fixed, "check", "--impl", "mycand", *ONLY, "--json"),
         "fixed_b": (fixed, "check", "--impl", "mycand", *ONLY, "--json"),
     }
@@ -114,8 +142,13 @@ def test_a_skipped_check_is_not_run_and_says_why(runs):
     skipped = next(c for c in report["checks"] if c["name"] == OTHER)
     assert skipped["status"] == YOUR_SKIP and skipped["examples"] == 0 and not skipped["failing"]
     assert skipped["reason"] == "slow on our CI runners (skips.txt:1)"
-    assert skipped["listed"] == {"list": "skips", "file": "skips.txt", "line": 1, "pattern": OTHER,
-                                 "reason": "slow on our CI runners"}
+    assert skipped["listed"] == {
+        "list": "skips",
+        "file": "skips.txt",
+        "line": 1,
+        "pattern": OTHER,
+        "reason": "slow on our CI runners",
+    }
     assert report["candidate_lists"] == {"xfails": "xfails.txt", "skips": "skips.txt", "strict_xfail": False}
 
 
@@ -146,8 +179,8 @@ def test_every_report_is_valid_against_the_versioned_schema(runs):
 
 
 def test_schema_statuses_and_kinds_are_the_suites():
-    from reference.schemas.build import CHECK_KINDS, CHECK_STATUSES
     from properties.checks.registry import KINDS
+    from reference.schemas.build import CHECK_KINDS, CHECK_STATUSES
 
     assert CHECK_STATUSES == (*STATUSES, *YOUR_STATUSES)
     assert CHECK_KINDS == KINDS
@@ -167,9 +200,15 @@ def test_compare_lists_exactly_the_planted_regression_and_nothing_for_identical_
     project = runs["project"]
     same = cral(project, "compare", "fixed_a.json", "fixed_b.json", "--json")
     assert same.returncode == 0, same.stderr
-    assert json.loads(same.stdout) == {"new_failures": [], "fixed": [], "still_failing": [],
-                                       "changed_reproducers": [], "only_in_old": [], "only_in_new": [],
-                                       "settings_differ": []}
+    assert json.loads(same.stdout) == {
+        "new_failures": [],
+        "fixed": [],
+        "still_failing": [],
+        "changed_reproducers": [],
+        "only_in_old": [],
+        "only_in_new": [],
+        "settings_differ": [],
+    }
     regression = cral(project, "compare", "fixed_a.json", "red.json")
     assert regression.returncode == 1
     assert f"new failures: 1\n  {ERM} (passed -> failed)\nfixed: 0\nstill failing: 0" in regression.stdout
@@ -177,12 +216,15 @@ def test_compare_lists_exactly_the_planted_regression_and_nothing_for_identical_
     assert fixed.returncode == 0 and json.loads(fixed.stdout)["fixed"] == [ERM]
 
 
-@pytest.mark.parametrize("content, message", [
-    (None, "no such file"),
-    ("{not json", ":1: not JSON"),
-    ('{"format": "cral-check-report", "version": 2}', "version 2; this suite reads version 1"),
-    ('{"format": "cral-check-report", "version": 1}', "not a cral-check-report v1 report"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (None, "no such file"),
+        ("{not json", ":1: not JSON"),
+        ('{"format": "cral-check-report", "version": 2}', "version 2; this suite reads version 1"),
+        ('{"format": "cral-check-report", "version": 1}', "not a cral-check-report v1 report"),
+    ],
+)
 def test_compare_refuses_bad_input_with_one_line(runs, tmp_path, content, message):
     path = tmp_path / "bad.json"
     if content is not None:
@@ -195,12 +237,16 @@ def test_compare_refuses_bad_input_with_one_line(runs, tmp_path, content, messag
 # -- the xfails and skips files ------------------------------------------------------------
 def test_reasons_globs_and_which_line_applies(tmp_path):
     path = tmp_path / "x.txt"
-    path.write_text("\ufeff# first\n# reason above\ncheck_calruption_*\n\n# cut off by the blank line\n\n"
-                    "check_calruption_fit_is_optimal   # exact only\ncrosscheck_calruption\n")
+    path.write_text(
+        "\ufeff# first\n# reason above\ncheck_calruption_*\n\n# cut off by the blank line\n\n"
+        "check_calruption_fit_is_optimal   # exact only\ncrosscheck_calruption\n"
+    )
     found = read(path, "xfails")
     assert [(e.line, e.pattern, e.reason) for e in found.entries] == [
-        (3, "check_calruption_*", "first reason above"), (7, "check_calruption_fit_is_optimal", "exact only"),
-        (8, "crosscheck_calruption", None)]
+        (3, "check_calruption_*", "first reason above"),
+        (7, "check_calruption_fit_is_optimal", "exact only"),
+        (8, "crosscheck_calruption", None),
+    ]
     assert found.match("check_calruption_fit_is_optimal").line == 7  # the exact line wins over the glob
     assert found.match("check_calruption_epoch_schedule").line == 3
     assert found.match(ERM) is None
@@ -208,8 +254,11 @@ def test_reasons_globs_and_which_line_applies(tmp_path):
 
 
 BAD_FILES = [
-    (b"check_passive_output_is_er\n", 1, "unknown check id 'check_passive_output_is_er' (did you mean "
-                                         "check_passive_output_is_erm"),
+    (
+        b"check_passive_output_is_er\n",
+        1,
+        "unknown check id 'check_passive_output_is_er' (did you mean check_passive_output_is_erm",
+    ),
     (b"# reason\n\n*   # everything\n", 3, "empty pattern '*'"),
     (b"check_passive_output_is_erm\n\x00\x01\x02binary", 2, "not a text file (a NUL byte)"),
     (b"check_passive_output_is_erm\n\xff\xfe\n", 2, "not a text file (byte 0xff is not UTF-8 text)"),
@@ -258,8 +307,15 @@ def test_crosscheck_applies_its_own_ids(tmp_path):
     listed = cral(project, *args, "--xfails-file", "x.txt", "--json")
     assert listed.returncode == 0, listed.stderr
     assert json.loads(listed.stdout)["verdicts"]["passive"] == {
-        "status": YOUR_XFAIL, "listed": {"list": "xfails", "file": "x.txt", "line": 1,
-                                         "pattern": "crosscheck_passive", "reason": "highest-risk output"}}
+        "status": YOUR_XFAIL,
+        "listed": {
+            "list": "xfails",
+            "file": "x.txt",
+            "line": 1,
+            "pattern": "crosscheck_passive",
+            "reason": "highest-risk output",
+        },
+    }
 
 
 def _namespace(source: str) -> dict:
@@ -273,8 +329,7 @@ def test_check_implementation_takes_the_files(tmp_path):
     results = api.check_implementation(_namespace(DEVIATION), checks=[ERM], xfails=tmp_path / "x.txt")
     assert [r.status for r in results] == [YOUR_XFAIL] and results[0].listed["line"] == 4
     fixed = _namespace(FIXED)
-    assert [r.status for r in api.check_implementation(fixed, checks=[ERM], xfails=tmp_path / "x.txt")] \
-        == [YOUR_XPASS]
+    assert [r.status for r in api.check_implementation(fixed, checks=[ERM], xfails=tmp_path / "x.txt")] == [YOUR_XPASS]
     with pytest.raises(api.ImplementationCheckFailed, match="remove line .*x.txt:4"):
         api.check_implementation(fixed, checks=[ERM], xfails=tmp_path / "x.txt", strict_xfail=True)
     (tmp_path / "bad.txt").write_text("check_nope\n")
@@ -286,16 +341,21 @@ def test_our_finding_stays_ours_when_the_candidate_also_lists_it(tmp_path):
     finding = "check_passive_learning_lemma_c1"
     assert finding in EXPECTED_FAILURES and finding in all_checks()
     (tmp_path / "x.txt").write_text(f"{finding}   # we copied the paper\n")
-    [result] = api.check_implementation("reference", checks=[finding], xfails=tmp_path / "x.txt",
-                                        on_fail="collect")
+    [result] = api.check_implementation("reference", checks=[finding], xfails=tmp_path / "x.txt", on_fail="collect")
     assert result.status == "expected failure" and result.reason == EXPECTED_FAILURES[finding]
     assert result.listed["line"] == 1
 
 
 def pytest_run(project: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "CI": "true", "PYTHONPATH": os.pathsep.join([str(ROOT), str(project)])}
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--cral-impl", "mycand",
-                           "-k", ERM, "-rxX", *args], cwd=project, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--cral-impl", "mycand", "-k", ERM, "-rxX", *args],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_plugin_xfails_and_xfail_strict(tmp_path):
@@ -326,8 +386,19 @@ def test_the_downstream_example_is_green_with_its_xfails_file():
     xfails = read(EXAMPLE / "cral-xfails.txt", "xfails")
     assert all(entry.reason for entry in xfails.entries)  # every line says why
     one_epoch = ["check_calruption_one_epoch_query_probabilities", "check_calruption_estimation_lemma_one_epoch"]
-    done = cral(EXAMPLE, "check", "--impl", "mycral", "--only", *one_epoch, ERM, "--xfails-file", "cral-xfails.txt",
-                "--strict-xfail", "--json")
+    done = cral(
+        EXAMPLE,
+        "check",
+        "--impl",
+        "mycral",
+        "--only",
+        *one_epoch,
+        ERM,
+        "--xfails-file",
+        "cral-xfails.txt",
+        "--strict-xfail",
+        "--json",
+    )
     assert done.returncode == 0, done.stderr
     report = validate(json.loads(done.stdout))
     # the unfinished mode's checks fail (NotImplementedError) as the file expects; the rest passes
@@ -340,10 +411,12 @@ def test_the_downstream_workflow_runs_the_suite_and_keeps_the_reports():
     workflow = yaml.safe_load((EXAMPLE / ".github" / "workflows" / "cral.yml").read_text())
     steps = workflow["jobs"]["property-suite"]["steps"]
     commands = "\n".join(step.get("run", "") for step in steps)
-    for needed in ("python -m properties check --impl mycral --xfails-file cral-xfails.txt --strict-xfail",
-                   "--junitxml cral-junit.xml --json --results-dir cral-results > cral-report.json",
-                   "python -m properties compare",
-                   'pip install "$CRAL_PACKAGE"'):
+    for needed in (
+        "python -m properties check --impl mycral --xfails-file cral-xfails.txt --strict-xfail",
+        "--junitxml cral-junit.xml --json --results-dir cral-results > cral-report.json",
+        "python -m properties compare",
+        'pip install "$CRAL_PACKAGE"',
+    ):
         assert needed in commands
     upload = next(step for step in steps if step.get("uses", "").startswith("actions/upload-artifact"))
     assert upload["if"] == "always()" and "cral-report.json" in upload["with"]["path"]
@@ -371,7 +444,8 @@ def test_the_downstream_workflow_crosscheck_step_is_green(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     report = validate(json.loads((project / "cral-crosscheck.json").read_text()), "crosscheck", CROSSCHECK_FORMAT)
     assert [(c["name"], c["status"]) for c in report["checks"]] == [
-        (f"crosscheck_{a}", "passed") for a in ("passive", "robust_cal", "robust_cal_vanilla", "calruption")]
+        (f"crosscheck_{a}", "passed") for a in ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
+    ]
     assert (project / "cral-crosscheck-junit.xml").is_file()
 
 
@@ -385,20 +459,29 @@ def test_the_downstream_workflow_steps_run_green_on_the_whole_suite(tmp_path):
     yaml = pytest.importorskip("yaml")
     project = tmp_path / "downstream"
     shutil.copytree(EXAMPLE, project)
-    steps = yaml.safe_load((EXAMPLE / ".github" / "workflows" / "cral.yml").read_text())["jobs"]["property-suite"]["steps"]
+    steps = yaml.safe_load((EXAMPLE / ".github" / "workflows" / "cral.yml").read_text())["jobs"]["property-suite"][
+        "steps"
+    ]
     suite = next(step["run"] for step in steps if step.get("name") == "Run the property suite")
     env = {**os.environ, "CI": "true", "PYTHONPATH": os.pathsep.join([str(ROOT), str(project)])}
     env.pop("CRAL_RESULTS_DIR", None)  # the workflow names its own folder
     # the runner's python is this one (the workflow's setup-python step)
     bin_dir = Path(sys.executable).parent
     env["PATH"] = os.pathsep.join([str(bin_dir), env.get("PATH", "")])
-    done = subprocess.run(["bash", "-e", "-c", suite], cwd=project, env=env, capture_output=True, text=True,
-                          timeout=600)
+    done = subprocess.run(
+        ["bash", "-e", "-c", suite], cwd=project, env=env, capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     report = validate(json.loads((project / "cral-report.json").read_text()))
     assert not any(c["failing"] for c in report["checks"])
     assert {c["status"] for c in report["checks"]} >= {"passed", "expected failure (yours)"}
     assert ET.parse(project / "cral-junit.xml").getroot().find("testsuite").get("failures") == "0"
-    again = subprocess.run([sys.executable, "-m", "properties", "compare", "cral-report.json", "cral-report.json"],
-                           cwd=project, env=env, capture_output=True, text=True, timeout=900)
+    again = subprocess.run(
+        [sys.executable, "-m", "properties", "compare", "cral-report.json", "cral-report.json"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert again.returncode == 0 and "new failures: 0" in again.stdout, again.stdout + again.stderr

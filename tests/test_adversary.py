@@ -1,8 +1,10 @@
 """Adversaries: eta_t, c_t and C_I exactly (Section 2)."""
+
 from fractions import Fraction as F
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import reference as R
 from reference import adversary as A
@@ -28,9 +30,7 @@ def test_counterexample_averaged_risks_stated_in_the_appendix():
     xi1, xi2 = F(1, 2), F(1, 128)
     inst = R.instances.counterexample(xi1, xi2)
     eta_t = A.counterexample(5, 10).eta(inst, 3)
-    risk = lambda h: sum(
-        (p * (1 - e) if label else p * e) for p, e, label in zip(inst.nu, eta_t, inst.hypotheses[h])
-    )
+    risk = lambda h: sum((p * (1 - e) if label else p * e) for p, e, label in zip(inst.nu, eta_t, inst.hypotheses[h]))
     assert risk(0) == F(17, 32) * xi1
     assert risk(1) == F(15, 32) * xi1 + xi2
 
@@ -58,7 +58,10 @@ def schedules(draw):
     bounds = [0, *cuts, n]
     segments = []
     for a, b in zip(bounds, bounds[1:]):
-        target = draw(st.lists(st.one_of(st.none(), st.fractions(0, 1, max_denominator=8)), min_size=3, max_size=3), label="target")
+        target = draw(
+            st.lists(st.one_of(st.none(), st.fractions(0, 1, max_denominator=8)), min_size=3, max_size=3),
+            label="target",
+        )
         gamma = draw(st.fractions(0, 1, max_denominator=8), label="gamma")
         segments.append(A.Segment(a + 1, b, gamma, tuple(target)))
     return A.piecewise(n, segments)

@@ -1,11 +1,13 @@
 """Passive ERM (Theorem 3.1) and RobustCAL (Algorithm 1) against a literal, per-round
 re-implementation of the pseudo-code, plus the invariants of their traces."""
+
 import json
 from fractions import Fraction as F
 
 import mpmath
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import reference as R
 from reference.instance import disagreement_region
@@ -54,7 +56,9 @@ def runs(draw):
         inst = R.instances.counterexample(F(1, 2), F(1, 16))
     else:
         m = draw(st.integers(2, 5), label="m")
-        eta = draw(st.lists(st.sampled_from([F(0), F(1, 10), F(1, 2), F(9, 10), F(1)]), min_size=m, max_size=m), label="eta")
+        eta = draw(
+            st.lists(st.sampled_from([F(0), F(1, 10), F(1, 2), F(9, 10), F(1)]), min_size=m, max_size=m), label="eta"
+        )
         inst = getattr(R.instances, name)(m, eta)
     n = draw(st.integers(1, 400), label="n")
     kind = draw(st.sampled_from(["clean", "burst", "misspecified"]), label="adversary")
@@ -67,7 +71,11 @@ def runs(draw):
         adv = R.adversary.misspecification(F(1, 8), [F(1, 2)] * m, n)
     seed = draw(st.integers(0, 2**64 - 1), label="seed")
     scale = draw(st.sampled_from([F(1), F(1, 16)]), label="beta_scale")
-    params = R.Params.paper(n, inst.num_hypotheses, F(1, 10)) if scale == 1 else R.Params.scaled(n, inst.num_hypotheses, F(1, 10), scale)
+    params = (
+        R.Params.paper(n, inst.num_hypotheses, F(1, 10))
+        if scale == 1
+        else R.Params.scaled(n, inst.num_hypotheses, F(1, 10), scale)
+    )
     return inst, R.sample_tape(inst, adv, seed), params
 
 
@@ -133,8 +141,8 @@ def test_passive_is_an_erm_with_lowest_index_ties(run):
 
 
 def test_modified_threshold_is_vanilla_plus_half_rho():
-    from reference.robust_cal import threshold_enclosure
     from reference.certified import Enclosure
+    from reference.robust_cal import threshold_enclosure
 
     beta = Enclosure(F(7), F(7))
     for rho in (F(0), F(1, 3), F(1)):

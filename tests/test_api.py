@@ -3,6 +3,7 @@ call. The reference passes a selection; a candidate with one wrong function (pas
 learning returning the hypothesis of highest empirical risk, not an ERM) fails the check
 that holds passive learning to Theorem 3.1, and check_implementation raises, warns or
 collects as asked; bad arguments are ValueErrors naming what is wrong."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -17,8 +18,8 @@ import pytest
 import properties
 import reference
 from properties.api import describe_failure, is_failure
-from properties.core.contract import PUBLIC_NAMES
 from properties.checks.registry import EXPECTED_FAILURES, all_checks
+from properties.core.contract import PUBLIC_NAMES
 from properties.run.runner import FAILED, NOT_RUN, PASSED, XFAIL, XPASS, CheckResult
 
 ERM = "check_passive_output_is_erm"  # Theorem 3.1: passive learning outputs an ERM
@@ -45,14 +46,21 @@ def test_the_api_is_exported_from_the_package():
     assert issubclass(properties.CheckFailureWarning, UserWarning)
     assert properties.load_candidate is properties.judge.load.load_candidate
     with pytest.raises(AttributeError, match="no_such_name"):
-        properties.no_such_name
+        getattr(properties, "no_such_name")  # noqa: B009 (the attribute access is the test)
 
 
 def test_importing_the_package_stays_light_until_the_api_is_used():
-    code = ("import sys, properties; print('hypothesis' in sys.modules, 'properties.api' in sys.modules); "
-            "properties.check_implementation; print('properties.api' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1], capture_output=True,
-                         text=True, check=True).stdout.split()
+    code = (
+        "import sys, properties; print('hypothesis' in sys.modules, 'properties.api' in sys.modules); "
+        "properties.check_implementation; print('properties.api' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     assert out == ["False", "False", "True"]
 
 
@@ -84,8 +92,9 @@ def test_a_spent_budget_leaves_checks_not_run_which_is_a_failure():
     import numpy as np
 
     for generous in (3600, np.int64(3600), np.float64(3600.5)):
-        assert [r.status for r in properties.check_implementation("reference", checks=[ERM], budget=generous)] \
-            == [PASSED], generous
+        assert [r.status for r in properties.check_implementation("reference", checks=[ERM], budget=generous)] == [
+            PASSED
+        ], generous
 
 
 def test_a_module_object_and_an_isolated_import_path_give_the_same_verdicts():
@@ -144,29 +153,46 @@ def test_a_broken_candidate_is_collected_silently():
 
 
 def _result(status):
-    return CheckResult("check_x", "Lemma 1", "lemma", status, 1, reason="FINDINGS F0" if status in (XFAIL, XPASS) else None)
+    return CheckResult(
+        "check_x", "Lemma 1", "lemma", status, 1, reason="FINDINGS F0" if status in (XFAIL, XPASS) else None
+    )
 
 
-@pytest.mark.parametrize("status, path, failing", [
-    (FAILED, "mypkg", True),
-    (FAILED, "reference", True),
-    (XFAIL, "reference", False),
-    (PASSED, "reference", False),
-    # an expected failure that passes: the record of the finding is stale on the
-    # reference; on a candidate it is not the candidate's failure (properties/cli.py)
-    (XPASS, "reference", True),
-    (XPASS, "mypkg", False),
-])
+@pytest.mark.parametrize(
+    "status, path, failing",
+    [
+        (FAILED, "mypkg", True),
+        (FAILED, "reference", True),
+        (XFAIL, "reference", False),
+        (PASSED, "reference", False),
+        # an expected failure that passes: the record of the finding is stale on the
+        # reference; on a candidate it is not the candidate's failure (properties/cli.py)
+        (XPASS, "reference", True),
+        (XPASS, "mypkg", False),
+    ],
+)
 def test_failing_follows_the_command_lines_rule(status, path, failing):
     assert is_failure(_result(status), path) is failing
 
 
 def test_a_failure_is_described_by_its_first_violations_and_reproducers():
-    result = CheckResult("check_x", "Lemma 1", "lemma", FAILED, 3, "Case.from_json(...)", ["v1", "v2", "v3"],
-                         requests=["/kept/request.json"])
+    result = CheckResult(
+        "check_x",
+        "Lemma 1",
+        "lemma",
+        FAILED,
+        3,
+        "Case.from_json(...)",
+        ["v1", "v2", "v3"],
+        requests=["/kept/request.json"],
+    )
     assert describe_failure(result, violations=2).splitlines() == [
-        "check_x (Lemma 1) failed after 3 examples: v1", "  v2", "  ... and 1 more",
-        "  reproduce: Case.from_json(...)", "  request files: /kept/request.json"]
+        "check_x (Lemma 1) failed after 3 examples: v1",
+        "  v2",
+        "  ... and 1 more",
+        "  reproduce: Case.from_json(...)",
+        "  request files: /kept/request.json",
+    ]
 
 
 def test_an_xpass_on_the_reference_is_described_as_a_stale_finding():
@@ -174,34 +200,40 @@ def test_an_xpass_on_the_reference_is_described_as_a_stale_finding():
     assert "unexpectedly passed on the reference" in text and "FINDINGS F0" in text and "stale" in text
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"checks": ["check_nope", ERM, "check_nada"]}, "unknown checks: 'check_nope', 'check_nada'"),
-    ({"checks": ERM}, "got the string 'check_passive_output_is_erm'"),
-    ({"checks": []}, "checks is empty"),
-    ({"checks": 7}, "iterable of check names, got 7"),
-    ({"on_fail": "ignore"}, "on_fail must be one of raise, warn, collect, got 'ignore'"),
-    ({"profile": "quick"}, "profile must be one of dev, ci, fuzz, got 'quick'"),
-    ({"budget": 0}, "budget must be a positive, finite number of seconds or None, got 0"),
-    ({"budget": -1.5}, "budget must be a positive, finite number of seconds or None, got -1.5"),
-    ({"budget": "60"}, "budget must be a positive, finite number of seconds or None, got '60'"),
-    ({"budget": float("nan")}, "budget must be a positive, finite number of seconds or None, got nan"),
-    ({"budget": True}, "budget must be a positive, finite number of seconds or None, got True"),
-    ({"budget": 10**400}, "budget must be a positive, finite number of seconds or None, got 1000"),
-    ({"budget": float("inf")}, "budget must be a positive, finite number of seconds or None, got inf"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"checks": ["check_nope", ERM, "check_nada"]}, "unknown checks: 'check_nope', 'check_nada'"),
+        ({"checks": ERM}, "got the string 'check_passive_output_is_erm'"),
+        ({"checks": []}, "checks is empty"),
+        ({"checks": 7}, "iterable of check names, got 7"),
+        ({"on_fail": "ignore"}, "on_fail must be one of raise, warn, collect, got 'ignore'"),
+        ({"profile": "quick"}, "profile must be one of dev, ci, fuzz, got 'quick'"),
+        ({"budget": 0}, "budget must be a positive, finite number of seconds or None, got 0"),
+        ({"budget": -1.5}, "budget must be a positive, finite number of seconds or None, got -1.5"),
+        ({"budget": "60"}, "budget must be a positive, finite number of seconds or None, got '60'"),
+        ({"budget": float("nan")}, "budget must be a positive, finite number of seconds or None, got nan"),
+        ({"budget": True}, "budget must be a positive, finite number of seconds or None, got True"),
+        ({"budget": 10**400}, "budget must be a positive, finite number of seconds or None, got 1000"),
+        ({"budget": float("inf")}, "budget must be a positive, finite number of seconds or None, got inf"),
+    ],
+)
 def test_bad_arguments_are_value_errors_naming_them(kwargs, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
         properties.check_implementation("reference", **kwargs)
 
 
-@pytest.mark.parametrize("candidate, kwargs, message", [
-    ("no_such_module_anywhere", {"isolate": False}, "'no_such_module_anywhere' cannot be imported"),
-    ("", {}, "import path is empty"),
-    (42, {}, "candidate must be an import path"),
-    (None, {}, "candidate must be an import path"),
-    ({"passive": reference.passive}, {}, "lacks robust_cal, calruption, catoni_root"),
-    (reference, {"isolate": True}, "isolate=True needs the candidate's import path"),
-])
+@pytest.mark.parametrize(
+    "candidate, kwargs, message",
+    [
+        ("no_such_module_anywhere", {"isolate": False}, "'no_such_module_anywhere' cannot be imported"),
+        ("", {}, "import path is empty"),
+        (42, {}, "candidate must be an import path"),
+        (None, {}, "candidate must be an import path"),
+        ({"passive": reference.passive}, {}, "lacks robust_cal, calruption, catoni_root"),
+        (reference, {"isolate": True}, "isolate=True needs the candidate's import path"),
+    ],
+)
 def test_bad_candidates_are_value_errors(candidate, kwargs, message):
     with pytest.raises(ValueError, match=message):
         properties.check_implementation(candidate, checks=[ERM], **kwargs)

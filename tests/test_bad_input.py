@@ -7,6 +7,7 @@ can point at one entry) and, after it, the offending value. The token rules in
 (`[0, 1), got 1` must name the 1 after "got", not the one in "[0, 1)"), so each test
 fails if either the field or the value is dropped from the message.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -116,6 +117,7 @@ def test_instance_from_json_missing_field(missing):
 
 # -- reference.instances.counterexample(xi1, xi2) ---------------------------------------
 
+
 @pytest.mark.parametrize(
     "xi1, xi2, field, value",
     [
@@ -134,6 +136,7 @@ def test_counterexample_instance_rejects(xi1, xi2, field, value):
 
 # -- reference.adversary -----------------------------------------------------------------
 
+
 def _seg(start, end, **extra):
     return {"start": start, "end": end, **extra}
 
@@ -150,13 +153,26 @@ def _seg(start, end, **extra):
         pytest.param(5, [_seg(1, 6)], "segments[0].end", "6", ("n = 5",), id="last-end-past-n"),
         pytest.param(5, [_seg(1, 5, gamma=F(3, 2))], "segments[0].gamma", "3/2", (), id="gamma-above-1"),
         pytest.param(5, [_seg(1, 5, gamma=F(-1, 4))], "segments[0].gamma", "-1/4", (), id="gamma-negative"),
-        pytest.param(5, [_seg(1, 5, gamma=1, target=[0, F(7, 5)])], "segments[0].target[1]", "7/5", (),
-                     id="target-entry-above-1"),
-        pytest.param(5, [_seg(1, 5, gamma=1, target=[F(-1, 3), None])], "segments[0].target[0]", "-1/3", (),
-                     id="target-entry-negative"),
+        pytest.param(
+            5, [_seg(1, 5, gamma=1, target=[0, F(7, 5)])], "segments[0].target[1]", "7/5", (), id="target-entry-above-1"
+        ),
+        pytest.param(
+            5,
+            [_seg(1, 5, gamma=1, target=[F(-1, 3), None])],
+            "segments[0].target[0]",
+            "-1/3",
+            (),
+            id="target-entry-negative",
+        ),
         pytest.param(5, [_seg(1, 5, gamma=1, target=0.5)], "segments[0].target", "0.5", (), id="target-a-float"),
-        pytest.param(5, [_seg(1, 5, gamma=1, target=[0, 0.5])], "segments[0].target[1]", "0.5", ("float",),
-                     id="target-entry-float"),
+        pytest.param(
+            5,
+            [_seg(1, 5, gamma=1, target=[0, 0.5])],
+            "segments[0].target[1]",
+            "0.5",
+            ("float",),
+            id="target-entry-float",
+        ),
         pytest.param(5, [_seg(1, 5, weight=1)], "segments[0]", "'weight'", ("unknown",), id="segment-unknown-key"),
     ],
 )
@@ -169,10 +185,15 @@ def test_adversary_constructor_rejects(n, segments, field, value, also):
     "build, field, value",
     [
         pytest.param(lambda: adversaries.clean(0), "n", "0", id="clean-n-zero"),
-        pytest.param(lambda: adversaries.misspecification(F(3, 2), (0, 0), 5), "gamma", "3/2",
-                     id="misspecification-gamma-3/2"),
-        pytest.param(lambda: adversaries.misspecification(HALF, (0, 2), 5), "eta_tilde[1]", "2",
-                     id="misspecification-eta-tilde-2"),
+        pytest.param(
+            lambda: adversaries.misspecification(F(3, 2), (0, 0), 5), "gamma", "3/2", id="misspecification-gamma-3/2"
+        ),
+        pytest.param(
+            lambda: adversaries.misspecification(HALF, (0, 2), 5),
+            "eta_tilde[1]",
+            "2",
+            id="misspecification-eta-tilde-2",
+        ),
         pytest.param(lambda: adversaries.early_burst((0, None), -1, 5), "tau", "-1", id="early-burst-tau-negative"),
         pytest.param(lambda: adversaries.early_burst((0, None), 6, 5), "tau", "6", id="early-burst-tau-above-n"),
         pytest.param(lambda: adversaries.counterexample(-1, 5), "tau", "-1", id="counterexample-tau-negative"),
@@ -214,6 +235,7 @@ def test_adversary_queries_reject_rounds_outside_1_to_n(query, field, value):
 
 
 # -- reference.Tape(x, y, u) and sample_tape ---------------------------------------------
+
 
 @pytest.mark.parametrize(
     "x, y, u, field, value, also",
@@ -285,22 +307,36 @@ def test_sample_tape_rejects_non_instance():
 
 # -- reference.Params ----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "build, field, value, also",
     [
         pytest.param(lambda: reference.Params.paper(8, 2, 0), "params.delta", "0", (), id="delta-0"),
         pytest.param(lambda: reference.Params.paper(8, 2, 1), "params.delta", "1", (), id="delta-1"),
-        pytest.param(lambda: reference.Params.paper(8, 2, 0.05), "params.delta", "0.05", ("float",),
-                     id="delta-float-0.05"),
+        pytest.param(
+            lambda: reference.Params.paper(8, 2, 0.05), "params.delta", "0.05", ("float",), id="delta-float-0.05"
+        ),
         pytest.param(lambda: reference.Params.paper(0, 2, F(1, 20)), "params.n", "0", (), id="n-0"),
-        pytest.param(lambda: reference.Params.paper(8, 0, F(1, 20)), "params.num_hypotheses", "0", (),
-                     id="num-hypotheses-0"),
-        pytest.param(lambda: reference.Params("weird", 8, 2, F(1, 20), 1, 16, F(5, 32), 2), "params.regime", "'weird'", (),
-                     id="unknown-regime"),
-        pytest.param(lambda: reference.Params.scaled(8, 2, beta_scale=0), "params.beta_scale", "0", (),
-                     id="scaled-beta-scale-0"),
-        pytest.param(lambda: dataclasses.replace(reference.Params.paper(8, 2, F(1, 20)), beta_scale=F(1, 2)), "params.beta_scale", "1/2",
-                     ("paper",), id="paper-regime-beta-scale-1/2"),
+        pytest.param(
+            lambda: reference.Params.paper(8, 0, F(1, 20)), "params.num_hypotheses", "0", (), id="num-hypotheses-0"
+        ),
+        pytest.param(
+            lambda: reference.Params("weird", 8, 2, F(1, 20), 1, 16, F(5, 32), 2),
+            "params.regime",
+            "'weird'",
+            (),
+            id="unknown-regime",
+        ),
+        pytest.param(
+            lambda: reference.Params.scaled(8, 2, beta_scale=0), "params.beta_scale", "0", (), id="scaled-beta-scale-0"
+        ),
+        pytest.param(
+            lambda: dataclasses.replace(reference.Params.paper(8, 2, F(1, 20)), beta_scale=F(1, 2)),
+            "params.beta_scale",
+            "1/2",
+            ("paper",),
+            id="paper-regime-beta-scale-1/2",
+        ),
     ],
 )
 def test_params_reject(build, field, value, also):
@@ -358,6 +394,7 @@ def test_robust_cal_rejects_non_bool_vanilla(vanilla, small_run):
 
 # -- trace JSON ------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def trace_json():
     """A robust_cal and a passive trace, as JSON (plain data, freshly copied per use)."""
@@ -389,16 +426,30 @@ def _set(data, path, value):
     [
         pytest.param("robust_cal", ["format"], "cral-tape", "trace.format", "'cral-tape'", id="wrong-format"),
         pytest.param("robust_cal", ["version"], 2, "trace.version", "2", id="wrong-version"),
-        pytest.param("robust_cal", ["algorithm"], "calruption_v0", "trace.algorithm", "'calruption_v0'",
-                     id="unknown-algorithm"),
+        pytest.param(
+            "robust_cal", ["algorithm"], "calruption_v0", "trace.algorithm", "'calruption_v0'", id="unknown-algorithm"
+        ),
         pytest.param("robust_cal", ["output"], "h1", "trace.output", "'h1'", id="robust_cal-output-a-string"),
         pytest.param("passive", ["output"], "1", "trace.output", "'1'", id="passive-output-a-string"),
-        pytest.param("robust_cal", ["checkpoints", 0, "empirical_risk", 0], 0.25,
-                     "trace.checkpoints[0].empirical_risk[0]", "0.25", id="robust_cal-risk-a-float"),
-        pytest.param("robust_cal", ["checkpoints", 0, "beta", "lo"], 7.5,
-                     "trace.checkpoints[0].beta.lo", "7.5", id="robust_cal-beta-lo-a-float"),
-        pytest.param("passive", ["empirical_risk", 1], 0.4, "trace.empirical_risk[1]", "0.4",
-                     id="passive-risk-a-float"),
+        pytest.param(
+            "robust_cal",
+            ["checkpoints", 0, "empirical_risk", 0],
+            0.25,
+            "trace.checkpoints[0].empirical_risk[0]",
+            "0.25",
+            id="robust_cal-risk-a-float",
+        ),
+        pytest.param(
+            "robust_cal",
+            ["checkpoints", 0, "beta", "lo"],
+            7.5,
+            "trace.checkpoints[0].beta.lo",
+            "7.5",
+            id="robust_cal-beta-lo-a-float",
+        ),
+        pytest.param(
+            "passive", ["empirical_risk", 1], 0.4, "trace.empirical_risk[1]", "0.4", id="passive-risk-a-float"
+        ),
         pytest.param("passive", ["params", "delta"], 0.05, "trace.params.delta", "0.05", id="params-delta-a-float"),
     ],
 )

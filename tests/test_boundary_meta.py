@@ -19,6 +19,7 @@ coins on a non-dyadic q whose double lies above q (it decides u_t < q for its fl
 exact value: a coin on a dyadic q, or on a q its double rounds down, is decided as the
 reference decides it). A slow test shows that the two coin mutants of
 tests/broken/mutants.py escape every other CALruption check."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -29,8 +30,16 @@ import reference
 from properties.checks.crosscheck import crosscheck_case
 from properties.judge.load import load_impl
 from properties.strategies import (
-    BOUNDARY_BETA1_CHOICES, BOUNDARY_MAX_ROUNDS, MAX_CHECKPOINT_EXPONENT, SIMPLE_COINS, CraftedCase,
-    calruption_boundary_cases, checkpoint_boundary_cases, checkpoint_rounds, erm_tie_cases, spread_instances,
+    BOUNDARY_BETA1_CHOICES,
+    BOUNDARY_MAX_ROUNDS,
+    MAX_CHECKPOINT_EXPONENT,
+    SIMPLE_COINS,
+    CraftedCase,
+    calruption_boundary_cases,
+    checkpoint_boundary_cases,
+    checkpoint_rounds,
+    erm_tie_cases,
+    spread_instances,
 )
 from reference.instance import disagreement_region
 from tests.sampling import sample
@@ -78,13 +87,23 @@ def _coins_on_q(case):
     blocks = [(e.l, e.tau, e.length, e.q, False) for e in trace.epochs]
     if trace.unfinished_rounds:
         last_q = trace.epochs[-1].next_q if trace.epochs else (Fraction(1),) * case.instance.num_points
-        blocks.append((trace.final_epoch, case.tape.n - trace.unfinished_rounds + 1, trace.unfinished_rounds, last_q, True))
+        blocks.append(
+            (trace.final_epoch, case.tape.n - trace.unfinished_rounds + 1, trace.unfinished_rounds, last_q, True)
+        )
     found = []
     for l, tau, length, q, unfinished in blocks:
         for t in range(tau, tau + length):
             x = case.tape.x[t - 1]
             if case.tape.u[t - 1] == q[x]:
-                where = "unfinished" if unfinished else "first" if t == tau else "last" if t == tau + length - 1 else "inside"
+                where = (
+                    "unfinished"
+                    if unfinished
+                    else "first"
+                    if t == tau
+                    else "last"
+                    if t == tau + length - 1
+                    else "inside"
+                )
                 found.append((t, l, x, q[x], where))
     return found
 
@@ -111,8 +130,11 @@ def test_calruption_boundary_coins_sit_exactly_on_q(calruption_sample):
     assert any(Fraction(float(q)) > q for *_, q, _ in rounds), "a coin on a q whose double lies above it"
     for where in ("first", "last", "inside", "unfinished"):
         assert any(w == where for *_, w in rounds), where
-    assert any(len({x for _, l, x, _, w in case_rounds if l == epoch}) >= 2
-               for case_rounds in on for epoch in {l for _, l, *_ in case_rounds}), "several points in one epoch"
+    assert any(
+        len({x for _, l, x, _, w in case_rounds if l == epoch}) >= 2
+        for case_rounds in on
+        for epoch in {l for _, l, *_ in case_rounds}
+    ), "several points in one epoch"
 
 
 def test_spread_instances_have_no_complementary_pair():
@@ -174,8 +196,13 @@ def test_erm_tie_cases_tie_distinct_hypotheses_at_the_minimum(tie_sample):
         best = [h for h in range(len(H)) if risks[h] == min(risks)]
         if len({H[h] for h in best}) >= 2:
             at_minimum += 1
-            visited = any(case.tape.x[t] in {x for x in range(len(H[0])) if H[a][x] != H[b][x]}
-                          for a in best for b in best if H[a] != H[b] for t in range(case.tape.n))
+            visited = any(
+                case.tape.x[t] in {x for x in range(len(H[0])) if H[a][x] != H[b][x]}
+                for a in best
+                for b in best
+                if H[a] != H[b]
+                for t in range(case.tape.n)
+            )
             separated += visited
     # not always reachable: labels forced by eta in {0, 1} may leave no way to close the gap
     assert tied >= 0.6 * len(tie_sample) and at_minimum >= 0.4 * len(tie_sample), (tied, at_minimum, len(tie_sample))

@@ -1,4 +1,5 @@
 """reference/bounds.py: the theorems' bounds as functions of an instance (issue 34, item 1)."""
+
 from __future__ import annotations
 
 import math
@@ -15,8 +16,11 @@ from reference import bounds as B
 
 def _thresholds4():
     # 4 points, nu uniform, h_k = 1[x >= k] for k = 0..4, eta* puts h^* = h_2
-    return R.Instance([F(1, 4)] * 4, [F(1, 10), F(1, 10), F(9, 10), F(9, 10)],
-                      [tuple(int(x >= k) for x in range(4)) for k in range(5)])
+    return R.Instance(
+        [F(1, 4)] * 4,
+        [F(1, 10), F(1, 10), F(9, 10), F(9, 10)],
+        [tuple(int(x >= k) for x in range(4)) for k in range(5)],
+    )
 
 
 def _singletons3():
@@ -147,14 +151,17 @@ def test_bad_input_names_the_field():
 ERRATA = Path(__file__).resolve().parent.parent / "ERRATA.md"
 
 
-@pytest.mark.parametrize("step, value", [
-    ("corrected.thm31.sharp_bound", K.THM31_LAST_TERM),
-    ("corrected.thm31.implies", K.THM31_IMPLIES_EPS),
-    ("corrected.thm41.accuracy", K.THM41_ACCURACY_EPS),
-    ("corrected.thm41.labels.sum", K.THM41_LABELS),
-    ("corrected.thm51.accuracy", K.THM51_ACCURACY_CORRUPTION),
-    ("corrected.lemma51.beta1_ratio", K.BETA1_OVER_BETA3_SHARP),
-])
+@pytest.mark.parametrize(
+    "step, value",
+    [
+        ("corrected.thm31.sharp_bound", K.THM31_LAST_TERM),
+        ("corrected.thm31.implies", K.THM31_IMPLIES_EPS),
+        ("corrected.thm41.accuracy", K.THM41_ACCURACY_EPS),
+        ("corrected.thm41.labels.sum", K.THM41_LABELS),
+        ("corrected.thm51.accuracy", K.THM51_ACCURACY_CORRUPTION),
+        ("corrected.lemma51.beta1_ratio", K.BETA1_OVER_BETA3_SHARP),
+    ],
+)
 def test_sharp_constants_lie_in_errata_intervals(step, value):
     """Each SHARP constant of proofs_check/constants.py lies in the bisection interval ERRATA.md
     prints for its step: (refuted at a, proved at b]. A bisection that moves fails this test."""

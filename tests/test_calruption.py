@@ -1,5 +1,6 @@
 """CALruption (Algorithm 2): the epoch update as a pure function, the run loop, and
 the two behaviours the issue pins down."""
+
 import json
 from fractions import Fraction as F
 
@@ -8,7 +9,13 @@ import pytest
 
 import reference as R
 from reference.calruption import (
-    EpochCounts, EpochState, calruption, calruption_epoch, epoch_length, initial_state, loss_difference_samples,
+    EpochCounts,
+    EpochState,
+    calruption,
+    calruption_epoch,
+    epoch_length,
+    initial_state,
+    loss_difference_samples,
 )
 from reference.params import BETA1_OVER_BETA3, PAPER_BETA2
 
@@ -80,8 +87,14 @@ def test_epoch_records_satisfy_the_lines_they_implement():
             for h2 in range(8):
                 w = e.weight[h][h2]
                 if h != h2 and w is not None:
-                    diff = sum((e.empirical_x[x] * ((1 if inst.hypotheses[h][x] else -1) * (1 - 2 * e.eta_hat[x]))
-                                for x in e.support if inst.hypotheses[h][x] != inst.hypotheses[h2][x]), F(0))
+                    diff = sum(
+                        (
+                            e.empirical_x[x] * ((1 if inst.hypotheses[h][x] else -1) * (1 - 2 * e.eta_hat[x]))
+                            for x in e.support
+                            if inst.hypotheses[h][x] != inst.hypotheses[h2][x]
+                        ),
+                        F(0),
+                    )
                     mid = (e.W[h][h2].lo + e.W[h][h2].hi) / 2
                     attained = max(attained, w * (diff - mid))
         assert attained == e.lp_objective
@@ -112,7 +125,9 @@ def test_lp_optimum_agrees_with_an_independent_float_solve():
                     coef.append(0.0)
             rows.append(coef + [-1.0])
             rhs.append(float(w * mid) - const)
-    result = linprog([0.0] * len(S) + [1.0], A_ub=rows, b_ub=rhs, bounds=[(0, 1)] * len(S) + [(None, None)], method="highs")
+    result = linprog(
+        [0.0] * len(S) + [1.0], A_ub=rows, b_ub=rhs, bounds=[(0, 1)] * len(S) + [(None, None)], method="highs"
+    )
     assert abs(result.fun - float(e.lp_objective)) < 1e-9
 
 
@@ -175,7 +190,10 @@ def test_initial_state_and_trace_json_round_trip():
     again = R.trace_from_json(json.loads(json.dumps(R.trace_to_json(trace))))
     assert again == trace
     paper = R.Params.paper(n, 8, F(1, 10))
-    assert R.trace_from_json(json.loads(json.dumps(R.trace_to_json(calruption(inst.hypotheses, tape, paper))))).params == paper
+    assert (
+        R.trace_from_json(json.loads(json.dumps(R.trace_to_json(calruption(inst.hypotheses, tape, paper))))).params
+        == paper
+    )
 
 
 def test_epoch_function_is_pure():
@@ -193,12 +211,36 @@ def test_epoch_function_is_pure():
 @pytest.mark.parametrize(
     "state, counts, message",
     [
-        (EpochState(1, 1, 64, (F(3), F(1, 2)), (F(0),) * 2), EpochCounts((40, 24), ((7, 9), (0, 0))), r"state.q\[0\].*3"),
-        (EpochState(1, 1, 64, (F(1), F(1)), (F(0),) * 2), EpochCounts((10, 5), ((7, 9), (0, 0))), r"counts.queried\[0\].*exceeds"),
-        (EpochState(1, 1, 64, (F(1), F(1)), (F(0),) * 2), EpochCounts((10, 5), ((1, 1), (0, 0))), r"counts.seen sums to 15"),
-        (EpochState(1, 1, 63, (F(1), F(1)), (F(0),) * 2), EpochCounts((40, 23), ((1, 1), (0, 0))), r"state.length is 63"),
-        (EpochState(2, 65, 256, (F(1, 4), F(0)), (F(1),) * 2), EpochCounts((200, 56), ((1, 1), (1, 0))), r"state.q\[1\] = 0"),
-        (EpochState(1, 1, 64, (F(1), F(1)), (F(0), F(-1))), EpochCounts((40, 24), ((1, 1), (0, 0))), r"state.gap_hat\[1\].*-1"),
+        (
+            EpochState(1, 1, 64, (F(3), F(1, 2)), (F(0),) * 2),
+            EpochCounts((40, 24), ((7, 9), (0, 0))),
+            r"state.q\[0\].*3",
+        ),
+        (
+            EpochState(1, 1, 64, (F(1), F(1)), (F(0),) * 2),
+            EpochCounts((10, 5), ((7, 9), (0, 0))),
+            r"counts.queried\[0\].*exceeds",
+        ),
+        (
+            EpochState(1, 1, 64, (F(1), F(1)), (F(0),) * 2),
+            EpochCounts((10, 5), ((1, 1), (0, 0))),
+            r"counts.seen sums to 15",
+        ),
+        (
+            EpochState(1, 1, 63, (F(1), F(1)), (F(0),) * 2),
+            EpochCounts((40, 23), ((1, 1), (0, 0))),
+            r"state.length is 63",
+        ),
+        (
+            EpochState(2, 65, 256, (F(1, 4), F(0)), (F(1),) * 2),
+            EpochCounts((200, 56), ((1, 1), (1, 0))),
+            r"state.q\[1\] = 0",
+        ),
+        (
+            EpochState(1, 1, 64, (F(1), F(1)), (F(0), F(-1))),
+            EpochCounts((40, 24), ((1, 1), (0, 0))),
+            r"state.gap_hat\[1\].*-1",
+        ),
     ],
 )
 def test_epoch_update_rejects_inconsistent_inputs(state, counts, message):

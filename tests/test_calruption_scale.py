@@ -1,5 +1,6 @@
 """CALruption's epoch at scale (issue 13): the per-pair integer statistics, line 9 by row
 generation and line 13 by a sweep compute exactly what the pointwise definitions say."""
+
 import importlib
 import random
 from fractions import Fraction as F
@@ -13,8 +14,15 @@ from properties.checks.registry import all_checks
 from properties.run.runner import PASSED, run_check
 from properties.strategies import epoch_examples
 from reference.calruption import (
-    EpochCounts, EpochState, calruption_epoch, epoch_length, fit_distribution, loss_difference_samples, lp_rows,
-    lp_value, next_query_probabilities,
+    EpochCounts,
+    EpochState,
+    calruption_epoch,
+    epoch_length,
+    fit_distribution,
+    loss_difference_samples,
+    lp_rows,
+    lp_value,
+    next_query_probabilities,
 )
 from reference.fit_rows import fit_by_row_generation
 from reference.pair_counts import pair_counts
@@ -36,8 +44,9 @@ def test_pair_counts_equal_the_pointwise_sums(example):
             on_support = [state.q[x] for x in dis if x in support]
             assert stats.min_q(h, h2) == (min(on_support) if on_support else None), (h, h2)
             if h != h2:
-                assert stats.loss_differences(h, h2, state.length) == \
-                    loss_difference_samples(H, h, h2, state.q, counts, state.length), (h, h2)
+                assert stats.loss_differences(h, h2, state.length) == loss_difference_samples(
+                    H, h, h2, state.q, counts, state.length
+                ), (h, h2)
 
 
 @settings(max_examples=60)
@@ -51,9 +60,17 @@ def test_next_q_sweep_is_the_max_over_disagreeing_pairs(example):
             rho[h][h2] = rho[h2][h] = F(rng.randint(0, 5), rng.randint(1, 7))
     level = [rng.randint(0, l) for _ in H]
     expected = tuple(
-        max([F(0)] + [rho[h][h2] * F(4 ** min(level[h], level[h2]), 4 ** (l + 1))
-                      for h in range(len(H)) for h2 in range(h + 1, len(H)) if H[h][x] != H[h2][x]])
-        for x in range(len(H[0])))
+        max(
+            [F(0)]
+            + [
+                rho[h][h2] * F(4 ** min(level[h], level[h2]), 4 ** (l + 1))
+                for h in range(len(H))
+                for h2 in range(h + 1, len(H))
+                if H[h][x] != H[h2][x]
+            ]
+        )
+        for x in range(len(H[0]))
+    )
     assert next_query_probabilities(H, rho, level, l) == expected
 
 
@@ -84,8 +101,12 @@ def test_row_generation_certifies_the_whole_lps_optimum(example, monkeypatch_mod
 def monkeypatch_module():
     """One row to start from and one added per round: the most rounds row generation can take."""
     patch = pytest.MonkeyPatch()
-    for name, value in (("INITIAL_PAIRS", 1), ("INITIAL_PAIRS_PER_COLUMN", 0), ("ROWS_PER_ROUND", 1),
-                        ("ROWS_PER_ROUND_PER_COLUMN", 0)):
+    for name, value in (
+        ("INITIAL_PAIRS", 1),
+        ("INITIAL_PAIRS_PER_COLUMN", 0),
+        ("ROWS_PER_ROUND", 1),
+        ("ROWS_PER_ROUND_PER_COLUMN", 0),
+    ):
         patch.setattr(FR, name, value)
     yield patch
     patch.undo()
@@ -104,10 +125,12 @@ def test_dual_simplex_repair_reaches_the_whole_lps_optimum(example, data):
         return
     _, optimum, _ = fit_distribution(H, support, record.empirical_x, rows)
     pairs = sorted({(min(h, h2), max(h, h2)) for h, h2, _, _ in rows})
-    table = FR._Rows(H, support, [(h, h2, *next((w, W) for a, b, w, W in rows if (a, b) == (h, h2)))
-                                  for h, h2 in pairs])
-    chosen = data.draw(st.lists(st.integers(0, len(pairs) - 1), min_size=1, max_size=3, unique=True),
-                       label="starting_pairs")
+    table = FR._Rows(
+        H, support, [(h, h2, *next((w, W) for a, b, w, W in rows if (a, b) == (h, h2))) for h, h2 in pairs]
+    )
+    chosen = data.draw(
+        st.lists(st.integers(0, len(pairs) - 1), min_size=1, max_size=3, unique=True), label="starting_pairs"
+    )
     start = [(i, sign) for i in sorted(chosen) for sign in (1, -1)]
     p_support = [F(example.counts.seen[x], record.length) for x in support]
     arguments, _ = FR._v_problem(table, start, p_support)

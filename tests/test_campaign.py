@@ -1,6 +1,7 @@
 """Campaigns on Dask (issue 14): results that do not depend on the number of workers, a
 kill followed by a resume that runs only the missing tasks, a time budget, a failure a
 fuzz worker finds replayed first through a real Redis server, and bad input."""
+
 from __future__ import annotations
 
 import json
@@ -24,9 +25,17 @@ from tests.reference_copies import build, importable
 ROOT = Path(__file__).resolve().parent.parent
 # counts mode below CALruption's first epoch and RobustCAL at small n: every task well
 # under a second, so these tests measure the campaign machinery, not the algorithms
-SMALL_CURVES = {"experiment": "curves", "master_seed": 7, "points": 64, "hypotheses": 16, "delta": "1/10",
-                "algorithms": ["passive", "RobustCAL"], "adversaries": ["clean", "early_burst"],
-                "n": [1000, 3162, 10000], "replicates": 3}
+SMALL_CURVES = {
+    "experiment": "curves",
+    "master_seed": 7,
+    "points": 64,
+    "hypotheses": 16,
+    "delta": "1/10",
+    "algorithms": ["passive", "RobustCAL"],
+    "adversaries": ["clean", "early_burst"],
+    "n": [1000, 3162, 10000],
+    "replicates": 3,
+}
 
 
 def _spec_file(tmp_path, spec, name="small") -> Path:
@@ -37,8 +46,10 @@ def _spec_file(tmp_path, spec, name="small") -> Path:
 
 def _rows_without_timing(path) -> list[dict]:
     rows = read_results(path)[1]
-    return sorted(({k: v for k, v in row.items() if k not in ("seconds", "code_version")} for row in rows),
-                  key=lambda row: row["task"])
+    return sorted(
+        ({k: v for k, v in row.items() if k not in ("seconds", "code_version")} for row in rows),
+        key=lambda row: row["task"],
+    )
 
 
 def test_task_seed_depends_on_master_seed_and_key_only():
@@ -46,7 +57,7 @@ def test_task_seed_depends_on_master_seed_and_key_only():
     assert seed == task_seed(3, "curves/passive/clean/n=1000/replicate=0")
     assert seed != task_seed(4, "curves/passive/clean/n=1000/replicate=0")
     assert seed != task_seed(3, "curves/passive/clean/n=1000/replicate=1")
-    assert 0 <= seed < 2 ** 64
+    assert 0 <= seed < 2**64
     with pytest.raises(ValueError, match="task key"):
         task_seed(3, "")
 
@@ -56,8 +67,22 @@ def test_one_and_two_workers_give_the_same_rows_and_summary(tmp_path, capsys):
     outputs = {}
     for workers in (1, 2):
         results = tmp_path / f"w{workers}.jsonl"
-        assert main(["campaign", "experiment", str(spec), "--workers", str(workers), "--results", str(results),
-                     "--json", "--quiet"]) == 0
+        assert (
+            main(
+                [
+                    "campaign",
+                    "experiment",
+                    str(spec),
+                    "--workers",
+                    str(workers),
+                    "--results",
+                    str(results),
+                    "--json",
+                    "--quiet",
+                ]
+            )
+            == 0
+        )
         outputs[workers] = (json.loads(capsys.readouterr().out), _rows_without_timing(results))
     summary, rows = outputs[1]
     assert len(rows) == len(experiments.tasks(SMALL_CURVES)) == 2 * 2 * 3 * 3
@@ -71,8 +96,19 @@ def test_one_and_two_workers_give_the_same_rows_and_summary(tmp_path, capsys):
 
 
 def _campaign_command(spec, results, *extra) -> list[str]:
-    return [sys.executable, "-m", "properties", "campaign", "experiment", str(spec), "--results", str(results),
-            "--workers", "1", *extra]
+    return [
+        sys.executable,
+        "-m",
+        "properties",
+        "campaign",
+        "experiment",
+        str(spec),
+        "--results",
+        str(results),
+        "--workers",
+        "1",
+        *extra,
+    ]
 
 
 # waiting for rows is waiting for an event; this only ends a test that would otherwise
@@ -103,8 +139,11 @@ def _listening_sockets(pid: int) -> list[tuple[str, int]]:
     found = []
     for process in [root, *root.children(recursive=True)]:
         try:
-            found += [(c.laddr.ip, c.laddr.port) for c in process.net_connections(kind="inet")
-                      if c.status == psutil.CONN_LISTEN]
+            found += [
+                (c.laddr.ip, c.laddr.port)
+                for c in process.net_connections(kind="inet")
+                if c.status == psutil.CONN_LISTEN
+            ]
         except psutil.NoSuchProcess:
             pass
     return found
@@ -115,8 +154,13 @@ def test_a_killed_campaign_resumes_with_only_the_missing_tasks(tmp_path, capsys)
     spec, results = _spec_file(tmp_path, spec_data), tmp_path / "killed.jsonl"
     total = len(experiments.tasks(spec_data))
     # its own session: the kill reaches the Dask workers as well
-    process = subprocess.Popen(_campaign_command(spec, results, "--quiet"), cwd=ROOT, start_new_session=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        _campaign_command(spec, results, "--quiet"),
+        cwd=ROOT,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         _wait_for_rows(process, results, 5)
     finally:
@@ -131,8 +175,8 @@ def test_a_killed_campaign_resumes_with_only_the_missing_tasks(tmp_path, capsys)
     assert f"{len(finished_before)} already done" in err, err
     assert f"running {total - len(finished_before)} on" in err, err
     lines = results.read_text().splitlines(keepends=True)
-    assert lines[:len(before)] == before, "rows written before the kill were changed"
-    rerun = [json.loads(line)["task"] for line in lines[len(before):]]
+    assert lines[: len(before)] == before, "rows written before the kill were changed"
+    rerun = [json.loads(line)["task"] for line in lines[len(before) :]]
     assert len(rerun) == len(set(rerun)) == total - len(finished_before)
     assert set(rerun) | finished_before == {task.key for task in experiments.tasks(spec_data)}
     assert not set(rerun) & finished_before, "a finished task ran again"
@@ -154,8 +198,23 @@ def test_the_time_budget_stops_with_exit_3_and_keeps_the_rows(tmp_path, monkeypa
         return 0.0 if rows < 2 else 60.0 * 1000
 
     monkeypatch.setattr(cluster, "clock", clock)
-    assert main(["campaign", "experiment", str(spec), "--results", str(results), "--workers", "1",
-                 "--minutes", "1000", "--quiet"]) == 3
+    assert (
+        main(
+            [
+                "campaign",
+                "experiment",
+                str(spec),
+                "--results",
+                str(results),
+                "--workers",
+                "1",
+                "--minutes",
+                "1000",
+                "--quiet",
+            ]
+        )
+        == 3
+    )
     err = capsys.readouterr().err
     assert "time budget spent" in err and "run the same command again" in err, err
     kept = read_results(results)[1]
@@ -167,33 +226,40 @@ def test_the_time_budget_stops_with_exit_3_and_keeps_the_rows(tmp_path, monkeypa
 def test_a_results_file_of_another_spec_is_refused(tmp_path, capsys):
     spec, results = _spec_file(tmp_path, SMALL_CURVES), tmp_path / "r.jsonl"
     ResultsFile(results, "other", {"experiment": "curves"}, "0" * 16).append(
-        {"task": "x", "spec": "0" * 16, "params": {}, "result": {}})
+        {"task": "x", "spec": "0" * 16, "params": {}, "result": {}}
+    )
     assert main(["campaign", "experiment", str(spec), "--results", str(results), "--workers", "1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "another spec" in err, err
 
 
-@pytest.mark.parametrize("spec, field", [
-    ({**SMALL_CURVES, "replicates": 0}, "spec.replicates"),
-    ({**SMALL_CURVES, "hypotheses": 24}, "spec.hypotheses"),
-    ({**SMALL_CURVES, "algorithms": ["passive", "passive"]}, "spec.algorithms"),
-    ({**SMALL_CURVES, "n": [1000, 1000]}, "spec.n"),
-    ({**SMALL_CURVES, "delta": "3/2"}, "spec.delta"),
-    ({**SMALL_CURVES, "colour": "red"}, "unknown fields ['colour']"),
-])
+@pytest.mark.parametrize(
+    "spec, field",
+    [
+        ({**SMALL_CURVES, "replicates": 0}, "spec.replicates"),
+        ({**SMALL_CURVES, "hypotheses": 24}, "spec.hypotheses"),
+        ({**SMALL_CURVES, "algorithms": ["passive", "passive"]}, "spec.algorithms"),
+        ({**SMALL_CURVES, "n": [1000, 1000]}, "spec.n"),
+        ({**SMALL_CURVES, "delta": "3/2"}, "spec.delta"),
+        ({**SMALL_CURVES, "colour": "red"}, "unknown fields ['colour']"),
+    ],
+)
 def test_bad_specs_are_one_line_errors(tmp_path, capsys, spec, field):
     assert main(["campaign", "experiment", str(_spec_file(tmp_path, spec)), "--workers", "1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and field in err, err
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--database", "ftp://example.org/db"], "unsupported URL scheme"),
-    (["--database", "redis://127.0.0.1:1/0"], "cannot use this Redis server"),
-    (["--checks", "check_no_such_thing"], "unknown checks"),
-    (["--impl", "no_such_module_here"], "no_such_module_here"),
-    (["--blocks", "0"], "--blocks"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--database", "ftp://example.org/db"], "unsupported URL scheme"),
+        (["--database", "redis://127.0.0.1:1/0"], "cannot use this Redis server"),
+        (["--checks", "check_no_such_thing"], "unknown checks"),
+        (["--impl", "no_such_module_here"], "no_such_module_here"),
+        (["--blocks", "0"], "--blocks"),
+    ],
+)
 def test_bad_fuzz_options_are_one_line_errors(tmp_path, capsys, argv, message):
     assert main(["campaign", "fuzz", "--results", str(tmp_path / "f.jsonl"), *argv]) == 2
     err = capsys.readouterr().err
@@ -228,9 +294,33 @@ def test_a_failure_a_fuzz_worker_finds_goes_to_redis_and_is_replayed_first(tmp_p
         found = {}
         for run, seed in (("first", "1"), ("fresh", "2")):
             results = tmp_path / f"{run}.jsonl"
-            assert main(["campaign", "fuzz", "--impl", name, "--checks", check, "--blocks", "1", "--examples", "100",
-                         "--seed", seed, "--database", url, "--workers", "1", "--results", str(results), "--json",
-                         "--quiet"]) == 1
+            assert (
+                main(
+                    [
+                        "campaign",
+                        "fuzz",
+                        "--impl",
+                        name,
+                        "--checks",
+                        check,
+                        "--blocks",
+                        "1",
+                        "--examples",
+                        "100",
+                        "--seed",
+                        seed,
+                        "--database",
+                        url,
+                        "--workers",
+                        "1",
+                        "--results",
+                        str(results),
+                        "--json",
+                        "--quiet",
+                    ]
+                )
+                == 1
+            )
             summary = json.loads(capsys.readouterr().out)
             assert summary["failing_checks"] == [check], summary
             found[run] = read_results(results)[1][0]["result"]
@@ -248,16 +338,30 @@ def test_an_existing_dask_cluster_is_used_through_scheduler_and_summary_reads_it
 
     spec = _spec_file(tmp_path, dict(SMALL_CURVES, replicates=1))
     results = tmp_path / "remote.jsonl"
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address="127.0.0.1:0") as cluster:  # loopback only, as every server of ours
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0"
+    ) as cluster:  # loopback only, as every server of ours
         argv = ["campaign", "experiment", str(spec), "--results", str(results), "--json", "--quiet"]
         assert main(argv + ["--scheduler", cluster.scheduler_address, "--workers", "2"]) == 2
         assert "--workers applies to the local cluster only" in capsys.readouterr().err
         assert main(argv + ["--scheduler", cluster.scheduler_address]) == 0
         printed = json.loads(capsys.readouterr().out)
     assert printed["finished"] == printed["tasks"] == len(experiments.tasks(dict(SMALL_CURVES, replicates=1)))
-    assert main(["campaign", "summary", str(results), "--json", "--plot", str(tmp_path / "fig"),
-                 "--csv", str(tmp_path / "fig.csv")]) == 0
+    assert (
+        main(
+            [
+                "campaign",
+                "summary",
+                str(results),
+                "--json",
+                "--plot",
+                str(tmp_path / "fig"),
+                "--csv",
+                str(tmp_path / "fig.csv"),
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out) == printed
     assert (tmp_path / "fig.png").stat().st_size > 0 and (tmp_path / "fig.svg").stat().st_size > 0
     assert (tmp_path / "fig.csv").read_text().startswith("algorithm,adversary,n,seeds,labels_mean")
@@ -267,8 +371,14 @@ def test_an_existing_dask_cluster_is_used_through_scheduler_and_summary_reads_it
 def test_ctrl_c_stops_cleanly_with_exit_130_and_keeps_the_rows(tmp_path, signum, status):
     spec_data = dict(SMALL_CURVES, replicates=2000, algorithms=["RobustCAL"], adversaries=["clean"], n=[31623])
     spec, results = _spec_file(tmp_path, spec_data), tmp_path / "interrupted.jsonl"
-    process = subprocess.Popen(_campaign_command(spec, results, "--quiet"), cwd=ROOT, start_new_session=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        _campaign_command(spec, results, "--quiet"),
+        cwd=ROOT,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     _wait_for_rows(process, results, 3)
     # while it runs: every server it started (scheduler, workers, nannies, dashboard)
     # listens on loopback only
@@ -291,8 +401,11 @@ def test_ctrl_c_stops_cleanly_with_exit_130_and_keeps_the_rows(tmp_path, signum,
 
     guard = time.monotonic() + HANG_GUARD_S
     while True:
-        left = [p.info for p in psutil.process_iter(["pid", "status", "cmdline"])
-                if _session_of(p.info["pid"]) == process.pid and p.info["status"] != psutil.STATUS_ZOMBIE]
+        left = [
+            p.info
+            for p in psutil.process_iter(["pid", "status", "cmdline"])
+            if _session_of(p.info["pid"]) == process.pid and p.info["status"] != psutil.STATUS_ZOMBIE
+        ]
         if not left:
             break
         assert time.monotonic() < guard, f"processes of the campaign still running: {left}"
@@ -324,8 +437,9 @@ def test_every_fuzz_block_replays_the_known_examples(tmp_path, monkeypatch):
 
     check = "check_passive_learning_lemma_c1"
     monkeypatch.setattr(fuzz, "database_for", lambda location: InMemoryExampleDatabase())
-    spec = fuzz.fuzz_spec(master_seed=0, impl="reference", cmd=None, checks=[check], blocks=3, examples=2,
-                          profile="ci", timeout=None)
+    spec = fuzz.fuzz_spec(
+        master_seed=0, impl="reference", cmd=None, checks=[check], blocks=3, examples=2, profile="ci", timeout=None
+    )
     for block in (1, 2):
         found = fuzz.run_fuzz_task(spec, {"check": check, "block": block}, 5, "unused")
         assert found["status"] == "expected failure", (block, found["status"])
@@ -335,8 +449,9 @@ def test_a_fuzz_block_writes_its_failure_to_the_shared_database_only_after_shrin
     """A planted broken implementation fails; Hypothesis saves (and replaces) examples
     while it shrinks, but the shared database sees no write until the check has ended,
     and then exactly the minimal failure."""
-    import properties.run.runner as runner
     from hypothesis.database import InMemoryExampleDatabase
+
+    import properties.run.runner as runner
 
     writes = []
 
@@ -361,8 +476,16 @@ def test_a_fuzz_block_writes_its_failure_to_the_shared_database_only_after_shrin
     (tmp_path / "copies").mkdir()
     with importable(tmp_path / "copies", "broken_"):
         name = build(mutant, tmp_path / "copies")
-        spec = fuzz.fuzz_spec(master_seed=0, impl=name, cmd=None, checks=[mutant.caught_by], blocks=1,
-                              examples=100, profile="fuzz", timeout=None)
+        spec = fuzz.fuzz_spec(
+            master_seed=0,
+            impl=name,
+            cmd=None,
+            checks=[mutant.caught_by],
+            blocks=1,
+            examples=100,
+            profile="fuzz",
+            timeout=None,
+        )
         try:
             found = fuzz.run_fuzz_task(spec, {"check": mutant.caught_by, "block": 0}, 5, "unused")
         finally:
@@ -375,20 +498,39 @@ def test_a_fuzz_block_writes_its_failure_to_the_shared_database_only_after_shrin
 
 
 def _fuzz_row(check, block, status, counterexample=None):
-    return {"task": f"fuzz/{check}/block={block}", "params": {"check": check, "block": block},
-            "result": {"status": status, "examples": 5, "counterexample": counterexample, "violations": []}}
+    return {
+        "task": f"fuzz/{check}/block={block}",
+        "params": {"check": check, "block": block},
+        "result": {"status": status, "examples": 5, "counterexample": counterexample, "violations": []},
+    }
 
 
 def test_an_expected_failure_is_judged_over_the_whole_campaign():
     from properties.campaign.cli import summary_text
 
-    found, lost, fine = ("check_passive_learning_lemma_c1", "check_calruption_estimation_lemma",
-                         "check_passive_output_is_erm")
-    spec = fuzz.fuzz_spec(master_seed=0, impl="reference", cmd=None, checks=[found, lost, fine], blocks=2,
-                          examples=5, profile="ci", timeout=None)
-    rows = [_fuzz_row(found, 0, "unexpectedly passed"), _fuzz_row(found, 1, "expected failure", "Case(...)"),
-            _fuzz_row(lost, 0, "unexpectedly passed"), _fuzz_row(lost, 1, "unexpectedly passed"),
-            _fuzz_row(fine, 0, "passed"), _fuzz_row(fine, 1, "passed")]
+    found, lost, fine = (
+        "check_passive_learning_lemma_c1",
+        "check_calruption_estimation_lemma",
+        "check_passive_output_is_erm",
+    )
+    spec = fuzz.fuzz_spec(
+        master_seed=0,
+        impl="reference",
+        cmd=None,
+        checks=[found, lost, fine],
+        blocks=2,
+        examples=5,
+        profile="ci",
+        timeout=None,
+    )
+    rows = [
+        _fuzz_row(found, 0, "unexpectedly passed"),
+        _fuzz_row(found, 1, "expected failure", "Case(...)"),
+        _fuzz_row(lost, 0, "unexpectedly passed"),
+        _fuzz_row(lost, 1, "unexpectedly passed"),
+        _fuzz_row(fine, 0, "passed"),
+        _fuzz_row(fine, 1, "passed"),
+    ]
     assert not any(fuzz.is_failing_row(spec, row) for row in rows), "a block's XPASS is no verdict"
     summary = fuzz.summarize_fuzz(spec, rows)
     verdicts = {row["check"]: row["verdict"] for row in summary["rows"]}
@@ -408,11 +550,36 @@ def test_an_expected_failure_is_judged_over_the_whole_campaign():
 
 
 def test_fuzz_on_the_reference_passes_with_expected_failures_in_several_blocks(tmp_path, capsys):
-    checks = ["check_calruption_layer_disagreement_bound", "check_lemma_c1_corruption_term",
-              "check_passive_output_is_erm"]
-    assert main(["campaign", "fuzz", "--checks", *checks, "--blocks", "3", "--examples", "5", "--profile", "ci",
-                 "--database", str(tmp_path / "db"), "--workers", "1", "--results", str(tmp_path / "f.jsonl"),
-                 "--json", "--quiet"]) == 0, capsys.readouterr().err
+    checks = [
+        "check_calruption_layer_disagreement_bound",
+        "check_lemma_c1_corruption_term",
+        "check_passive_output_is_erm",
+    ]
+    assert (
+        main(
+            [
+                "campaign",
+                "fuzz",
+                "--checks",
+                *checks,
+                "--blocks",
+                "3",
+                "--examples",
+                "5",
+                "--profile",
+                "ci",
+                "--database",
+                str(tmp_path / "db"),
+                "--workers",
+                "1",
+                "--results",
+                str(tmp_path / "f.jsonl"),
+                "--json",
+                "--quiet",
+            ]
+        )
+        == 0
+    ), capsys.readouterr().err
     summary = json.loads(capsys.readouterr().out)
     assert summary["failing_checks"] == [] and summary["finished"] == 9, summary
     verdicts = {row["check"]: (row["verdict"], row["statuses"]) for row in summary["rows"]}

@@ -1,6 +1,7 @@
 """The campaign's summaries and figure: Clopper-Pearson intervals against their closed
 forms at the edges, the coverage verdict, and the plot's input checks (one ValueError
 naming the field, an install hint when matplotlib is missing)."""
+
 from __future__ import annotations
 
 import math
@@ -10,9 +11,19 @@ import pytest
 
 from properties.campaign import experiments, plots
 
-ROW = {"algorithm": "RobustCAL", "adversary": "clean", "n": 1000, "seeds": 3, "labels_mean": 900.0,
-       "labels_ci_low": 850.0, "labels_ci_high": 950.0, "labels_min": 880, "labels_max": 920,
-       "output_is_best_fraction": 1.0, "every_seed_best": True}
+ROW = {
+    "algorithm": "RobustCAL",
+    "adversary": "clean",
+    "n": 1000,
+    "seeds": 3,
+    "labels_mean": 900.0,
+    "labels_ci_low": 850.0,
+    "labels_ci_high": 950.0,
+    "labels_min": 880,
+    "labels_max": 920,
+    "output_is_best_fraction": 1.0,
+    "every_seed_best": True,
+}
 
 
 @pytest.mark.parametrize("trials", [1, 7, 1000])
@@ -34,8 +45,10 @@ def test_clopper_pearson_contains_the_frequency_and_narrows_with_trials():
 def test_coverage_summary_flags_a_slot_only_when_its_interval_lies_above_delta():
     spec = experiments.validate_spec(dict(experiments.BUILTIN_SPECS["coverage"], replicates=2))
     # delta_pair is 1/16 here: 400 of 1000 is far above it, 60 of 1000 is not
-    rows = [{"task": "a", "params": {}, "result": {"tallies": [[1, 0, 1, 500, 200], [1, 0, 2, 500, 30]]}},
-            {"task": "b", "params": {}, "result": {"tallies": [[1, 0, 1, 500, 200], [1, 0, 2, 500, 30]]}}]
+    rows = [
+        {"task": "a", "params": {}, "result": {"tallies": [[1, 0, 1, 500, 200], [1, 0, 2, 500, 30]]}},
+        {"task": "b", "params": {}, "result": {"tallies": [[1, 0, 1, 500, 200], [1, 0, 2, 500, 30]]}},
+    ]
     summary = experiments.summarize(spec, rows)
     assert summary["delta_pair"] == "1/16"
     by_pair = {tuple(r["pair"]): r for r in summary["rows"]}
@@ -44,13 +57,16 @@ def test_coverage_summary_flags_a_slot_only_when_its_interval_lies_above_delta()
     assert summary["slots_exceeding_delta"] == 1
 
 
-@pytest.mark.parametrize("change, field", [
-    ({"labels_ci_low": 990.0}, "labels_ci_low"),
-    ({"every_seed_best": False}, "every_seed_best"),
-    ({"n": 0}, "n"),
-    ({"labels_mean": float("nan")}, "labels_mean"),
-    ({"algorithm": ""}, "algorithm"),
-])
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        ({"labels_ci_low": 990.0}, "labels_ci_low"),
+        ({"every_seed_best": False}, "every_seed_best"),
+        ({"n": 0}, "n"),
+        ({"labels_mean": float("nan")}, "labels_mean"),
+        ({"algorithm": ""}, "algorithm"),
+    ],
+)
 def test_plot_rows_are_checked_field_by_field(change, field, tmp_path):
     with pytest.raises(ValueError, match=rf"rows\[0\]\.{field}"):
         plots.plot_label_curves([{**ROW, **change}], tmp_path / "x")
@@ -76,11 +92,25 @@ def test_intervals_of_two_seeds_stay_in_range_and_name_their_method(tmp_path):
     from properties.campaign.cli import write_csv
     from properties.campaign.plots import label_curves_figure
 
-    spec = {"experiment": "curves", "master_seed": 7, "points": 64, "hypotheses": 16, "delta": "1/10",
-            "algorithms": ["RobustCAL"], "adversaries": ["clean"], "n": [100000], "replicates": 2}
-    rows = [{"task": f"t{i}", "params": {"algorithm": "RobustCAL", "adversary": "clean", "n": 100000, "replicate": i},
-             "result": {"labels": labels, "output_is_best": best}}
-            for i, (labels, best) in enumerate([(3000, True), (30000, False)])]
+    spec = {
+        "experiment": "curves",
+        "master_seed": 7,
+        "points": 64,
+        "hypotheses": 16,
+        "delta": "1/10",
+        "algorithms": ["RobustCAL"],
+        "adversaries": ["clean"],
+        "n": [100000],
+        "replicates": 2,
+    }
+    rows = [
+        {
+            "task": f"t{i}",
+            "params": {"algorithm": "RobustCAL", "adversary": "clean", "n": 100000, "replicate": i},
+            "result": {"labels": labels, "output_is_best": best},
+        }
+        for i, (labels, best) in enumerate([(3000, True), (30000, False)])
+    ]
     row = experiments.summarize(spec, rows)["rows"][0]
     assert row["seeds"] == 2 and row["labels_mean"] == 16500
     assert 0 <= row["labels_ci_low"] <= row["labels_mean"] <= row["labels_ci_high"] <= 100000, row

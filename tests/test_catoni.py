@@ -3,17 +3,18 @@ certified enclosures of the root, exact roots, agreement with mpmath, and alpha.
 
 The certificate f(lo) >= 0 >= f(hi) is checked with `catoni_sign_exact`, which decides
 on integers alone and shares nothing with the fixed-point path that produced it."""
+
 from __future__ import annotations
 
 from fractions import Fraction as F
 
 import mpmath
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from reference.catoni import catoni_alpha, catoni_root, catoni_sign_exact
 from reference import catoni
-from reference.catoni import _is_exact_root, _ln_bounds
+from reference.catoni import _is_exact_root, _ln_bounds, catoni_alpha, catoni_root, catoni_sign_exact
 from reference.certified import Enclosure, Rational, ScaledLog
 
 # -- strategies (bounded denominators throughout) ---------------------------------------
@@ -37,8 +38,12 @@ def data(draw, max_distinct=6, max_count=25):
 def importance_weighted(draw, min_count=1, max_count=25):
     """CALruption's loss differences: 0 and +-1/q for query probabilities q in (0, 1]."""
     k = draw(st.integers(2, 8), label="distinct values")
-    qs = draw(st.lists(st.fractions(F(1, 100), 1, max_denominator=1000).filter(lambda q: q > 0),
-                       min_size=k - 1, max_size=k - 1), label="q")
+    qs = draw(
+        st.lists(
+            st.fractions(F(1, 100), 1, max_denominator=1000).filter(lambda q: q > 0), min_size=k - 1, max_size=k - 1
+        ),
+        label="q",
+    )
     signs = draw(st.lists(st.sampled_from([-1, 1]), min_size=k - 1, max_size=k - 1), label="signs")
     values = [F(0)] + [s / q for s, q in zip(signs, qs)]
     counts = draw(st.lists(st.integers(min_count, max_count), min_size=k, max_size=k), label="counts")
@@ -123,7 +128,7 @@ def test_odd_symmetry(d, alpha):
     e_neg = catoni_root(neg_values, counts, alpha)
     assert_certified(neg_values, counts, alpha, e_neg)
     assert intersect(e, mirrored(e_neg))
-    if e.exact and e.lo.denominator ** 2 <= 2**64:
+    if e.exact and e.lo.denominator**2 <= 2**64:
         # -root has the same small denominator, so it must be found exactly too
         assert e_neg == mirrored(e)
 
@@ -157,10 +162,13 @@ def test_constant_data_gives_the_value(value, count, copies, alpha):
     assert catoni_root([value] * copies, [count] * copies, alpha) == Enclosure.point(value)
 
 
-@given(centre=values_st,
-       offsets=st.lists(st.fractions(F(1, 60), 10, max_denominator=60), min_size=1, max_size=4, unique=True),
-       counts=st.lists(st.integers(1, 10**9), min_size=4, max_size=4),
-       with_centre=st.booleans(), alpha=alpha_st)
+@given(
+    centre=values_st,
+    offsets=st.lists(st.fractions(F(1, 60), 10, max_denominator=60), min_size=1, max_size=4, unique=True),
+    counts=st.lists(st.integers(1, 10**9), min_size=4, max_size=4),
+    with_centre=st.booleans(),
+    alpha=alpha_st,
+)
 def test_symmetric_data_gives_the_centre(centre, offsets, counts, with_centre, alpha):
     values, cs = [], []
     for off, c in zip(offsets, counts):
@@ -172,8 +180,11 @@ def test_symmetric_data_gives_the_centre(centre, offsets, counts, with_centre, a
     assert catoni_root(values, cs, alpha) == Enclosure.point(centre)
 
 
-@given(centre=st.fractions(-10, 10, max_denominator=1000), scale=st.fractions(F(1, 10), 10, max_denominator=30),
-       n=st.sampled_from([1, 3, 10**6, 10**9]))
+@given(
+    centre=st.fractions(-10, 10, max_denominator=1000),
+    scale=st.fractions(F(1, 10), 10, max_denominator=30),
+    n=st.sampled_from([1, 3, 10**6, 10**9]),
+)
 def test_rational_root_without_symmetry_is_found(centre, scale, n):
     """alpha (v - z) = 2 (count 2n) and -6 (count n): ln 5 twice against ln 25, so the
     root is exactly the centre, though the data are not symmetric (mean centre - 2/3 scale)."""
@@ -281,32 +292,35 @@ def test_ln_kernel_encloses_ln(num, extra, prec):
 # -- bad input ----------------------------------------------------------------------------------
 def assert_names(excinfo, field, value):
     message = str(excinfo.value)
-    assert field in message and value in message[message.index(field) + len(field):], message
+    assert field in message and value in message[message.index(field) + len(field) :], message
 
 
-@pytest.mark.parametrize("kwargs, field, value", [
-    (dict(values=5), "values", "5"),
-    (dict(values="12"), "values", "'12'"),
-    (dict(values=[]), "values", "[]"),
-    (dict(counts={1: 1}), "counts", "{1: 1}"),
-    (dict(values=[1], counts=[]), "counts", "[]"),
-    (dict(values=[1, 2], counts=[1]), "counts", "2 and 1"),
-    (dict(values=[0.5]), "values[0]", "0.5"),
-    (dict(values=[1, True]), "values[1]", "True"),
-    (dict(values=[1, "x"]), "values[1]", "'x'"),
-    (dict(counts=[0]), "counts[0]", "0"),
-    (dict(counts=[-3]), "counts[0]", "-3"),
-    (dict(counts=[1.0]), "counts[0]", "1.0"),
-    (dict(counts=[True]), "counts[0]", "True"),
-    (dict(counts=[F(3, 2)]), "counts[0]", "Fraction(3, 2)"),
-    (dict(alpha=0), "alpha", "0"),
-    (dict(alpha=F(-1, 2)), "alpha", "-1/2"),
-    (dict(alpha=0.5), "alpha", "0.5"),
-    (dict(alpha=True), "alpha", "True"),
-    (dict(width=0), "width", "0"),
-    (dict(width=-F(1, 4)), "width", "-1/4"),
-    (dict(width=1e-3), "width", "0.001"),
-])
+@pytest.mark.parametrize(
+    "kwargs, field, value",
+    [
+        (dict(values=5), "values", "5"),
+        (dict(values="12"), "values", "'12'"),
+        (dict(values=[]), "values", "[]"),
+        (dict(counts={1: 1}), "counts", "{1: 1}"),
+        (dict(values=[1], counts=[]), "counts", "[]"),
+        (dict(values=[1, 2], counts=[1]), "counts", "2 and 1"),
+        (dict(values=[0.5]), "values[0]", "0.5"),
+        (dict(values=[1, True]), "values[1]", "True"),
+        (dict(values=[1, "x"]), "values[1]", "'x'"),
+        (dict(counts=[0]), "counts[0]", "0"),
+        (dict(counts=[-3]), "counts[0]", "-3"),
+        (dict(counts=[1.0]), "counts[0]", "1.0"),
+        (dict(counts=[True]), "counts[0]", "True"),
+        (dict(counts=[F(3, 2)]), "counts[0]", "Fraction(3, 2)"),
+        (dict(alpha=0), "alpha", "0"),
+        (dict(alpha=F(-1, 2)), "alpha", "-1/2"),
+        (dict(alpha=0.5), "alpha", "0.5"),
+        (dict(alpha=True), "alpha", "True"),
+        (dict(width=0), "width", "0"),
+        (dict(width=-F(1, 4)), "width", "-1/4"),
+        (dict(width=1e-3), "width", "0.001"),
+    ],
+)
 def test_bad_input_names_field_and_value(kwargs, field, value):
     args = dict(values=[1], counts=[1], alpha=1, width=F(1, 2**64))
     args.update(kwargs)
@@ -335,11 +349,13 @@ def true_alpha_bounds_hold(alpha, log_term, min_q, n, rho_hat):
     assert alpha.numerator.bit_length() <= 64
 
 
-@given(coefficient=st.fractions(F(1, 10), 10, max_denominator=100),
-       argument=st.fractions(F(11, 10), 10**6, max_denominator=10),
-       min_q=st.fractions(F(1, 10**4), 1, max_denominator=10**4).filter(lambda x: x > 0),
-       n=st.integers(1, 10**9),
-       rho_hat=st.fractions(F(1, 10**4), 1, max_denominator=10**4).filter(lambda x: x > 0))
+@given(
+    coefficient=st.fractions(F(1, 10), 10, max_denominator=100),
+    argument=st.fractions(F(11, 10), 10**6, max_denominator=10),
+    min_q=st.fractions(F(1, 10**4), 1, max_denominator=10**4).filter(lambda x: x > 0),
+    n=st.integers(1, 10**9),
+    rho_hat=st.fractions(F(1, 10**4), 1, max_denominator=10**4).filter(lambda x: x > 0),
+)
 def test_catoni_alpha_is_a_certified_lower_rounding(coefficient, argument, min_q, n, rho_hat):
     log_term = ScaledLog(coefficient, argument)
     alpha = catoni_alpha(log_term, min_q, n, rho_hat)
@@ -353,17 +369,20 @@ def test_catoni_alpha_with_a_rational_log_term():
     true_alpha_bounds_hold(alpha, Rational(F(3)), F(1, 7), 100, F(1, 3))
 
 
-@pytest.mark.parametrize("args, field, value", [
-    ((Rational(F(1)), 0, 10, F(1, 2)), "min_q", "0"),
-    ((Rational(F(1)), F(-1, 3), 10, F(1, 2)), "min_q", "-1/3"),
-    ((Rational(F(1)), 0.5, 10, F(1, 2)), "min_q", "0.5"),
-    ((Rational(F(1)), F(1, 2), 10, 0), "rho_hat", "0"),
-    ((Rational(F(1)), F(1, 2), 10, F(-2)), "rho_hat", "-2"),
-    ((Rational(F(1)), F(1, 2), 0, F(1, 2)), "n", "0"),
-    ((Rational(F(1)), F(1, 2), 2.0, F(1, 2)), "n", "2.0"),
-    ((3, F(1, 2), 10, F(1, 2)), "log_term", "3"),
-    ((Rational(F(0)), F(1, 2), 10, F(1, 2)), "log_term", "0"),
-])
+@pytest.mark.parametrize(
+    "args, field, value",
+    [
+        ((Rational(F(1)), 0, 10, F(1, 2)), "min_q", "0"),
+        ((Rational(F(1)), F(-1, 3), 10, F(1, 2)), "min_q", "-1/3"),
+        ((Rational(F(1)), 0.5, 10, F(1, 2)), "min_q", "0.5"),
+        ((Rational(F(1)), F(1, 2), 10, 0), "rho_hat", "0"),
+        ((Rational(F(1)), F(1, 2), 10, F(-2)), "rho_hat", "-2"),
+        ((Rational(F(1)), F(1, 2), 0, F(1, 2)), "n", "0"),
+        ((Rational(F(1)), F(1, 2), 2.0, F(1, 2)), "n", "2.0"),
+        ((3, F(1, 2), 10, F(1, 2)), "log_term", "3"),
+        ((Rational(F(0)), F(1, 2), 10, F(1, 2)), "log_term", "0"),
+    ],
+)
 def test_catoni_alpha_bad_input(args, field, value):
     with pytest.raises(ValueError) as excinfo:
         catoni_alpha(*args)

@@ -4,17 +4,29 @@ written on Fractions (`root_by_fractions`, the reference's search before it move
 integers: same probes, so the same enclosures), catoni_alpha and sqrt_lower must return
 the rationals of their sqrt_enclosure definitions, and the quick disproof must never
 reject an exact root."""
+
 from __future__ import annotations
 
 import math
 from fractions import Fraction as F
 
 import pytest
-from hypothesis import example, given, strategies as st
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from reference import catoni
-from reference.catoni import (_Problem, _f_bounds, _grid_exponent, _grouped, _is_exact_root, _round_half_even,
-                              _simplest_between, _simplest_between_int, catoni_alpha, catoni_sign_exact)
+from reference.catoni import (
+    _f_bounds,
+    _grid_exponent,
+    _grouped,
+    _is_exact_root,
+    _Problem,
+    _round_half_even,
+    _simplest_between,
+    _simplest_between_int,
+    catoni_alpha,
+    catoni_sign_exact,
+)
 from reference.certified import Enclosure, Rational, ScaledLog, sqrt_enclosure, sqrt_lower
 from tests.test_catoni import alpha_st, data, importance_weighted, width_st
 
@@ -67,19 +79,24 @@ def test_grid_exponent_matches_its_definition(width):
     assert F(2) ** -m <= width / 2 < F(2) ** (1 - m)
 
 
-@given(n=st.integers(-10**6, 10**6), d=st.integers(1, 1000))
+@given(n=st.integers(-(10**6), 10**6), d=st.integers(1, 1000))
 def test_round_half_even_is_round_of_a_fraction(n, d):
     assert _round_half_even(n, d) == round(F(n, d))
 
 
-@given(values=st.lists(small_fractions, min_size=2, max_size=4, unique=True),
-       alpha=st.fractions(F(1, 100), 10, max_denominator=100), z=small_fractions, k=st.integers(2, 2**70),
-       prec=st.sampled_from([64, 128]))
+@given(
+    values=st.lists(small_fractions, min_size=2, max_size=4, unique=True),
+    alpha=st.fractions(F(1, 100), 10, max_denominator=100),
+    z=small_fractions,
+    k=st.integers(2, 2**70),
+    prec=st.sampled_from([64, 128]),
+)
 def test_f_bounds_depend_on_the_value_of_z_only(values, alpha, z, k, prec):
     """The search hands _f_bounds z = k GD / GN unreduced: the ln arguments are the same."""
     problem = _Problem(_grouped(values, [1] * len(values)), alpha)
-    assert _f_bounds(problem, z.numerator, z.denominator, prec) == \
-        _f_bounds(problem, z.numerator * k, z.denominator * k, prec)
+    assert _f_bounds(problem, z.numerator, z.denominator, prec) == _f_bounds(
+        problem, z.numerator * k, z.denominator * k, prec
+    )
 
 
 # -- the quick disproof before the exact-root test ------------------------------------------------
@@ -92,11 +109,14 @@ def test_quick_disproof_keeps_exact_roots():
         assert not _is_exact_root(groups, F(1), F(1, 3))
 
 
-@given(values=st.lists(st.fractions(-6, 6, max_denominator=6), min_size=2, max_size=3, unique=True),
-       counts=st.lists(st.integers(1, 6), min_size=3, max_size=3), alpha=st.sampled_from([F(1), F(1, 2), F(2)]),
-       z=st.fractions(-6, 6, max_denominator=6))
+@given(
+    values=st.lists(st.fractions(-6, 6, max_denominator=6), min_size=2, max_size=3, unique=True),
+    counts=st.lists(st.integers(1, 6), min_size=3, max_size=3),
+    alpha=st.sampled_from([F(1), F(1, 2), F(2)]),
+    z=st.fractions(-6, 6, max_denominator=6),
+)
 def test_exact_root_test_with_the_quick_disproof_agrees_with_integers(values, counts, alpha, z):
-    counts = counts[:len(values)]
+    counts = counts[: len(values)]
     assert _is_exact_root(_grouped(values, counts), alpha, z) == (catoni_sign_exact(values, counts, alpha, z) == 0)
 
 
@@ -122,17 +142,21 @@ def alpha_by_fractions(log_term, min_q, n, rho_hat) -> F:
 
 
 log_terms = st.one_of(
-    st.builds(ScaledLog, st.fractions(F(1, 10), 10, max_denominator=100),
-              st.fractions(F(11, 10), 10**7, max_denominator=10)),
+    st.builds(
+        ScaledLog, st.fractions(F(1, 10), 10, max_denominator=100), st.fractions(F(11, 10), 10**7, max_denominator=10)
+    ),
     st.builds(Rational, st.fractions(F(1, 100), 100, max_denominator=100)),
     st.integers(1, 30).map(lambda k: Rational(F(k * k, 4))),  # with square ratios: an exact root
 )
 positive = st.fractions(F(1, 10**4), 1, max_denominator=10**4)
 
 
-@given(log_term=log_terms, min_q=st.one_of(positive, st.integers(1, 20).map(lambda k: F(k * k, 400))),
-       n=st.one_of(st.integers(1, 10**12), st.integers(1, 40).map(lambda k: 5 * k * k)),
-       rho_hat=st.one_of(positive, st.integers(1, 20).map(lambda k: F(2, 5 * k * k))))
+@given(
+    log_term=log_terms,
+    min_q=st.one_of(positive, st.integers(1, 20).map(lambda k: F(k * k, 400))),
+    n=st.one_of(st.integers(1, 10**12), st.integers(1, 40).map(lambda k: 5 * k * k)),
+    rho_hat=st.one_of(positive, st.integers(1, 20).map(lambda k: F(2, 5 * k * k))),
+)
 def test_catoni_alpha_matches_its_fraction_definition(log_term, min_q, n, rho_hat):
     assert catoni_alpha(log_term, min_q, n, rho_hat) == alpha_by_fractions(log_term, min_q, n, rho_hat)
 
@@ -143,10 +167,14 @@ def test_catoni_alpha_of_an_exact_square():
     assert catoni_alpha(Rational(F(25, 4)), F(1, 4), 10, F(1, 4)) == F(1, 2)
 
 
-@given(a=st.one_of(st.fractions(F(1, 10**6), 10**6, max_denominator=10**6),
-                   st.tuples(st.integers(1, 10**4), st.integers(1, 10**4)).map(lambda t: F(t[0] ** 2, t[1] ** 2)),
-                   st.integers(1, 2**64).map(lambda k: F(1, k))),
-       rel_bits=st.sampled_from([1, 10, 64, 128]))
+@given(
+    a=st.one_of(
+        st.fractions(F(1, 10**6), 10**6, max_denominator=10**6),
+        st.tuples(st.integers(1, 10**4), st.integers(1, 10**4)).map(lambda t: F(t[0] ** 2, t[1] ** 2)),
+        st.integers(1, 2**64).map(lambda k: F(1, k)),
+    ),
+    rel_bits=st.sampled_from([1, 10, 64, 128]),
+)
 def test_sqrt_lower_matches_its_fraction_definition(a, rel_bits):
     extra = max(0, (a.denominator.bit_length() - a.numerator.bit_length()) // 2 + 2)
     assert sqrt_lower(a, rel_bits) == sqrt_enclosure(Enclosure.point(a), rel_bits + extra + 1).lo
@@ -220,15 +248,21 @@ def root_by_fractions(values, counts, alpha, width=F(1, 2**64)) -> Enclosure:
 
 @given(d=data(), alpha=alpha_st, width=width_st)
 # nearly symmetric data and a huge alpha: Newton candidates that leave the bracket
-@example(d=([F(29767, 253), F(27457, 253), F(1244, 11)], [776177347, 776177346, 420857296]), alpha=F(2**200),
-         width=F(1, 2**64))
+@example(
+    d=([F(29767, 253), F(27457, 253), F(1244, 11)], [776177347, 776177346, 420857296]),
+    alpha=F(2**200),
+    width=F(1, 2**64),
+)
 def test_search_on_integers_matches_fractions(d, alpha, width):
     values, counts = d
     assert catoni.catoni_root(values, counts, alpha, width=width) == root_by_fractions(values, counts, alpha, width)
 
 
-@given(d=importance_weighted(max_count=10**9), alpha=alpha_st,
-       width=st.sampled_from([F(1, 2**64), F(5), F(10**6), F(1, 3 * 2**40)]))
+@given(
+    d=importance_weighted(max_count=10**9),
+    alpha=alpha_st,
+    width=st.sampled_from([F(1, 2**64), F(5), F(10**6), F(1, 3 * 2**40)]),
+)
 def test_search_on_integers_matches_fractions_on_loss_differences(d, alpha, width):
     values, counts = d
     assert catoni.catoni_root(values, counts, alpha, width=width) == root_by_fractions(values, counts, alpha, width)

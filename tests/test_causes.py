@@ -2,6 +2,7 @@
 names its finding's cause; the finding's own counterexample is classified as explained;
 a counterexample the cause does not explain is reported as a failure, not as the
 expected one; and the `fuzz` profile's search goes on past explained counterexamples."""
+
 from __future__ import annotations
 
 import re
@@ -9,10 +10,9 @@ import re
 import pytest
 
 from properties.checks import causes
-
+from properties.checks.registry import EXPECTED_FAILURES, all_checks
 from properties.core import profiles
 from properties.judge.load import load_impl
-from properties.checks.registry import EXPECTED_FAILURES, all_checks
 from properties.run.runner import FAILED, XFAIL, run_check
 
 CHECKS = all_checks()
@@ -38,8 +38,11 @@ def test_the_findings_own_counterexample_is_explained_by_its_cause(name):
 
 def test_a_counterexample_the_cause_does_not_explain_is_a_failure(monkeypatch):
     real = causes.CAUSES[CHEAP]
-    monkeypatch.setitem(causes.CAUSES, CHEAP, causes.Cause(real.finding, "a cause that explains nothing", real.events,
-                                                           lambda events: False))
+    monkeypatch.setitem(
+        causes.CAUSES,
+        CHEAP,
+        causes.Cause(real.finding, "a cause that explains nothing", real.events, lambda events: False),
+    )
     result = run_check(CHECKS[CHEAP], load_impl("reference"), max_examples=1, explore=False)
     assert result.status == FAILED
     assert result.violations[0].startswith(f"not explained by FINDINGS {real.finding} (a cause that explains nothing)")
@@ -69,8 +72,11 @@ def test_exploring_goes_past_explained_counterexamples_and_finds_an_unexplained_
     def events(impl, case, violations):
         return {**real.events(impl, case, violations), "the known example's n": case.tape.n == known_n}
 
-    monkeypatch.setitem(causes.CAUSES, CHEAP, causes.Cause(real.finding, "only at the known n", events,
-                                                           lambda found: all(found.values())))
+    monkeypatch.setitem(
+        causes.CAUSES,
+        CHEAP,
+        causes.Cause(real.finding, "only at the known n", events, lambda found: all(found.values())),
+    )
     hidden = run_check(CHECKS[CHEAP], load_impl("reference"), max_examples=200, explore=True)
     assert hidden.status == FAILED, "the second cause stayed hidden behind the first"
     assert hidden.violations[0].startswith("not explained by") and "the known example's n: no" in hidden.violations[0]

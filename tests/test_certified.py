@@ -1,9 +1,11 @@
 """Certified rational enclosures (logs and square roots) and exact decisions."""
+
 from fractions import Fraction as F
 
 import mpmath
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from reference.certified import Enclosure, Rational, ScaledLog, decide_le, ln_enclosure, sqrt_enclosure
 

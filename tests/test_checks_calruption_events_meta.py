@@ -11,6 +11,7 @@ Theorem 5.1 on their events; condition (1)'s frequency):
 * the counter-examples to the paper's statements the checks found (their findings) are
   verified exactly here, independently of the check code where that is simple.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -22,11 +23,11 @@ import mpmath
 import pytest
 
 import reference as R
+from properties import strategies as S
 from properties.checks import calruption_events as E
 from properties.checks import calruption_one_epoch as O
 from properties.checks import calruption_truth as T
 from properties.core import epochs
-from properties import strategies as S
 from properties.judge.load import load_impl
 from properties.run.runner import FAILED, XFAIL, run_check
 from reference.calruption import calruption_epoch
@@ -37,12 +38,15 @@ CHECKS = {check.name: check for check in E.CHECKS}
 REFERENCE = load_impl("reference")
 
 
-
 def shim(calruption=None, calruption_epoch_=None):
     """The reference's public names plus its epoch update, with replacements."""
     return types.SimpleNamespace(
-        passive=R.passive, robust_cal=R.robust_cal, catoni_root=R.catoni_root,
-        calruption=calruption or R.calruption, calruption_epoch=calruption_epoch_ or calruption_epoch)
+        passive=R.passive,
+        robust_cal=R.robust_cal,
+        catoni_root=R.catoni_root,
+        calruption=calruption or R.calruption,
+        calruption_epoch=calruption_epoch_ or calruption_epoch,
+    )
 
 
 def mutate_epochs(change):
@@ -101,8 +105,9 @@ def test_le_sqrt_lin_is_certified_for_logs():
 
 def _truth(H, seen, length, risk_hat, risk_bar=None, corruption=F(0), l=1):
     risk_bar = risk_bar if risk_bar is not None else risk_hat
-    return T.EpochTruth(l, length, tuple(seen), epochs.rho_matrix(H, seen, length), tuple(risk_hat), tuple(risk_bar),
-                        corruption)
+    return T.EpochTruth(
+        l, length, tuple(seen), epochs.rho_matrix(H, seen, length), tuple(risk_hat), tuple(risk_bar), corruption
+    )
 
 
 def _W(num_h, values):
@@ -197,8 +202,11 @@ def test_truth_on_tape_matches_a_round_by_round_recomputation():
 def _condition_1_mp(H, truth, q, W, beta3, dps=60):
     """Condition (1) for every pair, evaluated with 60 digits (None when within 10^-40)."""
     mpmath.mp.dps = dps
-    b3 = (mpmath.mpf(beta3.coefficient.numerator) / beta3.coefficient.denominator
-          * mpmath.log(mpmath.mpf(beta3.argument.numerator) / beta3.argument.denominator))
+    b3 = (
+        mpmath.mpf(beta3.coefficient.numerator)
+        / beta3.coefficient.denominator
+        * mpmath.log(mpmath.mpf(beta3.argument.numerator) / beta3.argument.denominator)
+    )
     verdict = True
     for h in range(len(H)):
         for h2 in range(len(H)):
@@ -216,8 +224,13 @@ def _condition_1_mp(H, truth, q, W, beta3, dps=60):
                 return False
             diff = truth.risk_hat[h] - truth.risk_hat[h2]
             d = max(abs(diff - w.lo), abs(diff - w.hi))
-            width = mpmath.sqrt(10 * b3 * mpmath.mpf(rho.numerator) / rho.denominator
-                                / (truth.length * mpmath.mpf(mq.numerator) / mq.denominator))
+            width = mpmath.sqrt(
+                10
+                * b3
+                * mpmath.mpf(rho.numerator)
+                / rho.denominator
+                / (truth.length * mpmath.mpf(mq.numerator) / mq.denominator)
+            )
             gap = width - mpmath.mpf(d.numerator) / d.denominator
             if abs(gap) < mpmath.mpf(10) ** -40:
                 return None
@@ -295,9 +308,12 @@ def test_crafted_tapes_have_positive_probability_and_balanced_coins():
             assert instance.nu[x] > 0 and 0 <= u < 1
             assert adversary.eta(instance, t)[x] == y  # deterministic labels
         for _, tau, length in T.schedule(params, tape.n):
-            for point in set(tape.x[tau - 1:tau - 1 + length]):
-                coins = [u for x, u in zip(tape.x[tau - 1:tau - 1 + length], tape.u[tau - 1:tau - 1 + length])
-                         if x == point]
+            for point in set(tape.x[tau - 1 : tau - 1 + length]):
+                coins = [
+                    u
+                    for x, u in zip(tape.x[tau - 1 : tau - 1 + length], tape.u[tau - 1 : tau - 1 + length])
+                    if x == point
+                ]
                 M = len(coins)
                 for k in range(M + 1):  # q = k/M: exactly k coins below it
                     assert sum(u < F(k, M) for u in coins) == k
@@ -375,12 +391,14 @@ BROKEN = {
     "check_calruption_fit_error_on_event": shim(calruption=mutate_epochs(flip_fit)),
     "check_calruption_estimation_lemma_corrected": shim(calruption=mutate_epochs(flip_fit)),
     "check_calruption_gap_bounds_lemma_51_with_sampling_events": shim(calruption=mutate_epochs(gaps_to_one)),
-    "check_calruption_layer_disagreement_bound_from_lower_bound":
-        shim(calruption=mutate_epochs(everyone_in_every_layer)),
+    "check_calruption_layer_disagreement_bound_from_lower_bound": shim(
+        calruption=mutate_epochs(everyone_in_every_layer)
+    ),
     "check_calruption_fit_error_one_epoch": shim(calruption_epoch_=mutate_epoch_update(flip_fit)),
     "check_calruption_estimation_lemma_corrected_one_epoch": shim(calruption_epoch_=mutate_epoch_update(flip_fit)),
-    "check_calruption_gap_bounds_one_epoch_with_sampling_events":
-        shim(calruption_epoch_=mutate_epoch_update(gaps_to_one)),
+    "check_calruption_gap_bounds_one_epoch_with_sampling_events": shim(
+        calruption_epoch_=mutate_epoch_update(gaps_to_one)
+    ),
 }
 
 
@@ -389,8 +407,9 @@ BROKEN = {
 SLOW_BROKEN = ("check_calruption_fit_error_one_epoch", "check_calruption_estimation_lemma_corrected_one_epoch")
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_BROKEN else n
-                                  for n in sorted(BROKEN)])
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_BROKEN else n for n in sorted(BROKEN)]
+)
 def test_each_check_fails_on_a_broken_implementation(name):
     result = run_check(CHECKS[name], BROKEN[name], max_examples=100)
     assert result.status == FAILED, name
@@ -406,8 +425,9 @@ def test_correctness_from_lower_bound_fails_when_the_output_is_not_in_the_last_l
         gaps = trace.epochs[-1].gap_hat
         return dataclasses.replace(trace, output=gaps.index(max(gaps)))
 
-    result = run_check(CHECKS["check_calruption_correctness_from_lower_bound"], shim(calruption=worst),
-                       max_examples=100)
+    result = run_check(
+        CHECKS["check_calruption_correctness_from_lower_bound"], shim(calruption=worst), max_examples=100
+    )
     assert result.status == FAILED
 
 
@@ -416,10 +436,15 @@ def test_paper_form_checks_fail_on_the_reference():
     """The paper-form checks fail on the reference itself (the findings below): they can
     fail, and the reference is not what breaks them (verified exactly below). Their
     strategies find a counterexample on their own (without the known examples)."""
-    for name in ("check_calruption_estimation_lemma", "check_calruption_gap_bounds_lemma_51",
-                 "check_calruption_layer_disagreement_bound", "check_calruption_correctness_theorem_51",
-                 "check_calruption_estimation_lemma_one_epoch", "check_calruption_gap_bounds_one_epoch",
-                 "check_calruption_correctness_final_step"):
+    for name in (
+        "check_calruption_estimation_lemma",
+        "check_calruption_gap_bounds_lemma_51",
+        "check_calruption_layer_disagreement_bound",
+        "check_calruption_correctness_theorem_51",
+        "check_calruption_estimation_lemma_one_epoch",
+        "check_calruption_gap_bounds_one_epoch",
+        "check_calruption_correctness_final_step",
+    ):
         assert run_check(CHECKS[name], REFERENCE, max_examples=300, known=False).status == XFAIL, name
 
 
@@ -427,10 +452,15 @@ def test_paper_form_checks_catch_a_broken_fit_where_the_paper_holds():
     """On a run where the lemmas' conclusions hold (the tape matches nu exactly), breaking the
     fit or the output breaks them: the checks are not failing for an unrelated reason."""
     # nu = (1, 0), eta* = (0, 0): h0 = (0, 0) is perfect, h1 = (1, 1) always wrong (Delta = 1)
-    case = S.crafted_case(R.Instance([F(1), F(0)], [F(0), F(0)], ((0, 0), (1, 1))),
-                          S.premise_params(84, 2, F(1), F(1, 20480)), [0] * 84)
-    for name in ("check_calruption_estimation_lemma", "check_calruption_gap_bounds_lemma_51",
-                 "check_calruption_layer_disagreement_bound", "check_calruption_correctness_theorem_51"):
+    case = S.crafted_case(
+        R.Instance([F(1), F(0)], [F(0), F(0)], ((0, 0), (1, 1))), S.premise_params(84, 2, F(1), F(1, 20480)), [0] * 84
+    )
+    for name in (
+        "check_calruption_estimation_lemma",
+        "check_calruption_gap_bounds_lemma_51",
+        "check_calruption_layer_disagreement_bound",
+        "check_calruption_correctness_theorem_51",
+    ):
         out = E.OUTCOMES[name](name, REFERENCE, case)
         assert out.premises is None and out.violations == [], name
     broken = shim(calruption=mutate_epochs(flip_fit))
@@ -446,9 +476,17 @@ def test_statistical_check_fails_when_w_is_shifted():
     assert E.check_catoni_condition_1_frequency(REFERENCE, experiment) == []
 
     def shifted(record):
-        W = tuple(tuple(None if w is None or (w.lo == 0 == w.hi) else
-                        Enclosure(w.lo + 3, w.hi + 3) if h < h2 else Enclosure(w.lo - 3, w.hi - 3)
-                        for h2, w in enumerate(row)) for h, row in enumerate(record.W))
+        W = tuple(
+            tuple(
+                None
+                if w is None or (w.lo == 0 == w.hi)
+                else Enclosure(w.lo + 3, w.hi + 3)
+                if h < h2
+                else Enclosure(w.lo - 3, w.hi - 3)
+                for h2, w in enumerate(row)
+            )
+            for h, row in enumerate(record.W)
+        )
         return dataclasses.replace(record, W=W)
 
     assert E.check_catoni_condition_1_frequency(shim(calruption=mutate_epochs(shifted)), experiment)
@@ -515,16 +553,25 @@ def test_finding_lemma_51_lemma_52_theorem_51_fail_on_their_events():
     assert F(49, 50) ** 2 > F(72, 84)
     # Lemma 5.1's lower bound at l = 2: Delta^^2_{11} = eps_2 = 1/4, and 49/50 > 3/2 (1/4) + 3/2 (1/4)
     assert view.records[1].gap_hat[1] == F(1, 4)
-    for name in ("check_calruption_gap_bounds_lemma_51", "check_calruption_layer_disagreement_bound",
-                 "check_calruption_correctness_theorem_51"):
+    for name in (
+        "check_calruption_gap_bounds_lemma_51",
+        "check_calruption_layer_disagreement_bound",
+        "check_calruption_correctness_theorem_51",
+    ):
         out = E.OUTCOMES[name](name, REFERENCE, case)
         assert out.premises is None and out.violations, name
-    messages = [v.message for v in E.OUTCOMES["check_calruption_correctness_theorem_51"](
-        "check_calruption_correctness_theorem_51", REFERENCE, case).violations]
+    messages = [
+        v.message
+        for v in E.OUTCOMES["check_calruption_correctness_theorem_51"](
+            "check_calruption_correctness_theorem_51", REFERENCE, case
+        ).violations
+    ]
     assert any("6 sqrt(2 beta1/n)" in m for m in messages)
     # the corrected statements are not contradicted: E_bern fails, so they do not apply
-    for name in ("check_calruption_gap_bounds_lemma_51_with_sampling_events",
-                 "check_calruption_estimation_lemma_corrected"):
+    for name in (
+        "check_calruption_gap_bounds_lemma_51_with_sampling_events",
+        "check_calruption_estimation_lemma_corrected",
+    ):
         out = E.OUTCOMES[name](name, REFERENCE, case)
         assert out.premises is not None and not out.violations
 

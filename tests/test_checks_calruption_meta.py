@@ -1,6 +1,7 @@
 """Meta-tests of properties/checks/calruption.py: its strategies (in properties/strategies/)
 produce valid inputs and reach the edge cases the checks are about (several epochs, q = 0,
 rho^ = 0, no LP row), and every check fails on a hand-broken trace or epoch record."""
+
 from __future__ import annotations
 
 import types
@@ -11,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 
 import reference as R
-from properties.checks.free_choices import minimisers
-from properties.checks import calruption as C
-from properties.checks import calruption_record as CR
 from properties import strategies as S
+from properties.checks import calruption as C
+from properties.checks import calruption_fit as CF
+from properties.checks.free_choices import minimisers
 from properties.core.case import Case
 from properties.run.runner import violations_of
 from reference.calruption import EpochCounts, EpochState, calruption_epoch, loss_difference_samples
@@ -22,9 +23,6 @@ from reference.certified import Enclosure
 from tests.sampling import QUIET, reach, sample
 
 CHECKS = {check.name: check for check in C.CHECKS}
-
-
-
 
 
 def shim(**overrides):
@@ -58,8 +56,11 @@ def test_calruption_cases_complete_several_epochs():
     assert sum(e >= 2 for e in epochs) >= len(cases) // 3, epochs
     assert max(epochs) >= 4
     # n at an epoch's last round: the unfinished epoch is empty
-    ends = {c for c in cases if any(c.tape.n == tau + length - 1
-                                     for _, tau, length in S.epoch_schedule(S.beta1_of(c.params), c.tape.n))}
+    ends = {
+        c
+        for c in cases
+        if any(c.tape.n == tau + length - 1 for _, tau, length in S.epoch_schedule(S.beta1_of(c.params), c.tape.n))
+    }
     assert ends
     assert {S.beta1_of(c.params) for c in cases} == set(S.FULL_RUN_BETA1_CHOICES)
 
@@ -77,8 +78,9 @@ def test_calruption_cases_reach_zero_query_probability_and_zero_disagreement():
     def rho_zero_between_distinct(case):
         H = case.instance.hypotheses
         trace = R.calruption(H, case.tape, case.params)
-        return any(e.rho[h][h2] == 0 and H[h] != H[h2] for e in trace.epochs
-                   for h in range(len(H)) for h2 in range(len(H)))
+        return any(
+            e.rho[h][h2] == 0 and H[h] != H[h2] for e in trace.epochs for h in range(len(H)) for h2 in range(len(H))
+        )
 
     reach(S.calruption_cases(), q_zero_on_disputed_point)
     reach(S.calruption_cases(), rho_zero_between_distinct)
@@ -115,8 +117,11 @@ def test_epoch_examples_reach_the_edge_cases():
 
     def zero_rho_between_distinct(e):
         H = e.hypotheses
-        return any(H[h] != H[h2] and all(e.counts.seen[x] == 0 for x in range(len(H[0])) if H[h][x] != H[h2][x])
-                   for h in range(len(H)) for h2 in range(len(H)))
+        return any(
+            H[h] != H[h2] and all(e.counts.seen[x] == 0 for x in range(len(H[0])) if H[h][x] != H[h2][x])
+            for h in range(len(H))
+            for h2 in range(len(H))
+        )
 
     def no_lp_row(e):
         record, _ = calruption_epoch(e.hypotheses, e.state, e.counts, e.params)
@@ -128,8 +133,13 @@ def test_epoch_examples_reach_the_edge_cases():
     def top_query_probability(e):
         return any(v == F(1, 4) for v in e.state.q)
 
-    for predicate in (zero_q_on_seen_disputed_point, zero_rho_between_distinct, no_lp_row, longest_epoch,
-                      top_query_probability):
+    for predicate in (
+        zero_q_on_seen_disputed_point,
+        zero_rho_between_distinct,
+        no_lp_row,
+        longest_epoch,
+        top_query_probability,
+    ):
         reach(S.epoch_examples(), predicate)
 
 
@@ -202,7 +212,7 @@ def suboptimal_eta(e):
     for x in e.support:
         for value in (F(0), F(1, 2), F(1), F(1, 3)):
             candidate = replace(e, eta_hat=set_at(e.eta_hat, x, value))
-            if any("not an optimal solution" in v.message for v in CR._fit_violations("probe", H, candidate)):
+            if any("not an optimal solution" in v.message for v in CF._fit_violations("probe", H, candidate)):
                 return candidate.eta_hat
     raise AssertionError("every one-point change of eta^ stays optimal")
 
@@ -247,56 +257,152 @@ def breakages():
     h, h2, x = separated_point(e1)
     wh, wh2 = weighted_pair(e1)
     W, W_back = e1.W[wh][wh2], e1.W[wh2][wh]
-    shifted = set_matrix(set_matrix(e1.W, wh, wh2, Enclosure(W.lo + F(1, 2), W.hi + F(1, 2))),
-                         wh2, wh, Enclosure(W_back.lo - F(1, 2), W_back.hi - F(1, 2)))
+    shifted = set_matrix(
+        set_matrix(e1.W, wh, wh2, Enclosure(W.lo + F(1, 2), W.hi + F(1, 2))),
+        wh2,
+        wh,
+        Enclosure(W_back.lo - F(1, 2), W_back.hi - F(1, 2)),
+    )
     dropped = tuple(layer[1:] if i == 1 else layer for i, layer in enumerate(e1.layers))
     return [
-        ("check_calruption_query_probabilities_bounded", "q_{l+1} above 1/4",
-         with_epoch(TRACE, 3, next_q=set_at(e3.next_q, 0, F(1, 2))), "exceeds 1/4"),
-        ("check_calruption_query_probabilities_bounded", "q_1 != 1",
-         with_epoch(TRACE, 0, q=set_at(e0.q, 1, F(1, 2))), "q_1^x must be 1"),
-        ("check_calruption_epoch_schedule", "tau_2 off by one",
-         with_epoch(TRACE, 1, tau=e1.tau + 1), "differ from the schedule"),
-        ("check_calruption_epoch_schedule", "unfinished rounds",
-         replace(TRACE, unfinished_rounds=TRACE.unfinished_rounds - 1), "do not match n"),
-        ("check_calruption_epoch_schedule", "q_2 is not q_{l+1} of epoch 1",
-         with_epoch(TRACE, 1, q=set_at(e1.q, 0, e1.q[0] / 2)), "previous epoch's q_{l+1}"),
-        ("check_calruption_recomputed_from_trace", "one next_q",
-         with_epoch(TRACE, 3, next_q=set_at(e3.next_q, 1, e3.next_q[1] / 2)), "q_{l+1} differs from line 13"),
-        ("check_calruption_recomputed_from_trace", "one gap_hat",
-         with_epoch(TRACE, 1, gap_hat=set_at(e1.gap_hat, 6, e1.gap_hat[6] + F(1, 1000))), "differs from line 11"),
-        ("check_calruption_recomputed_from_trace", "a layer member dropped",
-         with_epoch(TRACE, 1, layers=dropped), "line 12"),
-        ("check_calruption_recomputed_from_trace", "h^* not the argmin",
-         with_epoch(TRACE, 2, h_star_hat=next(h for h in range(len(H)) if h not in line10_minimisers(TRACE, 2))),
-         "not a minimiser of line 10"),
-        ("check_calruption_recomputed_from_trace", "one rho^",
-         with_epoch(TRACE, 1, rho=set_matrix(set_matrix(e1.rho, h, h2, e1.rho[h][h2] + F(1, 16)), h2, h,
-                                             e1.rho[h][h2] + F(1, 16))), "rho^_l(h,h') differs"),
-        ("check_calruption_recomputed_from_trace", "an output outside V_L^{L-1}",
-         replace(TRACE, output=outside_top_layer(TRACE)), "the output"),
-        ("check_calruption_catoni_enclosures_certified", "W shifted by 1/2 (mirrored)",
-         with_epoch(TRACE, 1, W=shifted), "does not enclose the Catoni root"),
-        ("check_calruption_catoni_enclosures_certified", "alpha doubled",
-         with_epoch(TRACE, 1, alpha=set_matrix(set_matrix(e1.alpha, wh, wh2, 2 * e1.alpha[wh][wh2]), wh2, wh,
-                                               2 * e1.alpha[wh][wh2])), "alpha"),
-        ("check_calruption_catoni_enclosures_certified", "W not mirrored",
-         with_epoch(TRACE, 1, W=set_matrix(e1.W, wh2, wh, Enclosure(W.lo, W.hi) if W.lo != -W.hi
-                                           else Enclosure(W.lo + 1, W.hi + 1))), "not -W"),
-        ("check_calruption_fit_is_optimal", "eta^ suboptimal",
-         with_epoch(TRACE, 1, eta_hat=suboptimal_eta(e1)), "not an optimal solution"),
-        ("check_calruption_fit_is_optimal", "lp_objective",
-         with_epoch(TRACE, 2, lp_objective=TRACE.epochs[2].lp_objective + F(1, 7)), "lp_objective"),
-        ("check_calruption_fit_is_optimal", "eta^ off the support",
-         with_epoch(TRACE, 0, eta_hat=set_at(e0.eta_hat, 2, F(1, 2))), "None off the support"),
-        ("check_calruption_fit_is_optimal", "a weight",
-         with_epoch(TRACE, 1, weight=set_matrix(e1.weight, wh, wh2, e1.weight[wh][wh2] * 2)), "weight"),
-        ("check_calruption_importance_weights_unbiased", "epoch labels",
-         with_epoch(TRACE, 2, labels_requested=TRACE.epochs[2].labels_requested + 1), "in the epoch"),
-        ("check_calruption_importance_weights_unbiased", "total labels",
-         replace(TRACE, labels_requested=TRACE.labels_requested - 1), "total labels"),
-        ("check_calruption_never_hard_eliminates", "a separated pair's point set to q = 0",
-         with_epoch(TRACE, 1, next_q=set_at(e1.next_q, x, F(0))), "lost every query"),
+        (
+            "check_calruption_query_probabilities_bounded",
+            "q_{l+1} above 1/4",
+            with_epoch(TRACE, 3, next_q=set_at(e3.next_q, 0, F(1, 2))),
+            "exceeds 1/4",
+        ),
+        (
+            "check_calruption_query_probabilities_bounded",
+            "q_1 != 1",
+            with_epoch(TRACE, 0, q=set_at(e0.q, 1, F(1, 2))),
+            "q_1^x must be 1",
+        ),
+        (
+            "check_calruption_epoch_schedule",
+            "tau_2 off by one",
+            with_epoch(TRACE, 1, tau=e1.tau + 1),
+            "differ from the schedule",
+        ),
+        (
+            "check_calruption_epoch_schedule",
+            "unfinished rounds",
+            replace(TRACE, unfinished_rounds=TRACE.unfinished_rounds - 1),
+            "do not match n",
+        ),
+        (
+            "check_calruption_epoch_schedule",
+            "q_2 is not q_{l+1} of epoch 1",
+            with_epoch(TRACE, 1, q=set_at(e1.q, 0, e1.q[0] / 2)),
+            "previous epoch's q_{l+1}",
+        ),
+        (
+            "check_calruption_recomputed_from_trace",
+            "one next_q",
+            with_epoch(TRACE, 3, next_q=set_at(e3.next_q, 1, e3.next_q[1] / 2)),
+            "q_{l+1} differs from line 13",
+        ),
+        (
+            "check_calruption_recomputed_from_trace",
+            "one gap_hat",
+            with_epoch(TRACE, 1, gap_hat=set_at(e1.gap_hat, 6, e1.gap_hat[6] + F(1, 1000))),
+            "differs from line 11",
+        ),
+        (
+            "check_calruption_recomputed_from_trace",
+            "a layer member dropped",
+            with_epoch(TRACE, 1, layers=dropped),
+            "line 12",
+        ),
+        (
+            "check_calruption_recomputed_from_trace",
+            "h^* not the argmin",
+            with_epoch(TRACE, 2, h_star_hat=next(h for h in range(len(H)) if h not in line10_minimisers(TRACE, 2))),
+            "not a minimiser of line 10",
+        ),
+        (
+            "check_calruption_recomputed_from_trace",
+            "one rho^",
+            with_epoch(
+                TRACE,
+                1,
+                rho=set_matrix(set_matrix(e1.rho, h, h2, e1.rho[h][h2] + F(1, 16)), h2, h, e1.rho[h][h2] + F(1, 16)),
+            ),
+            "rho^_l(h,h') differs",
+        ),
+        (
+            "check_calruption_recomputed_from_trace",
+            "an output outside V_L^{L-1}",
+            replace(TRACE, output=outside_top_layer(TRACE)),
+            "the output",
+        ),
+        (
+            "check_calruption_catoni_enclosures_certified",
+            "W shifted by 1/2 (mirrored)",
+            with_epoch(TRACE, 1, W=shifted),
+            "does not enclose the Catoni root",
+        ),
+        (
+            "check_calruption_catoni_enclosures_certified",
+            "alpha doubled",
+            with_epoch(
+                TRACE,
+                1,
+                alpha=set_matrix(set_matrix(e1.alpha, wh, wh2, 2 * e1.alpha[wh][wh2]), wh2, wh, 2 * e1.alpha[wh][wh2]),
+            ),
+            "alpha",
+        ),
+        (
+            "check_calruption_catoni_enclosures_certified",
+            "W not mirrored",
+            with_epoch(
+                TRACE,
+                1,
+                W=set_matrix(e1.W, wh2, wh, Enclosure(W.lo, W.hi) if W.lo != -W.hi else Enclosure(W.lo + 1, W.hi + 1)),
+            ),
+            "not -W",
+        ),
+        (
+            "check_calruption_fit_is_optimal",
+            "eta^ suboptimal",
+            with_epoch(TRACE, 1, eta_hat=suboptimal_eta(e1)),
+            "not an optimal solution",
+        ),
+        (
+            "check_calruption_fit_is_optimal",
+            "lp_objective",
+            with_epoch(TRACE, 2, lp_objective=TRACE.epochs[2].lp_objective + F(1, 7)),
+            "lp_objective",
+        ),
+        (
+            "check_calruption_fit_is_optimal",
+            "eta^ off the support",
+            with_epoch(TRACE, 0, eta_hat=set_at(e0.eta_hat, 2, F(1, 2))),
+            "None off the support",
+        ),
+        (
+            "check_calruption_fit_is_optimal",
+            "a weight",
+            with_epoch(TRACE, 1, weight=set_matrix(e1.weight, wh, wh2, e1.weight[wh][wh2] * 2)),
+            "weight",
+        ),
+        (
+            "check_calruption_importance_weights_unbiased",
+            "epoch labels",
+            with_epoch(TRACE, 2, labels_requested=TRACE.epochs[2].labels_requested + 1),
+            "in the epoch",
+        ),
+        (
+            "check_calruption_importance_weights_unbiased",
+            "total labels",
+            replace(TRACE, labels_requested=TRACE.labels_requested - 1),
+            "total labels",
+        ),
+        (
+            "check_calruption_never_hard_eliminates",
+            "a separated pair's point set to q = 0",
+            with_epoch(TRACE, 1, next_q=set_at(e1.next_q, x, F(0))),
+            "lost every query",
+        ),
     ]
 
 
@@ -363,25 +469,54 @@ def one_epoch_breakages():
     wh, wh2 = weighted_pair(record)
     W = record.W[wh][wh2]
     return [
-        ("check_calruption_one_epoch_query_probabilities", "q_{l+1} = 1",
-         lambda r, s: (replace(r, next_q=set_at(r.next_q, x, F(1))), s), "exceeds 1/4"),
-        ("check_calruption_one_epoch_recomputed", "one gap_hat",
-         lambda r, s: (replace(r, gap_hat=set_at(r.gap_hat, 0, r.gap_hat[0] + F(1, 3))), s), "line 11"),
-        ("check_calruption_one_epoch_recomputed", "next state's tau",
-         lambda r, s: (r, replace(s, tau=s.tau + 1)), "line 14"),
-        ("check_calruption_one_epoch_recomputed", "labels",
-         lambda r, s: (replace(r, labels_requested=r.labels_requested + 1), s), "labels"),
-        ("check_calruption_one_epoch_catoni_certified", "W shifted",
-         lambda r, s: (replace(r, W=set_matrix(r.W, wh, wh2, Enclosure(W.lo + 1, W.hi + 1))), s), "Catoni root"),
-        ("check_calruption_one_epoch_fit_is_optimal", "eta^ suboptimal",
-         lambda r, s: (replace(r, eta_hat=suboptimal_eta(r)), s), "not an optimal solution"),
-        ("check_calruption_one_epoch_never_hard_eliminates", "q = 0 on a separated pair",
-         lambda r, s: (replace(r, next_q=set_at(r.next_q, x, F(0))), s), "lost every query"),
+        (
+            "check_calruption_one_epoch_query_probabilities",
+            "q_{l+1} = 1",
+            lambda r, s: (replace(r, next_q=set_at(r.next_q, x, F(1))), s),
+            "exceeds 1/4",
+        ),
+        (
+            "check_calruption_one_epoch_recomputed",
+            "one gap_hat",
+            lambda r, s: (replace(r, gap_hat=set_at(r.gap_hat, 0, r.gap_hat[0] + F(1, 3))), s),
+            "line 11",
+        ),
+        (
+            "check_calruption_one_epoch_recomputed",
+            "next state's tau",
+            lambda r, s: (r, replace(s, tau=s.tau + 1)),
+            "line 14",
+        ),
+        (
+            "check_calruption_one_epoch_recomputed",
+            "labels",
+            lambda r, s: (replace(r, labels_requested=r.labels_requested + 1), s),
+            "labels",
+        ),
+        (
+            "check_calruption_one_epoch_catoni_certified",
+            "W shifted",
+            lambda r, s: (replace(r, W=set_matrix(r.W, wh, wh2, Enclosure(W.lo + 1, W.hi + 1))), s),
+            "Catoni root",
+        ),
+        (
+            "check_calruption_one_epoch_fit_is_optimal",
+            "eta^ suboptimal",
+            lambda r, s: (replace(r, eta_hat=suboptimal_eta(r)), s),
+            "not an optimal solution",
+        ),
+        (
+            "check_calruption_one_epoch_never_hard_eliminates",
+            "q = 0 on a separated pair",
+            lambda r, s: (replace(r, next_q=set_at(r.next_q, x, F(0))), s),
+            "lost every query",
+        ),
     ]
 
 
-@pytest.mark.parametrize("name, what, mutate, fragment", one_epoch_breakages(),
-                         ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(
+    "name, what, mutate, fragment", one_epoch_breakages(), ids=lambda v: v if isinstance(v, str) else ""
+)
 def test_one_epoch_check_catches_a_broken_record(name, what, mutate, fragment):
     found = violations_of(CHECKS[name], epoch_impl(mutate), EXAMPLE)
     assert found, f"{name} accepted an epoch record with {what}"

@@ -2,6 +2,7 @@
 edge cases it claims, the sign decisions the checks rest on are right, each check fails
 on a hand-broken catoni_root (and passes on the reference and on fast), and a candidate's
 own ValueError subclass crosses the worker boundary as a ValueError."""
+
 from __future__ import annotations
 
 import sys
@@ -14,13 +15,13 @@ import pytest
 import fast
 import reference as R
 from properties.checks import catoni as C
-from properties.core import candidate as harness
 from properties.checks.catoni_sign import EXACT_SIGN_MAX_BITS, catoni_sign, exact_cost_bits
+from properties.checks.tolerances import FLOAT64
+from properties.core import candidate as harness
 from properties.core.candidate import as_candidate, call
+from properties.core.violation import CallFailed
 from properties.judge.load import load_impl
 from properties.strategies import CATONI_KINDS, CATONI_MAX_COUNT, CATONI_MAX_ENTRIES, CatoniProblem, catoni_problems
-from properties.checks.tolerances import FLOAT64
-from properties.core.violation import CallFailed
 from reference.catoni import catoni_sign_certified, catoni_sign_exact
 from tests.sampling import reach, sample
 
@@ -39,18 +40,25 @@ def test_problems_are_valid_by_construction():
 
 
 def _unsorted(p):
-    return len(p.values) >= 3 and min(p.values) not in (p.values[0], p.values[-1]) and \
-        max(p.values) not in (p.values[0], p.values[-1])
+    return (
+        len(p.values) >= 3
+        and min(p.values) not in (p.values[0], p.values[-1])
+        and max(p.values) not in (p.values[0], p.values[-1])
+    )
 
 
 EDGE_CASES = [
     ("unsorted: neither extreme at an end", _unsorted),
-    ("a value repeated over entries among other values",
-     lambda p: len(set(p.values)) >= 2 and len(set(p.values)) < len(p.values)),
+    (
+        "a value repeated over entries among other values",
+        lambda p: len(set(p.values)) >= 2 and len(set(p.values)) < len(p.values),
+    ),
     ("a single entry", lambda p: len(p.values) == 1),
     ("zero spread over several entries", lambda p: len(p.values) >= 2 and len(set(p.values)) == 1),
-    ("magnitudes <= 2^-37 and >= 2^37 in one problem",
-     lambda p: any(0 < abs(v) <= 1 / F(2**37) for v in p.values) and any(abs(v) >= 2**37 for v in p.values)),
+    (
+        "magnitudes <= 2^-37 and >= 2^37 in one problem",
+        lambda p: any(0 < abs(v) <= 1 / F(2**37) for v in p.values) and any(abs(v) >= 2**37 for v in p.values),
+    ),
     ("an integer beyond 2^53 (not a float)", lambda p: any(v.denominator == 1 and abs(v) > 2**53 for v in p.values)),
     ("counts 1 and 10^12 together", lambda p: 1 in p.counts and CATONI_MAX_COUNT in p.counts),
     ("alpha <= 2^-40", lambda p: p.alpha <= 1 / TWO_40),
@@ -103,7 +111,9 @@ def test_certified_sign_agrees_with_the_exact_one():
         counts = [1 + c % 7 for c in p.counts]  # small counts: the exact route is cheap
         e = R.catoni_root(list(p.values), counts, p.alpha)
         for z in (e.lo, e.hi, (e.lo + e.hi) / 2, min(p.values) - 1, max(p.values) + F(1, 3)):
-            assert catoni_sign_certified(p.values, counts, p.alpha, z) == catoni_sign_exact(p.values, counts, p.alpha, z)
+            assert catoni_sign_certified(p.values, counts, p.alpha, z) == catoni_sign_exact(
+                p.values, counts, p.alpha, z
+            )
 
 
 def test_catoni_sign_takes_the_exact_route_only_when_cheap():
@@ -125,8 +135,11 @@ def test_float_tolerance_is_absolute():
 # -- the checks on right and wrong candidates -------------------------------------------------
 PROBLEM = CatoniProblem((F(3), F(-1), F(0), F(3)), (1, 2, 5, 2), F(1, 2), "small", (2, 0, 3, 1))
 DISTINCT = CatoniProblem((F(3), F(-1), F(0)), (3, 2, 5), F(1, 2), "small", (1, 2, 0))
-CHECK_FUNCTIONS = (C.check_catoni_root_certified, C.check_catoni_root_invariant_under_reordering_and_splitting,
-                   C.check_catoni_root_rejects_bad_arguments)
+CHECK_FUNCTIONS = (
+    C.check_catoni_root_certified,
+    C.check_catoni_root_invariant_under_reordering_and_splitting,
+    C.check_catoni_root_rejects_bad_arguments,
+)
 
 
 def reference_enclosure(values, counts, alpha):
@@ -264,7 +277,10 @@ def test_floats_are_bad_arguments_for_exact_candidates_only():
         return reference_enclosure([F(v) for v in values], counts, F(alpha))
 
     found = C.check_catoni_root_rejects_bad_arguments(candidate(floats_welcome), PROBLEM)
-    assert [v.message.split(" (")[0] for v in found] == ["catoni_root accepted a float value", "catoni_root accepted a float alpha"]
+    assert [v.message.split(" (")[0] for v in found] == [
+        "catoni_root accepted a float value",
+        "catoni_root accepted a float alpha",
+    ]
     names = {"values", "counts", "alpha"}
     assert all(n in "".join(w for w, _, _ in C.bad_arguments(PROBLEM, False)) for n in names)
     assert not any("float" in w for w, _, _ in C.bad_arguments(PROBLEM, True))
@@ -317,7 +333,9 @@ def test_zero_counts_may_be_refused_or_ignored_but_not_counted():
     check = C.check_catoni_root_rejects_bad_arguments
     assert check(candidate(ignores), PROBLEM) == []  # what fast does
     assert check(as_candidate(R), PROBLEM) == []  # the reference refuses it
-    assert "of count 0 (it must be ignored) does not enclose the root" in messages(check(candidate(counts_as_one), PROBLEM))
+    assert "of count 0 (it must be ignored) does not enclose the root" in messages(
+        check(candidate(counts_as_one), PROBLEM)
+    )
     assert "zero count must either raise ValueError or ignore" in messages(check(candidate(refuses_oddly), PROBLEM))
 
 
@@ -330,11 +348,13 @@ def test_a_hang_on_bad_arguments_ends_the_check_naming_the_argument(monkeypatch)
     monkeypatch.setattr(harness, "DEFAULT_TIMEOUT_S", 0.3)
     with pytest.raises(CallFailed) as raised:
         C.check_catoni_root_rejects_bad_arguments(candidate(hangs_on_empty), PROBLEM)
-    assert raised.value.fatal and "given empty values (and counts) must raise ValueError, but: hung after" in str(raised.value)
+    assert raised.value.fatal and "given empty values (and counts) must raise ValueError, but: hung after" in str(
+        raised.value
+    )
 
 
 # -- a ValueError subclass across the worker boundary ------------------------------------------
-CANDIDATE_SOURCE = '''
+CANDIDATE_SOURCE = """
 from reference import passive, robust_cal, calruption
 from reference import catoni_root as _root
 
@@ -354,7 +374,7 @@ def catoni_root(values, counts, alpha):
         return _root(values, counts, alpha)
     except ValueError as error:
         raise RefusedInput(str(error)) from None
-'''
+"""
 
 
 def test_exception_bases_cross_the_worker(tmp_path, monkeypatch):

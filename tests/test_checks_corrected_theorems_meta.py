@@ -1,5 +1,6 @@
 """Meta-tests of properties/checks/corrected_theorems.py (issue 29, item 3): the corrected Theorem 4.1 and 5.1
 accuracy checks pass on the reference where their premises hold, and fail on a planted wrong run."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -8,11 +9,11 @@ from dataclasses import replace
 from fractions import Fraction as F
 
 import reference as R
+from properties import strategies as S
 from properties.checks import conditional as CC
 from properties.checks import corrected_theorems as T
-from properties import strategies as S
-from properties.core.case import Case
 from properties.core.candidate import run_algorithm
+from properties.core.case import Case
 from properties.judge.load import load_impl
 from properties.run.runner import PASSED, run_check
 from reference import adversary as A
@@ -36,7 +37,11 @@ def test_smallest_eps_solves_the_sample_size_exactly():
         L = log_term.enclosure(200)
         assert e.lo > 0 and e.width < F(1, 10**40)
         # t eps^2 - 22 L eps - 8 R* L changes sign across the enclosure
-        assert t * e.lo ** 2 - 22 * L.hi * e.lo - 8 * R_star * L.hi <= 0 <= t * e.hi ** 2 - 22 * L.lo * e.hi - 8 * R_star * L.lo
+        assert (
+            t * e.lo**2 - 22 * L.hi * e.lo - 8 * R_star * L.hi
+            <= 0
+            <= t * e.hi**2 - 22 * L.lo * e.hi - 8 * R_star * L.lo
+        )
 
 
 def test_theorem41_corrected_passes_on_the_reference_and_fails_on_a_bad_h_hat():
@@ -46,8 +51,9 @@ def test_theorem41_corrected_passes_on_the_reference_and_fails_on_a_bad_h_hat():
     assert T.check_robust_cal_accuracy_theorem_41_corrected(case, trace) == []
     gaps = [instance.gap(h) for h in range(instance.num_hypotheses)]
     worst = gaps.index(max(gaps))
-    fake = replace(trace, checkpoints=tuple(replace(c, h_hat=worst, version_space=tuple(range(5)))
-                                            for c in trace.checkpoints))
+    fake = replace(
+        trace, checkpoints=tuple(replace(c, h_hat=worst, version_space=tuple(range(5))) for c in trace.checkpoints)
+    )
     found = T.check_robust_cal_accuracy_theorem_41_corrected(case, fake)
     assert any(v.values["t"] == "1024" for v in found)
 
@@ -63,13 +69,19 @@ def test_theorem41_corrected_holds_on_f2s_run_where_the_printed_lemma_c1_fails()
 
 def _crafted_51():
     # nu = (1, 0), eta* = (0, 0): h0 = (0, 0) is perfect, h1 = (1, 1) always wrong (Delta = 1)
-    return S.crafted_case(R.Instance([F(1), F(0)], [F(0), F(0)], ((0, 0), (1, 1))),
-                          S.premise_params(84, 2, F(1), F(1, 20480)), [0] * 84)
+    return S.crafted_case(
+        R.Instance([F(1), F(0)], [F(0), F(0)], ((0, 0), (1, 1))), S.premise_params(84, 2, F(1), F(1, 20480)), [0] * 84
+    )
 
 
 def _shim(calruption):
-    return types.SimpleNamespace(passive=R.passive, robust_cal=R.robust_cal, catoni_root=R.catoni_root,
-                                 calruption=calruption, calruption_epoch=calruption_epoch)
+    return types.SimpleNamespace(
+        passive=R.passive,
+        robust_cal=R.robust_cal,
+        catoni_root=R.catoni_root,
+        calruption=calruption,
+        calruption_epoch=calruption_epoch,
+    )
 
 
 def test_theorem51_corrected_passes_on_the_reference_and_fails_on_a_planted_output():

@@ -2,13 +2,14 @@
 (or is its expected failure) on generated examples; each expected failure's known example is
 re-verified by a hand computation with Fractions that uses none of the module's helpers; and
 every check that holds catches a planted wrong bound (a smaller constant) on a tight example."""
+
 from fractions import Fraction as F
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from properties.checks import corruption_population as M
 from properties import strategies as S
+from properties.checks import corruption_population as M
 from properties.checks.registry import EXPECTED_FAILURES, KNOWN_EXAMPLES
 
 CHECKS = {check.name: check for check in M.CHECKS}
@@ -31,10 +32,15 @@ def test_check_holds_or_is_the_expected_failure_on_generated_examples(name):
 
 def test_expected_failures_are_registered_with_known_examples_and_no_implementation():
     failing = {name for name in CHECKS if name in EXPECTED_FAILURES}
-    assert failing == {"check_estimation_lemma_corruption_term", "check_gap_upper_corruption_term_small_branch",
-                       "check_gap_lower_corruption_term_large_branch", "check_gap_upper_line8_corruption_term",
-                       "check_gap_lower_corruption_bookkeeping", "check_lemma_c1_corruption_term",
-                       "check_lemma_a2_middle_line"}
+    assert failing == {
+        "check_estimation_lemma_corruption_term",
+        "check_gap_upper_corruption_term_small_branch",
+        "check_gap_lower_corruption_term_large_branch",
+        "check_gap_upper_line8_corruption_term",
+        "check_gap_lower_corruption_bookkeeping",
+        "check_lemma_c1_corruption_term",
+        "check_lemma_a2_middle_line",
+    }
     for name in failing:
         assert EXPECTED_FAILURES[name].startswith("FINDINGS F")
         for build in KNOWN_EXAMPLES[name]:
@@ -78,7 +84,8 @@ def test_f10_population_examples_by_hand():
     # lower line 3, large branch: eta* = 1/2, eta_1 = 1, h* = (0), h = (1)
     c = F(1, 2)
     minus_err = (risk((1,), (F(1, 2),), (1,)) - risk((1,), (F(1, 2),), (0,))) - (
-        risk((1,), (F(1),), (1,)) - risk((1,), (F(1),), (0,)))
+        risk((1,), (F(1),), (1,)) - risk((1,), (F(1),), (0,))
+    )
     assert minus_err == 1 > 0 / 16 + c and 2 * c > F(1, 16)
     # upper line 8: R* = 0, c = 1: Corruption Term 2c = 2 > 4 R* c = 0
     assert risk((1,), (F(0),), (0,)) == 0
@@ -86,8 +93,7 @@ def test_f10_population_examples_by_hand():
     R_star, c, g1 = risk((1,), (F(0),), (1,)), F(1), F(2, 1) * 1
     assert R_star == 1 and 4 * R_star * c + c == 5 > F(18, 8) * g1 == F(9, 2)
     assert c <= F(18, 8) * g1  # the repair (no extra 4 R* c) holds
-    for build in (S.finding_f10_lower_large_case, S.finding_f10_upper_line8_case,
-                  S.finding_f10_lower_bookkeeping_case):
+    for build in (S.finding_f10_lower_large_case, S.finding_f10_upper_line8_case, S.finding_f10_lower_bookkeeping_case):
         name = next(n for n, builders in KNOWN_EXAMPLES.items() if build in builders)
         assert CHECKS[name].execute(None, build())
 
@@ -135,7 +141,11 @@ PLANTED = [
     ("check_gap_upper_corruption_term_large_branch", "doubled", lambda: one_point(HALF, COIN, [F(1)])),
     ("check_gap_lower_corruption_term_small_branch", "doubled", lambda: one_point(HALF, COIN, [HALF + F(1, 32)])),
     ("check_passive_proof_corruption_terms", "doubled", lambda: one_point(HALF, COIN, [F(1)])),
-    ("check_robust_cal_proof_corruption_terms", "doubled", lambda: one_point(HALF, COIN, [HALF + F(1, 8)] * 2, F(1, 2))),
+    (
+        "check_robust_cal_proof_corruption_terms",
+        "doubled",
+        lambda: one_point(HALF, COIN, [HALF + F(1, 8)] * 2, F(1, 2)),
+    ),
     ("check_lemma_c1_corruption_term_corrected", "half_rho", S.finding_f2_lemma_c1_population_case),
     ("check_catoni_condition_corruption_term", "half_rho", lambda: one_point(F(0), COIN, [F(1)])),
     ("check_gap_upper_corruption_bookkeeping", "fifth_g", lambda: one_point(HALF, COIN, [HALF + F(1, 32)])),

@@ -2,30 +2,37 @@
 their strategies (in properties/strategies/) reach what they claim, and every check can
 fail (fed a deliberately wrong input: a patched adversary total, a fake trace, a fake
 implementation)."""
+
 from dataclasses import replace
 from fractions import Fraction as F
 from types import SimpleNamespace
 
 import pytest
-from hypothesis import HealthCheck, Phase, find, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, find, given, settings
+from hypothesis import strategies as st
 
 import reference as R
+from properties import strategies as S
+from properties.checks import conditional as CC
+from properties.checks import lemmas as CL
+from properties.core.candidate import run_algorithm
+from properties.core.case import Case
+
+# generation only: find() would otherwise shrink the example it found, which is slow and not needed
+from properties.judge.load import load_impl
 from reference import adversary as A
 from reference.adversary import Adversary
 from reference.instance import Instance
 
-from properties.checks import conditional as CC
-from properties.checks import lemmas as CL
-from properties import strategies as S
-from properties.core.case import Case
-from properties.core.candidate import run_algorithm
-
 # generation only: find() would otherwise shrink the example it found, which is slow and not needed
-from properties.judge.load import load_impl
-
-# generation only: find() would otherwise shrink the example it found, which is slow and not needed
-SEARCH = settings(max_examples=3000, database=None, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
-                  phases=(Phase.generate,))
+SEARCH = settings(
+    max_examples=3000,
+    database=None,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
+    phases=(Phase.generate,),
+)
 FEW = settings(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 
@@ -38,10 +45,12 @@ def _theorem41_holds(case):
 # ------------------------------------------------------------------------------------------
 def test_lemma_cases_attain_lemma_a1_with_equality():
     """The aligned adversaries use the corruption up exactly: slack 0 with C_I > 0."""
+
     def tight(case):
         if case.adversary.total(case.instance, 1, case.adversary.n) == 0:
             return False
         return min(s[0] for s in CL.lemma_a1_slacks(case)) == 0
+
     case = find(S.lemma_cases(), tight, settings=SEARCH)
     assert case.adversary.total(case.instance, 1, case.adversary.n) > 0
 
@@ -50,15 +59,20 @@ def test_lemma_cases_attain_lemma_a2_with_equality():
     def tight(case):
         if case.adversary.total(case.instance, 1, case.adversary.n) == 0:
             return False
-        return any(s[0] == 0 and s[3] != s[4] and case.instance.disagreement(s[3], s[4]) > 0
-                   for s in CL.lemma_a2_slacks(case))
+        return any(
+            s[0] == 0 and s[3] != s[4] and case.instance.disagreement(s[3], s[4]) > 0 for s in CL.lemma_a2_slacks(case)
+        )
+
     find(S.lemma_cases(), tight, settings=SEARCH)
 
 
 def test_lemma_cases_reach_tiny_masses_and_all_intervals():
     find(S.lemma_cases(), lambda c: 0 < min(c.instance.nu) <= F(1, 50), settings=SEARCH)
-    case = find(S.lemma_cases(), lambda c: 2 <= c.adversary.n <= S.ALL_INTERVALS_MAX_N and len(c.adversary.segments) == 2,
-                settings=SEARCH)
+    case = find(
+        S.lemma_cases(),
+        lambda c: 2 <= c.adversary.n <= S.ALL_INTERVALS_MAX_N and len(c.adversary.segments) == 2,
+        settings=SEARCH,
+    )
     n = case.adversary.n
     assert len(CL.intervals_to_check(case.adversary, case.seed)) == n * (n + 1) // 2
 
@@ -77,8 +91,10 @@ def test_aligned_target_attains_lemma_a1_exactly():
 def test_theorem41_ok_and_edge_adversaries_satisfy_the_assumption(data):
     instance = data.draw(S.instances(), label="instance")
     n = data.draw(st.integers(1, 300), label="n")
-    adversary = data.draw(st.one_of(S.adversaries_for(instance, n, ("theorem41_ok", "clean")),
-                                    S.edge_adversaries(instance, n)), label="adversary")
+    adversary = data.draw(
+        st.one_of(S.adversaries_for(instance, n, ("theorem41_ok", "clean")), S.edge_adversaries(instance, n)),
+        label="adversary",
+    )
     assert all(adversary.corruption(instance, t) <= F(1, 8) for t in (1, n // 2 + 1, n))
     assert all(adversary.total(instance, 1, t) <= F(t, 8) for t in range(1, n + 1))
 
@@ -86,14 +102,18 @@ def test_theorem41_ok_and_edge_adversaries_satisfy_the_assumption(data):
 def test_theorem41_cases_reach_both_sides_of_the_assumption():
     """misspecification with gamma <= 1/4 can break C_[0,t] <= t/8: the check skips those."""
     find(S.theorem41_cases(), lambda c: not _theorem41_holds(c), settings=SEARCH)
-    find(S.theorem41_cases(), lambda c: _theorem41_holds(c) and c.adversary.total(c.instance, 1, c.adversary.n) > 0,
-         settings=SEARCH)
+    find(
+        S.theorem41_cases(),
+        lambda c: _theorem41_holds(c) and c.adversary.total(c.instance, 1, c.adversary.n) > 0,
+        settings=SEARCH,
+    )
 
 
 def test_edge_adversaries_use_the_whole_budget():
     def at_budget(case):
         n = case.adversary.n
         return _theorem41_holds(case) and case.adversary.total(case.instance, 1, n) == F(n, 8)
+
     find(S.theorem41_cases(), at_budget, settings=SEARCH)
 
 
@@ -129,6 +149,7 @@ def test_theta_examples_reach_r0_at_a_distance():
     def at_distance(example):
         inst = example.instance
         return example.r0 in {inst.disagreement(h, inst.best) for h in range(inst.num_hypotheses)}
+
     find(S.theta_examples(), at_distance, settings=SEARCH)
 
 
@@ -165,9 +186,11 @@ def test_disagreement_check_fails_with_a_wrong_disagreement(monkeypatch):
 def test_counterexample_values_fail_with_the_other_reading_of_eta_x3(monkeypatch):
     setting = S.CounterexampleSetting(F(1, 2), F(1, 128), 40, 100)
     assert CL.check_counterexample_instance_values(setting) == []
-    monkeypatch.setattr(R.instances, "counterexample",
-                        lambda xi1, xi2: Instance((xi1, xi2, 1 - xi1 - xi2), (F(1, 2), F(1), F(1, 2)),
-                                                  ((1, 1, 1), (0, 0, 1))))
+    monkeypatch.setattr(
+        R.instances,
+        "counterexample",
+        lambda xi1, xi2: Instance((xi1, xi2, 1 - xi1 - xi2), (F(1, 2), F(1), F(1, 2)), ((1, 1, 1), (0, 0, 1))),
+    )
     assert CL.check_counterexample_instance_values(setting)
 
 
@@ -216,12 +239,17 @@ def test_keeps_best_check_fails_on_a_fake_trace_that_drops_h_star():
 
 def test_keeps_best_check_skips_cases_outside_the_assumption():
     instance = R.instances.thresholds(4)
-    case = Case(instance, A.early_burst(tuple(1 - e for e in instance.eta), 64, 64), 3,
-                R.Params.paper(64, instance.num_hypotheses, F(1, 10)))
+    case = Case(
+        instance,
+        A.early_burst(tuple(1 - e for e in instance.eta), 64, 64),
+        3,
+        R.Params.paper(64, instance.num_hypotheses, F(1, 10)),
+    )
     assert not CC.theorem41_assumption(case)
     trace = _reference_trace(case)
-    fake = replace(trace, final_version_space=(), checkpoints=tuple(
-        replace(c, next_version_space=()) for c in trace.checkpoints))
+    fake = replace(
+        trace, final_version_space=(), checkpoints=tuple(replace(c, next_version_space=()) for c in trace.checkpoints)
+    )
     assert CC.check_robust_cal_keeps_best_under_theorem_41(case, fake) == []
 
 
@@ -249,8 +277,9 @@ def test_lemma_c1_corrected_fails_on_a_fake_trace_with_a_bad_h_hat():
     trace = _reference_trace(case)
     assert CC.check_passive_learning_lemma_c1_corrected(case, trace) == []
     worst = _worst(instance)
-    fake = replace(trace, checkpoints=tuple(replace(c, h_hat=worst, version_space=tuple(range(5)))
-                                            for c in trace.checkpoints))
+    fake = replace(
+        trace, checkpoints=tuple(replace(c, h_hat=worst, version_space=tuple(range(5))) for c in trace.checkpoints)
+    )
     found = CC.check_passive_learning_lemma_c1_corrected(case, fake)
     assert any(v.values["t"] == "1024" for v in found)
     # issue 29: the corrected line 1 (22L/t + 8(C_t/t)R* + sqrt(8R*L/t)) is checked too, and can fail
@@ -278,16 +307,20 @@ def _relabelled(trace, vanilla: bool):
 def test_vanilla_counterexample_check_fails_when_vanilla_never_eliminates():
     # the vanilla form answered by the modified rule's computation (labelled as asked, so
     # the check's own logic, not the harness's trace validation, must catch it)
-    never = _fake_impl(robust_cal=lambda H, tape, params, vanilla=False: _relabelled(R.robust_cal(H, tape, params),
-                                                                                     vanilla))
+    never = _fake_impl(
+        robust_cal=lambda H, tape, params, vanilla=False: _relabelled(R.robust_cal(H, tape, params), vanilla)
+    )
     experiment = replace(S.VANILLA_EXPERIMENT, seeds=(0, 1, 2), min_vanilla_eliminations=2)
     found = CC.check_counterexample_vanilla_loses_best(never, experiment)
     assert any("vanilla" in v.message for v in found)
 
 
 def test_vanilla_counterexample_check_fails_when_modified_eliminates():
-    always_vanilla = _fake_impl(robust_cal=lambda H, tape, params, vanilla=False: _relabelled(
-        R.robust_cal(H, tape, params, vanilla=True), vanilla))
+    always_vanilla = _fake_impl(
+        robust_cal=lambda H, tape, params, vanilla=False: _relabelled(
+            R.robust_cal(H, tape, params, vanilla=True), vanilla
+        )
+    )
     experiment = replace(S.VANILLA_EXPERIMENT, seeds=(0,), min_vanilla_eliminations=1)
     found = CC.check_counterexample_vanilla_loses_best(always_vanilla, experiment)
     assert any("modified" in v.message for v in found)
@@ -304,6 +337,7 @@ def test_statistical_check_fails_for_an_erm_that_picks_the_worst_hypothesis():
         trace = R.passive(H, tape, params)
         instance = S.PASSIVE_EXPERIMENT.settings[0].instance
         return replace(trace, output=_worst(instance))
+
     experiment = replace(S.PASSIVE_EXPERIMENT, settings=S.PASSIVE_EXPERIMENT.settings[:1], seeds=tuple(range(12)))
     assert CC.check_passive_bound_theorem_31(load_impl("reference"), experiment) == []
     found = CC.check_passive_bound_theorem_31(_fake_impl(passive=worst_passive), experiment)

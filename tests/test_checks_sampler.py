@@ -3,6 +3,7 @@ edges they claim; the exact tail bound is a bound; the law check accepts the ref
 and rejects broken samplers by its own statistics (with the numbers); the equality and
 prefix checks name what is wrong; a legitimate sampler of its own (tests/legit/own_sampler.py)
 passes all three checks, run isolated as any candidate."""
+
 from __future__ import annotations
 
 import math
@@ -10,21 +11,31 @@ from dataclasses import replace
 from fractions import Fraction as F
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import reference
 from properties.checks.conditional import binomial_upper_tail
+from properties.checks.registry import all_checks
 from properties.checks.sampler import (
-    binomial_tail_bound, check_sample_tape_law, check_sample_tape_matches_cral_tape_v1, check_sample_tape_prefix,
-    law_plan, law_report,
+    binomial_tail_bound,
+    check_sample_tape_law,
+    check_sample_tape_matches_cral_tape_v1,
+    check_sample_tape_prefix,
+    law_plan,
+    law_report,
 )
 from properties.core.candidate import as_candidate
-from properties.judge.load import load_impl
-from properties.checks.registry import all_checks
-from properties.run.runner import NOT_APPLICABLE, PASSED, run_check
 from properties.core.violation import CallFailed
+from properties.judge.load import load_impl
+from properties.run.runner import NOT_APPLICABLE, PASSED, run_check
 from properties.strategies import (
-    BLOCK_EDGE_ROUNDS, SAMPLER_LAW_EXPERIMENT, SamplerCase, SamplerPrefixCase, prefix_adversary, sampler_cases,
+    BLOCK_EDGE_ROUNDS,
+    SAMPLER_LAW_EXPERIMENT,
+    SamplerCase,
+    SamplerPrefixCase,
+    prefix_adversary,
+    sampler_cases,
     sampler_prefix_cases,
 )
 from reference import Instance, Tape
@@ -50,8 +61,9 @@ def ignores_adversary(instance, adversary, seed):
 
 def x_uniform(instance, adversary, seed):
     """x_t uniform over the points of positive mass (labels from eta_t^{x_t}, coins uniform)."""
-    uniform = Instance([F(1 if p else 0, sum(1 for q in instance.nu if q)) for p in instance.nu], instance.eta,
-                       instance.hypotheses)
+    uniform = Instance(
+        [F(1 if p else 0, sum(1 for q in instance.nu if q)) for p in instance.nu], instance.eta, instance.hypotheses
+    )
     return _retag(reference.sample_tape(uniform, adversary, seed), "x-uniform")
 
 
@@ -103,29 +115,48 @@ def test_sampler_cases_are_valid(drawn_cases):
         assert SamplerCase.from_json(case.to_json()) == case
 
 
-@pytest.mark.parametrize("what, predicate", [
-    ("n at a block edge (1024)", lambda c: c.adversary.n == 1024),
-    ("n just past a block (1025)", lambda c: c.adversary.n == 1025),
-    ("a segment across a block edge", lambda c: any(s.start <= 1024 < s.end for s in c.adversary.segments)),
-    ("three or more segments", lambda c: len(c.adversary.segments) >= 3),
-    ("three segments on a tape over two blocks", lambda c: len(c.adversary.segments) >= 3 and c.adversary.n > 1024),
-    ("a corrupted segment (eta_t != eta*)", lambda c: any(e != c.instance.eta for _, _, e, _ in c.adversary.bind(c.instance))),
-    ("the largest seed", lambda c: c.seed == 2**64 - 1),
-    ("a point of mass 0", lambda c: 0 in c.instance.nu),
-    ("eta_t in {0, 1} somewhere", lambda c: any(v in (0, 1) for _, _, e, _ in c.adversary.bind(c.instance) for v in e)),
-])
+@pytest.mark.parametrize(
+    "what, predicate",
+    [
+        ("n at a block edge (1024)", lambda c: c.adversary.n == 1024),
+        ("n just past a block (1025)", lambda c: c.adversary.n == 1025),
+        ("a segment across a block edge", lambda c: any(s.start <= 1024 < s.end for s in c.adversary.segments)),
+        ("three or more segments", lambda c: len(c.adversary.segments) >= 3),
+        ("three segments on a tape over two blocks", lambda c: len(c.adversary.segments) >= 3 and c.adversary.n > 1024),
+        (
+            "a corrupted segment (eta_t != eta*)",
+            lambda c: any(e != c.instance.eta for _, _, e, _ in c.adversary.bind(c.instance)),
+        ),
+        ("the largest seed", lambda c: c.seed == 2**64 - 1),
+        ("a point of mass 0", lambda c: 0 in c.instance.nu),
+        (
+            "eta_t in {0, 1} somewhere",
+            lambda c: any(v in (0, 1) for _, _, e, _ in c.adversary.bind(c.instance) for v in e),
+        ),
+    ],
+)
 def test_sampler_cases_reach(what, predicate, drawn_cases):
     assert any(predicate(case) for case in drawn_cases), what
 
 
-@pytest.mark.parametrize("what, predicate", [
-    ("the short tape ends at a block edge", lambda c: c.n in BLOCK_EDGE_ROUNDS),
-    ("the short tape is one round", lambda c: c.n == 1),
-    ("the cut inside a segment", lambda c: any(s.start <= c.n < s.end for s in c.adversary.segments)),
-    ("the cut on a segment's end, more segments after", lambda c: any(s.end == c.n for s in c.adversary.segments[:-1])),
-    ("a clean adversary over two blocks", lambda c: len(c.adversary.segments) == 1 and c.adversary.segments[0].target
-     is None and c.adversary.n > 1024),
-])
+@pytest.mark.parametrize(
+    "what, predicate",
+    [
+        ("the short tape ends at a block edge", lambda c: c.n in BLOCK_EDGE_ROUNDS),
+        ("the short tape is one round", lambda c: c.n == 1),
+        ("the cut inside a segment", lambda c: any(s.start <= c.n < s.end for s in c.adversary.segments)),
+        (
+            "the cut on a segment's end, more segments after",
+            lambda c: any(s.end == c.n for s in c.adversary.segments[:-1]),
+        ),
+        (
+            "a clean adversary over two blocks",
+            lambda c: (
+                len(c.adversary.segments) == 1 and c.adversary.segments[0].target is None and c.adversary.n > 1024
+            ),
+        ),
+    ],
+)
 def test_sampler_prefix_cases_reach(what, predicate, drawn_prefix_cases):
     assert any(predicate(case) for case in drawn_prefix_cases), what
 
@@ -186,11 +217,14 @@ def test_law_rejects_a_sampler_that_ignores_the_adversary():
     assert any("probability 0 given x_t" in v.message for v in report.certain)
 
 
-@pytest.mark.parametrize("sampler, test_prefix, below", [
-    (x_uniform, "#{x_t", -30),
-    (coin_is_label_word, "#{u_t < 1/2} among (x_t, y_t)", -100),
-    (repeats_first_block, "#{[u_t < 1/2] = [u_(t+1024)", -100),
-])
+@pytest.mark.parametrize(
+    "sampler, test_prefix, below",
+    [
+        (x_uniform, "#{x_t", -30),
+        (coin_is_label_word, "#{u_t < 1/2} among (x_t, y_t)", -100),
+        (repeats_first_block, "#{[u_t < 1/2] = [u_(t+1024)", -100),
+    ],
+)
 def test_law_rejects_other_broken_samplers(sampler, test_prefix, below):
     report = _report(sampler)
     assert report.certain == ()
@@ -200,8 +234,9 @@ def test_law_rejects_other_broken_samplers(sampler, test_prefix, below):
 
 
 def _shifted(shift):
-    return replace(SAMPLER_LAW_EXPERIMENT, settings=tuple(
-        replace(s, seed=s.seed + shift) for s in SAMPLER_LAW_EXPERIMENT.settings))
+    return replace(
+        SAMPLER_LAW_EXPERIMENT, settings=tuple(replace(s, seed=s.seed + shift) for s in SAMPLER_LAW_EXPERIMENT.settings)
+    )
 
 
 def test_law_accepts_the_reference_on_other_seeds():
@@ -224,8 +259,11 @@ def test_law_accepts_the_reference_on_many_seeds():
 
 
 # -- equality with cral-tape-v1, and what no sampler may produce --------------------------------
-CASE = SamplerCase(Instance([F(0), F(1, 3), F(2, 3)], [F(1, 2), F(0), F(3, 4)], ((0, 1, 1), (1, 0, 0))),
-                   adversaries.early_burst([None, None, F(1, 10)], 1100, 1500), 7)
+CASE = SamplerCase(
+    Instance([F(0), F(1, 3), F(2, 3)], [F(1, 2), F(0), F(3, 4)], ((0, 1, 1), (1, 0, 0))),
+    adversaries.early_burst([None, None, F(1, 10)], 1100, 1500),
+    7,
+)
 
 
 def _matches(sampler):
@@ -266,7 +304,7 @@ def test_matches_rejects_impossible_tapes_whatever_the_generator():
     def impossible_label(instance, adversary, seed):
         tape = reference.sample_tape(instance, adversary, seed)
         t = tape.x.index(1)  # eta^{x=1} = 0 throughout
-        return Tape._trusted(tape.x, tape.y[:t] + (1,) + tape.y[t + 1:], tape.u, None, "mine")
+        return Tape._trusted(tape.x, tape.y[:t] + (1,) + tape.y[t + 1 :], tape.u, None, "mine")
 
     assert "nu*(x_t) = 0" in _matches(at_mass_zero)[0].message
     assert "length" in _matches(one_round_too_many)[0].message
@@ -283,10 +321,12 @@ def test_matches_reports_a_point_outside_the_instance():
     assert "not a point" in found[0].message and found[0].values["round"] == "1500"
 
 
-@pytest.mark.parametrize("field, value, text", [("u", "1/1", "tape.u[1024] must lie in [0, 1)"),
-                                                ("y", 2, "tape.y[1024]")])
+@pytest.mark.parametrize(
+    "field, value, text", [("u", "1/1", "tape.u[1024] must lie in [0, 1)"), ("y", 2, "tape.y[1024]")]
+)
 def test_matches_reports_a_coin_or_label_out_of_range_as_malformed(field, value, text):
     """decode_tape (properties/core/contract.py) refuses them, naming the 0-based index (round - 1)."""
+
     def out_of_range(instance, adversary, seed):
         plain = reference.sample_tape(instance, adversary, seed).to_json()
         plain[field][1024] = value

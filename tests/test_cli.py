@@ -4,6 +4,7 @@ Good input: each subcommand's output agrees with the library called in-process.
 Bad input: exit status 2, nothing on stdout, and exactly one stderr line that starts
 with "error:" and names the offending option or field (and its value where there is one).
 """
+
 from __future__ import annotations
 
 import json
@@ -29,7 +30,11 @@ def cli(*args) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO) + (os.pathsep + existing if existing else "")}
     return subprocess.run(
         [sys.executable, "-m", "reference", *map(str, args)],
-        capture_output=True, text=True, env=env, cwd=REPO, timeout=900,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=900,
     )
 
 
@@ -47,6 +52,7 @@ def write_json(path: Path, data) -> Path:
 
 
 # -- good input ---------------------------------------------------------------------------
+
 
 def test_run_robust_cal_summary():
     out = ok("run", "robust_cal", "--instance", "thresholds", "--n", 2000, "--params", "scaled")
@@ -108,8 +114,9 @@ def test_show_output_is_accepted_by_instance_from_json():
 
 
 def test_show_adversary_output_is_accepted_by_adversary_from_json():
-    data = json.loads(ok("show", "--instance", "counterexample", "--adversary", "counterexample",
-                         "--n", 64, "--tau", 8))
+    data = json.loads(
+        ok("show", "--instance", "counterexample", "--adversary", "counterexample", "--n", 64, "--tau", 8)
+    )
     assert adversaries.Adversary.from_json(data) == adversaries.counterexample(8, 64)
 
 
@@ -118,12 +125,26 @@ def test_instance_and_adversary_files_round_trip(tmp_path):
     inst_path = tmp_path / "instance.json"
     inst_path.write_text(ok("show", "--instance", "intervals"))
     adv_path = tmp_path / "adversary.json"
-    adv_path.write_text(ok("show", "--instance", "intervals", "--adversary", "burst",
-                           "--eta", "1,-,-,-,-,0", "--tau", 20, "--n", 100))
+    adv_path.write_text(
+        ok("show", "--instance", "intervals", "--adversary", "burst", "--eta", "1,-,-,-,-,0", "--tau", 20, "--n", 100)
+    )
     inst = instances.intervals()
     adv = adversaries.early_burst((1, None, None, None, None, 0), 20, 100)
-    data = json.loads(ok("run", "robust_cal", "--instance", inst_path, "--adversary", adv_path,
-                         "--seed", 5, "--params", "scaled", "--json"))
+    data = json.loads(
+        ok(
+            "run",
+            "robust_cal",
+            "--instance",
+            inst_path,
+            "--adversary",
+            adv_path,
+            "--seed",
+            5,
+            "--params",
+            "scaled",
+            "--json",
+        )
+    )
     tape = reference.sample_tape(inst, adv, 5)
     expected = reference.robust_cal(inst.hypotheses, tape, reference.Params.scaled(100, inst.num_hypotheses, DELTA))
     assert reference.trace_from_json(data) == expected
@@ -148,6 +169,7 @@ def test_demo_small():
 
 
 # -- bad input ----------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
@@ -176,19 +198,33 @@ BAD_INPUT = [
     _bad("tape-seed-negative", ["tape", "--seed", "-1"], r"--seed\b", r"got -1$"),
     _bad("adversary-unknown", ["run", "passive", "--adversary", "nosuch"], r"--adversary\b", r"'nosuch'"),
     _bad("burst-without-eta", ["run", "passive", "--adversary", "burst"], r"--eta\b"),
-    _bad("misspecification-without-gamma",
-         ["run", "passive", "--adversary", "misspecification", "--eta", "1/2,1/2,1/2"], r"--gamma\b"),
-    _bad("tau-above-n", ["run", "passive", "--tau", "99999", "--n", "100", "--adversary", "counterexample"],
-         r"--tau\b", r"\b99999\b"),
+    _bad(
+        "misspecification-without-gamma",
+        ["run", "passive", "--adversary", "misspecification", "--eta", "1/2,1/2,1/2"],
+        r"--gamma\b",
+    ),
+    _bad(
+        "tau-above-n",
+        ["run", "passive", "--tau", "99999", "--n", "100", "--adversary", "counterexample"],
+        r"--tau\b",
+        r"\b99999\b",
+    ),
     _bad("instance-unknown", ["run", "passive", "--instance", "nosuch"], r"--instance\b", r"'nosuch'"),
-    _bad("instance-file-missing", ["run", "passive", "--instance", "/nonexistent.json"],
-         r"\binstance\b", r"/nonexistent\.json"),
-    _bad("instance-file-invalid-json", ["run", "passive", "--instance", "{d}/broken.json"],
-         r"\binstance\b", r"broken\.json", r"JSON"),
-    _bad("instance-nu-sums-to-2", ["run", "passive", "--instance", "{d}/nu_sums_to_2.json"],
-         r"\bnu\b", r"\b2$"),
-    _bad("tape-x-beyond-points", ["run", "passive", "--tape", "{d}/tape_x_99.json"],
-         r"\btape\.x\[2\]", r"\b99\b"),
+    _bad(
+        "instance-file-missing",
+        ["run", "passive", "--instance", "/nonexistent.json"],
+        r"\binstance\b",
+        r"/nonexistent\.json",
+    ),
+    _bad(
+        "instance-file-invalid-json",
+        ["run", "passive", "--instance", "{d}/broken.json"],
+        r"\binstance\b",
+        r"broken\.json",
+        r"JSON",
+    ),
+    _bad("instance-nu-sums-to-2", ["run", "passive", "--instance", "{d}/nu_sums_to_2.json"], r"\bnu\b", r"\b2$"),
+    _bad("tape-x-beyond-points", ["run", "passive", "--tape", "{d}/tape_x_99.json"], r"\btape\.x\[2\]", r"\b99\b"),
     _bad("unknown-subcommand", ["runn"], r"\brunn\b"),
 ]
 
@@ -213,7 +249,10 @@ def test_bad_input_exits_2_with_one_error_line(args, patterns, files):
     [
         (("run", "passive", "--adversary", "clean", "--tau", 5), "--tau"),
         (("run", "passive", "--adversary", "counterexample", "--gamma", "1/8"), "--gamma"),
-        (("run", "passive", "--adversary", "misspecification", "--gamma", "1/8", "--eta", "1/2,1/2,1/2", "--tau", 3), "--tau"),
+        (
+            ("run", "passive", "--adversary", "misspecification", "--gamma", "1/8", "--eta", "1/2,1/2,1/2", "--tau", 3),
+            "--tau",
+        ),
     ],
 )
 def test_options_that_do_not_apply_are_refused(args, option):

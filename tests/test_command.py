@@ -6,6 +6,7 @@ made the call, with the request file kept as the reproducer, and the run goes on
 correct modes (stderr noise, float64 numbers, .npy tapes) must pass. A Python module
 through the command route (`python -m properties answer --impl M`) must get the verdicts
 it gets through its import path."""
+
 from __future__ import annotations
 
 import json
@@ -17,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from properties.judge.command import CommandCandidate
-from properties.core.candidate import CallFailed, run_algorithm
-from properties.judge.load import load_candidate, load_impl
 from properties.checks.registry import all_checks
+from properties.core.candidate import CallFailed, run_algorithm
+from properties.judge.command import CommandCandidate
+from properties.judge.load import load_candidate, load_impl
 from properties.run.runner import FAILED, NOT_APPLICABLE, PASSED, run_check
 from properties.strategies import fixed_crosscheck_cases
 
@@ -60,13 +61,16 @@ def request_kept(violation) -> dict:
     return request
 
 
-@pytest.mark.parametrize("mode, message, fatal", [
-    ("segfault", "crashed: SIGSEGV (in passive)", False),
-    ("exit", "exited with 3 (in passive)", False),
-    ("garbage", "wrote an invalid result document (in passive)", False),
-    ("stdout-noise", "wrote an invalid result document (in passive)", False),
-    ("missing-field", "wrote an invalid result document (in passive)", False),
-])
+@pytest.mark.parametrize(
+    "mode, message, fatal",
+    [
+        ("segfault", "crashed: SIGSEGV (in passive)", False),
+        ("exit", "exited with 3 (in passive)", False),
+        ("garbage", "wrote an invalid result document (in passive)", False),
+        ("stdout-noise", "wrote an invalid result document (in passive)", False),
+        ("missing-field", "wrote an invalid result document (in passive)", False),
+    ],
+)
 def test_a_misbehaving_program_is_a_named_failure_with_its_request_kept(mode, message, fatal):
     with planted(mode) as candidate:
         failure = fault_of(candidate)
@@ -79,8 +83,9 @@ def test_a_misbehaving_program_is_a_named_failure_with_its_request_kept(mode, me
 def test_a_schema_violation_names_the_json_path():
     with planted("missing-field") as candidate:
         violation = fault_of(candidate).violation
-    assert "$" in violation.message and ("output" in violation.message or "labels_requested" in violation.message), \
+    assert "$" in violation.message and ("output" in violation.message or "labels_requested" in violation.message), (
         violation
+    )
 
 
 def test_a_hang_is_killed_with_its_process_group_and_ends_the_check():
@@ -104,7 +109,8 @@ def test_a_kept_request_keeps_its_npy_tape():
         violation = fault_of(candidate).violation
     tape = request_kept(violation)["tape"]  # closed: the tape's own .npy files are gone
     assert tape["format"] == "cral-tape-npy" and os.path.dirname(tape["x"]) == os.path.dirname(
-        violation.values["request"])
+        violation.values["request"]
+    )
     from reference import documents
 
     assert documents.load_tape(tape) == CASES[0].tape
@@ -121,9 +127,11 @@ def test_a_result_path_that_is_not_a_regular_file_is_a_failure_not_a_hang(kind, 
         " open(request['output'], 'w'))\n"
         f"elif {kind!r} == 'fifo':\n    os.mkfifo(request['output'])\n"
         f"elif {kind!r} == 'directory':\n    os.mkdir(request['output'])\n"
-        "else:\n    os.symlink('/dev/zero', request['output'])\n")
-    with CommandCandidate(f"{shlex.quote(sys.executable)} {shlex.quote(str(program))}", timeout=5,
-                          keep_dir=str(tmp_path)) as candidate:
+        "else:\n    os.symlink('/dev/zero', request['output'])\n"
+    )
+    with CommandCandidate(
+        f"{shlex.quote(sys.executable)} {shlex.quote(str(program))}", timeout=5, keep_dir=str(tmp_path)
+    ) as candidate:
         violation = fault_of(candidate).violation
     assert violation.message.startswith("left something other than a regular file as its result"), violation
 
@@ -133,7 +141,7 @@ def test_a_relative_program_and_a_leading_assignment_run_from_the_callers_folder
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PYTHONPATH", f"{tmp_path}{os.pathsep}{ROOT}")
     script = tmp_path / "my_impl"
-    script.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m properties answer --impl mymod \"$@\"\n")
+    script.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m properties answer --impl mymod "$@"\n')
     script.chmod(0o755)
     for command in ("./my_impl", "CRAL_EXAMPLE=1 ./my_impl", f"{ANSWER} mymod"):
         with load_candidate(cmd=command, keep_dir=str(tmp_path)) as candidate:
@@ -185,22 +193,29 @@ def test_modes_a_program_does_not_declare_are_not_applicable():
         assert run_check(CHECKS["check_passive_output_is_erm"], candidate, max_examples=2).status == PASSED
 
 
-@pytest.mark.parametrize("command, message", [
-    ("", "empty"),
-    ("/nonexistent/program", "cannot describe itself: cannot be started: .*No such file"),
-    ("cd /nonexistent/folder && ./program", "cannot describe itself: exited with 2"),
-    (f"{PLANTED} describe-garbage", "cannot describe itself"),
-    (f"{PLANTED} correct implements=[]", "cannot describe itself|implements none"),
-    (f"{PLANTED} correct arithmetic='\"decimal\"'", "cannot describe itself|declares arithmetic 'decimal'"),
-])
+@pytest.mark.parametrize(
+    "command, message",
+    [
+        ("", "empty"),
+        ("/nonexistent/program", "cannot describe itself: cannot be started: .*No such file"),
+        ("cd /nonexistent/folder && ./program", "cannot describe itself: exited with 2"),
+        (f"{PLANTED} describe-garbage", "cannot describe itself"),
+        (f"{PLANTED} correct implements=[]", "cannot describe itself|implements none"),
+        (f"{PLANTED} correct arithmetic='\"decimal\"'", "cannot describe itself|declares arithmetic 'decimal'"),
+    ],
+)
 def test_a_program_that_cannot_describe_itself_is_bad_input(command, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(")):
         load_candidate(cmd=command)
 
 
 def test_the_command_line_exits_2_on_a_program_that_cannot_describe_itself():
-    done = subprocess.run([sys.executable, "-m", "properties", "check", "--candidate-cmd", "/nonexistent/program"],
-                          capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", "properties", "check", "--candidate-cmd", "/nonexistent/program"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert done.returncode == 2 and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1, done
 
 
@@ -208,9 +223,25 @@ def test_the_command_line_reports_a_crash_keeps_the_request_and_goes_on(tmp_path
     keep = tmp_path / "kept"
     keep.mkdir()
     done = subprocess.run(
-        [sys.executable, "-m", "properties", "check", "--candidate-cmd", f"{PLANTED} segfault", "--json",
-         "--keep-requests", str(keep), "--only", "check_passive_output_is_erm", "check_corruption_effect_lemma_1"],
-        capture_output=True, text=True, cwd=ROOT, env={**os.environ, "CI": "true"})
+        [
+            sys.executable,
+            "-m",
+            "properties",
+            "check",
+            "--candidate-cmd",
+            f"{PLANTED} segfault",
+            "--json",
+            "--keep-requests",
+            str(keep),
+            "--only",
+            "check_passive_output_is_erm",
+            "check_corruption_effect_lemma_1",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "CI": "true"},
+    )
     assert done.returncode == 1, done.stderr
     report = json.loads(done.stdout)
     by_name = {c["name"]: c for c in report["checks"]}
@@ -223,8 +254,17 @@ def test_the_command_line_reports_a_crash_keeps_the_request_and_goes_on(tmp_path
 def test_the_command_can_come_from_the_environment(tmp_path):
     env = {**os.environ, "CI": "true", "CRAL_CMD": f"{PLANTED} correct"}
     env.pop("CRAL_IMPL", None)
-    args = [sys.executable, "-m", "properties", "check", "--only", "check_passive_output_is_erm", "--json",
-            "--keep-requests", str(tmp_path)]
+    args = [
+        sys.executable,
+        "-m",
+        "properties",
+        "check",
+        "--only",
+        "check_passive_output_is_erm",
+        "--json",
+        "--keep-requests",
+        str(tmp_path),
+    ]
     done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=env)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
@@ -235,8 +275,21 @@ def test_the_command_can_come_from_the_environment(tmp_path):
 
 def test_crosscheck_through_a_command_compares_what_it_implements():
     done = subprocess.run(
-        [sys.executable, "-m", "properties", "crosscheck", "--candidate-cmd", f"{PLANTED} correct implements='[\"passive\"]'",
-         "--cases", "2", "--json"], capture_output=True, text=True, cwd=ROOT)
+        [
+            sys.executable,
+            "-m",
+            "properties",
+            "crosscheck",
+            "--candidate-cmd",
+            f"{PLANTED} correct implements='[\"passive\"]'",
+            "--cases",
+            "2",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert list(report["algorithms"]) == ["passive"], report["algorithms"]
@@ -245,9 +298,14 @@ def test_crosscheck_through_a_command_compares_what_it_implements():
 
 # a module through the command route gets the verdicts of its import path: one check per
 # mode, few examples (each call starts a Python process); the whole suite is `slow`
-SAME_VERDICT_CHECKS = ("check_passive_output_is_erm", "check_robust_cal_elimination_recomputed",
-                       "check_robust_cal_vanilla_empirical_risks_and_output", "check_calruption_one_epoch_query_probabilities",
-                       "check_catoni_root_certified", "check_sample_tape_matches_cral_tape_v1")
+SAME_VERDICT_CHECKS = (
+    "check_passive_output_is_erm",
+    "check_robust_cal_elimination_recomputed",
+    "check_robust_cal_vanilla_empirical_risks_and_output",
+    "check_calruption_one_epoch_query_probabilities",
+    "check_catoni_root_certified",
+    "check_sample_tape_matches_cral_tape_v1",
+)
 
 
 def _verdicts(candidate, names, max_examples):

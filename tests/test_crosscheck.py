@@ -8,6 +8,7 @@
 * every legitimate variant (another tie-break, another optimal D^) passes and is counted
   in its class; a coin between the float q and the exact q is counted as a coin;
 * a candidate that crashes or returns garbage is reported, and the run goes on."""
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,8 @@ from hypothesis import given
 
 import fast
 import reference
-from properties.core.case import Case
 from properties.checks.crosscheck import DIVERGENCE_KINDS, crosscheck, crosscheck_case, summary_text
+from properties.core.case import Case
 from properties.judge.load import load_impl
 from properties.strategies import calruption_cases, fixed_crosscheck_cases
 from reference import Params
@@ -50,11 +51,17 @@ def test_fixed_cases_reach_what_the_cross_check_must_see():
     rho^ (epoch lengths that are not powers of two), and RobustCAL eliminations."""
     epochs = [len(reference.calruption(c.instance.hypotheses, c.tape, c.params).epochs) for c in CASES[:20]]
     assert sum(e >= 3 for e in epochs) >= 10, epochs
-    lengths = {reference.calruption(c.instance.hypotheses, c.tape, c.params).epochs[0].length
-               for c in CASES[:20] if c.params.regime == "scaled"}
+    lengths = {
+        reference.calruption(c.instance.hypotheses, c.tape, c.params).epochs[0].length
+        for c in CASES[:20]
+        if c.params.regime == "scaled"
+    }
     assert any(length & (length - 1) for length in lengths), lengths
-    shrunk = [len(reference.robust_cal(c.instance.hypotheses, c.tape, c.params).final_version_space)
-              < c.instance.num_hypotheses for c in CASES[:20]]
+    shrunk = [
+        len(reference.robust_cal(c.instance.hypotheses, c.tape, c.params).final_version_space)
+        < c.instance.num_hypotheses
+        for c in CASES[:20]
+    ]
     assert sum(shrunk) >= 5
 
 
@@ -70,8 +77,11 @@ def test_reference_against_itself_agrees_exactly():
 CROSSCHECK_DEFAULT_MUTANTS = 14
 
 
-@pytest.mark.parametrize("mutant", [m if i < CROSSCHECK_DEFAULT_MUTANTS else pytest.param(m, marks=pytest.mark.slow)
-                                    for i, m in enumerate(MUTANTS)], ids=[m.name for m in MUTANTS])
+@pytest.mark.parametrize(
+    "mutant",
+    [m if i < CROSSCHECK_DEFAULT_MUTANTS else pytest.param(m, marks=pytest.mark.slow) for i, m in enumerate(MUTANTS)],
+    ids=[m.name for m in MUTANTS],
+)
 def test_broken_fast_is_caught(mutant, tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     broken = load_impl(build(mutant, tmp_path))
@@ -92,8 +102,9 @@ def test_legitimate_variant_is_classified_not_reported(variant, tmp_path, monkey
 
 def _coin_case():
     """A case whose epoch-2 q^x is not a float (|I_1| = 12: rho^ in twelfths)."""
-    instance = reference.Instance([Fraction(1, 3)] * 3, [Fraction(1, 10), Fraction(1, 2), Fraction(9, 10)],
-                                  [(0, 0, 1), (0, 1, 1), (1, 1, 1)])
+    instance = reference.Instance(
+        [Fraction(1, 3)] * 3, [Fraction(1, 10), Fraction(1, 2), Fraction(9, 10)], [(0, 0, 1), (0, 1, 1), (1, 1, 1)]
+    )
     n = 12 + 48
     params = Params.scaled(n, 3, Fraction(1, 10), Fraction(1, 4), Fraction(3))
     return Case(instance, reference.adversary.clean(n), 7, params)
@@ -115,8 +126,12 @@ def test_a_coin_between_float_q_and_exact_q_is_a_coin_divergence():
     u = list(tape.u)
     for t in rounds:
         u[t] = u_between
-    crafted_case = types.SimpleNamespace(instance=case.instance, params=case.params,
-                                         tape=reference.Tape(tape.x, tape.y, u), reproducer=lambda: "crafted coin tape")
+    crafted_case = types.SimpleNamespace(
+        instance=case.instance,
+        params=case.params,
+        tape=reference.Tape(tape.x, tape.y, u),
+        reproducer=lambda: "crafted coin tape",
+    )
     (report,) = crosscheck_case(fast, crafted_case, algorithms=("calruption",))
     assert not report.mismatches, report.mismatches
     assert report.divergence_counts()["coin"] == len(rounds)
@@ -140,8 +155,12 @@ def test_a_crashing_or_garbage_candidate_is_reported_and_the_run_goes_on():
         return {"format": "cral-trace", "version": 1, "algorithm": "passive", "output": "seven"}
 
     summary = crosscheck(_candidate(calruption=crash, passive=garbage), "scratch", CASES[:3])
-    by_algorithm = {a: [r for r in summary.reports if r.algorithm == a] for a in ("passive", "calruption", "robust_cal")}
-    assert all(r.mismatches and "crashed: ZeroDivisionError" in r.mismatches[0].message for r in by_algorithm["calruption"])
+    by_algorithm = {
+        a: [r for r in summary.reports if r.algorithm == a] for a in ("passive", "calruption", "robust_cal")
+    }
+    assert all(
+        r.mismatches and "crashed: ZeroDivisionError" in r.mismatches[0].message for r in by_algorithm["calruption"]
+    )
     assert all(r.mismatches and "malformed" in r.mismatches[0].message for r in by_algorithm["passive"])
     assert all(r.ok for r in by_algorithm["robust_cal"])
 
@@ -168,7 +187,9 @@ def _rounding_case():
     x = [i for i, c in enumerate(seen) for _ in range(c)] + [t % m for t in range(48)]
     tape = reference.Tape(tuple(x), (0,) * len(x), (Fraction(0),) * len(x))
     params = Params.scaled(len(x), 2, Fraction(1, 10), Fraction(1, 4), Fraction(3))
-    return types.SimpleNamespace(instance=instance, params=params, tape=tape, reproducer=lambda: "crafted rounding tape")
+    return types.SimpleNamespace(
+        instance=instance, params=params, tape=tape, reproducer=lambda: "crafted rounding tape"
+    )
 
 
 def test_a_risk_rounded_above_one_keeps_every_hypothesis_in_V0(tmp_path, monkeypatch):
@@ -176,10 +197,15 @@ def test_a_risk_rounded_above_one_keeps_every_hypothesis_in_V0(tmp_path, monkeyp
     (report,) = crosscheck_case(fast, case, algorithms=("calruption",))
     assert report.ok, report.mismatches
     from tests.broken.fast_mutants import FastMutant
+
     unclipped = FastMutant(
-        "gap_unclipped", "Delta^ not clipped at 1", "calruption.py",
+        "gap_unclipped",
+        "Delta^ not clipped at 1",
+        "calruption.py",
         "    gap_hat = np.clip(risk_hat - penalised[h_star], 2.0**-l, 1.0)",
-        "    gap_hat = np.maximum(2.0**-l, risk_hat - penalised[h_star])", "layer_boundary")
+        "    gap_hat = np.maximum(2.0**-l, risk_hat - penalised[h_star])",
+        "layer_boundary",
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     (report,) = crosscheck_case(load_impl(build(unclipped, tmp_path)), case, algorithms=("calruption",))
     assert any("V^0 = H" in v.message for v in report.mismatches), report.mismatches
@@ -190,8 +216,9 @@ def test_index_sets_must_be_canonical():
 
     def shuffled(hypotheses, tape, params, vanilla=False):
         trace = fast.robust_cal(hypotheses, tape, params, vanilla)
-        checkpoints = tuple(dataclasses.replace(c, next_version_space=tuple(reversed(c.next_version_space)))
-                            for c in trace.checkpoints)
+        checkpoints = tuple(
+            dataclasses.replace(c, next_version_space=tuple(reversed(c.next_version_space))) for c in trace.checkpoints
+        )
         return dataclasses.replace(trace, checkpoints=checkpoints)
 
     (report,) = crosscheck_case(_candidate(robust_cal=shuffled), CASES[0], algorithms=("robust_cal",))
@@ -220,16 +247,22 @@ def _enclosures_moved(widen: Fraction, shift: Fraction):
 
     def robust_cal(H, tape, params, vanilla=False):
         trace = reference.robust_cal(H, tape, params, vanilla=vanilla)
-        checkpoints = tuple(replace(c, beta=moved(c.beta), threshold=tuple(map(moved, c.threshold)))
-                            for c in trace.checkpoints)
+        checkpoints = tuple(
+            replace(c, beta=moved(c.beta), threshold=tuple(map(moved, c.threshold))) for c in trace.checkpoints
+        )
         return replace(trace, checkpoints=checkpoints)
 
     def calruption(H, tape, params):
         trace = reference.calruption(H, tape, params)
         return replace(trace, epochs=tuple(replace(e, N=moved(e.N)) for e in trace.epochs))
 
-    return types.SimpleNamespace(passive=reference.passive, robust_cal=robust_cal, calruption=calruption,
-                                 catoni_root=reference.catoni_root, ARITHMETIC="exact")
+    return types.SimpleNamespace(
+        passive=reference.passive,
+        robust_cal=robust_cal,
+        calruption=calruption,
+        catoni_root=reference.catoni_root,
+        ARITHMETIC="exact",
+    )
 
 
 def test_an_exact_candidates_wider_enclosures_are_accepted_disjoint_ones_are_not():
@@ -238,11 +271,13 @@ def test_an_exact_candidates_wider_enclosures_are_accepted_disjoint_ones_are_not
     a wider enclosure agrees, one that misses the value does not."""
     wide = crosscheck(_enclosures_moved(Fraction(1, 2**40), Fraction(0)), "wide", CASES[:12])
     assert not wide.mismatches, wide.mismatches[:3]
-    off = crosscheck(_enclosures_moved(Fraction(0), Fraction(1, 2**30)), "off", CASES[:12],
-                     ("robust_cal", "calruption"))
+    off = crosscheck(
+        _enclosures_moved(Fraction(0), Fraction(1, 2**30)), "off", CASES[:12], ("robust_cal", "calruption")
+    )
     missed = [m.message for m in off.mismatches]
-    assert missed and all(m.endswith("enclosure is disjoint from the reference's certified one") for m in missed), \
+    assert missed and all(m.endswith("enclosure is disjoint from the reference's certified one") for m in missed), (
         missed[:3]
+    )
     for where in (" beta:", " threshold[", " N:"):
         assert any(where in m for m in missed), (where, missed[:3])
 

@@ -6,6 +6,7 @@ The command-line runs happen in a scratch folder (tmp_path) with a planted candi
 passive learner returns the wrong hypothesis (every passive run mismatches; the other
 algorithms are the reference's), against the reference itself as the agreeing candidate.
 Only passive and robust_cal on 4 small cases, so each run takes about a second."""
+
 from __future__ import annotations
 
 import json
@@ -19,17 +20,17 @@ from pathlib import Path
 
 import pytest
 
-from properties.reports.compare import compare
 from properties.checks.crosscheck import DIVERGENCE_KINDS
+from properties.reports.compare import compare
 from properties.reports.crosscheck_failures import SAVED_PER_ALGORITHM
-from properties.reports.saved import load_failure
 from properties.reports.report import CROSSCHECK_FORMAT, ReportError, load, validate
-from properties.run.runner import FAILED, NOT_RUN, PASSED
+from properties.reports.saved import load_failure
 from properties.reports.xfails_file import YOUR_SKIP, YOUR_XFAIL, YOUR_XPASS
+from properties.run.runner import FAILED, NOT_RUN, PASSED
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = 4
-BROKEN = textwrap.dedent('''
+BROKEN = textwrap.dedent("""
     from dataclasses import replace
     import reference
     from reference import calruption, catoni_root, robust_cal  # noqa: F401
@@ -38,19 +39,34 @@ BROKEN = textwrap.dedent('''
     def passive(hypotheses, tape, params):
         trace = reference.passive(hypotheses, tape, params)
         return replace(trace, output=(trace.output + 1) % len(hypotheses))
-''')
+""")
 CROSS = ["crosscheck", "--cases", str(CASES), "--algorithms", "passive", "robust_cal"]
 # the keys `crosscheck --json` had before it had a schema (scripts and tests read them)
-OLD_KEYS = {"candidate", "arithmetic", "algorithms", "worst_error_over_tolerance", "skipped", "mismatches",
-            "isolated", "candidate_output", "cases", "seed", "large", "seconds", "verdicts", "candidate_lists",
-            "budget"}
+OLD_KEYS = {
+    "candidate",
+    "arithmetic",
+    "algorithms",
+    "worst_error_over_tolerance",
+    "skipped",
+    "mismatches",
+    "isolated",
+    "candidate_output",
+    "cases",
+    "seed",
+    "large",
+    "seconds",
+    "verdicts",
+    "candidate_lists",
+    "budget",
+}
 
 
 def cral(folder: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "CI": "true", "PYTHONPATH": os.pathsep.join([str(ROOT), str(folder)])}
     env.pop("CRAL_RESULTS_DIR", None)  # the default folder, cral-results/ in `folder`
-    return subprocess.run([sys.executable, "-m", "properties", *args], cwd=folder, env=env, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "properties", *args], cwd=folder, env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.fixture(scope="module")
@@ -65,10 +81,31 @@ def runs(tmp_path_factory):
     commands = {
         "red": (folder, *CROSS, "--candidate", "brk", "--json-file", "red.json", "--junitxml", "red.xml"),
         "green": (folder, *CROSS, "--candidate", "reference", "--json"),
-        "listed": (listed, *CROSS, "--candidate", "brk", "--xfails-file", "../x.txt", "--skips-file", "../s.txt",
-                   "--json", "--junitxml", "listed.xml"),
-        "strict": (folder, *CROSS, "--candidate", "reference", "--xfails-file", "x.txt", "--strict-xfail", "--json",
-                   "--results-dir", "strict-results"),
+        "listed": (
+            listed,
+            *CROSS,
+            "--candidate",
+            "brk",
+            "--xfails-file",
+            "../x.txt",
+            "--skips-file",
+            "../s.txt",
+            "--json",
+            "--junitxml",
+            "listed.xml",
+        ),
+        "strict": (
+            folder,
+            *CROSS,
+            "--candidate",
+            "reference",
+            "--xfails-file",
+            "x.txt",
+            "--strict-xfail",
+            "--json",
+            "--results-dir",
+            "strict-results",
+        ),
     }
     with ThreadPoolExecutor(max_workers=3) as pool:
         found = dict(zip(commands, pool.map(lambda command: cral(*command), commands.values())))
@@ -94,8 +131,12 @@ def test_every_report_is_valid_and_keeps_the_old_keys(runs):
             assert entry["status"] == report["verdicts"][entry["algorithm"]]["status"]
             row = report["algorithms"].get(entry["algorithm"])
             if row is not None:
-                assert (entry["cases"], entry["agreed"], entry["not_run"], entry["divergences"]) == \
-                    (row["cases"], row["agreed"], row["skipped"], row["divergences"])
+                assert (entry["cases"], entry["agreed"], entry["not_run"], entry["divergences"]) == (
+                    row["cases"],
+                    row["agreed"],
+                    row["skipped"],
+                    row["divergences"],
+                )
     bad = json.loads((folder / "red.json").read_text())
     bad["checks"][1]["agreed"] = -1
     with pytest.raises(ReportError, match=r"at \.checks\[1\]\.agreed"):
@@ -119,8 +160,10 @@ def test_the_failing_algorithm_has_its_runs_reproducers_and_at_most_three_saved(
     assert (robust_cal["status"], robust_cal["failing"], robust_cal["agreed"]) == (PASSED, False, CASES)
     assert robust_cal["failing_runs"] == [] and robust_cal["counterexample"] is None
     # the table's summary names the replay command, as check's does
-    assert (f"{SAVED_PER_ALGORITHM} failing case(s) saved under cral-results/ (at most {SAVED_PER_ALGORITHM} per "
-            f"algorithm; replay: python -m properties replay cral-results/crosscheck_passive-case0-") in red.stdout
+    assert (
+        f"{SAVED_PER_ALGORITHM} failing case(s) saved under cral-results/ (at most {SAVED_PER_ALGORITHM} per "
+        f"algorithm; replay: python -m properties replay cral-results/crosscheck_passive-case0-"
+    ) in red.stdout
 
 
 def test_listed_algorithms_and_strict_xpass(runs):
@@ -165,8 +208,12 @@ def test_replay_reruns_the_one_case_and_algorithm(runs, route):
     saved = sorted((folder / "cral-results").glob("crosscheck_passive-case1-*.json"))
     assert len(saved) == 1
     doc = load_failure(saved[0])
-    assert (doc["kind"], doc["algorithm"], doc["case_index"], doc["candidate"]["impl"]) == \
-        ("crosscheck", "passive", 1, "brk")
+    assert (doc["kind"], doc["algorithm"], doc["case_index"], doc["candidate"]["impl"]) == (
+        "crosscheck",
+        "passive",
+        1,
+        "brk",
+    )
     extra = [] if route == "recorded" else ["--candidate-cmd", f"{sys.executable} -m properties answer --impl brk"]
     again = cral(folder, "replay", str(saved[0]), *extra)
     assert again.returncode == 1, again.stderr
@@ -182,8 +229,7 @@ def test_compare_two_crosscheck_reports(runs):
     regression = cral(folder, "compare", "green.json", "red.json")
     assert regression.returncode == 1, regression.stderr
     assert "note: candidate: reference -> brk" in regression.stdout
-    assert "new failures: 1\n  crosscheck_passive (passed -> failed)\nfixed: 0\nstill failing: 0" \
-        in regression.stdout
+    assert "new failures: 1\n  crosscheck_passive (passed -> failed)\nfixed: 0\nstill failing: 0" in regression.stdout
     fixed = cral(folder, "compare", "red.json", "green.json", "--json")
     assert fixed.returncode == 0 and json.loads(fixed.stdout)["fixed"] == ["crosscheck_passive"]
     red = load(folder / "red.json", (CROSSCHECK_FORMAT,))
@@ -217,7 +263,8 @@ def test_junitxml_into_a_missing_folder_is_one_line(tmp_path):
 
 
 def test_schema_statuses_and_divergence_kinds_are_the_suites():
-    from reference.schemas.build import CROSSCHECK_STATUSES, DIVERGENCE_KINDS as SCHEMA_KINDS
+    from reference.schemas.build import CROSSCHECK_STATUSES
+    from reference.schemas.build import DIVERGENCE_KINDS as SCHEMA_KINDS
 
     assert SCHEMA_KINDS == DIVERGENCE_KINDS
     assert set(CROSSCHECK_STATUSES) == {PASSED, FAILED, NOT_RUN, YOUR_XFAIL, YOUR_XPASS, YOUR_SKIP}
@@ -227,9 +274,11 @@ def test_failure_files_of_version_1_are_checks_and_a_kind_is_required_from_versi
     path = tmp_path / "f.json"
     path.write_text(json.dumps({"format": "cral-failure", "version": 1, "check": "check_passive_output_is_erm"}))
     assert load_failure(path)["kind"] == "check"
-    for doc, message in (({"version": 2}, "kind None is not one of check, crosscheck"),
-                         ({"version": 2, "kind": "bench"}, "kind 'bench' is not one of"),
-                         ({"version": 3, "kind": "check"}, "version 3, this suite reads versions 1, 2")):
+    for doc, message in (
+        ({"version": 2}, "kind None is not one of check, crosscheck"),
+        ({"version": 2, "kind": "bench"}, "kind 'bench' is not one of"),
+        ({"version": 3, "kind": "check"}, "version 3, this suite reads versions 1, 2"),
+    ):
         path.write_text(json.dumps({"format": "cral-failure", **doc}))
         with pytest.raises(ValueError, match=message):
             load_failure(path)
@@ -247,13 +296,16 @@ def test_a_saved_failure_never_overwrites_another(tmp_path):
     assert json.loads(Path(first).read_text()) == {"run": 1} and json.loads(Path(second).read_text()) == {"run": 2}
 
 
-@pytest.mark.parametrize("edit, message", [
-    ({"candidate": "brk"}, "candidate must be an object with an 'impl' or 'cmd' string, got 'brk'"),
-    ({"candidate": {"impl": 5, "cmd": None}}, "candidate must be an object with an 'impl' or 'cmd' string"),
-    ({"candidate": {"impl": None, "cmd": ["a"]}}, "candidate must be an object with an 'impl' or 'cmd' string"),
-    ({"candidate": None}, "names no candidate"),
-    ({"case": "pickle-of-a-dict"}, "case is a dict, a crosscheck file holds a properties.core.case.Case"),
-])
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        ({"candidate": "brk"}, "candidate must be an object with an 'impl' or 'cmd' string, got 'brk'"),
+        ({"candidate": {"impl": 5, "cmd": None}}, "candidate must be an object with an 'impl' or 'cmd' string"),
+        ({"candidate": {"impl": None, "cmd": ["a"]}}, "candidate must be an object with an 'impl' or 'cmd' string"),
+        ({"candidate": None}, "names no candidate"),
+        ({"case": "pickle-of-a-dict"}, "case is a dict, a crosscheck file holds a properties.core.case.Case"),
+    ],
+)
 def test_replay_of_a_malformed_crosscheck_file_is_a_value_error_naming_it(runs, tmp_path, edit, message):
     from properties.reports.saved import encode_example
     from properties.run.replay import replay
@@ -270,20 +322,24 @@ def test_replay_of_a_malformed_crosscheck_file_is_a_value_error_naming_it(runs, 
     assert str(path) in str(raised.value)
 
 
-@pytest.mark.parametrize("args, env, message", [
-    (["--results-dir", ""], {}, "error: --results-dir is empty: give a folder"),
-    (["--results-dir", "afile/sub"], {}, "afile is not a folder"),
-    (["--results-dir", "afile"], {}, "error: --results-dir afile: is not a folder"),
-    ([], {"CRAL_RESULTS_DIR": ""}, "error: $CRAL_RESULTS_DIR is set but empty"),
-    (["--junitxml", ""], {}, "error: --junitxml is empty: give a file path"),
-    (["--junitxml", "."], {}, "error: --junitxml .: is a folder, give a file path"),
-    (["--json-file", ""], {}, "error: --json-file is empty: give a file path"),
-    (["--json-file", "."], {}, "error: --json-file .: is a folder, give a file path"),
-    (["--json-file", "nosuch/r.json"], {}, "error: --json-file nosuch/r.json: its folder does not exist"),
-])
+@pytest.mark.parametrize(
+    "args, env, message",
+    [
+        (["--results-dir", ""], {}, "error: --results-dir is empty: give a folder"),
+        (["--results-dir", "afile/sub"], {}, "afile is not a folder"),
+        (["--results-dir", "afile"], {}, "error: --results-dir afile: is not a folder"),
+        ([], {"CRAL_RESULTS_DIR": ""}, "error: $CRAL_RESULTS_DIR is set but empty"),
+        (["--junitxml", ""], {}, "error: --junitxml is empty: give a file path"),
+        (["--junitxml", "."], {}, "error: --junitxml .: is a folder, give a file path"),
+        (["--json-file", ""], {}, "error: --json-file is empty: give a file path"),
+        (["--json-file", "."], {}, "error: --json-file .: is a folder, give a file path"),
+        (["--json-file", "nosuch/r.json"], {}, "error: --json-file nosuch/r.json: its folder does not exist"),
+    ],
+)
 @pytest.mark.parametrize("command", ["crosscheck", "check"])
-def test_bad_report_and_results_paths_are_refused_before_the_run(tmp_path, monkeypatch, capsys, command, args, env,
-                                                                   message):
+def test_bad_report_and_results_paths_are_refused_before_the_run(
+    tmp_path, monkeypatch, capsys, command, args, env, message
+):
     """A run of minutes must not end in a lost report: these are refused up front."""
     from properties.cli import main
 
@@ -305,9 +361,11 @@ def test_compare_refuses_an_unversioned_crosscheck_json_and_duplicate_or_misname
     twice["checks"].append({**twice["checks"][0], "status": PASSED, "failing": False})
     misnamed = json.loads(json.dumps(red))
     misnamed["checks"][0]["algorithm"] = "calruption"
-    for name, doc, message in (("old", old, "a crosscheck --json from before the versioned report"),
-                               ("twice", twice, "check 'crosscheck_passive' is listed twice (at .checks[2])"),
-                               ("misnamed", misnamed, "name 'crosscheck_passive' is not crosscheck_calruption")):
+    for name, doc, message in (
+        ("old", old, "a crosscheck --json from before the versioned report"),
+        ("twice", twice, "check 'crosscheck_passive' is listed twice (at .checks[2])"),
+        ("misnamed", misnamed, "name 'crosscheck_passive' is not crosscheck_calruption"),
+    ):
         (tmp_path / f"{name}.json").write_text(json.dumps(doc))
         refused = cral(folder, "compare", str(tmp_path / f"{name}.json"), "red.json")
         assert refused.returncode == 2 and refused.stdout == "" and len(refused.stderr.splitlines()) == 1, name

@@ -1,8 +1,9 @@
 """The appendix's counter-example, pinned down on a fixed seed set (reference/demo.py
 explains the choice n = 2^19, tau = 2^16)."""
+
 from fractions import Fraction as F
 
-from reference.demo import N, SEEDS, TAU, run_demo
+from reference.demo import SEEDS, TAU, N, run_demo
 
 
 def test_vanilla_loses_h_star_modified_and_passive_recover():

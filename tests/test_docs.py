@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-PAGES = sorted([REPO / "README.md", REPO / "FINDINGS.md", REPO / "ERRATA.md", REPO / "CONTRACT.md",
-                *(REPO / "docs").glob("*.md")])
+PAGES = sorted(
+    [REPO / "README.md", REPO / "FINDINGS.md", REPO / "ERRATA.md", REPO / "CONTRACT.md", *(REPO / "docs").glob("*.md")]
+)
 SHELL = ("bash", "sh", "shell", "console")
 # a shell block's first line is preceded (blank lines aside) by one of these comments
 RUN_BY = re.compile(r"<!-- shell: run by ((?:[\w./-]+::\w+|\.ci/run)(?:, (?:[\w./-]+::\w+|\.ci/run))*) -->")
@@ -32,7 +33,7 @@ def fenced_blocks(text: str):
             continue
         if inside is None:
             inside = match.group(2)
-            yield number, match.group(3).strip(), match.group(1), lines[:number - 1]
+            yield number, match.group(3).strip(), match.group(1), lines[: number - 1]
         elif match.group(2) == inside:
             inside = None
 
@@ -102,18 +103,24 @@ def test_relative_links_resolve(page):
 def test_a_broken_link_is_found(tmp_path):
     (tmp_path / "a.md").write_text("# Top\n\n## A section\n\ntext\n")
     page = tmp_path / "b.md"
-    page.write_text("[ok](a.md#a-section) [gone](missing.md) [bad](a.md#no-such) [self](#here)\n\n## Here\n"
-                    "```bash\n[not a link](nowhere.md)\n```\n")
+    page.write_text(
+        "[ok](a.md#a-section) [gone](missing.md) [bad](a.md#no-such) [self](#here)\n\n## Here\n"
+        "```bash\n[not a link](nowhere.md)\n```\n"
+    )
     wrong = broken_links(page, tmp_path)
-    assert [w.split(": ", 1)[1] for w in wrong] == ["missing.md (no such file)",
-                                                    "a.md#no-such (no heading with anchor #no-such)"]
+    assert [w.split(": ", 1)[1] for w in wrong] == [
+        "missing.md (no such file)",
+        "a.md#no-such (no heading with anchor #no-such)",
+    ]
 
 
 def test_slugs_follow_github():
     assert slug("Check your own implementation (five minutes)") == "check-your-own-implementation-five-minutes"
     assert slug("The pieces (`reference/`)") == "the-pieces-reference"
-    assert slug("proofs_check: the paper's algebra, decided by machine") == \
-        "proofs_check-the-papers-algebra-decided-by-machine"
+    assert (
+        slug("proofs_check: the paper's algebra, decided by machine")
+        == "proofs_check-the-papers-algebra-decided-by-machine"
+    )
     assert slug("CALruption at |H| in the thousands") == "calruption-at-h-in-the-thousands"
 
 
@@ -131,8 +138,10 @@ def shell_blocks():
                 yield page, number, _marker(before)
 
 
-@pytest.mark.parametrize("page, number, marker", [pytest.param(*block, id=f"{block[0].relative_to(REPO)}:{block[1]}")
-                                                   for block in shell_blocks()])
+@pytest.mark.parametrize(
+    "page, number, marker",
+    [pytest.param(*block, id=f"{block[0].relative_to(REPO)}:{block[1]}") for block in shell_blocks()],
+)
 def test_every_shell_block_is_run_or_says_why_not(page, number, marker):
     """The marker right above a block names the tests that run its commands (each must
     exist), or says why it is not run (a placeholder for the reader's own module, minutes
@@ -142,7 +151,8 @@ def test_every_shell_block_is_run_or_says_why_not(page, number, marker):
     if run_by is None:
         assert NOT_RUN.fullmatch(marker or ""), (
             f"{where}: a shell block needs '<!-- shell: run by tests/FILE.py::TEST -->' or "
-            f"'<!-- shell: not run: REASON -->' on the line above it, found {marker!r}")
+            f"'<!-- shell: not run: REASON -->' on the line above it, found {marker!r}"
+        )
         return
     for name in run_by.group(1).split(", "):
         if name == ".ci/run":

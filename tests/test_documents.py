@@ -16,6 +16,7 @@
 * (d) the float64 result schemas take numbers where the exact ones refuse them;
 * (e) the .npy tape form round-trips, and bad .npy files are refused naming the field.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -29,12 +30,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from hypothesis.internal.conjecture import utils as conjecture_utils
 from hypothesis_jsonschema import from_schema
 from jsonschema import Draft202012Validator
 
 import reference
+from properties.strategies import fixed_crosscheck_cases
 from reference import adversary as adversaries
 from reference import documents, instances
 from reference.calruption import EpochCounts, EpochState, calruption_epoch, initial_state
@@ -42,12 +45,15 @@ from reference.documents import DocumentError
 from reference.exact import as_fraction, fraction_text
 from reference.serialization import to_jsonable
 from reference.trace import CALruptionEpoch, CALruptionTrace, PassiveTrace, RobustCALCheckpoint, RobustCALTrace
-from properties.strategies import fixed_crosscheck_cases
 
 REPO = Path(__file__).resolve().parent.parent
 ALGORITHMS = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
-FUZZ = settings(max_examples=15, deadline=None, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=15,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 # hypothesis-jsonschema 0.23.1 (the latest release) draws objects with
@@ -55,6 +61,7 @@ FUZZ = settings(max_examples=15, deadline=None, database=None,
 # iteration (`with many(...) as e: for _ in e:`). Until it catches up, `more` is
 # provided on top of the iteration protocol, only where it is missing.
 if not hasattr(conjecture_utils.many, "more"):
+
     def _more(self) -> bool:
         if self._depth is None:
             self.__enter__()
@@ -122,12 +129,22 @@ def epoch_result_document(record, state) -> dict:
 
 
 def catoni_document(enclosure) -> dict:
-    return {"format": "cral-catoni-root", "version": 1, "lo": fraction_text(enclosure.lo),
-            "hi": fraction_text(enclosure.hi)}
+    return {
+        "format": "cral-catoni-root",
+        "version": 1,
+        "lo": fraction_text(enclosure.lo),
+        "hi": fraction_text(enclosure.hi),
+    }
 
 
-DESCRIBE = {"format": "cral-describe", "version": 1, "implements": ["passive", "catoni_root"],
-            "arithmetic": "float64", "tape_formats": ["json", "npy"], "name": "mine"}
+DESCRIBE = {
+    "format": "cral-describe",
+    "version": 1,
+    "implements": ["passive", "catoni_root"],
+    "arithmetic": "float64",
+    "tape_formats": ["json", "npy"],
+    "name": "mine",
+}
 ERROR = {"format": "cral-error", "version": 1, "error": "ValueError", "message": "counts[2] must be >= 0, got -1"}
 
 
@@ -139,11 +156,26 @@ def requests(case, tape_document) -> list[dict]:
     state, counts, _, _ = epoch_steps(case, 1)[0]
     out = [{**head, "algorithm": "describe"}]
     out += [{**head, "algorithm": a, "hypotheses": H, "tape": tape_document, "params": params} for a in ALGORITHMS]
-    out.append({**head, "algorithm": "calruption_epoch", "hypotheses": H, "state": to_jsonable(state),
-                "counts": to_jsonable(counts), "params": params})
+    out.append(
+        {
+            **head,
+            "algorithm": "calruption_epoch",
+            "hypotheses": H,
+            "state": to_jsonable(state),
+            "counts": to_jsonable(counts),
+            "params": params,
+        }
+    )
     out.append({**head, "algorithm": "catoni_root", "values": ["1/2", "-3"], "counts": [2, 1], "alpha": "1/8"})
-    out.append({**head, "algorithm": "sample_tape", "instance": case.instance.to_json(),
-                "adversary": case.adversary.to_json(), "seed": case.seed})
+    out.append(
+        {
+            **head,
+            "algorithm": "sample_tape",
+            "instance": case.instance.to_json(),
+            "adversary": case.adversary.to_json(),
+            "seed": case.seed,
+        }
+    )
     return out
 
 
@@ -177,6 +209,7 @@ def test_every_schema_is_draft_2020_12_with_an_id_in_the_versioned_folder():
 
 def _fields(cls) -> set[str]:
     import dataclasses
+
     return {f.name for f in dataclasses.fields(cls)}
 
 
@@ -242,9 +275,12 @@ def test_catoni_roots_validate_and_load_back_equal():
 
 
 def _adversaries(n: int):
-    return [adversaries.clean(n), adversaries.counterexample(n // 4, n),
-            adversaries.misspecification(Fraction(1, 8), ["1/4", "1/2", "0"], n),
-            adversaries.early_burst([Fraction(3, 4), None, 1], n // 2, n)]
+    return [
+        adversaries.clean(n),
+        adversaries.counterexample(n // 4, n),
+        adversaries.misspecification(Fraction(1, 8), ["1/4", "1/2", "0"], n),
+        adversaries.early_burst([Fraction(3, 4), None, 1], n // 2, n),
+    ]
 
 
 def test_instances_adversaries_params_and_tapes_validate_and_load_back_equal(tmp_path):
@@ -253,8 +289,11 @@ def test_instances_adversaries_params_and_tapes_validate_and_load_back_equal(tmp
         assert documents.load_instance(documents.validate(instance.to_json(), "instance")) == instance
     for adversary in _adversaries(40) + [case.adversary for case in CASES]:
         assert documents.load_adversary(adversary.to_json()) == adversary
-    for params in (reference.Params.paper(1000, 7, Fraction(1, 20)), reference.Params.scaled(64, 3),
-                   reference.Params.scaled(64, 3, beta1=Fraction(5, 2), beta3=Fraction(1, 2))):
+    for params in (
+        reference.Params.paper(1000, 7, Fraction(1, 20)),
+        reference.Params.scaled(64, 3),
+        reference.Params.scaled(64, 3, beta1=Fraction(5, 2), beta3=Fraction(1, 2)),
+    ):
         assert documents.load_params(to_jsonable(params)) == params
     for case in CASES:
         inline = case.tape.to_json()
@@ -274,10 +313,18 @@ def test_instances_adversaries_params_and_tapes_validate_and_load_back_equal(tmp
 
 def test_loaders_read_files_and_name_them(tmp_path):
     case = CASES[0]
-    files = {"instance": case.instance.to_json(), "adversary": case.adversary.to_json(),
-             "params": to_jsonable(case.params), "tape": case.tape.to_json()}
-    loaders = {"instance": documents.load_instance, "adversary": documents.load_adversary,
-               "params": documents.load_params, "tape": documents.load_tape}
+    files = {
+        "instance": case.instance.to_json(),
+        "adversary": case.adversary.to_json(),
+        "params": to_jsonable(case.params),
+        "tape": case.tape.to_json(),
+    }
+    loaders = {
+        "instance": documents.load_instance,
+        "adversary": documents.load_adversary,
+        "params": documents.load_params,
+        "tape": documents.load_tape,
+    }
     expected = {"instance": case.instance, "adversary": case.adversary, "params": case.params, "tape": case.tape}
     for kind, document in files.items():
         path = tmp_path / f"{kind}.json"
@@ -319,12 +366,35 @@ def test_rational_pattern_takes_what_the_writer_writes(value):
     assert _schema_takes("NONNEGATIVE_PATTERN", fraction_text(value)) == (value >= 0)
 
 
-@pytest.mark.parametrize("text, ok", [
-    ("3", True), ("-1/2", True), ("0/1", True), ("007/010", True), ("-0", True), ("12345678901234567890/3", True),
-    ("1/0", False), ("1/00", False), ("0x10", False), (" 1/2", False), ("1/2 ", False), ("1/2\n", False),
-    ("1.5", False), ("1e3", False), ("+1", False), ("", False), ("1/", False), ("/2", False), ("1/-2", False),
-    ("\u00bd", False), ("\u0661/\u0662", False), ("\uff11/\uff12", False), ("1_000", False), ("--1", False),
-])
+@pytest.mark.parametrize(
+    "text, ok",
+    [
+        ("3", True),
+        ("-1/2", True),
+        ("0/1", True),
+        ("007/010", True),
+        ("-0", True),
+        ("12345678901234567890/3", True),
+        ("1/0", False),
+        ("1/00", False),
+        ("0x10", False),
+        (" 1/2", False),
+        ("1/2 ", False),
+        ("1/2\n", False),
+        ("1.5", False),
+        ("1e3", False),
+        ("+1", False),
+        ("", False),
+        ("1/", False),
+        ("/2", False),
+        ("1/-2", False),
+        ("\u00bd", False),
+        ("\u0661/\u0662", False),
+        ("\uff11/\uff12", False),
+        ("1_000", False),
+        ("--1", False),
+    ],
+)
 def test_rational_pattern_examples(text, ok):
     assert _schema_takes("RATIONAL_PATTERN", text) is ok
 
@@ -392,9 +462,14 @@ def _request_branch(algorithm: str):
 
 
 LOADERS = {
-    "instance": documents.load_instance, "adversary": documents.load_adversary, "params": documents.load_params,
-    "tape": documents.load_tape, "tape-npy": documents.load_tape, "trace": documents.load_trace,
-    "epoch-result": documents.load_epoch_result, "catoni-root": documents.load_catoni_root,
+    "instance": documents.load_instance,
+    "adversary": documents.load_adversary,
+    "params": documents.load_params,
+    "tape": documents.load_tape,
+    "tape-npy": documents.load_tape,
+    "trace": documents.load_trace,
+    "epoch-result": documents.load_epoch_result,
+    "catoni-root": documents.load_catoni_root,
 }
 DRAWN = [
     ("instance", "exact", lambda: drawn("instance")),
@@ -408,18 +483,24 @@ DRAWN = [
     ("catoni-root", "float64", lambda: drawn("catoni-root", "float64")),
     ("epoch-result", "exact", lambda: drawn("epoch-result")),
     ("epoch-result", "float64", lambda: drawn("epoch-result", "float64")),
-    *[("trace", arithmetic, lambda arithmetic=arithmetic, d=d, e=e: drawn("trace", arithmetic, d, **e))
-      for arithmetic in ("exact", "float64")
-      for d, e in (("passive-trace", {}), ("calruption-trace", {}),
-                   ("robust-cal-trace", {"algorithm": {"const": "robust_cal"}, "vanilla": {"const": False}}),
-                   ("robust-cal-trace", {"algorithm": {"const": "robust_cal_vanilla"}, "vanilla": {"const": True}}))],
-    *[("run-request", "exact", lambda a=a: _request_branch(a)) for a in ("describe", "passive", "calruption_epoch",
-                                                                         "catoni_root", "sample_tape")],
+    *[
+        ("trace", arithmetic, lambda arithmetic=arithmetic, d=d, e=e: drawn("trace", arithmetic, d, **e))
+        for arithmetic in ("exact", "float64")
+        for d, e in (
+            ("passive-trace", {}),
+            ("calruption-trace", {}),
+            ("robust-cal-trace", {"algorithm": {"const": "robust_cal"}, "vanilla": {"const": False}}),
+            ("robust-cal-trace", {"algorithm": {"const": "robust_cal_vanilla"}, "vanilla": {"const": True}}),
+        )
+    ],
+    *[
+        ("run-request", "exact", lambda a=a: _request_branch(a))
+        for a in ("describe", "passive", "calruption_epoch", "catoni_root", "sample_tape")
+    ],
 ]
 
 
-@pytest.mark.parametrize("kind, arithmetic, strategy", DRAWN,
-                         ids=[f"{k}-{a}-{i}" for i, (k, a, _) in enumerate(DRAWN)])
+@pytest.mark.parametrize("kind, arithmetic, strategy", DRAWN, ids=[f"{k}-{a}-{i}" for i, (k, a, _) in enumerate(DRAWN)])
 @settings(FUZZ, max_examples=10)  # 24 schemas; from_schema's draws of nested documents are slow
 @given(data=st.data())
 def test_documents_drawn_from_the_schemas_validate_and_load_or_are_refused(kind, arithmetic, strategy, data):
@@ -440,8 +521,10 @@ def test_documents_drawn_from_the_schemas_validate_and_load_or_are_refused(kind,
 def _valid(kind: str) -> dict:
     case = CASES[0]
     return {
-        "instance": case.instance.to_json(), "adversary": case.adversary.to_json(),
-        "params": to_jsonable(case.params), "tape": case.tape.to_json(),
+        "instance": case.instance.to_json(),
+        "adversary": case.adversary.to_json(),
+        "params": to_jsonable(case.params),
+        "tape": case.tape.to_json(),
         "trace": reference.trace_to_json(run(case, "robust_cal")),
         "calruption": reference.trace_to_json(run(case, "calruption")),
     }[kind]
@@ -458,49 +541,98 @@ def _set(document, path, value):
 BIG = "1" + "0" * 5000
 MUTATIONS = [
     # (id, kind, loader kind, the broken JSON text, the path the message must name, more it must say)
-    ("missing-field", "instance", lambda d: json.dumps({k: v for k, v in d.items() if k != "eta"}), "$",
-     'missing required field "eta"'),
+    (
+        "missing-field",
+        "instance",
+        lambda d: json.dumps({k: v for k, v in d.items() if k != "eta"}),
+        "$",
+        'missing required field "eta"',
+    ),
     ("wrong-type-n", "adversary", lambda d: json.dumps({**d, "n": "8"}), "$.n", "integer"),
     ("eta-3/2", "instance", lambda d: json.dumps(_set(d, ["eta", 1], "3/2")), "$.eta[1]", "got 3/2"),
     ("coin-u-1", "tape", lambda d: json.dumps(_set(d, ["u", 2], "1/1")), "$.u[2]", "[0, 1)"),
     ("coin-u-2/2", "tape", lambda d: json.dumps(_set(d, ["u", 0], "2/2")), "$.u[0]", "got 1"),
     ("nu-sums-to-2", "instance", lambda d: json.dumps({**d, "nu": ["1/1"] * len(d["nu"])}), "$.nu", "sum"),
-    ("huge-integer", "adversary", lambda d: json.dumps(d).replace(f'"n": {d["n"]}', f'"n": {BIG}'), "$.n",
-     "5001 digits"),
+    (
+        "huge-integer",
+        "adversary",
+        lambda d: json.dumps(d).replace(f'"n": {d["n"]}', f'"n": {BIG}'),
+        "$.n",
+        "5001 digits",
+    ),
     ("huge-rational", "tape", lambda d: json.dumps(_set(d, ["u", 1], BIG + "/3")), "$.u[1]", "digits"),
-    ("non-ascii-digits", "instance", lambda d: json.dumps(_set(d, ["nu", 0], "\uff11/\uff12"), ensure_ascii=False),
-     "$.nu[0]", "rational"),
-    ("non-ascii-format", "tape", lambda d: json.dumps({**d, "format": "cral\u2010tape"}), "$.format",
-     '"cral-tape"'),
+    (
+        "non-ascii-digits",
+        "instance",
+        lambda d: json.dumps(_set(d, ["nu", 0], "\uff11/\uff12"), ensure_ascii=False),
+        "$.nu[0]",
+        "rational",
+    ),
+    ("non-ascii-format", "tape", lambda d: json.dumps({**d, "format": "cral\u2010tape"}), "$.format", '"cral-tape"'),
     ("non-ascii-key", "params", lambda d: json.dumps({**d, "d\u00e9lta": "1/2"}), '$["d\u00e9lta"]', "unknown field"),
     ("duplicate-key", "adversary", lambda d: json.dumps(d)[:-1] + ', "n": 3}', "$.n", "duplicate key"),
-    ("nested-duplicate", "params", lambda d: json.dumps(d).replace('"beta1": {', '"beta1": {"value": "1", '),
-     "$.beta1.value", "duplicate key"),
-    ("float-rational", "trace", lambda d: json.dumps(_set(d, ["checkpoints", 0, "beta", "lo"], 0.5)),
-     "$.checkpoints[0].beta.lo", "got 0.5"),
+    (
+        "nested-duplicate",
+        "params",
+        lambda d: json.dumps(d).replace('"beta1": {', '"beta1": {"value": "1", '),
+        "$.beta1.value",
+        "duplicate key",
+    ),
+    (
+        "float-rational",
+        "trace",
+        lambda d: json.dumps(_set(d, ["checkpoints", 0, "beta", "lo"], 0.5)),
+        "$.checkpoints[0].beta.lo",
+        "got 0.5",
+    ),
     ("float-integer", "trace", lambda d: json.dumps({**d, "n": float(d["n"])}), "$.n", "integer"),
     ("float-version", "tape", lambda d: json.dumps({**d, "version": 1.0}), "$.version", "integer"),
     ("nan", "tape", lambda d: json.dumps(_set(d, ["u", 0], float("nan"))), "$.u[0]", "NaN"),
     ("infinity", "instance", lambda d: json.dumps(d).replace('"nu": [', '"nu": [1e400, '), "$.nu[0]", "overflows"),
-    ("upside-down-enclosure", "trace", lambda d: json.dumps(_set(d, ["checkpoints", 1, "beta"], {"lo": "2", "hi": "1"})),
-     "$.checkpoints[1].beta", "lo must be <= hi"),
+    (
+        "upside-down-enclosure",
+        "trace",
+        lambda d: json.dumps(_set(d, ["checkpoints", 1, "beta"], {"lo": "2", "hi": "1"})),
+        "$.checkpoints[1].beta",
+        "lo must be <= hi",
+    ),
     ("vanilla-mismatch", "trace", lambda d: json.dumps({**d, "vanilla": True}), "$.vanilla", "false"),
     ("unknown-algorithm", "trace", lambda d: json.dumps({**d, "algorithm": "robust"}), "$.algorithm", "one of"),
-    ("null-where-none-is-written", "calruption", lambda d: json.dumps(_set(d, ["epochs", 0, "rho", 0, 0], None)),
-     "$.epochs[0].rho[0][0]", "got null"),
-    ("negative-index", "calruption", lambda d: json.dumps(_set(d, ["epochs", 0, "support", 0], -1)),
-     "$.epochs[0].support[0]", ">= 0"),
-    ("segment-gap", "adversary", lambda d: json.dumps(_set(d, ["segments", 0, "start"], 2)), "$.segments[0].start",
-     "expected 1"),
+    (
+        "null-where-none-is-written",
+        "calruption",
+        lambda d: json.dumps(_set(d, ["epochs", 0, "rho", 0, 0], None)),
+        "$.epochs[0].rho[0][0]",
+        "got null",
+    ),
+    (
+        "negative-index",
+        "calruption",
+        lambda d: json.dumps(_set(d, ["epochs", 0, "support", 0], -1)),
+        "$.epochs[0].support[0]",
+        ">= 0",
+    ),
+    (
+        "segment-gap",
+        "adversary",
+        lambda d: json.dumps(_set(d, ["segments", 0, "start"], 2)),
+        "$.segments[0].start",
+        "expected 1",
+    ),
 ]
 
 
 @pytest.mark.parametrize("kind, mutate, path, says", [m[1:] for m in MUTATIONS], ids=[m[0] for m in MUTATIONS])
 def test_broken_documents_give_one_line_naming_the_json_path(kind, mutate, path, says, tmp_path):
     text = mutate(_valid(kind))
-    loader = {"instance": documents.load_instance, "adversary": documents.load_adversary,
-              "params": documents.load_params, "tape": documents.load_tape, "trace": documents.load_trace,
-              "calruption": documents.load_trace}[kind]
+    loader = {
+        "instance": documents.load_instance,
+        "adversary": documents.load_adversary,
+        "params": documents.load_params,
+        "tape": documents.load_tape,
+        "trace": documents.load_trace,
+        "calruption": documents.load_trace,
+    }[kind]
     file = tmp_path / "broken.json"
     file.write_bytes(text.encode("utf-8"))
     for given_ in (file, None):
@@ -516,7 +648,9 @@ def test_broken_documents_give_one_line_naming_the_json_path(kind, mutate, path,
 def test_truncated_and_malformed_json_is_one_line_with_line_and_column():
     text = json.dumps(_valid("tape"))
     for cut in (0, 1, len(text) // 2, len(text) - 1):
-        with pytest.raises(DocumentError, match=r"^t: not valid JSON \(the text ends early\): .* at line 1 column \d+$"):
+        with pytest.raises(
+            DocumentError, match=r"^t: not valid JSON \(the text ends early\): .* at line 1 column \d+$"
+        ):
             documents.parse_json(text[:cut].encode(), "t")
     cases = [
         (text + " " + text, "more than one JSON document"),
@@ -540,9 +674,14 @@ def test_truncated_and_malformed_json_is_one_line_with_line_and_column():
 @FUZZ
 @given(data=st.data())
 def test_arbitrary_bytes_parse_or_give_document_error(data):
-    raw = data.draw(st.one_of(st.binary(max_size=40), st.text(max_size=40).map(str.encode),
-                              st.text(alphabet='{}[]",:0123456789.eE+-nulltrfaseNI\\ud8', max_size=40)),
-                    label="bytes")
+    raw = data.draw(
+        st.one_of(
+            st.binary(max_size=40),
+            st.text(max_size=40).map(str.encode),
+            st.text(alphabet='{}[]",:0123456789.eE+-nulltrfaseNI\\ud8', max_size=40),
+        ),
+        label="bytes",
+    )
     try:
         documents.parse_json(raw, "b")
     except DocumentError:
@@ -652,7 +791,9 @@ def test_a_long_value_is_clipped_and_non_printable_text_escaped():
 def _as_floats(value):
     """Every "p/q" rational of a document as the nearest double."""
     if isinstance(value, dict):
-        return {k: v if k in ("format", "algorithm", "lp_method", "regime") else _as_floats(v) for k, v in value.items()}
+        return {
+            k: v if k in ("format", "algorithm", "lp_method", "regime") else _as_floats(v) for k, v in value.items()
+        }
     if isinstance(value, list):
         return [_as_floats(v) for v in value]
     if isinstance(value, str) and "/" in value:
@@ -685,8 +826,9 @@ def test_float64_results_take_numbers_where_exact_ones_refuse_them(traces):
             documents.validate({**root, "hi": bad}, "catoni-root", arithmetic="float64")
     # integers stay integers, and inputs have one (exact) form
     with pytest.raises(DocumentError, match=r"at \$\.n: must be an integer"):
-        documents.validate({**_as_floats(reference.trace_to_json(traces[0][2])), "n": 3.0}, "trace",
-                           arithmetic="float64")
+        documents.validate(
+            {**_as_floats(reference.trace_to_json(traces[0][2])), "n": 3.0}, "trace", arithmetic="float64"
+        )
     assert documents.schema("tape", "float64") == documents.schema("tape")
 
 
@@ -756,8 +898,14 @@ def test_npy_document_with_a_wrong_n_or_format_is_refused(tmp_path):
 # -- the command line ----------------------------------------------------------------------------
 def _cli(*args):
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    return subprocess.run([sys.executable, "-m", "reference", *map(str, args)], capture_output=True, text=True,
-                          env=env, cwd=REPO, timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", "reference", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=900,
+    )
 
 
 def test_cli_reads_an_npy_tape_and_refuses_a_bad_file_in_one_line(tmp_path):
@@ -765,10 +913,13 @@ def test_cli_reads_an_npy_tape_and_refuses_a_bad_file_in_one_line(tmp_path):
     tape = reference.sample_tape(instance, adversaries.clean(40), 3)
     (tmp_path / "instance.json").write_text(json.dumps(instance.to_json()))
     (tmp_path / "tape.json").write_text(json.dumps(documents.write_tape_npy(tape, tmp_path)))
-    result = _cli("run", "passive", "--instance", tmp_path / "instance.json", "--tape", tmp_path / "tape.json", "--json")
+    result = _cli(
+        "run", "passive", "--instance", tmp_path / "instance.json", "--tape", tmp_path / "tape.json", "--json"
+    )
     assert result.returncode == 0, result.stderr
     assert reference.trace_from_json(json.loads(result.stdout)) == reference.passive(
-        instance.hypotheses, tape, reference.Params.paper(40, instance.num_hypotheses, Fraction(1, 20)))
+        instance.hypotheses, tape, reference.Params.paper(40, instance.num_hypotheses, Fraction(1, 20))
+    )
     (tmp_path / "bad.json").write_text(json.dumps(instance.to_json())[:-1] + ', "nu": ["1/1"]}')
     result = _cli("run", "passive", "--instance", tmp_path / "bad.json")
     assert result.returncode == 2 and result.stdout == ""

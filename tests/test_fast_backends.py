@@ -2,6 +2,7 @@
 kernel, on numpy and on array-api-strict, equal the previous formulas bit for bit
 (tests/fast_pair_oracle.py keeps them: per-q-group matrix products), and whole runs give
 the same record as the previous code for the same seed."""
+
 from __future__ import annotations
 
 import importlib
@@ -13,7 +14,6 @@ import pytest
 import reference as R
 from fast import backends, pair_kernel, pair_stats
 from fast.hypotheses import disagreement_counts as old_disagreement_counts
-
 from tests import fast_pair_oracle as oracle
 
 FC = importlib.import_module("fast.calruption")
@@ -103,8 +103,10 @@ def test_interval_and_general_kernels_agree_beyond_float_exactness(seed):
     H = interval_rows(rng, 9, 23)
     for scale in (10**6, 2**58):
         c = rng.integers(0, scale, 23, dtype=np.int64) // 4
-        expected = np.array([[sum(int(c[x]) for x in range(23) if H[a, x] != H[b, x]) for b in range(9)]
-                             for a in range(9)], dtype=object)
+        expected = np.array(
+            [[sum(int(c[x]) for x in range(23) if H[a, x] != H[b, x]) for b in range(9)] for a in range(9)],
+            dtype=object,
+        )
         for force in (False, True):
             kernel = pair_kernel.PairKernel(H, "numpy", force_general=force)
             assert kernel.interval != force
@@ -122,8 +124,9 @@ def test_a_device_without_integer_matmul_computes_large_counts_on_the_host():
     c = rng.integers(2**55, 2**58, 15, dtype=np.int64)
     kernel = pair_kernel.PairKernel(H, backends.Backend("numpy", xp, None, integer_matmul=False))
     assert not kernel.interval and kernel.prepare(c).general[2] == "host"
-    expected = np.array([[sum(int(c[x]) for x in range(15) if H[a, x] != H[b, x]) for b in range(6)] for a in range(6)],
-                        dtype=object)
+    expected = np.array(
+        [[sum(int(c[x]) for x in range(15) if H[a, x] != H[b, x]) for b in range(6)] for a in range(6)], dtype=object
+    )
     assert (pair_stats.disagreement_counts(kernel, c).astype(object) == expected).all()
 
 
@@ -150,17 +153,24 @@ def test_interval_form_recognises_at_most_two_changes():
 def _old_epoch_functions(monkeypatch):
     """fast.calruption with the previous pair statistics (the oracle), for whole-run comparisons."""
     monkeypatch.setattr(FC, "disagreement_counts", lambda kernel, seen: old_disagreement_counts(kernel.H_host, seen))
-    monkeypatch.setattr(FC, "min_q_on_disagreement",
-                        lambda kernel, *args: oracle.min_q_on_disagreement(kernel.H_host, *args))
-    monkeypatch.setattr(FC, "loss_difference_blocks",
-                        lambda kernel, *args: oracle.loss_difference_blocks(kernel.H_host, *args))
+    monkeypatch.setattr(
+        FC, "min_q_on_disagreement", lambda kernel, *args: oracle.min_q_on_disagreement(kernel.H_host, *args)
+    )
+    monkeypatch.setattr(
+        FC, "loss_difference_blocks", lambda kernel, *args: oracle.loss_difference_blocks(kernel.H_host, *args)
+    )
     original = FC.fit_distribution
     monkeypatch.setattr(FC, "fit_distribution", lambda *args, distance=None, **kw: original(*args, **kw))
 
 
 def _records_equal(a, b):
-    assert (a.n, a.final_epoch, a.unfinished_rounds, a.labels_requested, a.output) == \
-        (b.n, b.final_epoch, b.unfinished_rounds, b.labels_requested, b.output)
+    assert (a.n, a.final_epoch, a.unfinished_rounds, a.labels_requested, a.output) == (
+        b.n,
+        b.final_epoch,
+        b.unfinished_rounds,
+        b.labels_requested,
+        b.output,
+    )
     assert len(a.epochs) == len(b.epochs)
     for x, y in zip(a.epochs, b.epochs):
         for field in x.__dataclass_fields__:
@@ -177,7 +187,7 @@ def test_same_seed_same_record_as_the_previous_code(points, hypotheses, backend,
     """Counts mode, thresholds (the interval kernel), paper constants: the new path on any
     backend gives the previous code's record, array for array, bit for bit."""
     base = R.instances.thresholds(points)
-    instance = R.Instance(base.nu, base.eta, base.hypotheses[::points // hypotheses][:hypotheses])
+    instance = R.Instance(base.nu, base.eta, base.hypotheses[:: points // hypotheses][:hypotheses])
     n = 10**9
     params = R.Params.paper(n, hypotheses, Fraction(1, 10))
     adversary = R.adversary.clean(n)
@@ -193,8 +203,11 @@ def test_same_record_on_a_general_class_in_tape_mode(monkeypatch):
     rng = np.random.default_rng(7)
     H = (rng.random((7, 12)) < 0.5).astype(np.int64)
     assert pair_kernel.interval_form(H) is None
-    instance = R.Instance(tuple(Fraction(1, 12) for _ in range(12)), tuple(Fraction(1, 5) for _ in range(12)),
-                          tuple(tuple(int(v) for v in row) for row in H))
+    instance = R.Instance(
+        tuple(Fraction(1, 12) for _ in range(12)),
+        tuple(Fraction(1, 5) for _ in range(12)),
+        tuple(tuple(int(v) for v in row) for row in H),
+    )
     n = 3000
     params = R.Params.scaled(n, 7, Fraction(1, 10), Fraction(1, 4), Fraction(3))
     from fast import sample_tape
@@ -208,9 +221,15 @@ def test_same_record_on_a_general_class_in_tape_mode(monkeypatch):
     _records_equal(new, old)
 
 
-@pytest.mark.parametrize("spec,field", [
-    ("tensorflow", "backend"), (3, "backend"), ("numpy:cuda", "device"), ("array-api-strict:gpu", "device"),
-])
+@pytest.mark.parametrize(
+    "spec,field",
+    [
+        ("tensorflow", "backend"),
+        (3, "backend"),
+        ("numpy:cuda", "device"),
+        ("array-api-strict:gpu", "device"),
+    ],
+)
 def test_bad_backend_is_a_value_error_naming_the_field(spec, field):
     with pytest.raises(ValueError, match=field):
         backends.get_backend(spec)

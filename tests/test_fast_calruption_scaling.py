@@ -7,6 +7,7 @@ constant columns; the block budgets are cut to a few elements so that every bloc
 runs over many blocks. The unblocked side builds the |pairs| x |X| arrays the blocked
 side avoids: line 7's counts by loops, line 8's min q and Catoni samples pair by pair,
 line 9's LP with all 2 x #pairs rows in one dense HiGHS call, line 13's max over pairs."""
+
 from __future__ import annotations
 
 import importlib
@@ -88,8 +89,14 @@ def full_lp(H, support, p_hat, weight, W):
     c = np.zeros(k + 1)
     c[-1] = 1.0
     tol = line9.HIGHS_TOLERANCE
-    result = linprog(c, A_ub=A, b_ub=b, bounds=[(0, 1)] * k + [(None, None)], method="highs-ds",
-                     options={"presolve": False, "primal_feasibility_tolerance": tol, "dual_feasibility_tolerance": tol})
+    result = linprog(
+        c,
+        A_ub=A,
+        b_ub=b,
+        bounds=[(0, 1)] * k + [(None, None)],
+        method="highs-ds",
+        options={"presolve": False, "primal_feasibility_tolerance": tol, "dual_feasibility_tolerance": tol},
+    )
     assert result.status == 0, result.message
     return float(result.fun)
 
@@ -108,8 +115,12 @@ def all_rows_value(H, p_hat, eta, weight, W) -> float:
 
 def one_row_at_a_time(monkeypatch):
     """Row generation from one row, adding one per round: many rounds even on small LPs."""
-    for name, value in (("FIRST_ROWS", 1), ("FIRST_ROWS_PER_COLUMN", 0.0), ("ROWS_PER_ROUND", 1),
-                        ("ROWS_PER_ROUND_PER_COLUMN", 0.0)):
+    for name, value in (
+        ("FIRST_ROWS", 1),
+        ("FIRST_ROWS_PER_COLUMN", 0.0),
+        ("ROWS_PER_ROUND", 1),
+        ("ROWS_PER_ROUND_PER_COLUMN", 0.0),
+    ):
         monkeypatch.setattr(line9, name, value)
 
 
@@ -137,8 +148,9 @@ def test_blocked_epoch_equals_the_unblocked_computation(seed, tiny_blocks, monke
 
     rho, min_q, samples = unblocked_pairs(H, state.q, seen, queried, length)
     assert np.array_equal(e.rho_counts, rho)
-    assert np.array_equal(np.isnan(e.min_q), np.isnan(min_q)) and np.array_equal(e.min_q[~np.isnan(min_q)],
-                                                                                min_q[~np.isnan(min_q)])
+    assert np.array_equal(np.isnan(e.min_q), np.isnan(min_q)) and np.array_equal(
+        e.min_q[~np.isnan(min_q)], min_q[~np.isnan(min_q)]
+    )
     active = (rho > 0) & (min_q > 0)
     assert np.array_equal(np.isfinite(e.weight), active) and np.array_equal(np.isfinite(e.alpha), active)
     agree = (rho == 0) & ~np.eye(num_h, dtype=bool)
@@ -160,7 +172,9 @@ def test_blocked_epoch_equals_the_unblocked_computation(seed, tiny_blocks, monke
     scale = float(np.nanmax(e.weight * (np.abs(e.W) + 1)))
     assert abs(e.lp_objective - optimum) <= 1e-7 * abs(optimum) + 1e-8 * scale, (e.lp_objective, optimum)
     assert stats["rounds"] >= 1 and stats["working_rows"] <= stats["rows"]
-    assert np.all((0 <= e.eta_hat[support]) & (e.eta_hat[support] <= 1)) and np.all(np.isnan(np.delete(e.eta_hat, support)))
+    assert np.all((0 <= e.eta_hat[support]) & (e.eta_hat[support] <= 1)) and np.all(
+        np.isnan(np.delete(e.eta_hat, support))
+    )
 
     # line 13 from the epoch's own levels: the max over disagreeing pairs
     level = e.layers.sum(axis=0) - 1
@@ -271,6 +285,7 @@ def test_warm_highs_retries_at_default_tolerances_before_giving_up(monkeypatch):
     made = []
 
     for failures in (1, 2):
+
         def flaky_solver(*model, warm=True):
             lp = original(*model, warm=warm)
             lp.highs = Flaky(lp.highs, failures)
@@ -282,7 +297,9 @@ def test_warm_highs_retries_at_default_tolerances_before_giving_up(monkeypatch):
             eta, objective = line9.fit_distribution(H, support, p_hat, e.weight, e.W)
             assert objective == pytest.approx(e.lp_objective, rel=1e-6, abs=1e-9)
             assert made[-1].retried_at[1] == line9.HIGHS_TOLERANCE  # it failed at the tight tolerance
-            assert made[-1].inner.getOptionValue("primal_feasibility_tolerance")[1] == 1e-7  # and went on at the default
+            assert (
+                made[-1].inner.getOptionValue("primal_feasibility_tolerance")[1] == 1e-7
+            )  # and went on at the default
         else:
             with pytest.raises(RuntimeError, match="could not solve the LP"):
                 line9.fit_distribution(H, support, p_hat, e.weight, e.W)

@@ -6,6 +6,7 @@ rationals they hold (Fraction(float)), so the comparison measures the float solv
 not the rounding of 1/q to a double. A float root z agrees with an enclosure [lo, hi]
 when |z - (lo + hi)/2| <= (hi - lo)/2 + root_tolerance(max|X|, alpha), the bound derived
 in fast/catoni.py's notes; the largest error seen is printed (run with -s)."""
+
 from __future__ import annotations
 
 import math
@@ -57,8 +58,9 @@ def batch(problems, K):
 
 def reference_enclosure(values, counts, alpha):
     used = np.asarray(counts) > 0
-    return reference_root([F(float(x)) for x in np.asarray(values)[used]],
-                          [int(c) for c in np.asarray(counts)[used]], F(float(alpha)))
+    return reference_root(
+        [F(float(x)) for x in np.asarray(values)[used]], [int(c) for c in np.asarray(counts)[used]], F(float(alpha))
+    )
 
 
 def error_over_tolerance(z, values, counts, alpha):
@@ -83,8 +85,9 @@ def test_agrees_with_reference(generator, seed, n):
     ratios = [error_over_tolerance(roots[i], V[i], C[i], A[i]) for i in range(n)]
     worst_eps = max(r[0] for r in ratios)
     worst_tol = max(r[1] for r in ratios)
-    print(f"\n{generator.__name__}: largest error {worst_eps:.2f} eps max(1, max|X|), "
-          f"{worst_tol:.3f} of root_tolerance")
+    print(
+        f"\n{generator.__name__}: largest error {worst_eps:.2f} eps max(1, max|X|), {worst_tol:.3f} of root_tolerance"
+    )
     assert worst_tol <= 1
 
 
@@ -119,8 +122,8 @@ def test_symmetric_data_root_is_centre():
     problems, centres = [], []
     for _ in range(200):
         k = int(rng.integers(1, 5))
-        centre = float(rng.integers(-2**20, 2**20)) / 2**10  # dyadic: c +- d are exact doubles
-        offsets = rng.integers(1, 2**30, k) / 2.0**int(rng.integers(0, 20))
+        centre = float(rng.integers(-(2**20), 2**20)) / 2**10  # dyadic: c +- d are exact doubles
+        offsets = rng.integers(1, 2**30, k) / 2.0 ** int(rng.integers(0, 20))
         counts = rng.integers(1, 10**9, k).astype(float)
         values = np.concatenate([centre - offsets, centre + offsets, [centre]])
         problems.append((values, np.concatenate([counts, counts, [rng.integers(0, 5)]]), 10 ** rng.uniform(-6, 1)))
@@ -150,14 +153,16 @@ def test_padding_is_ignored():
 
 
 def test_extreme_inputs_finite_and_in_bracket():
-    V = np.array([
-        [1e12, -1e12, 0.0],
-        [1e300, -1e300, 0.0],        # alpha |X - z| ~ 1e600: y itself overflows
-        [1.7e308, -1.7e308, 1.0],    # X - z would overflow without the scaling
-        [1e-300, -2e-300, 0.0],      # y underflows: the root is the weighted mean
-        [1e-300, -2e-300, 0.0],
-        [1.0, 2.0, 1e200],           # alpha |y| > 1e150: the logarithmic branch
-    ])
+    V = np.array(
+        [
+            [1e12, -1e12, 0.0],
+            [1e300, -1e300, 0.0],  # alpha |X - z| ~ 1e600: y itself overflows
+            [1.7e308, -1.7e308, 1.0],  # X - z would overflow without the scaling
+            [1e-300, -2e-300, 0.0],  # y underflows: the root is the weighted mean
+            [1e-300, -2e-300, 0.0],
+            [1.0, 2.0, 1e200],  # alpha |y| > 1e150: the logarithmic branch
+        ]
+    )
     C = np.array([[1e13, 3, 5], [1, 2, 5], [1, 2, 5], [1, 2, 5], [1, 2, 5], [1e13, 1e13, 1]])
     A = np.array([1e-12, 1e300, 1e-300, 1e-300, 1e300, 1.0])
     roots, iterations = catoni_roots(V, C, A, return_iterations=True)
@@ -184,7 +189,7 @@ def test_one_and_many_problems():
     assert roots.shape == (5000,) and roots.dtype == np.float64
     # each problem is solved on its own: a batch of one gives the same bits
     for i in rng.choice(5000, 40, replace=False):
-        assert catoni_roots(V[i:i + 1], C[i:i + 1], A[i:i + 1])[0] == roots[i]
+        assert catoni_roots(V[i : i + 1], C[i : i + 1], A[i : i + 1])[0] == roots[i]
         lo, hi = catoni_root(list(V[i]), list(C[i]), A[i])
         assert lo == hi == F(roots[i])
     for i in range(0, 5000, 250):
@@ -204,40 +209,46 @@ def test_large_argument_branch_matches_direct_formula():
 
 
 # -- validation --------------------------------------------------------------------------------
-@pytest.mark.parametrize("values, counts, alpha, field", [
-    ([1, 2], [1], 1, "values and counts"),
-    ([], [], 1, "values"),
-    ([1, 2], [0, 0], 1, "counts"),
-    ([1, 2], [1, -1], 1, "counts[1]"),
-    ([1, 2], [1.5, 1], 1, "counts[0]"),
-    ([1, 2], [True, 1], 1, "counts[0]"),
-    ([1, 2], [1, math.inf], 1, "counts[1]"),
-    ([math.nan, 2], [1, 1], 1, "values[0]"),
-    ([1, math.inf], [1, 1], 1, "values[1]"),
-    ([1, F(10**400)], [1, 1], 1, "values[1]"),
-    ([1, "2"], [1, 1], 1, "values[1]"),
-    ([1, 2], [1, 1], 0, "alpha"),
-    ([1, 2], [1, 1], -1.0, "alpha"),
-    ([1, 2], [1, 1], math.inf, "alpha"),
-    ([1, 2], [1, 1], F(1, 10**400), "alpha"),
-    ("12", [1, 1], 1, "values"),
-    ([1, 2], 3, 1, "counts"),
-])
+@pytest.mark.parametrize(
+    "values, counts, alpha, field",
+    [
+        ([1, 2], [1], 1, "values and counts"),
+        ([], [], 1, "values"),
+        ([1, 2], [0, 0], 1, "counts"),
+        ([1, 2], [1, -1], 1, "counts[1]"),
+        ([1, 2], [1.5, 1], 1, "counts[0]"),
+        ([1, 2], [True, 1], 1, "counts[0]"),
+        ([1, 2], [1, math.inf], 1, "counts[1]"),
+        ([math.nan, 2], [1, 1], 1, "values[0]"),
+        ([1, math.inf], [1, 1], 1, "values[1]"),
+        ([1, F(10**400)], [1, 1], 1, "values[1]"),
+        ([1, "2"], [1, 1], 1, "values[1]"),
+        ([1, 2], [1, 1], 0, "alpha"),
+        ([1, 2], [1, 1], -1.0, "alpha"),
+        ([1, 2], [1, 1], math.inf, "alpha"),
+        ([1, 2], [1, 1], F(1, 10**400), "alpha"),
+        ("12", [1, 1], 1, "values"),
+        ([1, 2], 3, 1, "counts"),
+    ],
+)
 def test_catoni_root_validation(values, counts, alpha, field):
     with pytest.raises(ValueError, match=field.replace("[", r"\[").replace("]", r"\]")):
         catoni_root(values, counts, alpha)
 
 
-@pytest.mark.parametrize("values, counts, alpha, field", [
-    (np.zeros((2, 3)), np.ones((2, 4)), np.ones(2), "values and counts"),
-    (np.zeros(3), np.ones(3), np.ones(1), "values"),
-    (np.zeros((2, 3)), np.ones((2, 3)), np.ones(3), "alpha"),
-    (np.zeros((2, 3)), np.ones((2, 3)), np.array([1.0, 0.0]), "alpha"),
-    (np.zeros((2, 3)), -np.ones((2, 3)), np.ones(2), "counts"),
-    (np.zeros((2, 3)), np.full((2, 3), 0.5), np.ones(2), "counts"),
-    (np.zeros((2, 3)), np.array([[1, 1, 1], [0, 0, 0]]), np.ones(2), "counts"),
-    (np.array([[np.nan, 0, 0], [0, 0, 0]]), np.ones((2, 3)), np.ones(2), "values"),
-])
+@pytest.mark.parametrize(
+    "values, counts, alpha, field",
+    [
+        (np.zeros((2, 3)), np.ones((2, 4)), np.ones(2), "values and counts"),
+        (np.zeros(3), np.ones(3), np.ones(1), "values"),
+        (np.zeros((2, 3)), np.ones((2, 3)), np.ones(3), "alpha"),
+        (np.zeros((2, 3)), np.ones((2, 3)), np.array([1.0, 0.0]), "alpha"),
+        (np.zeros((2, 3)), -np.ones((2, 3)), np.ones(2), "counts"),
+        (np.zeros((2, 3)), np.full((2, 3), 0.5), np.ones(2), "counts"),
+        (np.zeros((2, 3)), np.array([[1, 1, 1], [0, 0, 0]]), np.ones(2), "counts"),
+        (np.array([[np.nan, 0, 0], [0, 0, 0]]), np.ones((2, 3)), np.ones(2), "values"),
+    ],
+)
 def test_catoni_roots_validation(values, counts, alpha, field):
     with pytest.raises(ValueError, match=field):
         catoni_roots(values, counts, alpha)

@@ -11,6 +11,7 @@ Decision rule: two-sample tests (chi-square homogeneity for categorical statisti
 Kolmogorov-Smirnov for counts), each at ALPHA / (number of tests) (Bonferroni), with
 fixed seeds so the verdict is reproducible. A test that cannot fail shows nothing, so the
 same rule is applied to deliberately broken counts modes, which it must reject."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -61,19 +62,26 @@ def tape_mode_sample(instance, adv, params, runs=RUNS):
     for seed in range(runs):
         tape = fast.sample_tape(instance, adv, 1000 + seed)
         H = instance.hypotheses
-        rows.append(_statistics(fast.calruption(H, tape, params, raw=True), fast.robust_cal(H, tape, params, raw=True),
-                                fast.passive(H, tape, params, raw=True)))
+        rows.append(
+            _statistics(
+                fast.calruption(H, tape, params, raw=True),
+                fast.robust_cal(H, tape, params, raw=True),
+                fast.passive(H, tape, params, raw=True),
+            )
+        )
     return rows
 
 
 def counts_mode_sample(instance, adv, params, runs=RUNS):
     rows = []
     for seed in range(runs):
-        rows.append(_statistics(
-            fast.calruption_counts(instance, adv, params, 5000 + seed, raw=True),
-            fast.robust_cal_counts(instance, adv, params, 9000 + seed, raw=True),
-            fast.passive_counts(instance, adv, params, 13000 + seed, raw=True),
-        ))
+        rows.append(
+            _statistics(
+                fast.calruption_counts(instance, adv, params, 5000 + seed, raw=True),
+                fast.robust_cal_counts(instance, adv, params, 9000 + seed, raw=True),
+                fast.passive_counts(instance, adv, params, 13000 + seed, raw=True),
+            )
+        )
     return rows
 
 
@@ -123,13 +131,14 @@ def _broken_clean_only(monkeypatch):
     def pieces(self, start, end):
         for length, _ in original(self, start, end):
             yield length, self.segments[-1][2]
+
     monkeypatch.setattr(counts_mode.Environment, "pieces", pieces)
 
 
 def _broken_coin_squared(monkeypatch):
     """CALruption's coins drawn with probability q^2 instead of q."""
     original = counts_mode.epoch_counts
-    monkeypatch.setattr(counts_mode, "epoch_counts", lambda env, rng: (lambda s, e, q: original(env, rng)(s, e, q * q)))
+    monkeypatch.setattr(counts_mode, "epoch_counts", lambda env, rng: lambda s, e, q: original(env, rng)(s, e, q * q))
 
 
 def _broken_one_piece(monkeypatch):
@@ -139,11 +148,15 @@ def _broken_one_piece(monkeypatch):
     def pieces(self, start, end):
         parts = list(original(self, start, end))
         yield sum(length for length, _ in parts), parts[0][1]
+
     monkeypatch.setattr(counts_mode.Environment, "pieces", pieces)
 
 
-@pytest.mark.parametrize("breakage", [_broken_clean_only, _broken_coin_squared, _broken_one_piece],
-                         ids=["ignores_adversary", "coin_q_squared", "one_eta_per_update"])
+@pytest.mark.parametrize(
+    "breakage",
+    [_broken_clean_only, _broken_coin_squared, _broken_one_piece],
+    ids=["ignores_adversary", "coin_q_squared", "one_eta_per_update"],
+)
 def test_the_rule_rejects_a_broken_counts_mode(breakage, tape_sample, monkeypatch):
     breakage(monkeypatch)
     pvals = p_values(tape_sample, counts_mode_sample(*_setting()))

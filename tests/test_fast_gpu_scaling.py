@@ -1,5 +1,6 @@
 """bench/gpu_scaling.py's argument handling and a tiny CPU run, bench/calruption_scaling.py's
 floor estimate, and `answer --backend` (issue 33)."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -24,14 +25,26 @@ def _load(name: str):
 
 
 def _run(*args, env=None):
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **(env or {})},
+    )
 
 
-@pytest.mark.parametrize("args,field", [
-    (["--sizes", "12,x"], "--sizes"), (["--sizes", "1"], "--sizes"), (["--budget", "0"], "--budget"),
-    (["--n", "ten"], "--n"), (["--compare-sizes", ""], "--compare-sizes"), (["--backend", "tensorflow"], "--backend"),
-])
+@pytest.mark.parametrize(
+    "args,field",
+    [
+        (["--sizes", "12,x"], "--sizes"),
+        (["--sizes", "1"], "--sizes"),
+        (["--budget", "0"], "--budget"),
+        (["--n", "ten"], "--n"),
+        (["--compare-sizes", ""], "--compare-sizes"),
+        (["--backend", "tensorflow"], "--backend"),
+    ],
+)
 def test_bad_arguments_exit_2_with_one_line(args, field):
     result = _run("--backend", "numpy", *args) if "--backend" not in args else _run(*args)
     assert result.returncode == 2, result
@@ -65,6 +78,7 @@ def test_compare_reports_a_changed_count_and_a_float_beyond_tolerance():
     import numpy as np
 
     import fast
+
     gpu = _load("gpu_scaling")
     instance, adversary, params = gpu.workload(16, 10**8)
     a = fast.calruption_counts(instance, adversary, params, 1, raw=True)
@@ -96,11 +110,21 @@ def test_answer_backend_flag(tmp_path):
     request.write_text(json.dumps(document))
     outputs = []
     for extra in ([], ["--backend", "array-api-strict"]):
-        result = subprocess.run([sys.executable, "-m", "properties", "answer", "--impl", "fast", *extra, str(request)],
-                                capture_output=True, text=True, timeout=300, cwd=ROOT)
+        result = subprocess.run(
+            [sys.executable, "-m", "properties", "answer", "--impl", "fast", *extra, str(request)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=ROOT,
+        )
         assert result.returncode == 0, result.stderr
         outputs.append(json.loads(result.stdout))
     assert outputs[0] == outputs[1] and outputs[0]["format"] == "cral-epoch-result"
-    bad = subprocess.run([sys.executable, "-m", "properties", "answer", "--impl", "fast", "--backend", "torch:mps",
-                          str(request)], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    bad = subprocess.run(
+        [sys.executable, "-m", "properties", "answer", "--impl", "fast", "--backend", "torch:mps", str(request)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and ("backend" in bad.stderr or "device" in bad.stderr)

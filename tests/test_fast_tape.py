@@ -1,5 +1,6 @@
 """fast/tape.py: the vectorised cral-tape-v1 generator is the reference's, round for
 round, including its 2^64 edges and its lazy fallback; conversions and coins are exact."""
+
 import math
 import random
 from array import array
@@ -27,7 +28,9 @@ def assert_same_tape(arrays, tape):
 
 def _four_points():
     # nu with zero entries and eta with 0 and 1 (floor(eta 2^64) = 2^64 does not fit a uint64).
-    return R.Instance([F(1, 3), F(0), F(1, 2), F(1, 6), F(0)], [F(0), F(1, 2), F(1), F(1, 3), F(1)], [(0,) * 5, (1,) * 5])
+    return R.Instance(
+        [F(1, 3), F(0), F(1, 2), F(1, 6), F(0)], [F(0), F(1, 2), F(1), F(1, 3), F(1)], [(0,) * 5, (1,) * 5]
+    )
 
 
 CASES = {
@@ -119,12 +122,14 @@ def _edge_words(values):
 
 def _fake_block_words(rounds):
     """A replacement for reference.tape.block_words serving the given (w_x, w_y, w_u)."""
+
     def block_words(seed, block):
         words = array("Q")
         for r in range(RT.BLOCK_ROUNDS):
             t = block * RT.BLOCK_ROUNDS + r
             words.extend(rounds[t] if t < len(rounds) else (0, 0, 0))
         return words
+
     return block_words
 
 
@@ -185,6 +190,7 @@ def test_per_round_fallbacks_match_the_lazy_rule():
 def test_block_words_are_the_contract_digest():
     # The generator reads reference.tape.block_words; pin that to the contract's hash.
     import hashlib
+
     digest = hashlib.shake_256(b"cral-tape-v1/block" + (5).to_bytes(8, "little") + (2).to_bytes(8, "little"))
     words = np.frombuffer(digest.digest(3 * 1024 * 8), dtype="<u8")
     assert np.array_equal(np.frombuffer(RT.block_words(5, 2), dtype=np.uint64), words)
@@ -244,6 +250,7 @@ def test_non_dyadic_coins_are_decided_exactly_in_tape_mode():
     """q = 1/3 is not a float: its float lies just below or above 1/3; a coin u between the
     float and 1/3 must follow the float (the fast path's own q), exactly."""
     from fast.tape import exact_coins
+
     q = np.array([1 / 3])
     between = (F(1, 3) + F(q[0])) / 2
     hand = R.Tape([0, 0, 0], [0, 0, 0], [between, F(1, 3), F(0)])
@@ -304,10 +311,16 @@ def test_coins_on_a_sampled_tape_match_the_fraction_rule():
     assert coins(arrays.u_words, arrays.x, q).tolist() == [u < F(q[x]) for x, u in zip(tape.x, tape.u)]
 
 
-@pytest.mark.parametrize("q, match", [
-    ([0.5, np.nan], r"q\[1\]"), ([1.5], r"q\[0\]"), ([-0.25], r"q\[0\]"),
-    (np.array([0.5], dtype=np.longdouble), "float64"), ([[0.5]], "one-dimensional"),
-])
+@pytest.mark.parametrize(
+    "q, match",
+    [
+        ([0.5, np.nan], r"q\[1\]"),
+        ([1.5], r"q\[0\]"),
+        ([-0.25], r"q\[0\]"),
+        (np.array([0.5], dtype=np.longdouble), "float64"),
+        ([[0.5]], "one-dimensional"),
+    ],
+)
 def test_query_thresholds_refuse_bad_q(q, match):
     if np.dtype(np.longdouble).itemsize <= 8 and match == "float64":
         pytest.skip("longdouble is float64 on this platform")

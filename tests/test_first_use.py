@@ -1,5 +1,6 @@
 """Issue 16, items 5 and 8 (the reference's command line): defaults that looked like bugs
 and the smaller surprises a newcomer met, each run as a newcomer runs it."""
+
 from __future__ import annotations
 
 import os
@@ -21,14 +22,23 @@ REPO = Path(__file__).resolve().parent.parent
 def run(module: str, *args, env=None) -> subprocess.CompletedProcess:
     existing = os.environ.get("PYTHONPATH")
     merged = {**os.environ, "PYTHONPATH": str(REPO) + (os.pathsep + existing if existing else ""), **(env or {})}
-    return subprocess.run([sys.executable, "-m", module, *map(str, args)], capture_output=True, text=True,
-                          env=merged, cwd=REPO, timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", module, *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=merged,
+        cwd=REPO,
+        timeout=900,
+    )
 
 
-@pytest.mark.parametrize("module, subcommands", [
-    ("reference", ["run", "demo", "tape", "show"]),
-    ("properties", ["check", "crosscheck", "replay", "answer", "campaign", "schemas"]),
-])
+@pytest.mark.parametrize(
+    "module, subcommands",
+    [
+        ("reference", ["run", "demo", "tape", "show"]),
+        ("properties", ["check", "crosscheck", "replay", "answer", "campaign", "schemas"]),
+    ],
+)
 def test_no_subcommand_prints_usage_with_the_subcommands(module, subcommands):
     result = run(module)
     assert result.returncode == 2 and result.stdout == ""
@@ -68,11 +78,14 @@ def test_option_values_starting_with_a_dash():
     assert "params.delta" in delta.stderr and "-1/2" in delta.stderr, delta.stderr
 
 
-@pytest.mark.parametrize("args, option", [
-    (["show", "--instance", "intervals", "--seed", "3"], "--seed"),
-    (["show", "--adversary", "counterexample", "--n", "100", "--seed", "2"], "--seed"),
-    (["show", "--n", "100"], "--n"),
-])
+@pytest.mark.parametrize(
+    "args, option",
+    [
+        (["show", "--instance", "intervals", "--seed", "3"], "--seed"),
+        (["show", "--adversary", "counterexample", "--n", "100", "--seed", "2"], "--seed"),
+        (["show", "--n", "100"], "--n"),
+    ],
+)
 def test_show_refuses_options_it_would_ignore(args, option):
     result = run("reference", *args)
     assert result.returncode == 2 and result.stdout == ""
@@ -87,8 +100,10 @@ def test_a_tape_too_large_for_memory_is_refused_up_front(monkeypatch, capsys):
     assert f"{reference_cli.TAPE_BYTES_PER_ROUND} bytes per round" in err and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("value, profile", [("true", "ci"), ("1", "ci"), ("false", "dev"), ("0", "dev"),
-                                            ("", "dev"), ("No", "dev"), ("OFF", "dev")])
+@pytest.mark.parametrize(
+    "value, profile",
+    [("true", "ci"), ("1", "ci"), ("false", "dev"), ("0", "dev"), ("", "dev"), ("No", "dev"), ("OFF", "dev")],
+)
 def test_ci_false_or_0_does_not_select_the_ci_profile(monkeypatch, value, profile):
     from properties import pytest_plugin
     from properties.core import profiles
@@ -106,17 +121,35 @@ def test_dev_profile_database_is_not_in_the_working_directory(tmp_path):
     work = tmp_path / "work"
     work.mkdir()
     existing = os.environ.get("PYTHONPATH")
-    env = {**os.environ, "PYTHONPATH": str(REPO) + (os.pathsep + existing if existing else ""),
-           "CRAL_HYPOTHESIS_DIR": str(database)}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO) + (os.pathsep + existing if existing else ""),
+        "CRAL_HYPOTHESIS_DIR": str(database),
+    }
     env.pop("CI", None)
-    result = subprocess.run([sys.executable, "-m", "properties", "check", "--profile", "dev", "--only",
-                             "check_passive_learning_lemma_c1"], capture_output=True, text=True, env=env, cwd=work,
-                            timeout=900)
+    result = subprocess.run(
+        [sys.executable, "-m", "properties", "check", "--profile", "dev", "--only", "check_passive_learning_lemma_c1"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=work,
+        timeout=900,
+    )
     assert result.returncode == 0, result.stderr
     assert not (work / ".hypothesis").exists() and list(work.iterdir()) == []
-    shown = subprocess.run([sys.executable, "-c", "from hypothesis import settings; import properties.core.profiles; "
-                            "print(settings.get_profile('dev').database)"], capture_output=True, text=True,
-                           env=env, cwd=work, timeout=900)
+    shown = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from hypothesis import settings; import properties.core.profiles; "
+            "print(settings.get_profile('dev').database)",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=work,
+        timeout=900,
+    )
     assert str(database) in shown.stdout, shown
 
 
@@ -136,20 +169,31 @@ def test_findings_r14_before_r15_and_no_future_encoding():
     assert "will be encoded" not in text
 
 
-@pytest.mark.parametrize("argv", [
-    ["reference", "run", "robust_cal", "--json"],
-    ["reference", "demo", "--seeds", "1", "--n", "4096", "--tau", "512"],
-    ["properties", "check", "--only", "check_passive_learning_lemma_c1", "check_calruption_estimation_lemma",
-     "--json-indent", "1"],
-    ["proofs_check", "--only", "passive"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["reference", "run", "robust_cal", "--json"],
+        ["reference", "demo", "--seeds", "1", "--n", "4096", "--tau", "512"],
+        [
+            "properties",
+            "check",
+            "--only",
+            "check_passive_learning_lemma_c1",
+            "check_calruption_estimation_lemma",
+            "--json-indent",
+            "1",
+        ],
+        ["proofs_check", "--only", "passive"],
+    ],
+)
 def test_every_cli_under_head_gives_no_traceback(argv):
     """`... | head -1`: the reader closes the pipe after one line; the program ends quietly
     (141 when it was still writing, 0 when it had finished)."""
     existing = os.environ.get("PYTHONPATH")
     env = {**os.environ, "PYTHONPATH": str(REPO) + (os.pathsep + existing if existing else ""), "CI": "true"}
-    process = subprocess.Popen([sys.executable, "-m", *argv], cwd=REPO, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", *argv], cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     assert process.stdout.readline()
     process.stdout.close()
     err = process.stderr.read().decode()

@@ -22,6 +22,7 @@ database (tests/test_teeth.py's teeth_profile, for the same reasons); the copies
 this process (the check logic is the same as in a worker; it saves a worker start per
 mutant). Default run: the first check of each mutant's `caught_by`, MAX_EXAMPLES examples;
 slow: every named check with the profile's examples."""
+
 from __future__ import annotations
 
 import importlib
@@ -31,10 +32,10 @@ from fractions import Fraction
 
 import pytest
 
-from properties.core.contract import TRACE_MODES
-from properties.core.candidate import run_algorithm
-from properties.judge.load import load_impl
 from properties.checks.registry import all_checks
+from properties.core.candidate import run_algorithm
+from properties.core.contract import TRACE_MODES
+from properties.judge.load import load_impl
 from properties.run.runner import FAILED, PASSED, violations_of
 from properties.strategies import fixed_crosscheck_cases
 from tests.broken.fast_mutants import FROM_EPOCH_2, MUTANTS, PREFIX, build, first_catch
@@ -125,7 +126,9 @@ def test_mutant_differs_from_fast_beyond_rounding(mutant, broken_dir):
     cases = fixed_crosscheck_cases(50)[:DIFF_CASES]
     found = differences(mutant, module, cases)
     beyond = [(i, mode, d) for i, mode, d, _ in found if d > BEYOND_ROUNDING]
-    assert beyond, f"{mutant.name} changes fast's traces by at most {max(d for _, _, d, _ in found)} on {len(cases)} cases"
+    assert beyond, (
+        f"{mutant.name} changes fast's traces by at most {max(d for _, _, d, _ in found)} on {len(cases)} cases"
+    )
     print(f"\n{mutant.name}: differs beyond rounding on {len(beyond)} of {len(found)} (case, mode); first {beyond[0]}")
     if mutant.from_epoch >= 2:
         changed_first = [(i, d1) for i, _, _, d1 in found if d1]
@@ -140,12 +143,15 @@ def _catch(mutant, check_name, broken_dir, plain_fast, max_examples):
     with load_impl(build(mutant, broken_dir), isolate=False) as broken, teeth_profile():
         result, example, seconds = first_catch(check, broken, max_examples=max_examples, prefer_violations=True)
     assert result.status == FAILED, (
-        f"{check_name} did not catch {mutant.name} ({mutant.description}) in {result.examples} examples")
+        f"{check_name} did not catch {mutant.name} ({mutant.description}) in {result.examples} examples"
+    )
     text = "\n".join(result.violations)
     assert not any(marker in text for marker in HARNESS_MARKERS), f"caught only through the harness: {text}"
     assert example is not None
-    print(f"\n{mutant.name} caught by {check_name} after {seconds:.2f} s ({result.examples} examples): "
-          f"{result.violations[0][:300]}")
+    print(
+        f"\n{mutant.name} caught by {check_name} after {seconds:.2f} s ({result.examples} examples): "
+        f"{result.violations[0][:300]}"
+    )
     control = violations_of(check, plain_fast, example)
     assert control == [], f"plain fast fails the example that caught {mutant.name}: {control[:1]}"
 
@@ -156,8 +162,11 @@ def test_mutant_is_caught_by_its_first_check(mutant, broken_dir, plain_fast):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("mutant,check_name", [(m, c) for m in MUTANTS for c in m.caught_by],
-                         ids=[f"{m.name}-{c}" for m in MUTANTS for c in m.caught_by])
+@pytest.mark.parametrize(
+    "mutant,check_name",
+    [(m, c) for m in MUTANTS for c in m.caught_by],
+    ids=[f"{m.name}-{c}" for m in MUTANTS for c in m.caught_by],
+)
 def test_mutant_is_caught_by_every_named_check(mutant, check_name, broken_dir, plain_fast):
     _catch(mutant, check_name, broken_dir, plain_fast, None)
 

@@ -7,6 +7,7 @@
   as tests/test_legit.py runs, so those examples do exercise the choice), and the
   cross-check reports it as a mismatch;
 * the copy in docs/property-suite.md is current."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -18,15 +19,23 @@ import pytest
 from properties.checks import free_choices
 from properties.checks.crosscheck import DIVERGENCE_KINDS, crosscheck_case
 from properties.checks.free_choices import (
-    BY_ID, CHOICES, FREE, NOT_IMPLEMENTATION_CHOICES, PINNED, RULES, cite, divergence_classes, render_markdown,
+    BY_ID,
+    CHOICES,
+    FREE,
+    NOT_IMPLEMENTATION_CHOICES,
+    PINNED,
+    RULES,
+    cite,
+    divergence_classes,
+    render_markdown,
 )
-from properties.judge.load import load_impl
 from properties.checks.registry import all_checks
+from properties.judge.load import load_impl
 from properties.run.runner import FAILED, PASSED, run_check
 from tests.legit.variants import BY_NAME, PREFIX, build
-from tests.reference_copies import importable
 from tests.legit.variants import CHECK_EXAMPLES as MAX_EXAMPLES
 from tests.legit.variants import FIXED_CASES as FIXED
+from tests.reference_copies import importable
 from tests.test_teeth import teeth_profile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -117,11 +126,15 @@ def test_the_table_drives_the_checks(choice_id, variant, check, copies, monkeypa
     assert result.status == FAILED, f"with {choice_id} pinned, {check} still accepts {variant}"
 
 
-@pytest.mark.parametrize("choice_id, variant", [
-    ("passive.erm_tie", "passive_erm_highest_index"),
-    ("calruption.output", "calruption_output_highest_member"),
-    ("calruption.fit", "calruption_fit_midpoint"),
-], ids=["passive.erm_tie", "calruption.output", "calruption.fit"])
+@pytest.mark.parametrize(
+    "choice_id, variant",
+    [
+        ("passive.erm_tie", "passive_erm_highest_index"),
+        ("calruption.output", "calruption_output_highest_member"),
+        ("calruption.fit", "calruption_fit_midpoint"),
+    ],
+    ids=["passive.erm_tie", "calruption.output", "calruption.fit"],
+)
 def test_the_table_drives_the_cross_check(choice_id, variant, copies, monkeypatch):
     candidate = copies(variant)
     algorithm = BY_NAME[variant].modes[0]
@@ -137,12 +150,16 @@ def test_render_lists_every_entry_once():
         assert text.count(f"`{c.id}`") == 1, c.id
     assert text.count("\n| `") == len(CHOICES)
     assert sum(c.status == FREE for c in CHOICES) == sum(
-        1 for line in text.splitlines() if line.startswith("| `") and line.endswith(("argmin_tie |", "lp_non_unique |",
-                                                                                    "output_member |", "tolerance |")))
+        1
+        for line in text.splitlines()
+        if line.startswith("| `")
+        and line.endswith(("argmin_tie |", "lp_non_unique |", "output_member |", "tolerance |"))
+    )
 
 
 def test_docs_copy_is_current():
     """docs/property-suite.md carries render_markdown()'s text verbatim (regenerate it with
     `python -c "from properties.checks.free_choices import render_markdown; print(render_markdown())"`)."""
-    assert render_markdown() in (ROOT / "docs" / "property-suite.md").read_text(), \
+    assert render_markdown() in (ROOT / "docs" / "property-suite.md").read_text(), (
         "docs/property-suite.md's copy of the free-choices table is stale"
+    )

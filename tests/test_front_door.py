@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from properties.reports.first_use import current_folder_hint
 from properties.checks.registry import all_checks
+from properties.reports.first_use import current_folder_hint
 from reference.extras import MissingExtra, require
 
 REPO = Path(__file__).resolve().parent.parent
@@ -24,8 +24,9 @@ SKELETON = REPO / "examples" / "skeleton"
 def run(*args, cwd=REPO, env=None, flags=()):
     existing = os.environ.get("PYTHONPATH")
     merged = {**os.environ, "PYTHONPATH": str(REPO) + (os.pathsep + existing if existing else ""), **(env or {})}
-    return subprocess.run([sys.executable, *flags, *args], capture_output=True, text=True, env=merged, cwd=cwd,
-                          timeout=900)
+    return subprocess.run(
+        [sys.executable, *flags, *args], capture_output=True, text=True, env=merged, cwd=cwd, timeout=900
+    )
 
 
 def test_check_list_names_every_check_with_its_citation():
@@ -44,8 +45,17 @@ def test_not_applicable_rows_say_why_in_the_table():
     """A statement about the paper (Lemma A.1 on the instance) calls no implementation: not
     applicable to a candidate, and the row says so."""
     name = "check_corruption_effect_lemma_1"
-    result = run("-m", "properties", "check", "--impl", "my_cral", "--only", name, "check_passive_output_is_erm",
-                 env={"PYTHONPATH": f"{SKELETON}{os.pathsep}{REPO}", "CI": "true"})
+    result = run(
+        "-m",
+        "properties",
+        "check",
+        "--impl",
+        "my_cral",
+        "--only",
+        name,
+        "check_passive_output_is_erm",
+        env={"PYTHONPATH": f"{SKELETON}{os.pathsep}{REPO}", "CI": "true"},
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     row = next(line for line in result.stdout.splitlines() if line.startswith(name))
     assert "not applicable" in row and "(not applicable: " in row, row
@@ -68,27 +78,34 @@ def test_pytest_cral_impl_from_the_current_folder_says_how(tmp_path):
     """The `pytest` program (here: python -P, which does not put the current folder on
     sys.path either) with a module that sits in the current folder."""
     (tmp_path / "my_cral.py").write_text((SKELETON / "my_cral.py").read_text())
-    result = run("-m", "pytest", "-q", "-p", "no:cacheprovider", "--cral-impl", "my_cral", cwd=tmp_path,
-                 flags=("-P",))
+    result = run("-m", "pytest", "-q", "-p", "no:cacheprovider", "--cral-impl", "my_cral", cwd=tmp_path, flags=("-P",))
     assert result.returncode == pytest.ExitCode.USAGE_ERROR, result.stdout + result.stderr
     assert "PYTHONPATH=. pytest --cral-impl my_cral" in result.stderr, result.stderr
 
 
 def test_require_names_the_extra():
-    with pytest.raises(MissingExtra, match=r"needs some-package, which is not installed: pip install "
-                                           r"'corruption-robust-active-learning\[proofs\]'"):
+    with pytest.raises(
+        MissingExtra,
+        match=r"needs some-package, which is not installed: pip install "
+        r"'corruption-robust-active-learning\[proofs\]'",
+    ):
         require("no_such_module_for_this_test", package="some-package", extra="proofs", needed_by="this test")
     assert require("json", package="json", extra="none", needed_by="this test").dumps([]) == "[]"
 
 
-@pytest.mark.parametrize("module, argv, extra", [
-    ("z3", ["proofs_check", "--only", "passive.thm31"], "proofs"),
-    ("distributed", ["properties", "campaign", "experiment", "curves-quick"], "campaign"),
-])
+@pytest.mark.parametrize(
+    "module, argv, extra",
+    [
+        ("z3", ["proofs_check", "--only", "passive.thm31"], "proofs"),
+        ("distributed", ["properties", "campaign", "experiment", "curves-quick"], "campaign"),
+    ],
+)
 def test_a_command_without_its_extra_says_which_to_install(module, argv, extra, tmp_path):
     """As a base install meets it: the module made unimportable, the command run."""
-    code = (f"import sys, runpy; sys.modules[{module!r}] = None; sys.argv = {argv!r}; "
-            f"runpy.run_module({argv[0]!r}, run_name='__main__', alter_sys=True)")
+    code = (
+        f"import sys, runpy; sys.modules[{module!r}] = None; sys.argv = {argv!r}; "
+        f"runpy.run_module({argv[0]!r}, run_name='__main__', alter_sys=True)"
+    )
     result = run("-c", code, cwd=tmp_path, env={"CRAL_RESULTS_DIR": str(tmp_path)})
     assert result.returncode == 2, result.stdout + result.stderr
     error = [line for line in result.stderr.splitlines() if line.startswith("error: ")]

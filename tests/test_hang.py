@@ -10,6 +10,7 @@ the first example, no shrink step, the remaining runs skipped.
 
 The candidates are tiny modules written into a temporary folder: passive loops, sleeps,
 exits or prints; the module hangs, raises or exits at import."""
+
 from __future__ import annotations
 
 import json
@@ -39,15 +40,15 @@ CANDIDATES = {
     "hang_sleepy": _HEAD + "import time\ndef passive(hypotheses, tape, params):\n    time.sleep(1000)\n",
     # each call takes a while and is right: only a budget bounds a run of it
     "hang_slow": _HEAD + "import time\ndef passive(hypotheses, tape, params):\n    time.sleep(0.5)\n"
-                         "    return reference.passive(hypotheses, tape, params)\n",
+    "    return reference.passive(hypotheses, tape, params)\n",
     "hang_sys_exit": _HEAD + "import sys\ndef passive(hypotheses, tape, params):\n    sys.exit(3)\n",
     "hang_os_exit": _HEAD + "import os\ndef passive(hypotheses, tape, params):\n    os._exit(3)\n",
     "hang_chatty": _HEAD + "def passive(hypotheses, tape, params):\n    print('chatty passive on stdout')\n"
-                           "    return reference.passive(hypotheses, tape, params)\n",
+    "    return reference.passive(hypotheses, tape, params)\n",
     # a wrong answer (a check's own violation, not a fault), so Hypothesis shrinks it
     "hang_wrong": _HEAD + "import dataclasses\ndef passive(hypotheses, tape, params):\n"
-                          "    trace = reference.passive(hypotheses, tape, params)\n"
-                          "    return dataclasses.replace(trace, output=(trace.output + 1) % len(hypotheses))\n",
+    "    trace = reference.passive(hypotheses, tape, params)\n"
+    "    return dataclasses.replace(trace, output=(trace.output + 1) % len(hypotheses))\n",
     "hang_import_loop": "while True:\n    pass\n",
     "hang_import_error": "raise RuntimeError('boom at import')\n",
     "hang_import_syntax": "def passive(:\n    pass\n",
@@ -74,8 +75,10 @@ class Run:
         try:
             return json.loads(self.stdout)
         except ValueError:
-            pytest.fail(f"stdout is not one JSON object (exit {self.returncode}):\n{self.stdout[:2000]}\n"
-                        f"stderr:\n{self.stderr[-2000:]}")
+            pytest.fail(
+                f"stdout is not one JSON object (exit {self.returncode}):\n{self.stdout[:2000]}\n"
+                f"stderr:\n{self.stderr[-2000:]}"
+            )
 
     def one_line_error(self, *fragments: str) -> None:
         """Bad input: exit 2, nothing on stdout, one line on stderr naming what is wrong."""
@@ -106,18 +109,65 @@ PLANTED_CMD = f"{sys.executable} {ROOT / 'tests' / 'planted_cmd' / 'misbehave.py
 T = str(TIMEOUT)
 COMMANDS = {
     "busy": ["check", "--impl", "hang_busy", "--timeout", T, "--json", "--only", *PASSIVE_CHECKS, NO_PASSIVE],
-    "busy in-process": ["check", "--impl", "hang_busy", "--in-process", "--timeout", T, "--json",
-                        "--only", PASSIVE_CHECKS[0]],
-    "sleepy crosscheck": ["crosscheck", "--candidate", "hang_sleepy", "--timeout", T, "--cases", "12",
-                          "--algorithms", "passive", "robust_cal", "--json"],
-    "command hang": ["check", "--candidate-cmd", f"{PLANTED_CMD} hang", "--timeout", T, "--json",
-                     "--only", PASSIVE_CHECKS[0]],
-    "command hang crosscheck": ["crosscheck", "--candidate-cmd", f"{PLANTED_CMD} hang", "--timeout", T,
-                                "--cases", "6", "--algorithms", "passive"],
+    "busy in-process": [
+        "check",
+        "--impl",
+        "hang_busy",
+        "--in-process",
+        "--timeout",
+        T,
+        "--json",
+        "--only",
+        PASSIVE_CHECKS[0],
+    ],
+    "sleepy crosscheck": [
+        "crosscheck",
+        "--candidate",
+        "hang_sleepy",
+        "--timeout",
+        T,
+        "--cases",
+        "12",
+        "--algorithms",
+        "passive",
+        "robust_cal",
+        "--json",
+    ],
+    "command hang": [
+        "check",
+        "--candidate-cmd",
+        f"{PLANTED_CMD} hang",
+        "--timeout",
+        T,
+        "--json",
+        "--only",
+        PASSIVE_CHECKS[0],
+    ],
+    "command hang crosscheck": [
+        "crosscheck",
+        "--candidate-cmd",
+        f"{PLANTED_CMD} hang",
+        "--timeout",
+        T,
+        "--cases",
+        "6",
+        "--algorithms",
+        "passive",
+    ],
     "slow budget": ["check", "--impl", "hang_slow", "--budget", "4", "--json", "--only", *PASSIVE_CHECKS],
     "slow budget text": ["check", "--impl", "hang_slow", "--budget", "4", "--only", *PASSIVE_CHECKS],
-    "slow crosscheck budget": ["crosscheck", "--candidate", "hang_slow", "--budget", "4", "--cases", "30",
-                               "--algorithms", "passive", "--json"],
+    "slow crosscheck budget": [
+        "crosscheck",
+        "--candidate",
+        "hang_slow",
+        "--budget",
+        "4",
+        "--cases",
+        "30",
+        "--algorithms",
+        "passive",
+        "--json",
+    ],
     "import loop": ["check", "--impl", "hang_import_loop", "--timeout", T],
     "import loop in-process": ["check", "--impl", "hang_import_loop", "--timeout", T, "--in-process"],
     "import loop crosscheck": ["crosscheck", "--candidate", "hang_import_loop", "--timeout", T],
@@ -127,6 +177,7 @@ COMMANDS = {
 @pytest.fixture(scope="module")
 def runs(candidates) -> dict[str, Run]:
     """The commands that wait out timeouts or budgets, run concurrently."""
+
     def run(args):
         if "--candidate-cmd" in args:  # its request files stay in the test's folder, not /tmp
             args = [*args, "--keep-requests", str(candidates)]
@@ -167,8 +218,12 @@ def test_crosscheck_stops_calling_what_hung_and_says_so(runs):
     assert "note: the candidate hung on passive in case 0: its remaining cases of passive are not run" in run.stderr
     # the versioned report says the same per algorithm (the hang is a failing run, the rest not run)
     entry = validate(report, "sleepy crosscheck", CROSSCHECK_FORMAT)["checks"][0]
-    assert (entry["name"], entry["status"], entry["failing"], entry["not_run"]) == ("crosscheck_passive", FAILED,
-                                                                                    True, 11)
+    assert (entry["name"], entry["status"], entry["failing"], entry["not_run"]) == (
+        "crosscheck_passive",
+        FAILED,
+        True,
+        11,
+    )
     assert [r["case"] for r in entry["failing_runs"]] == [0] and entry["failing_runs"][0]["replay_file"]
 
 
@@ -191,8 +246,12 @@ def test_the_budget_stops_a_slow_check_and_not_run_is_not_a_pass(runs):
     assert first["status"] == NOT_RUN and first["examples"] < 25, first
     assert first["reason"].startswith(("stopped by the time budget after", "the time budget was spent")), first
     assert first["failing"] and second["failing"]  # the report's rule is the exit status's
-    assert second == {**second, "status": NOT_RUN, "examples": 0,
-                      "reason": "the time budget was spent before it started"}, second
+    assert second == {
+        **second,
+        "status": NOT_RUN,
+        "examples": 0,
+        "reason": "the time budget was spent before it started",
+    }, second
     text = runs["slow budget text"]
     assert text.returncode == 1
     assert "2 not run" in text.stdout
@@ -227,6 +286,7 @@ class _CallClock:
         def counted(*args, **kwargs):
             self.now += self.step
             return invoke(*args, **kwargs)
+
         return counted
 
 
@@ -267,7 +327,8 @@ def test_a_bad_budget_is_one_line_and_exit_2(candidates, budget):
 def test_a_missing_folder_for_kept_requests_is_one_line_and_exit_2(candidates, tmp_path):
     missing = str(tmp_path / "no" / "such")
     _cli(candidates, "check", "--candidate-cmd", f"{PLANTED_CMD} hang", "--keep-requests", missing).one_line_error(
-        missing, "--keep-requests")
+        missing, "--keep-requests"
+    )
 
 
 # -- item 1: the import runs under the same timeout ------------------------------------------
@@ -278,20 +339,26 @@ def test_an_import_that_hangs_is_one_line_and_exit_2(runs, name):
 
 
 # -- item 2: misbehaving outside a call ------------------------------------------------------
-@pytest.mark.parametrize("module, expected", [
-    ("hang_import_error", "RuntimeError: boom at import"),
-    ("hang_import_syntax", "SyntaxError"),
-    ("hang_import_exit", "SystemExit: 3"),
-])
+@pytest.mark.parametrize(
+    "module, expected",
+    [
+        ("hang_import_error", "RuntimeError: boom at import"),
+        ("hang_import_syntax", "SyntaxError"),
+        ("hang_import_exit", "SystemExit: 3"),
+    ],
+)
 @pytest.mark.parametrize("route", [[], ["--in-process"]])
 def test_an_import_that_fails_is_one_line_and_exit_2(candidates, module, expected, route):
     _cli(candidates, "check", "--impl", module, *route).one_line_error(module, expected)
 
 
-@pytest.mark.parametrize("module, expected", [
-    ("hang_sys_exit", "exited with 3 (sys.exit in passive)"),
-    ("hang_os_exit", "exited with 3 (in passive)"),
-])
+@pytest.mark.parametrize(
+    "module, expected",
+    [
+        ("hang_sys_exit", "exited with 3 (sys.exit in passive)"),
+        ("hang_os_exit", "exited with 3 (in passive)"),
+    ],
+)
 def test_an_exit_inside_a_call_fails_that_check_and_the_suite_goes_on(candidates, module, expected):
     run = _cli(candidates, "check", "--impl", module, "--json", "--only", *PASSIVE_CHECKS, NO_PASSIVE)
     report = run.json()
@@ -303,16 +370,19 @@ def test_an_exit_inside_a_call_fails_that_check_and_the_suite_goes_on(candidates
     assert statuses[NO_PASSIVE]["status"] == PASSED
 
 
-@pytest.mark.parametrize("args, env", [
-    (["check", "--impl", ""], {}),
-    (["check", "--impl", "  "], {}),
-    (["check"], {"CRAL_IMPL": ""}),
-    (["check", "--only", PASSIVE_CHECKS[0]], {"CRAL_IMPL": " "}),
-    (["crosscheck", "--candidate", ""], {}),
-    (["check"], {"CRAL_CMD": ""}),
-    (["check", "--only", PASSIVE_CHECKS[0]], {"CRAL_CMD": "  "}),
-    (["campaign", "fuzz", "--minutes", "1"], {"CRAL_CMD": ""}),
-])
+@pytest.mark.parametrize(
+    "args, env",
+    [
+        (["check", "--impl", ""], {}),
+        (["check", "--impl", "  "], {}),
+        (["check"], {"CRAL_IMPL": ""}),
+        (["check", "--only", PASSIVE_CHECKS[0]], {"CRAL_IMPL": " "}),
+        (["crosscheck", "--candidate", ""], {}),
+        (["check"], {"CRAL_CMD": ""}),
+        (["check", "--only", PASSIVE_CHECKS[0]], {"CRAL_CMD": "  "}),
+        (["campaign", "fuzz", "--minutes", "1"], {"CRAL_CMD": ""}),
+    ],
+)
 def test_an_empty_implementation_is_a_usage_error_not_the_reference(candidates, args, env):
     _cli(candidates, *args, **env).one_line_error("empty")
 
@@ -321,9 +391,14 @@ def test_an_empty_command_variable_stops_pytest_before_any_test(candidates):
     """CRAL_CMD= (an unset shell variable) under the repository's own tests: a usage error,
     not a silent run of the reference."""
     env = _env(candidates, CRAL_CMD="")
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--co",
-                          str(ROOT / "tests" / "test_hang.py")], cwd=candidates, env=env, capture_output=True,
-                         text=True, timeout=900)
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--co", str(ROOT / "tests" / "test_hang.py")],
+        cwd=candidates,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert run.returncode == 4, (run.returncode, run.stdout[-500:], run.stderr[-500:])
     assert "$CRAL_CMD is set but empty" in run.stderr, run.stderr[-500:]
 
@@ -339,10 +414,15 @@ def test_an_in_process_candidate_that_prints_keeps_json_valid(candidates):
 def test_hypothesis_slow_shrinking_warning_goes_to_stderr(candidates):
     """Hypothesis's "spent more than five minutes" note, provoked at once by a zero
     shrinking allowance: it must not break `check --json`."""
-    program = ("import sys; import hypothesis.internal.conjecture.engine as engine; engine.MAX_SHRINKING_SECONDS = 0; "
-               "from properties.cli import main; sys.exit(main(sys.argv[1:]))")
-    run = _run([sys.executable, "-c", program, "check", "--impl", "hang_wrong", "--json", "--only", PASSIVE_CHECKS[0]],
-               _env(candidates), candidates)
+    program = (
+        "import sys; import hypothesis.internal.conjecture.engine as engine; engine.MAX_SHRINKING_SECONDS = 0; "
+        "from properties.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    run = _run(
+        [sys.executable, "-c", program, "check", "--impl", "hang_wrong", "--json", "--only", PASSIVE_CHECKS[0]],
+        _env(candidates),
+        candidates,
+    )
     report = run.json()
     assert run.returncode == 1 and report["checks"][0]["status"] == FAILED, run.stderr
     assert "spent more than five minutes" in run.stderr
@@ -352,8 +432,7 @@ def test_hypothesis_slow_shrinking_warning_goes_to_stderr(candidates):
 # -- the Python API does not hang either ------------------------------------------------------
 def test_check_implementation_reports_a_hang_in_one_timeout(candidates, monkeypatch):
     monkeypatch.syspath_prepend(str(candidates))
-    results = properties.check_implementation("hang_sleepy", checks=[PASSIVE_CHECKS[0]], on_fail="collect",
-                                              timeout=1)
+    results = properties.check_implementation("hang_sleepy", checks=[PASSIVE_CHECKS[0]], on_fail="collect", timeout=1)
     assert results[0].status == FAILED and results[0].violations[0].endswith("hung after 1 s (in passive)")
     assert results[0].examples == 1, results[0]  # the first hanging call ended the check: one timeout
     with pytest.raises(ValueError, match=r"hang_import_loop.*hung after 1 s \(importing it\)"):

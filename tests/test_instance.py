@@ -1,9 +1,11 @@
 """Exact derived quantities of instances (Section 2) and the built-in instances."""
+
 from fractions import Fraction as F
 from itertools import combinations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from reference import Instance, instances
 from reference.instance import disagreement_region

@@ -9,6 +9,7 @@ pipe early ends the run without a traceback.
 
 Not covered, and not coverable from Python: the interpreter's own start-up, before the
 first line of the package runs (a few milliseconds)."""
+
 from __future__ import annotations
 
 import os
@@ -24,8 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 INTERRUPTED = "interrupted (Ctrl-C): stopped, no verdict"
 TERMINATED = "terminated (SIGTERM): stopped, no verdict"
 EXPECTED = {signal.SIGINT: (130, INTERRUPTED), signal.SIGTERM: (143, TERMINATED)}
-COMMANDS = {"check": ("-m", "properties", "check"), "demo": ("-m", "reference", "demo"),
-            "proofs": ("-m", "proofs_check")}
+COMMANDS = {
+    "check": ("-m", "properties", "check"),
+    "demo": ("-m", "reference", "demo"),
+    "proofs": ("-m", "proofs_check"),
+}
 IMPORT_LINE = "import time:"
 
 
@@ -35,9 +39,15 @@ def _stop_when(argv, signum, ready, folder: Path, importtime: bool = False) -> s
     stderr -- an event of the run, never a delay -- and return what it printed, with the
     import-time lines (-X importtime) left out."""
     extra = ("-X", "importtime") if importtime else ()
-    process = subprocess.Popen([sys.executable, *extra, *argv], cwd=folder, start_new_session=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "CI": "true", "PYTHONPATH": str(ROOT)})
+    process = subprocess.Popen(
+        [sys.executable, *extra, *argv],
+        cwd=folder,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "CI": "true", "PYTHONPATH": str(ROOT)},
+    )
     seen = []
     try:
         if isinstance(ready, float):
@@ -87,8 +97,11 @@ def _assert_stopped(found, session: int, signum: int, folder: Path) -> None:
 
     guard = time.monotonic() + 600
     while True:
-        strays = [p.info for p in psutil.process_iter(["pid", "status", "cmdline"])
-                  if _session_of(p.info["pid"]) == session and p.info["status"] != psutil.STATUS_ZOMBIE]
+        strays = [
+            p.info
+            for p in psutil.process_iter(["pid", "status", "cmdline"])
+            if _session_of(p.info["pid"]) == session and p.info["status"] != psutil.STATUS_ZOMBIE
+        ]
         if not strays:
             break
         assert time.monotonic() < guard, strays
@@ -120,28 +133,35 @@ def _nth_import_after_reference(count: int):
             return False
         state["seen"] += 1
         return state["seen"] >= count
+
     return ready
 
 
 # moments while the modules load, swept across start-up by counting finished imports
 # (each command imports more than 110 modules after reference's first)
 @pytest.mark.parametrize("command", list(COMMANDS))
-@pytest.mark.parametrize("signum, imports", [(signal.SIGINT, 1), (signal.SIGINT, 40), (signal.SIGINT, 100),
-                                             (signal.SIGTERM, 1), (signal.SIGTERM, 100)])
+@pytest.mark.parametrize(
+    "signum, imports",
+    [(signal.SIGINT, 1), (signal.SIGINT, 40), (signal.SIGINT, 100), (signal.SIGTERM, 1), (signal.SIGTERM, 100)],
+)
 def test_a_stop_while_the_modules_load_is_one_line_and_128_plus_the_signal(command, signum, imports, tmp_path):
-    found, session = _stop_when(COMMANDS[command], signum, _nth_import_after_reference(imports), tmp_path,
-                                importtime=True)
+    found, session = _stop_when(
+        COMMANDS[command], signum, _nth_import_after_reference(imports), tmp_path, importtime=True
+    )
     _assert_stopped(found, session, signum, tmp_path)
 
 
 # moments inside the work: on a progress line the run writes, or once it has run a given
 # CPU time (its imports take under 2 s of it)
-@pytest.mark.parametrize("command, moment, signum", [
-    ("check", "[3/", signal.SIGINT),  # inside the checks, a candidate worker and Hypothesis running
-    ("check", "[3/", signal.SIGTERM),
-    ("demo", 2.5, signal.SIGINT),
-    ("proofs", 3.0, signal.SIGINT),  # inside z3, which catches SIGINT itself and answers "unknown"
-])
+@pytest.mark.parametrize(
+    "command, moment, signum",
+    [
+        ("check", "[3/", signal.SIGINT),  # inside the checks, a candidate worker and Hypothesis running
+        ("check", "[3/", signal.SIGTERM),
+        ("demo", 2.5, signal.SIGINT),
+        ("proofs", 3.0, signal.SIGINT),  # inside z3, which catches SIGINT itself and answers "unknown"
+    ],
+)
 def test_a_stop_inside_the_run_is_one_line_and_no_verdict(command, moment, signum, tmp_path):
     ready = moment if isinstance(moment, float) else (lambda line: line.startswith(moment))
     found, session = _stop_when(COMMANDS[command], signum, ready, tmp_path)
@@ -150,8 +170,12 @@ def test_a_stop_inside_the_run_is_one_line_and_no_verdict(command, moment, signu
 
 def test_a_reader_that_closes_the_pipe_early_gets_no_traceback():
     # a tape of 20000 rounds is ~1 MB of JSON: far more than a pipe holds
-    process = subprocess.Popen([sys.executable, "-m", "reference", "tape", "--instance", "thresholds", "--n", "20000"],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "reference", "tape", "--instance", "thresholds", "--n", "20000"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     process.stdout.read(100)
     process.stdout.close()  # `| head -c 100`
     err = process.stderr.read().decode()

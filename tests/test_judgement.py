@@ -17,26 +17,28 @@
 * Epoch lengths: with beta1 = 7/3 or ln 3 (N_l not an integer) a float candidate that
   rounds N_l instead of taking its ceiling is caught by the schedule check.
 """
+
 from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 from dataclasses import replace
 from fractions import Fraction as F
+from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import reference
 from properties import strategies as S
-from properties.core.case import Case
-from properties.checks.calruption import _importance_weight_violations, check_calruption_epoch_schedule
 from properties.checks.boundary import check_calruption_on_boundary_tapes
+from properties.checks.calruption import _importance_weight_violations, check_calruption_epoch_schedule
 from properties.checks.formulas import catoni_alpha_bounded, risk_under_fit, robust_cal_beta, robust_cal_threshold
 from properties.checks.judgement import Judgement, judging
+from properties.core.case import Case
 from reference.certified import ScaledLog
-import reference
 
 FLOATS = {"float64": np.float64, "float32": np.float32}
 DRAWN = settings(max_examples=60, deadline=None, database=None, derandomize=True)
@@ -59,9 +61,15 @@ def test_a_count_ratio_is_within_its_bound(arithmetic, k, n):
 
 
 @DRAWN
-@given(arithmetic=st.sampled_from(sorted(FLOATS)), t_exp=st.integers(1, 40), h=st.integers(1, 64),
-       delta=st.sampled_from(S.DELTA_CHOICES), scale=st.sampled_from([F(1, 16), F(1, 4), F(1)]),
-       count=counts, vanilla=st.booleans())
+@given(
+    arithmetic=st.sampled_from(sorted(FLOATS)),
+    t_exp=st.integers(1, 40),
+    h=st.integers(1, 64),
+    delta=st.sampled_from(S.DELTA_CHOICES),
+    scale=st.sampled_from([F(1, 16), F(1, 4), F(1)]),
+    count=counts,
+    vanilla=st.booleans(),
+)
 def test_robust_cal_threshold_is_within_its_bound(arithmetic, t_exp, h, delta, scale, count, vanilla):
     """Algorithm 1, lines 9-10, evaluated in the format as a float program writes it."""
     J, f = Judgement(arithmetic), FLOATS[arithmetic]
@@ -108,8 +116,13 @@ def test_risk_hat_in_any_summation_order_is_within_its_bound(arithmetic, data):
 
 
 @DRAWN
-@given(arithmetic=st.sampled_from(sorted(FLOATS)), length=st.integers(1, 10**6), mq=probability.filter(bool),
-       rho=probability.filter(bool), beta3=st.sampled_from([None, F(1, 2), F(8)]))
+@given(
+    arithmetic=st.sampled_from(sorted(FLOATS)),
+    length=st.integers(1, 10**6),
+    mq=probability.filter(bool),
+    rho=probability.filter(bool),
+    beta3=st.sampled_from([None, F(1, 2), F(8)]),
+)
 def test_alpha_is_within_its_bound(arithmetic, length, mq, rho, beta3):
     """Catoni's alpha = sqrt(2 beta3 min q / (5 |I_l| rho^)) (Algorithm 2, line 8)."""
     J, f = Judgement(arithmetic), FLOATS[arithmetic]
@@ -155,6 +168,7 @@ def _boundary_coin_case():
 def test_the_boundary_coin_no_longer_raises_a_false_alarm():
     import fast
     import tests.legit.float_coins as float_coins
+
     case = _boundary_coin_case()
     H = case.instance.hypotheses
     exact = reference.calruption(H, case.tape, case.params)
@@ -178,8 +192,9 @@ def test_the_boundary_coin_no_longer_raises_a_false_alarm():
 def test_a_float_candidate_querying_on_ties_is_still_caught(monkeypatch):
     """u_t <= q instead of u_t < q (Algorithm 2, line 4): on a boundary tape with a coin
     that is a double (dyadic q: beta1 in {1, 2, 4}) a tie is no query for any arithmetic."""
-    import tests.legit.float_coins as float_coins
     from hypothesis import HealthCheck, find
+
+    import tests.legit.float_coins as float_coins
 
     monkeypatch.setattr(float_coins, "LESS_EQUAL", True)
 
@@ -190,9 +205,11 @@ def test_a_float_candidate_querying_on_ties_is_still_caught(monkeypatch):
         with judging("float64"):
             return bool(_importance_weight_violations("c", case, trace))
 
-    find(S.calruption_boundary_cases(), caught,
-         settings=settings(max_examples=200, database=None, derandomize=True,
-                           suppress_health_check=list(HealthCheck)))
+    find(
+        S.calruption_boundary_cases(),
+        caught,
+        settings=settings(max_examples=200, database=None, derandomize=True, suppress_health_check=list(HealthCheck)),
+    )
 
 
 @pytest.mark.parametrize("beta1", [F(7, 3), ScaledLog(F(1), F(3))], ids=["7/3", "ln 3"])
@@ -200,6 +217,7 @@ def test_epoch_lengths_rounded_instead_of_ceiled_are_caught(beta1):
     """|I_l| = ceil(beta1 4^l) (line 1, R10): round(beta1 4^l) is another schedule where
     N_l is not an integer; the float judgement accepts only ceilings within N_l's bound."""
     import fast
+
     instance = reference.Instance([F(1, 2), F(1, 2)], [F(1, 4), F(3, 4)], [(0, 0), (0, 1), (1, 1)])
     n = 120
     case = Case(instance, reference.adversary.clean(n), 5, reference.Params.scaled(n, 3, F(1, 10), F(1, 4), beta1))
@@ -207,8 +225,10 @@ def test_epoch_lengths_rounded_instead_of_ceiled_are_caught(beta1):
     with judging("float64"):
         assert check_calruption_epoch_schedule(case, trace) == []
     lengths = [e.length for e in trace.epochs]
-    rounded = [round(float(beta1.enclosure(64).lo if isinstance(beta1, ScaledLog) else beta1) * 4**l)
-               for l in range(1, len(lengths) + 1)]
+    rounded = [
+        round(float(beta1.enclosure(64).lo if isinstance(beta1, ScaledLog) else beta1) * 4**l)
+        for l in range(1, len(lengths) + 1)
+    ]
     assert rounded != lengths
     tau, epochs = 1, []
     for e, length in zip(trace.epochs, rounded):
@@ -219,8 +239,13 @@ def test_epoch_lengths_rounded_instead_of_ceiled_are_caught(beta1):
 
 
 @DRAWN
-@given(arithmetic=st.sampled_from(sorted(FLOATS)), t_exp=st.integers(1, 40), h=st.integers(1, 64),
-       delta=st.sampled_from(S.DELTA_CHOICES), seen=st.lists(st.integers(0, 2**12), min_size=1, max_size=30))
+@given(
+    arithmetic=st.sampled_from(sorted(FLOATS)),
+    t_exp=st.integers(1, 40),
+    h=st.integers(1, 64),
+    delta=st.sampled_from(S.DELTA_CHOICES),
+    seen=st.lists(st.integers(0, 2**12), min_size=1, max_size=30),
+)
 def test_another_evaluation_order_is_within_the_bound(arithmetic, t_exp, h, delta, seen):
     """A correct program may evaluate the same formula otherwise: beta_t as
     ln(3 k |H|^2) - ln(delta), rho^ as the sum of the rounded marginals seen[x] / t."""

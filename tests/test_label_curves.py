@@ -3,6 +3,7 @@ local Dask worker): every (algorithm, adversary, n) is in the CSV, passive ERM p
 labels, the active learners at most n, the confidence band holds the mean, and the PNG
 (1200 x 450) and SVG are well formed and the same bytes when drawn twice; the figures of
 the docs are not touched."""
+
 from __future__ import annotations
 
 import csv

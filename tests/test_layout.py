@@ -5,6 +5,7 @@ the repository, no module over 800 lines, and imports that run the way the parts
 The graph is built from the source with `ast`, module-level and function-level imports
 alike: a lazy import that only hides a circle is still a circle. Nothing is imported or
 run, so the test takes well under a second."""
+
 from __future__ import annotations
 
 import ast
@@ -150,7 +151,8 @@ def test_the_circle_finder_finds_a_circle():
 def test_no_import_circles(graph):
     found = circles(graph)
     assert not found, "import circles (module- and function-level imports):\n" + "\n".join(
-        " <-> ".join(component) for component in found)
+        " <-> ".join(component) for component in found
+    )
 
 
 def test_no_module_over_800_lines():
@@ -171,8 +173,9 @@ def test_the_exceptions_are_still_needed():
     for relative in TOO_LONG_FOR_NOW:
         path = ROOT / relative
         if path.exists():
-            assert len(path.read_text(encoding="utf-8").splitlines()) > MAX_LINES, \
+            assert len(path.read_text(encoding="utf-8").splitlines()) > MAX_LINES, (
                 f"{relative} is within {MAX_LINES} lines now: take it off TOO_LONG_FOR_NOW"
+            )
 
 
 def part_of(name: str) -> str | None:
@@ -234,7 +237,10 @@ def test_the_direction_rules_can_fail():
 def test_every_package_is_installed():
     """A non-editable install finds every part: pyproject.toml lists each package folder."""
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
-    folders = {".".join(path.parent.relative_to(ROOT).parts)
-               for package in ("reference", "fast", "properties", "proofs_check")
-               for path in (ROOT / package).rglob("__init__.py") if ".venv" not in path.parts}
+    folders = {
+        ".".join(path.parent.relative_to(ROOT).parts)
+        for package in ("reference", "fast", "properties", "proofs_check")
+        for path in (ROOT / package).rglob("__init__.py")
+        if ".venv" not in path.parts
+    }
     assert folders <= listed, f"packages missing from [tool.setuptools] packages: {sorted(folders - listed)}"

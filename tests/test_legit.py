@@ -19,17 +19,17 @@
 * slow: each variant alone against every registered check with the loaded profile's
   examples (about 35 s each).
 """
-from __future__ import annotations
 
+from __future__ import annotations
 
 import pytest
 
-from properties.core.contract import TRACE_MODES
 from properties.checks.crosscheck import crosscheck, summary_text
 from properties.checks.free_choices import CHOICES, divergence_of
-from properties.core.candidate import CallFailed, call, run_algorithm
-from properties.judge.load import load_impl
 from properties.checks.registry import EXPECTED_FAILURES, all_checks
+from properties.core.candidate import CallFailed, call, run_algorithm
+from properties.core.contract import TRACE_MODES
+from properties.judge.load import load_impl
 from properties.run.runner import NOT_APPLICABLE, PASSED, XFAIL, run_check, violations_of
 from reference.trace import trace_to_json
 from tests.legit.variants import CHECK_EXAMPLES as MAX_EXAMPLES
@@ -90,13 +90,16 @@ def differences(variants):
         if "catoni_root" in variant.modes:  # not a trace: the zero-count input shows the difference
             ours, theirs_ = (_outcome(c, *ZERO_COUNT) for c in (variants[variant.name], reference))
             if ours != theirs_:
-                found[variant.name].append((None, "catoni_root", [f"given counts {ZERO_COUNT[1]}: {ours} instead of "
-                                                                  f"{theirs_}"]))
+                found[variant.name].append(
+                    (None, "catoni_root", [f"given counts {ZERO_COUNT[1]}: {ours} instead of {theirs_}"])
+                )
         for index, case in enumerate(FIXED):
             for mode in (m for m in variant.modes if m in TRACE_MODES):
                 ours = trace_to_json(run_algorithm("legit", variants[variant.name], mode, case))
                 if ours != theirs(index, mode):
-                    found[variant.name].append((index, mode, sorted(k for k in ours if ours[k] != theirs(index, mode)[k])))
+                    found[variant.name].append(
+                        (index, mode, sorted(k for k in ours if ours[k] != theirs(index, mode)[k]))
+                    )
             if len(found[variant.name]) >= DIFFERING_CASES:
                 break
     return found
@@ -124,8 +127,12 @@ def test_variant_passes_the_checks_where_it_differs(variant, variants, differenc
         if mode not in TRACE_MODES:  # its checks generate their own examples: the next test runs them
             continue
         for name, check in all_checks().items():
-            if (mode in check.covers and set(check.covers) <= {mode, "loss_difference_samples"}
-                    and check.kind not in SLOW_KINDS and name not in EXPECTED_FAILURES):
+            if (
+                mode in check.covers
+                and set(check.covers) <= {mode, "loss_difference_samples"}
+                and check.kind not in SLOW_KINDS
+                and name not in EXPECTED_FAILURES
+            ):
                 bad = violations_of(check, variants[variant.name], FIXED[index])
                 if bad:
                     found[index, name] = [str(v) for v in bad[:1]]
@@ -134,8 +141,11 @@ def test_variant_passes_the_checks_where_it_differs(variant, variants, differenc
 
 def _run(candidate, checks, max_examples):
     results = {name: run_check(check, candidate, max_examples=max_examples) for name, check in checks.items()}
-    return {name: (r.status, r.violations[:1], r.counterexample) for name, r in results.items()
-            if not _expected(name, r.status)}
+    return {
+        name: (r.status, r.violations[:1], r.counterexample)
+        for name, r in results.items()
+        if not _expected(name, r.status)
+    }
 
 
 def test_all_variants_at_once_pass_every_check(legit_dir):

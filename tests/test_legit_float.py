@@ -12,6 +12,7 @@ tests/legit/float_variants.py -- fast declared float64, fast as a program throug
 properties.core.contract.ARITHMETICS): before it did, fast failed 11 checks on rounding alone
 and the float32 copy was refused.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -25,8 +26,8 @@ import numpy as np
 import pytest
 
 from properties.api import check_implementation, is_failure
-from properties.judge.load import load_impl
 from properties.checks.registry import all_checks
+from properties.judge.load import load_impl
 from properties.run.runner import run_check
 from properties.strategies import fixed_crosscheck_cases
 from tests.legit.float_variants import COMMAND, PREFIX, build_float32
@@ -96,9 +97,23 @@ def test_fast_as_a_program_passes_check(tmp_path):
     """`python -m properties check --candidate-cmd 'python -m properties answer --impl fast'`:
     one process per call, so slow; exit 0 and no failing check in its JSON report."""
     env = {**os.environ, "CI": "true", "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, "-m", "properties", "check", "--candidate-cmd", COMMAND, "--json",
-                             "--results-dir", str(tmp_path / "results")],
-                            cwd=ROOT, env=env, capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "properties",
+            "check",
+            "--candidate-cmd",
+            COMMAND,
+            "--json",
+            "--results-dir",
+            str(tmp_path / "results"),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     report = json.loads(result.stdout)
     failing = {c["name"]: (c["status"], c["violations"][:1]) for c in report["checks"] if c["failing"]}
     assert failing == {} and result.returncode == 0, (failing, result.stderr[-2000:])

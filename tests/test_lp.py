@@ -6,6 +6,7 @@ finite bound, with as many rows as free variables forming a non-singular square 
 a pointed region attains its minimum at a vertex, so the least objective over them is
 the optimum. The oracle shares no code with the solver.
 """
+
 from __future__ import annotations
 
 import random
@@ -18,7 +19,14 @@ from hypothesis import strategies as st
 
 from reference import lp
 from reference.lp import (
-    METHOD_CERTIFIED, METHOD_SIMPLEX, LPInfeasible, LPSolution, LPUnbounded, check_optimal, solve_lp, solve_lp_exact,
+    METHOD_CERTIFIED,
+    METHOD_SIMPLEX,
+    LPInfeasible,
+    LPSolution,
+    LPUnbounded,
+    check_optimal,
+    solve_lp,
+    solve_lp_exact,
 )
 
 METHODS = (METHOD_CERTIFIED, METHOD_SIMPLEX)
@@ -122,15 +130,13 @@ def boxed_lps(draw, max_vars=6, max_rows=10):
     n = draw(st.integers(1, max_vars), label="n")
     m = draw(st.integers(0, min(max_rows, 12 - n)), label="m")
     c = draw(st.lists(small_fractions(-4, 4), min_size=n, max_size=n), label="c")
-    A = draw(st.lists(st.lists(small_fractions(-4, 4), min_size=n, max_size=n), min_size=m, max_size=m),
-             label="A_ub")
+    A = draw(st.lists(st.lists(small_fractions(-4, 4), min_size=n, max_size=n), min_size=m, max_size=m), label="A_ub")
     lower = draw(st.lists(small_fractions(-3, 1, 4), min_size=n, max_size=n), label="lower")
     width = draw(st.lists(small_fractions(0, 3, 4), min_size=n, max_size=n), label="width")
     upper = [lo + w for lo, w in zip(lower, width)]
     t = draw(st.lists(st.sampled_from([F(0), F(1, 3), F(1, 2), F(1)]), min_size=n, max_size=n), label="x0 position")
     x0 = [lo + ti * w for lo, ti, w in zip(lower, t, width)]
-    slack = draw(st.lists(st.sampled_from([F(0), F(0), F(1, 4), F(1), F(3, 2)]), min_size=m, max_size=m),
-                 label="slack")
+    slack = draw(st.lists(st.sampled_from([F(0), F(0), F(1, 4), F(1), F(3, 2)]), min_size=m, max_size=m), label="slack")
     b = [sum(a * v for a, v in zip(row, x0)) + s for row, s in zip(A, slack)]
     return c, A, b, lower, upper
 
@@ -140,8 +146,10 @@ def linf_fits(draw):
     """A degenerate L∞ fit, 12 rows × 5 variables: minimise s over η ∈ [0, 1]⁴ and a free s
     subject to ±(a_r·η − W_r) ≤ s for six pairs. The a_r ∈ {−1, 0, 1}⁴ come from a pool of
     one to three patterns and the W_r from a coarse grid, so rows repeat and tie."""
-    pool = draw(st.lists(st.lists(st.sampled_from([-1, 0, 1]), min_size=4, max_size=4), min_size=1, max_size=3),
-                label="pattern pool")
+    pool = draw(
+        st.lists(st.lists(st.sampled_from([-1, 0, 1]), min_size=4, max_size=4), min_size=1, max_size=3),
+        label="pattern pool",
+    )
     A, b = [], []
     for i in range(6):
         a = draw(st.sampled_from(pool), label=f"pattern {i}")
@@ -347,26 +355,34 @@ def test_fallback_when_highs_gives_nothing(monkeypatch):
 
 
 @pytest.mark.parametrize("solve", [solve_lp, solve_lp_exact])
-@pytest.mark.parametrize("lp_data", [
-    pytest.param(([1], [[1], [-1]], [0, -1], [None], [None]), id="x<=0 and x>=1"),
-    pytest.param(([1, 1], [[1, 1]], [-3], [0, -1], [1, 1]), id="row outside the box"),
-    pytest.param(([0, 0], [[0, 0]], [-1], [None, None], [None, None]), id="0 <= -1 with a lineality space"),
-    pytest.param(([1], [], [], [2], [1]), id="crossed bounds"),
-    pytest.param(([1, 0, 0], [[1, 1, 0], [-1, -1, 0], [0, 0, 1]], [1, -2, 5], [None] * 3, [None] * 3),
-                 id="parallel rows, free variables"),
-])
+@pytest.mark.parametrize(
+    "lp_data",
+    [
+        pytest.param(([1], [[1], [-1]], [0, -1], [None], [None]), id="x<=0 and x>=1"),
+        pytest.param(([1, 1], [[1, 1]], [-3], [0, -1], [1, 1]), id="row outside the box"),
+        pytest.param(([0, 0], [[0, 0]], [-1], [None, None], [None, None]), id="0 <= -1 with a lineality space"),
+        pytest.param(([1], [], [], [2], [1]), id="crossed bounds"),
+        pytest.param(
+            ([1, 0, 0], [[1, 1, 0], [-1, -1, 0], [0, 0, 1]], [1, -2, 5], [None] * 3, [None] * 3),
+            id="parallel rows, free variables",
+        ),
+    ],
+)
 def test_infeasible_is_proved(solve, lp_data):
     with pytest.raises(LPInfeasible, match="infeasible"):
         solve(*lp_data)
 
 
 @pytest.mark.parametrize("solve", [solve_lp, solve_lp_exact])
-@pytest.mark.parametrize("lp_data", [
-    pytest.param(([-1, 0], [[1, -1]], [0], [0, None], [None, None]), id="ray x = y up"),
-    pytest.param(([1], [], [], [None], [None]), id="free variable, no rows"),
-    pytest.param(([0, 1], [[1, 0]], [1], [None, None], [None, None]), id="objective along the lineality space"),
-    pytest.param(([-1, -1], [[1, -1], [-1, 1]], [1, 1], [0, 0], [None, None]), id="degenerate strip"),
-])
+@pytest.mark.parametrize(
+    "lp_data",
+    [
+        pytest.param(([-1, 0], [[1, -1]], [0], [0, None], [None, None]), id="ray x = y up"),
+        pytest.param(([1], [], [], [None], [None]), id="free variable, no rows"),
+        pytest.param(([0, 1], [[1, 0]], [1], [None, None], [None, None]), id="objective along the lineality space"),
+        pytest.param(([-1, -1], [[1, -1], [-1, 1]], [1, 1], [0, 0], [None, None]), id="degenerate strip"),
+    ],
+)
 def test_unbounded_is_proved(solve, lp_data):
     with pytest.raises(LPUnbounded, match="unbounded"):
         solve(*lp_data)
@@ -388,8 +404,11 @@ def test_infeasible_and_unbounded_are_value_errors():
 # -- the integer linear algebra ---------------------------------------------------------
 
 
-@given(st.integers(1, 6).flatmap(
-    lambda n: st.lists(st.lists(st.integers(-9, 9), min_size=n, max_size=n), min_size=n, max_size=n)))
+@given(
+    st.integers(1, 6).flatmap(
+        lambda n: st.lists(st.lists(st.integers(-9, 9), min_size=n, max_size=n), min_size=n, max_size=n)
+    )
+)
 def test_fraction_free_inverse_and_solve(M):
     n = len(M)
     got = lp._adjugate(M)
@@ -407,21 +426,24 @@ def test_fraction_free_inverse_and_solve(M):
 # -- bad input -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("args, pattern", [
-    (([1, 2], [[1, 2]] * 3 + [[1, F(1, 2)], [1, 0.5]], [1] * 5, [0, 0], [1, 1]), r"A_ub\[4\]\[1\].*0\.5"),
-    (([True, 1], [], [], [0, 0], [1, 1]), r"c\[0\].*bool True"),
-    (([1.0], [], [], [0], [1]), r"c\[0\].*float 1\.0"),
-    (([1], [[1]], [0.25], [0], [1]), r"b_ub\[0\].*0\.25"),
-    (([1], [], [], [-0.5], [1]), r"lower\[0\].*-0\.5"),
-    (([1], [], [], [0], [2.5]), r"upper\[0\].*2\.5"),
-    (([1, 2], [[1, 2], [1]], [0, 0], [0, 0], [1, 1]), r"A_ub\[1\] has 1 entries, expected 2"),
-    (([1], [[1]], [0, 1], [0], [1]), r"b_ub has 2 entries, expected 1"),
-    (([1, 2], [], [], [0], [1, 1]), r"lower has 1 entries, expected 2"),
-    (([1], 5, [], [0], [1]), r"A_ub must be a sequence.*int 5"),
-    (([1], [], [], "0", [1]), r"lower must be a sequence.*str '0'"),
-    (([], [], [], [], []), r"c must have at least one entry"),
-    (([1], [["x"]], [0], [0], [1]), r"A_ub\[0\]\[0\].*'x'"),
-])
+@pytest.mark.parametrize(
+    "args, pattern",
+    [
+        (([1, 2], [[1, 2]] * 3 + [[1, F(1, 2)], [1, 0.5]], [1] * 5, [0, 0], [1, 1]), r"A_ub\[4\]\[1\].*0\.5"),
+        (([True, 1], [], [], [0, 0], [1, 1]), r"c\[0\].*bool True"),
+        (([1.0], [], [], [0], [1]), r"c\[0\].*float 1\.0"),
+        (([1], [[1]], [0.25], [0], [1]), r"b_ub\[0\].*0\.25"),
+        (([1], [], [], [-0.5], [1]), r"lower\[0\].*-0\.5"),
+        (([1], [], [], [0], [2.5]), r"upper\[0\].*2\.5"),
+        (([1, 2], [[1, 2], [1]], [0, 0], [0, 0], [1, 1]), r"A_ub\[1\] has 1 entries, expected 2"),
+        (([1], [[1]], [0, 1], [0], [1]), r"b_ub has 2 entries, expected 1"),
+        (([1, 2], [], [], [0], [1, 1]), r"lower has 1 entries, expected 2"),
+        (([1], 5, [], [0], [1]), r"A_ub must be a sequence.*int 5"),
+        (([1], [], [], "0", [1]), r"lower must be a sequence.*str '0'"),
+        (([], [], [], [], []), r"c must have at least one entry"),
+        (([1], [["x"]], [0], [0], [1]), r"A_ub\[0\]\[0\].*'x'"),
+    ],
+)
 def test_bad_input_names_field_and_value(args, pattern):
     with pytest.raises(ValueError, match=pattern):
         solve_lp(*args)

@@ -1,6 +1,7 @@
 """The module paths that moved when properties/ was laid out as packages (issue 32) and
 that documents or saved files name still work: each imports as the module that holds
 it now, a failure file written before the move replays, and a reproducer still runs."""
+
 from __future__ import annotations
 
 import importlib
@@ -22,9 +23,9 @@ def test_an_old_path_imports_as_the_module_that_holds_it_now(old):
 
 def test_the_documented_names_are_there():
     from properties.command import CommandCandidate
+    from properties.crosscheck import crosscheck
     from properties.impl import call, run_algorithm
     from properties.registry import Check
-    from properties.crosscheck import crosscheck
 
     assert CommandCandidate.__module__ == "properties.judge.command"
     assert {call.__module__, run_algorithm.__module__} == {"properties.core.candidate"}

@@ -3,6 +3,7 @@ tracks), and the commands of the README and its manual (docs/) run in order from
 (no reinstall; the copy comes first on sys.path). Exit codes and first lines asserted.
 The README's first-screen job (`python -m properties check`, minutes on 2 cores) and the test run are
 the slow ones: the first runs here on a few checks, the second is this suite itself."""
+
 from __future__ import annotations
 
 import os
@@ -40,18 +41,21 @@ def sh(copy: Path, line: str, timeout=120) -> subprocess.CompletedProcess:
 
 def readme_block(copy: Path, heading: str, page: str = "README.md") -> list[str]:
     text = (copy / page).read_text()
-    section = text[text.index(heading):]
-    block = section[section.index("```bash\n") + 8:]
-    block = block[:block.index("```")]
+    section = text[text.index(heading) :]
+    block = section[section.index("```bash\n") + 8 :]
+    block = block[: block.index("```")]
     return [line.split("  #")[0].strip() for line in block.splitlines() if line.strip()]
 
 
 def test_first_screen_has_two_commands(copy):
     text = (copy / "README.md").read_text()
-    block = text[text.index("```bash\n") + 8:]
-    commands = block[:block.index("```")].strip().splitlines()
+    block = text[text.index("```bash\n") + 8 :]
+    commands = block[: block.index("```")].strip().splitlines()
     assert len(commands) == 2
-    assert commands[0].endswith("python -m properties check") and commands[1] == "python -m pytest -q"
+    assert commands[0].endswith("python -m properties check") and commands[1].startswith("python -m pytest -q")
+    # CI runs exactly the README's test command (.ci/run's last line)
+    ci_run = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text().strip().splitlines()
+    assert ci_run[-1] == commands[1], (ci_run[-1], commands[1])
     assert "CONTRACT.md" in text and "../shared/DESIGN.md" not in text
     assert (copy / "CONTRACT.md").is_file()
 
@@ -91,9 +95,12 @@ def test_command_line_section_in_order(copy):
 
 
 def test_skeleton_candidate_passes(copy):
-    result = sh(copy, "PYTHONPATH=examples/skeleton:. " + shlex.quote(sys.executable) + " -m properties check "
-                      "--impl my_cral --only check_passive_output_is_erm check_robust_cal_empirical_risks_and_output "
-                      "check_calruption_one_epoch_recomputed check_catoni_root_certified")
+    result = sh(
+        copy,
+        "PYTHONPATH=examples/skeleton:. " + shlex.quote(sys.executable) + " -m properties check "
+        "--impl my_cral --only check_passive_output_is_erm check_robust_cal_empirical_risks_and_output "
+        "check_calruption_one_epoch_recomputed check_catoni_root_certified",
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("implementation my_cral (isolated worker process)")
     assert "4 passed" in result.stdout and "arithmetic: exact" in result.stdout

@@ -13,9 +13,27 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 # the project's own top-level packages and scripts: their _private modules are ours to use
-FIRST_PARTY = {"reference", "fast", "properties", "proofs_check", "tests", "bench", "examples", "_report", "_instances",
-               "conftest", "redis_server", "reference_copies", "sampling", "my_cral", "mycral", "mutants",
-               "fast_mutants", "variants", "float_variants"}
+FIRST_PARTY = {
+    "reference",
+    "fast",
+    "properties",
+    "proofs_check",
+    "tests",
+    "bench",
+    "examples",
+    "_report",
+    "_instances",
+    "conftest",
+    "redis_server",
+    "reference_copies",
+    "sampling",
+    "my_cral",
+    "mycral",
+    "mutants",
+    "fast_mutants",
+    "variants",
+    "float_variants",
+}
 
 
 def private_imports(source: str, filename: str = "<source>") -> list[tuple[int, str]]:
@@ -47,19 +65,24 @@ def tracked_python_files() -> list[Path]:
 def test_no_module_imports_a_private_module_of_a_dependency():
     files = tracked_python_files()
     assert len(files) > 100  # the scan saw the tree
-    offenders = [f"{path.relative_to(REPO)}:{line}: {name}" for path in files
-                 for line, name in private_imports(path.read_text(encoding="utf-8"), str(path))]
+    offenders = [
+        f"{path.relative_to(REPO)}:{line}: {name}"
+        for path in files
+        for line, name in private_imports(path.read_text(encoding="utf-8"), str(path))
+    ]
     assert not offenders, "private modules of third-party packages imported:\n" + "\n".join(offenders)
 
 
-@pytest.mark.parametrize("source, expected", [
-    ("from scipy.optimize._highspy import _core", ["scipy.optimize._highspy", "scipy.optimize._highspy._core"]),
-    ("import scipy.optimize._highspy._core as core", ["scipy.optimize._highspy._core"]),
-    ("def f():\n    try:\n        from numpy import _core\n    except ImportError:\n        pass",
-     ["numpy._core"]),
-    ("from scipy.optimize import _linprog_util", ["scipy.optimize._linprog_util"]),
-    ("import highspy\nfrom scipy.optimize import linprog", []),
-    ("from . import _report\nfrom reference import _private_helper\nfrom __future__ import annotations", []),
-])
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("from scipy.optimize._highspy import _core", ["scipy.optimize._highspy", "scipy.optimize._highspy._core"]),
+        ("import scipy.optimize._highspy._core as core", ["scipy.optimize._highspy._core"]),
+        ("def f():\n    try:\n        from numpy import _core\n    except ImportError:\n        pass", ["numpy._core"]),
+        ("from scipy.optimize import _linprog_util", ["scipy.optimize._linprog_util"]),
+        ("import highspy\nfrom scipy.optimize import linprog", []),
+        ("from . import _report\nfrom reference import _private_helper\nfrom __future__ import annotations", []),
+    ],
+)
 def test_the_scan_sees_private_imports(source, expected):
     assert [name for _, name in private_imports(source)] == expected

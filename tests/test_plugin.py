@@ -14,6 +14,7 @@ point where the environment running these tests has it installed, else by module
 pytester's inline runs: an inline run removes from sys.modules what it imported, and
 numpy refuses to be imported twice in one process, so a check run inline (which imports
 numpy and scipy lazily) would break every later test that needs them."""
+
 from __future__ import annotations
 
 import importlib.metadata
@@ -30,9 +31,8 @@ from pathlib import Path
 import pytest
 
 from properties import pytest_plugin
-
-from properties.core import profiles
 from properties.checks.registry import EXPECTED_FAILURES, all_checks
+from properties.core import profiles
 
 pytest_plugins = ["pytester"]
 
@@ -45,7 +45,7 @@ SELECTION = "check_robust_cal_checkpoints or check_passive"
 SAME = "from reference import passive, robust_cal, calruption, calruption_epoch, catoni_root\n"
 # passive learning outputs the hypothesis of highest empirical risk: an ERM only when all
 # risks tie; it prints on every call (the failure must show the candidate's output)
-BROKEN = '''
+BROKEN = """
 import dataclasses
 import reference
 from reference import robust_cal, calruption, calruption_epoch, catoni_root
@@ -55,12 +55,13 @@ def passive(hypotheses, tape, params):
     trace = reference.passive(hypotheses, tape, params)
     risks = trace.empirical_risk
     return dataclasses.replace(trace, output=max(range(len(risks)), key=lambda i: (risks[i], i)))
-'''
+"""
 
 
 ENTRY_POINT_INSTALLED = any(
     entry.name == pytest_plugin.PLUGIN_NAME and entry.value == pytest_plugin.__name__
-    for entry in importlib.metadata.entry_points(group="pytest11"))
+    for entry in importlib.metadata.entry_points(group="pytest11")
+)
 LOAD_PLUGIN = [] if ENTRY_POINT_INSTALLED else ["-p", pytest_plugin.__name__]
 NO_PLUGIN = ["-p", f"no:{pytest_plugin.PLUGIN_NAME}"] if ENTRY_POINT_INSTALLED else []
 
@@ -73,8 +74,9 @@ def _this_checkout(monkeypatch):
 
 
 def run(pytester, *args, plugin=True):
-    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *(LOAD_PLUGIN if plugin else NO_PLUGIN), *args,
-                                         timeout=300)
+    return pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", *(LOAD_PLUGIN if plugin else NO_PLUGIN), *args, timeout=300
+    )
 
 
 def selected(expression_words) -> list[str]:
@@ -121,15 +123,20 @@ def test_every_registered_check_is_an_item_even_in_a_project_without_tests(pytes
 
 def test_selected_checks_pass_on_the_reference_and_junit_lists_them(pytester):
     pytester.makepyfile(test_own=OWN_TESTS)
-    result = run(pytester, "--cral-impl", "reference", "--cral-profile", "ci", "-k", SELECTION, "-rx",
-                 "--junitxml=out.xml")
+    result = run(
+        pytester, "--cral-impl", "reference", "--cral-profile", "ci", "-k", SELECTION, "-rx", "--junitxml=out.xml"
+    )
     names = selected(SELECTION.split(" or "))
     expected_failures = [name for name in names if name in EXPECTED_FAILURES]
     assert FINDING in expected_failures and len(names) > len(expected_failures) > 0
     result.assert_outcomes(passed=len(names) - len(expected_failures), xfailed=len(expected_failures))
     assert result.ret == 0
-    result.stdout.fnmatch_lines(["cral: implementation under test: reference (in-process); hypothesis profile ci",
-                                 f"XFAIL cral::{FINDING} - {EXPECTED_FAILURES[FINDING]}"])
+    result.stdout.fnmatch_lines(
+        [
+            "cral: implementation under test: reference (in-process); hypothesis profile ci",
+            f"XFAIL cral::{FINDING} - {EXPECTED_FAILURES[FINDING]}",
+        ]
+    )
     cases = junit_cases(pytester.path / "out.xml")
     assert sorted(cases) == sorted(names)  # the project's own tests were deselected by -k
     for name, (classname, props, outcome) in cases.items():
@@ -147,74 +154,114 @@ def test_selected_checks_pass_on_the_reference_and_junit_lists_them(pytester):
 
 def test_a_broken_candidate_fails_with_its_violation_reproducer_and_output(pytester):
     pytester.makepyfile(brokenpkg=BROKEN)
-    result = run(pytester, "--cral-impl", "brokenpkg", "-k", f"{ERM} or check_theta_star or check_sample_tape_prefix",
-                 "-rs", "--junitxml=out.xml")
+    result = run(
+        pytester,
+        "--cral-impl",
+        "brokenpkg",
+        "-k",
+        f"{ERM} or check_theta_star or check_sample_tape_prefix",
+        "-rs",
+        "--junitxml=out.xml",
+    )
     result.assert_outcomes(failed=1, skipped=2)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    result.stdout.fnmatch_lines([
-        "cral: implementation under test: brokenpkg (isolated worker process); hypothesis profile *",
-        f"{ERM} (Theorem 3.1; deterministic) failed on brokenpkg after * examples:",
-        f"  {ERM}: the output is not an empirical risk minimiser (output = *",
-        "reproduce: properties.case.Case.from_json(*",
-        "candidate stdout, * bytes*:",
-        "  | brokenpkg.passive was called",
-        # checks that cannot say anything about this candidate are skipped, with the reason
-        "SKIPPED * a statement about the paper: it does not call the implementation*",
-        "SKIPPED * the implementation does not provide sample_tape (optional)",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "cral: implementation under test: brokenpkg (isolated worker process); hypothesis profile *",
+            f"{ERM} (Theorem 3.1; deterministic) failed on brokenpkg after * examples:",
+            f"  {ERM}: the output is not an empirical risk minimiser (output = *",
+            "reproduce: properties.case.Case.from_json(*",
+            "candidate stdout, * bytes*:",
+            "  | brokenpkg.passive was called",
+            # checks that cannot say anything about this candidate are skipped, with the reason
+            "SKIPPED * a statement about the paper: it does not call the implementation*",
+            "SKIPPED * the implementation does not provide sample_tape (optional)",
+        ]
+    )
     failure = junit_cases(pytester.path / "out.xml")[ERM][2]
     assert failure.tag == "failure" and "the output is not an empirical risk minimiser" in failure.text
     assert "brokenpkg.passive was called" in failure.text
 
 
-@pytest.mark.parametrize("impl, in_process, outcome", [
-    ("reference", False, "failed"),  # the record of the finding would be stale
-    ("samepkg", True, "passed"),  # a candidate's run not reproducing it is not its failure
-])
+@pytest.mark.parametrize(
+    "impl, in_process, outcome",
+    [
+        ("reference", False, "failed"),  # the record of the finding would be stale
+        ("samepkg", True, "passed"),  # a candidate's run not reproducing it is not its failure
+    ],
+)
 def test_an_unexpected_pass_fails_only_on_the_reference(pytester, impl, in_process, outcome):
     """A check that passes, registered (in the scratch project's run only) as an expected failure."""
-    pytester.makeconftest(f"from properties import registry\n"
-                          f"registry.EXPECTED_FAILURES[{ERM!r}] = 'FINDINGS F0: a pretend finding'\n")
+    pytester.makeconftest(
+        f"from properties import registry\nregistry.EXPECTED_FAILURES[{ERM!r}] = 'FINDINGS F0: a pretend finding'\n"
+    )
     pytester.makepyfile(samepkg=SAME)
     result = run(pytester, f"--cral-impl={impl}", *(["--cral-in-process"] if in_process else []), "-k", ERM)
     result.assert_outcomes(**{outcome: 1})
     if outcome == "failed":
         result.stdout.fnmatch_lines([f"{ERM} (Theorem 3.1) unexpectedly passed on the reference: FINDINGS F0*stale"])
     else:
-        result.stdout.fnmatch_lines([
-            "cral: implementation under test: samepkg (in pytest's process: --cral-in-process, the verdict is not "
-            "protected)*",
-            f"note: {ERM}: passed, but it is an expected failure on the reference (FINDINGS F0: a pretend finding)*"])
+        result.stdout.fnmatch_lines(
+            [
+                "cral: implementation under test: samepkg (in pytest's process: --cral-in-process, the verdict is not "
+                "protected)*",
+                f"note: {ERM}: passed, but it is an expected failure on the reference (FINDINGS F0: a pretend finding)*",
+            ]
+        )
 
 
 def test_a_failures_text_has_every_violation_the_reproducers_and_the_output():
     from properties.run.runner import FAILED, CheckResult
 
     lines = [f"line {i}" for i in range(pytest_plugin.OUTPUT_LINES + 5)]
-    result = CheckResult(ERM, "Theorem 3.1", "deterministic", FAILED, 7, "Case.from_json(...)",
-                         ["first violation", "second violation"], None,
-                         {"stdout": "\n".join(lines) + "\n", "stdout_bytes": 999, "stdout_truncated": True,
-                          "stderr": "", "stderr_bytes": 0},
-                         "not shrunk: why", ["/kept/1/request.json", "/kept/2/request.json"])
+    result = CheckResult(
+        ERM,
+        "Theorem 3.1",
+        "deterministic",
+        FAILED,
+        7,
+        "Case.from_json(...)",
+        ["first violation", "second violation"],
+        None,
+        {
+            "stdout": "\n".join(lines) + "\n",
+            "stdout_bytes": 999,
+            "stdout_truncated": True,
+            "stderr": "",
+            "stderr_bytes": 0,
+        },
+        "not shrunk: why",
+        ["/kept/1/request.json", "/kept/2/request.json"],
+    )
     text = pytest_plugin.failure_text(result, "mypkg").splitlines()
-    assert text[:4] == [f"{ERM} (Theorem 3.1; deterministic) failed on mypkg after 7 examples:",
-                        "  first violation", "  second violation", "reproduce (not shrunk: why): Case.from_json(...)"]
-    assert text[4:7] == ["request file: /kept/1/request.json", "request file: /kept/2/request.json",
-                         "candidate stdout, 999 bytes (first lines):"]
-    assert text[7:] == [f"  | {line}" for line in lines[:pytest_plugin.OUTPUT_LINES]]
+    assert text[:4] == [
+        f"{ERM} (Theorem 3.1; deterministic) failed on mypkg after 7 examples:",
+        "  first violation",
+        "  second violation",
+        "reproduce (not shrunk: why): Case.from_json(...)",
+    ]
+    assert text[4:7] == [
+        "request file: /kept/1/request.json",
+        "request file: /kept/2/request.json",
+        "candidate stdout, 999 bytes (first lines):",
+    ]
+    assert text[7:] == [f"  | {line}" for line in lines[: pytest_plugin.OUTPUT_LINES]]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--cral-impl=reference", "--cral-cmd=./x"], "*--cral-impl and --cral-cmd exclude each other*"),
-    (["--cral-cmd=./x", "--cral-in-process"], "*--cral-in-process does not apply to --cral-cmd*"),
-    (["--cral-impl="], "*--cral-impl is empty*"),
-    (["--cral-memory-limit=lots"], "*--cral-memory-limit must be a size such as 16G*'lots'*"),
-    (["--cral-timeout=0"], "*--cral-timeout: must be a number of seconds > 0, got '0'*"),
-    (["--cral-budget=-3"], "*--cral-budget: must be a number of seconds > 0, got '-3'*"),
-    (["--cral-profile=quick"], "*--cral-profile: invalid choice: 'quick'*"),
-    (["--cral-impl=reference", "--cral-tape-format=npy"], "*apply to --cral-cmd only*"),
-    (["--cral-impl=reference", "--cral-keep-requests=/tmp"], "*apply to --cral-cmd only*"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--cral-impl=reference", "--cral-cmd=./x"], "*--cral-impl and --cral-cmd exclude each other*"),
+        (["--cral-cmd=./x", "--cral-in-process"], "*--cral-in-process does not apply to --cral-cmd*"),
+        (["--cral-impl="], "*--cral-impl is empty*"),
+        (["--cral-memory-limit=lots"], "*--cral-memory-limit must be a size such as 16G*'lots'*"),
+        (["--cral-timeout=0"], "*--cral-timeout: must be a number of seconds > 0, got '0'*"),
+        (["--cral-budget=-3"], "*--cral-budget: must be a number of seconds > 0, got '-3'*"),
+        (["--cral-profile=quick"], "*--cral-profile: invalid choice: 'quick'*"),
+        (["--cral-impl=reference", "--cral-tape-format=npy"], "*apply to --cral-cmd only*"),
+        (["--cral-impl=reference", "--cral-keep-requests=/tmp"], "*apply to --cral-cmd only*"),
+    ],
+)
 def test_bad_options_are_usage_errors(pytester, args, message):
     result = run(pytester, *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
@@ -276,9 +323,11 @@ def test_loading_the_plugin_imports_nothing_of_the_suite():
     """pytest imports the plugin in every run of every project that installs the package:
     beyond the package's own __init__, it imports pytest only (the suite, Hypothesis and
     numpy wait until --cral-impl or --cral-cmd asks for them)."""
-    code = ("import sys, pytest, properties; before = set(sys.modules); import properties.pytest_plugin; "
-            "print(sorted(set(sys.modules) - before - {'properties.pytest_plugin'})); "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('reference', 'hypothesis', 'numpy')))")
+    code = (
+        "import sys, pytest, properties; before = set(sys.modules); import properties.pytest_plugin; "
+        "print(sorted(set(sys.modules) - before - {'properties.pytest_plugin'})); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('reference', 'hypothesis', 'numpy')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.split("\n")[:2] == ["[]", "[]"], out
 
@@ -318,29 +367,57 @@ def test_a_repository_that_installs_the_package_runs_the_suite_with_its_own_pyte
     venv, source, project = tmp_path / "venv", tmp_path / "source", tmp_path / "project"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
-    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               capture_output=True, text=True, check=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     ours = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
     (site / "_running_interpreters_site_packages.pth").write_text("".join(f"{path}\n" for path in sorted(ours)))
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "build", "*.egg-info", "__pycache__", ".hypothesis", ".pytest_cache"))
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "*.egg-info", "__pycache__", ".hypothesis", ".pytest_cache"
+        ),
+    )
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "PYTHONHOME")}
     env.update(CI="true", PIP_DISABLE_PIP_VERSION_CHECK="1")
     isolation = ["--no-build-isolation"] if _builds_wheels_without_isolation() else []
-    install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--ignore-installed", *isolation,
-                              str(source)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--ignore-installed", *isolation, str(source)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert install.returncode == 0, install.stdout + install.stderr
 
     project.mkdir()
     (project / "mypkg.py").write_text(SAME + "from reference import sample_tape, loss_difference_samples\n")
     (project / "test_mine.py").write_text(OWN_TESTS)
-    where = subprocess.run([str(python), "-c", "import properties, reference; print(properties.__file__); "
-                            "print(reference.__file__)"], cwd=project, env=env, capture_output=True, text=True)
+    where = subprocess.run(
+        [str(python), "-c", "import properties, reference; print(properties.__file__); print(reference.__file__)"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert all(Path(line).is_relative_to(site) for line in where.stdout.split()), where.stdout + where.stderr
 
     def pytest_run(*args):
-        return subprocess.run([str(python), "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=project, env=env,
-                              capture_output=True, text=True, timeout=300)
+        return subprocess.run(
+            [str(python), "-m", "pytest", "-p", "no:cacheprovider", *args],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
 
     own = pytest_run()
     assert own.returncode == 0 and "2 passed" in own.stdout and "cral" not in own.stdout, own.stdout + own.stderr
@@ -351,5 +428,7 @@ def test_a_repository_that_installs_the_package_runs_the_suite_with_its_own_pyte
     assert "corruption-robust-active-learning" in run_.stdout  # the plugins line: loaded by its entry point
     cases = junit_cases(project / "out.xml")
     assert sorted(cases) == sorted(selected(words)) and len(cases) >= 3
-    assert all(classname == "cral" and props["status"] in ("passed", "expected failure")
-               for classname, props, _ in cases.values())
+    assert all(
+        classname == "cral" and props["status"] in ("passed", "expected failure")
+        for classname, props, _ in cases.values()
+    )

@@ -2,6 +2,7 @@
 guarantees (no refutation without an exactly verified counterexample), the encoded
 steps (well-formed, consistent premises, refutations cross-linked), the committed
 report kept current, and coverage of the paper's results."""
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,17 @@ import pytest
 import sympy as sp
 
 from proofs_check import coverage, decide_search, decide_sympy, decide_z3
-from proofs_check.decide import (NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED, UNKNOWN, Verdict,
-                                 decide_claim, decide_step)
+from proofs_check.decide import (
+    NOT_MECH,
+    NOT_WELL_FORMED,
+    PROVED,
+    PROVED_FROM_REFUTED,
+    REFUTED,
+    UNKNOWN,
+    Verdict,
+    decide_claim,
+    decide_step,
+)
 from proofs_check.exact import Undecided, is_counterexample, sign
 from proofs_check.parse import relation
 from proofs_check.report import decider_versions, markdown, propagate, run_steps
@@ -84,8 +94,15 @@ def test_inconsistent_premises_are_flagged_not_proved():
 
 
 def test_sharp_constant_bisection_brackets_sqrt_98_over_5():
-    step = Step("t.sharp", "test", "here", ("X > 0",), "sqrt(98*X/5) <= sqrt(10*X)", "F1's shape",
-                repair=Repair("sqrt(98*X/5) <= K*sqrt(X)", sharp=("K", "1", "10")))
+    step = Step(
+        "t.sharp",
+        "test",
+        "here",
+        ("X > 0",),
+        "sqrt(98*X/5) <= sqrt(10*X)",
+        "F1's shape",
+        repair=Repair("sqrt(98*X/5) <= K*sqrt(X)", sharp=("K", "1", "10")),
+    )
     verdict = decide_step(step)
     low, high = verdict.sharp
     assert verdict.status == REFUTED and verdict.repair.status == PROVED
@@ -136,8 +153,9 @@ def test_every_verdict_is_justified(results):
             assert verdict.method, step.id
             assert (verdict.status == PROVED_FROM_REFUTED) == bool(verdict.refuted_premises), step.id
         elif verdict.status == REFUTED:
-            assert is_counterexample(list(step.premises), step.claim, verdict.counterexample, frozenset(step.integers)) \
-                or verdict.method.startswith(("z3", "Hypothesis")), step.id
+            assert is_counterexample(
+                list(step.premises), step.claim, verdict.counterexample, frozenset(step.integers)
+            ) or verdict.method.startswith(("z3", "Hypothesis")), step.id
         elif verdict.status in (UNKNOWN, NOT_MECH, NOT_WELL_FORMED):
             assert verdict.reason, step.id
         assert "inconsistent" not in verdict.reason, (step.id, verdict.reason)
@@ -160,9 +178,15 @@ def test_committed_report_is_current(results):
     if f"Deciders: {decider_versions()}." in committed:
         assert committed == fresh, "proofs_check/REPORT.md is stale: regenerate it"
     else:
+
         def statuses(text):
-            return re.findall(r"^\| (\S+) \|.*\| (proved|proved from a refuted premise|refuted|unknown|not mechanical"
-                              r"|not well-formed as printed) \|", text, re.M)
+            return re.findall(
+                r"^\| (\S+) \|.*\| (proved|proved from a refuted premise|refuted|unknown|not mechanical"
+                r"|not well-formed as printed) \|",
+                text,
+                re.M,
+            )
+
         assert statuses(committed) == statuses(fresh), "verdicts differ from the committed report"
 
 
@@ -207,7 +231,9 @@ def test_every_reading_has_a_literal_twin():
         if s.id in twins or s.id in _NOT_A_CHANGE:
             continue
         flagged = [n for n in s.notes if _READING.search(n)]
-        assert not flagged, f"{s.id}: its notes say the encoding departs from the print, but it has no literal twin: {flagged}"
+        assert not flagged, (
+            f"{s.id}: its notes say the encoding departs from the print, but it has no literal twin: {flagged}"
+        )
     assert not set(_NOT_A_CHANGE) - set(steps), "exemptions for steps that do not exist"
 
 
@@ -235,8 +261,14 @@ def test_a_planted_refuted_premise_propagates():
     mid = Step("t.mid", "l", "loc", (), "x <= 3", "j", uses=("t.root",))
     top = Step("t.top", "l", "loc", (), "x <= 4", "j", uses=("t.mid",))
     fixed = Step("t.fixed", "l", "loc", (), "x <= 5", "j", uses=("t.root#repair",))
-    results = propagate([(root, Verdict(REFUTED, repair=Verdict(PROVED, method="m"))), (mid, Verdict(PROVED, method="m")),
-                         (top, Verdict(PROVED, method="m")), (fixed, Verdict(PROVED, method="m"))])
+    results = propagate(
+        [
+            (root, Verdict(REFUTED, repair=Verdict(PROVED, method="m"))),
+            (mid, Verdict(PROVED, method="m")),
+            (top, Verdict(PROVED, method="m")),
+            (fixed, Verdict(PROVED, method="m")),
+        ]
+    )
     status = {s.id: (v.status, v.refuted_premises) for s, v in results}
     assert status["t.mid"] == (PROVED_FROM_REFUTED, ("t.root",))
     assert status["t.top"] == (PROVED_FROM_REFUTED, ("t.root",))
@@ -257,16 +289,43 @@ def test_literal_steps_are_decided_in_the_report(results):
 
 
 _F16_POINTS = {  # FINDINGS F16's counterexamples, exactly as written there
-    "robust_cal.thm41.correct.e1": dict(t=4, beta_t=1, rhohat=0, rho=Fraction(3, 16), Rbar_hat=Fraction(5, 32),
-                                         Rbar_star=0, Rhat_hat=0, Rhat_star=0, C=0),
-    "robust_cal.thm41.labels.elimination": dict(C=0, t=4, beta_t=1, rho_h=Fraction(1, 2), rhohat_hh=1, rhohat_sh=0,
-                                                 Rhat_h=1, Rhat_hat=0),
+    "robust_cal.thm41.correct.e1": dict(
+        t=4,
+        beta_t=1,
+        rhohat=0,
+        rho=Fraction(3, 16),
+        Rbar_hat=Fraction(5, 32),
+        Rbar_star=0,
+        Rhat_hat=0,
+        Rhat_star=0,
+        C=0,
+    ),
+    "robust_cal.thm41.labels.elimination": dict(
+        C=0, t=4, beta_t=1, rho_h=Fraction(1, 2), rhohat_hh=1, rhohat_sh=0, Rhat_h=1, Rhat_hat=0
+    ),
     "catoni.ours.square_pointwise": dict(Qv=0, a=1, b=0, yv=0, qt=Fraction(1, 2)),
     "catoni.ours.square_expectation": dict(d=1, qt=Fraction(1, 2)),
-    "calruption_gap.upper.max_to_sum": dict(Dp_h=0, Dp_s=0, Delta_h=Fraction(1, 2), Delta_s=Fraction(1, 2),
-                                            eps_l=Fraction(1, 4), beta2=Fraction(5, 32), CT=0, Rstar=0, c=0),
-    "calruption_gap.lower.assumption": dict(Delta_h=Fraction(1, 4), eps_l=Fraction(1, 8), eps_prev=Fraction(1, 4),
-                                            g_prev=0, Dp_h=1, Dp_star=Fraction(1, 2), beta2=Fraction(5, 32), CT=0),
+    "calruption_gap.upper.max_to_sum": dict(
+        Dp_h=0,
+        Dp_s=0,
+        Delta_h=Fraction(1, 2),
+        Delta_s=Fraction(1, 2),
+        eps_l=Fraction(1, 4),
+        beta2=Fraction(5, 32),
+        CT=0,
+        Rstar=0,
+        c=0,
+    ),
+    "calruption_gap.lower.assumption": dict(
+        Delta_h=Fraction(1, 4),
+        eps_l=Fraction(1, 8),
+        eps_prev=Fraction(1, 4),
+        g_prev=0,
+        Dp_h=1,
+        Dp_star=Fraction(1, 2),
+        beta2=Fraction(5, 32),
+        CT=0,
+    ),
     "calruption_main.proof.query_regroup": dict(P0=1, P1=0, a0=3, a1=0),
     "calruption_main.proof.lower_bound_identity": dict(beta1=1, eps_Lm1=Fraction(1, 2), Cbar=1, Cbar_Lm1=2, g_Lm1=1),
 }
@@ -284,7 +343,7 @@ def test_f16_counterexamples_exactly():
         assert is_counterexample(list(s.premises), s.claim, point, frozenset(s.integers)), step_id
     # two of them by hand, with Fractions only
     q = Fraction(1, 2)
-    assert (1 - 0) ** 2 / q ** 2 != 0 and Fraction(1) / q ** 2 != Fraction(1) / q
+    assert (1 - 0) ** 2 / q**2 != 0 and Fraction(1) / q**2 != Fraction(1) / q
     assert 3 * Fraction(1, 2) + 2 * Fraction(1, 4) * 2 != 3 * Fraction(1, 2) + 2 * 1 * Fraction(1, 4)
 
 
@@ -292,8 +351,9 @@ def test_f16_counterexamples_exactly():
 def test_snapshot_matches_the_paper():
     if not coverage.paper_path().exists():
         pytest.skip(f"the paper is not at {coverage.paper_path()} (set CRAL_PAPER); the committed snapshot is used")
-    assert (coverage.paper_results(), coverage.paper_labels()) == coverage.snapshot(), \
+    assert (coverage.paper_results(), coverage.paper_labels()) == coverage.snapshot(), (
         "the paper changed: run python -m proofs_check.coverage"
+    )
 
 
 def test_every_result_of_the_paper_has_steps_or_a_reason():
@@ -316,8 +376,9 @@ def test_coverage_reads_labels_and_unlabeled_results():
 
 # -- the command line ---------------------------------------------------------------------
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "proofs_check", *args], capture_output=True, text=True,
-                          cwd=REPO, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "proofs_check", *args], capture_output=True, text=True, cwd=REPO, timeout=300
+    )
 
 
 def test_cli_json_one_step():
@@ -349,8 +410,12 @@ def test_committed_errata_is_current(results):
     if f"Deciders: {decider_versions()}." in committed:
         assert committed == fresh, "ERRATA.md is stale: regenerate it with python -m proofs_check --errata ERRATA.md"
     else:
+
         def table(text):
-            return [line for line in text.splitlines() if line.startswith("| Theorem") or line.startswith("| Corollary")]
+            return [
+                line for line in text.splitlines() if line.startswith("| Theorem") or line.startswith("| Corollary")
+            ]
+
         assert table(committed) == table(fresh), "the theorems' closure differs from the committed ERRATA.md"
 
 
@@ -371,8 +436,17 @@ def _fake(step_id, status, uses=(), repair_status=None, reading_of=""):
     from proofs_check.step import Repair, Step
 
     repair = Repair(claim="x <= 2") if repair_status else None
-    step = Step(id=step_id, lemma="l", location="here", premises=("x >= 0",), claim="x <= 1", justification="j",
-                uses=tuple(uses), repair=repair, reading_of=reading_of)
+    step = Step(
+        id=step_id,
+        lemma="l",
+        location="here",
+        premises=("x >= 0",),
+        claim="x <= 1",
+        justification="j",
+        uses=tuple(uses),
+        repair=repair,
+        reading_of=reading_of,
+    )
     return step, Verdict(status, repair=Verdict(repair_status) if repair_status else None)
 
 
@@ -382,16 +456,23 @@ def test_chain_closure_tells_carried_repairs_from_constants_not_carried_and_open
     def graph(*items):
         return {s.id: (s, v) for s, v in items}
 
-    carried = graph(_fake("a", "refuted", repair_status="proved"), _fake("b", "proved", uses=("a#repair",)),
-                    _fake("root", "proved", uses=("b",)))
+    carried = graph(
+        _fake("a", "refuted", repair_status="proved"),
+        _fake("b", "proved", uses=("a#repair",)),
+        _fake("root", "proved", uses=("b",)),
+    )
     c = closure("root", carried)
     assert set(c["repaired"]) == {"a"} and not c["carried_not"] and closes(c).startswith("yes")
-    not_carried = graph(_fake("a", "refuted", repair_status="proved"), _fake("b", "proved", uses=("a",)),
-                        _fake("root", "proved", uses=("b",)))
+    not_carried = graph(
+        _fake("a", "refuted", repair_status="proved"),
+        _fake("b", "proved", uses=("a",)),
+        _fake("root", "proved", uses=("b",)),
+    )
     c = closure("root", not_carried)
     assert set(c["carried_not"]) == {"a"} and closes(c).startswith("not decided")
-    reading = graph(_fake("a", "refuted"), _fake("a.repaired", "proved", reading_of="a"),
-                    _fake("root", "proved", uses=("a",)))
+    reading = graph(
+        _fake("a", "refuted"), _fake("a.repaired", "proved", reading_of="a"), _fake("root", "proved", uses=("a",))
+    )
     c = closure("root", reading)
     assert set(c["repaired"]) == {"a"} and closes(c).startswith("yes")
     broken = graph(_fake("a", "refuted"), _fake("root", "proved", uses=("a",)))
@@ -444,16 +525,30 @@ def _label_chain_constants():
         return sp.Rational(13, 12) * x + sp.Rational(65, 8) * b
 
     rhohat_h, rhohat_hat = self_bound(rho_h), self_bound(rho_hat)
-    line5 = sp.expand(rho_h / 4 + amgm(rho_h) + amgm(rhohat_h) + amgm(rhohat_hat) + rhohat_h / 2 + rhohat_hat / 2
-                      + sp.Rational(5, 2) * b)
+    line5 = sp.expand(
+        rho_h / 4
+        + amgm(rho_h)
+        + amgm(rhohat_h)
+        + amgm(rhohat_hat)
+        + rhohat_h / 2
+        + rhohat_hat / 2
+        + sp.Rational(5, 2) * b
+    )
     names = {"rho_h": rho_h, "rho_hat": rho_hat, "b": b, "Delta_h": D, "R_star": R}
     assert sp.expand(line5 - sp.sympify(corrected._LINE5, locals=names)) == 0
     # the encoded line 5 is the general-beta_4 repair of corrected.thm41.labels.line5 at beta_4 = 25
     repair = next(s for s in corrected.STEPS if s.id == "corrected.thm41.labels.line5").repair
     rhs = relation(repair.claim).rhs
     q = line5.coeff(rho_hat) / (1 + 1 / beta4)  # the bisected factor of rho_hat
-    assert sp.expand(rhs.subs({sp.Symbol("beta4", real=True): 25, sp.Symbol("K", real=True): q}).subs(
-        {sp.Symbol(k, real=True): v for k, v in names.items()}) - line5) == 0
+    assert (
+        sp.expand(
+            rhs.subs({sp.Symbol("beta4", real=True): 25, sp.Symbol("K", real=True): q}).subs(
+                {sp.Symbol(k, real=True): v for k, v in names.items()}
+            )
+            - line5
+        )
+        == 0
+    )
     line7 = sp.expand(line5.subs({rho_h: D + 2 * R, rho_hat: Dhat + 2 * R}).subs(Dhat, 26 * b + R))
     a = line7.coeff(D)
     assert a == sp.Rational(5, 6) and sp.expand(line7 - sp.sympify(corrected._LINE7, locals=names)) == 0
@@ -463,8 +558,13 @@ def _label_chain_constants():
     assert corrected._K41 >= k1 and corrected._K41R >= k2
     radius = max(sp.Integer(corrected._K41) / 120, sp.Integer(corrected._K41R + 2) / 14)
     assert m >= radius
-    return {"corrected.thm41.labels.line5": q, "corrected.thm41.labels.solve": k1, "corrected.thm41.labels.solve_rstar": k2,
-            "corrected.thm41.labels.query_radius": radius, "corrected.thm41.labels.sum": 120 * m}
+    return {
+        "corrected.thm41.labels.line5": q,
+        "corrected.thm41.labels.solve": k1,
+        "corrected.thm41.labels.solve_rstar": k2,
+        "corrected.thm41.labels.query_radius": radius,
+        "corrected.thm41.labels.sum": 120 * m,
+    }
 
 
 def test_label_chain_constants_by_hand():
@@ -507,9 +607,13 @@ def _label51_constants():
     # the O-form's single J at beta_1 = 1: (R^*)^2 n gets 160 + 240 (AM-GM on 480 R^* sqrt(n beta_1)), the
     # log terms (240 + (45/4)(lg + 2)(lg + 4))/(lg + 4)^2 <= 15 + 45/4, the C-bar term 1680
     j = max(sp.Integer(160 + 240), 15 + k_log2, sp.Integer(k_cbar))
-    return {"corrected.thm51.labels.epoch": k_epoch, "corrected.thm51.labels.epoch_sum": k_sum,
-            "corrected.thm51.labels.total_log2": k_log2,
-            "corrected.thm51.labels.total_cbar": sp.Integer(k_cbar), "corrected.thm51.labels.statement": j}
+    return {
+        "corrected.thm51.labels.epoch": k_epoch,
+        "corrected.thm51.labels.epoch_sum": k_sum,
+        "corrected.thm51.labels.total_log2": k_log2,
+        "corrected.thm51.labels.total_cbar": sp.Integer(k_cbar),
+        "corrected.thm51.labels.statement": j,
+    }
 
 
 def test_label51_chain_constants_by_hand():
@@ -566,16 +670,25 @@ def test_corrected_chains_close_except_where_a_repair_is_not_carried(results):
     from proofs_check.errata import closes, closure
 
     by_id = {s.id: (s, v) for s, v in results}
-    for root in ("corrected.thm31.sharp_bound", "corrected.thm31.implies", "corrected.thm41.accuracy",
-                 "corrected.thm41.labels.sum"):
+    for root in (
+        "corrected.thm31.sharp_bound",
+        "corrected.thm31.implies",
+        "corrected.thm41.accuracy",
+        "corrected.thm41.labels.sum",
+    ):
         c = closure(root, by_id)
         assert closes(c).startswith("yes"), (root, c)
     for root in ("corrected.thm51.accuracy", "corrected.coro51.accuracy", "corrected.thm51.labels.statement"):
         c = closure(root, by_id)
         assert set(c["carried_not"]) == {"calruption_gap.est.q_lower"} and not c["open"], (root, c)
     # the printed chains do not close: their links still use the printed (refuted) constants
-    for root in ("passive.thm31.implies", "robust_cal.thm41.statement_accuracy", "calruption_main.thm.accuracy",
-                 "robust_cal.thm41.labels.sum", "calruption_main.proof.total_big_o"):
+    for root in (
+        "passive.thm31.implies",
+        "robust_cal.thm41.statement_accuracy",
+        "calruption_main.thm.accuracy",
+        "robust_cal.thm41.labels.sum",
+        "calruption_main.proof.total_big_o",
+    ):
         assert not closes(closure(root, by_id)).startswith("yes"), root
 
 
@@ -747,7 +860,7 @@ def test_theorem31_quarter_regime_numerically():
     r = np.concatenate([[0.0], np.logspace(-8, 0, 120)])[None, :, None]
     l = np.logspace(-9, 1, 120)[None, None, :]
     root = (np.sqrt(l) + np.sqrt(l + (1 - 2 * c) * (2 * r + l))) / (1 - 2 * c)
-    delta = root ** 2 - 2 * r
+    delta = root**2 - 2 * r
     bound = l + np.sqrt(8 * r * l) + 8 * c * r + 5 * l / (1 - 4 * c) ** 2
     # the margin closes as C -> n/4 with L/n -> 0 (the corruption coefficients 4c/(1 - 2c) and 8c meet at c = 1/4)
     assert float(np.max((delta - bound) / bound)) < 0

@@ -1,6 +1,7 @@
 """proofs_check's command line as a newcomer meets it (issue 16): an unwritable
 --markdown path fails first, in one line, before any step is decided; progress on a
 non-terminal stderr is whole lines (no carriage returns), and --json keeps it."""
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _run(*argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "proofs_check", *argv], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "proofs_check", *argv], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_a_markdown_path_in_a_missing_folder_fails_first_in_one_line(tmp_path):

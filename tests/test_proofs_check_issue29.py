@@ -1,6 +1,7 @@
 """Issue 29, second session: Theorem 3.1 for n/8 < C_total < n/4 decided by proof, the three verdicts per
 result with route and statement intervals in ERRATA and in `--json`, and regressions so that the project does
 not again call a true statement false or leave a decided one undecided."""
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,14 @@ from proofs_check.step import MECHANICAL
 from proofs_check.steps import all_steps, select
 
 REPO = Path(__file__).resolve().parent.parent
-QUARTER = ("corrected.thm31.quarter_quadratic", "corrected.thm31.quarter_scale", "corrected.thm31.quarter_event",
-           "corrected.thm31.quarter_combine", "corrected.thm31.quarter_unscale", "corrected.thm31.sharp_bound_quarter")
+QUARTER = (
+    "corrected.thm31.quarter_quadratic",
+    "corrected.thm31.quarter_scale",
+    "corrected.thm31.quarter_event",
+    "corrected.thm31.quarter_combine",
+    "corrected.thm31.quarter_unscale",
+    "corrected.thm31.sharp_bound_quarter",
+)
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +71,12 @@ def test_errata_summary_calls_no_proved_statement_false_or_undecided():
 
 def test_statement_intervals_are_sharp_only_where_a_forced_value_is_named():
     sharp = {row["result"] for row in VERDICTS if statement_sharp(row)}
-    assert sharp == {"Theorem 3.1, bound", "Theorem 3.1, 'This implies'", "Lemma C.1, lines 1-2", "Theorem 4.1, accuracy"}
+    assert sharp == {
+        "Theorem 3.1, bound",
+        "Theorem 3.1, 'This implies'",
+        "Lemma C.1, lines 1-2",
+        "Theorem 4.1, accuracy",
+    }
     for row in VERDICTS:
         assert row["proved"] and row["forced"]
         assert row["interval"] in {s.id for s in all_steps()}, row["interval"]
@@ -78,13 +90,20 @@ def test_result_verdicts_carry_the_route_interval_of_the_run(thm31):
     assert forced < Fraction(4828427, 10**6) < proved < 5 and bound["route_interval"]["sharp"]
     assert bound["statement_interval"]["sharp"]
     # a result whose step was not decided in this run has no route interval, and is not called sharp
-    accuracy = next(r for r in result_verdicts({})["prop: robust cal for known C"] if r["result"] == "Theorem 4.1, accuracy")
+    accuracy = next(
+        r for r in result_verdicts({})["prop: robust cal for known C"] if r["result"] == "Theorem 4.1, accuracy"
+    )
     assert accuracy["route_interval"] is None and not accuracy["statement_interval"]["sharp"]
 
 
 def test_cli_json_has_the_three_verdict_field():
-    out = subprocess.run([sys.executable, "-m", "proofs_check", "--json", "--only", "corrected.thm41.accuracy"],
-                         capture_output=True, text=True, cwd=REPO, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "proofs_check", "--json", "--only", "corrected.thm41.accuracy"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=300,
+    )
     data = json.loads(out.stdout)
     assert [d["id"] for d in data] == ["corrected.thm41.accuracy"]
     verdicts = {r["result"]: r for r in data[0]["result_verdicts"]}
@@ -107,5 +126,7 @@ def test_regression_theorem41_accuracy_factor_one_on_its_event():
     forced = by_id["corrected.thm41.accuracy_event_forced"][1]
     assert forced.status == REFUTED and forced.counterexample["p"] ** 2 <= 2  # R^* = p^2/2 <= 1
     assert forced.sharp is not None and forced.sharp[1] == 1 and forced.sharp[0] >= Fraction(999, 1000)
-    row = next(r for r in result_verdicts(by_id)["prop: robust cal for known C"] if r["result"] == "Theorem 4.1, accuracy")
+    row = next(
+        r for r in result_verdicts(by_id)["prop: robust cal for known C"] if r["result"] == "Theorem 4.1, accuracy"
+    )
     assert row["statement_interval"]["sharp"] and row["statement"].startswith("true on its event")

@@ -2,12 +2,12 @@
 (--impl / $CRAL_IMPL, default the reference). Expected failures come from
 properties.checks.registry.EXPECTED_FAILURES, each naming its FINDINGS.md entry, and each has its
 finding's counterexample as a known example (KNOWN_EXAMPLES) that runs first."""
+
 import pytest
 
-from properties.core.candidate import DEFAULT_IMPL
-
-from properties.judge.load import load_impl
 from properties.checks.registry import EXPECTED_FAILURES, KNOWN_EXAMPLES, all_checks, known_examples
+from properties.core.candidate import DEFAULT_IMPL
+from properties.judge.load import load_impl
 from properties.run.runner import NOT_APPLICABLE, PASSED, XFAIL, XPASS, run_check
 
 CHECKS = all_checks()
@@ -36,7 +36,8 @@ def test_check(name, impl):
         raise FindingReproduced(f"{name}: {result.reason}; {result.cause}")
     assert result.status in (PASSED, "unexpectedly passed"), (
         f"{name} ({result.cites}) failed after {result.examples} examples:\n  "
-        + "\n  ".join(result.violations[:3]) + f"\nreproduce: {result.counterexample}"
+        + "\n  ".join(result.violations[:3])
+        + f"\nreproduce: {result.counterexample}"
     )
 
 

@@ -6,6 +6,7 @@
   readable; on a program that breaks conventions it names each JSON path, value and rule,
   notes the representations it accepts (W null where rho^ = 0, params as doubles), and
   exits 1."""
+
 from __future__ import annotations
 
 import json
@@ -19,9 +20,16 @@ from reference import documents
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "docs" / "examples"
-RESULT_KINDS = {"passive": "trace", "robust_cal": "trace", "robust_cal_vanilla": "trace", "calruption": "trace",
-                "calruption_epoch": "epoch-result", "catoni_root": "catoni-root", "sample_tape": "tape",
-                "describe": "describe"}
+RESULT_KINDS = {
+    "passive": "trace",
+    "robust_cal": "trace",
+    "robust_cal_vanilla": "trace",
+    "calruption": "trace",
+    "calruption_epoch": "epoch-result",
+    "catoni_root": "catoni-root",
+    "sample_tape": "tape",
+    "describe": "describe",
+}
 
 
 def test_the_examples_are_current():
@@ -40,8 +48,12 @@ def test_each_example_validates(algorithm):
 
 
 def _kit(command: str, *extra):
-    return subprocess.run([sys.executable, "-m", "properties", "conformance", "--candidate-cmd", command, *extra],
-                          capture_output=True, text=True, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "properties", "conformance", "--candidate-cmd", command, *extra],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
 
 
 def test_the_kit_reads_every_document_of_the_reference_program():
@@ -49,11 +61,15 @@ def test_the_kit_reads_every_document_of_the_reference_program():
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(result.stdout)
     assert report["ok"] and len(report["documents"]) == 10
-    assert {d["request"] for d in report["documents"]} >= {"passive", "calruption_epoch", "sample_tape",
-                                                          "catoni_root (bad input: a negative count)"}
+    assert {d["request"] for d in report["documents"]} >= {
+        "passive",
+        "calruption_epoch",
+        "sample_tape",
+        "catoni_root (bad input: a negative count)",
+    }
 
 
-BROKEN = '''
+BROKEN = """
 import json, os, sys
 request = json.load(open(sys.argv[1]))
 if request["algorithm"] == "describe":
@@ -75,7 +91,7 @@ if request["algorithm"] == "calruption":
 elif request["algorithm"] == "catoni_root" and request["counts"] == [-1]:
     document = {"format": "cral-catoni-root", "version": 1, "lo": 0.0, "hi": 0.0}  # answers bad input
 print(json.dumps(document))
-'''
+"""
 
 
 def test_the_kit_names_each_path_value_and_rule(tmp_path):
@@ -97,7 +113,7 @@ def test_the_kit_refuses_a_program_that_cannot_describe_itself(tmp_path):
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
-EITHER = '''
+EITHER = """
 import json, os, subprocess, sys
 request = json.load(open(sys.argv[1]))
 subprocess.run([sys.executable, "-m", "properties", "answer", "--impl", "fast", "--one-shot", sys.argv[1]])
@@ -111,7 +127,7 @@ if request["algorithm"] == "calruption" and document.get("format") == "cral-trac
                     row[h2] = None
     document["params"]["delta"] = float(eval(request["params"]["delta"]))
 print(json.dumps(document))
-'''
+"""
 
 
 def test_the_judge_reads_either_representation_and_says_so(tmp_path):
@@ -120,9 +136,25 @@ def test_the_judge_reads_either_representation_and_says_so(tmp_path):
     says which it read."""
     program = tmp_path / "either.py"
     program.write_text(EITHER)
-    result = subprocess.run([sys.executable, "-m", "properties", "crosscheck", "--candidate-cmd",
-                             f"{sys.executable} {program}", "--cases", "2", "--algorithms", "calruption",
-                             "--results-dir", str(tmp_path / "results")], capture_output=True, text=True, cwd=ROOT)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "properties",
+            "crosscheck",
+            "--candidate-cmd",
+            f"{sys.executable} {program}",
+            "--cases",
+            "2",
+            "--algorithms",
+            "calruption",
+            "--results-dir",
+            str(tmp_path / "results"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 mismatches" in result.stdout
     assert "read as the reference writes them (docs/protocol.md, section 6): " in result.stdout

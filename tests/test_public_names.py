@@ -13,6 +13,7 @@ use of an underscore-prefixed name of a `reference` module is reported:
 
 Dunder names (`__file__`, `__name__`) are public by convention. An alias bound inside a
 function is scoped as if it were module-wide (stricter, never looser)."""
+
 from __future__ import annotations
 
 import ast
@@ -64,9 +65,15 @@ def private_uses(source: str, filename: str = "<source>") -> list[str]:
             if isinstance(base, ast.Name) and base.id in aliases and _private(node.attr):
                 path = ".".join([base.id, *reversed(chain)])
                 found.append(f"{node.lineno}: {path} ({aliases[base.id]})")
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr")
-              and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)
-              and _private(node.args[1].value)):
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+            and _private(node.args[1].value)
+        ):
             target = node.args[0]
             while isinstance(target, ast.Attribute):
                 target = target.value
@@ -90,32 +97,38 @@ def test_module_uses_only_public_names_of_reference(path):
 
 
 # -- the scanner finds what it claims to (so the test above can fail) -------------------------
-@pytest.mark.parametrize("source", [
-    "from reference.tape import BLOCK_ROUNDS, _cdf_table",
-    "from reference.catoni import _grouped, _Problem",
-    "import reference._private",
-    "from reference._private import thing",
-    "import reference.tape as _ref_tape\nwords = _ref_tape._block_words(1, 2)",
-    "import reference.tape\nx = reference.tape._block_words(1, 2)",
-    "import reference\nx = reference.catoni._Problem",
-    "from reference import tape\nx = tape._Comparator",
-    "from reference import tape as t\nx = t._lazy_inverse_cdf",
-    "from reference.tape import Tape\nx = Tape._trusted(1, 2, 3, 4, 5)",
-    "from reference import catoni\nf = getattr(catoni, '_grouped')",
-    "def f():\n    from reference.catoni import _grouped\n    return _grouped",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from reference.tape import BLOCK_ROUNDS, _cdf_table",
+        "from reference.catoni import _grouped, _Problem",
+        "import reference._private",
+        "from reference._private import thing",
+        "import reference.tape as _ref_tape\nwords = _ref_tape._block_words(1, 2)",
+        "import reference.tape\nx = reference.tape._block_words(1, 2)",
+        "import reference\nx = reference.catoni._Problem",
+        "from reference import tape\nx = tape._Comparator",
+        "from reference import tape as t\nx = t._lazy_inverse_cdf",
+        "from reference.tape import Tape\nx = Tape._trusted(1, 2, 3, 4, 5)",
+        "from reference import catoni\nf = getattr(catoni, '_grouped')",
+        "def f():\n    from reference.catoni import _grouped\n    return _grouped",
+    ],
+)
 def test_scanner_reports_private_uses(source):
     assert private_uses(source), source
 
 
-@pytest.mark.parametrize("source", [
-    "from reference.tape import BLOCK_ROUNDS, Comparator, cdf_table",
-    "import reference.tape as _ref_tape\nwords = _ref_tape.block_words(1, 2)",
-    "from reference import instances as _instances\nx = _instances.counterexample",
-    "import reference\nx = reference.__file__",
-    "import numpy as np\nx = np._internal",  # not reference
-    "from . import _local\nx = _local._thing",  # the package's own private names are its own business
-    "from reference.catoni import catoni_sign_certified\nx = catoni_sign_certified",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from reference.tape import BLOCK_ROUNDS, Comparator, cdf_table",
+        "import reference.tape as _ref_tape\nwords = _ref_tape.block_words(1, 2)",
+        "from reference import instances as _instances\nx = _instances.counterexample",
+        "import reference\nx = reference.__file__",
+        "import numpy as np\nx = np._internal",  # not reference
+        "from . import _local\nx = _local._thing",  # the package's own private names are its own business
+        "from reference.catoni import catoni_sign_certified\nx = catoni_sign_certified",
+    ],
+)
 def test_scanner_accepts_public_uses(source):
     assert private_uses(source) == [], source

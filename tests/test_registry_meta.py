@@ -4,17 +4,17 @@ Every mode of properties.core.contract.MODES -- each public name, and RobustCAL'
 vanilla forms -- is covered by at least one check; and what a check declares it covers
 is what it calls: a recording candidate (the reference, in-process) logs every call a
 check makes on a few examples."""
+
 from __future__ import annotations
 
 import pytest
 from hypothesis import Phase, settings
 
-from properties.core.contract import MODES, PUBLIC_NAMES, REQUIRED, function_of
-from properties.core.candidate import InProcessCandidate
-from properties.checks.registry import all_checks
-from properties.run.runner import run_check
-
 import reference
+from properties.checks.registry import all_checks
+from properties.core.candidate import InProcessCandidate
+from properties.core.contract import MODES, PUBLIC_NAMES, REQUIRED, function_of
+from properties.run.runner import run_check
 
 CHECKS = all_checks()
 
@@ -27,9 +27,14 @@ def test_every_mode_and_public_name_has_a_check():
 
 def test_each_rule_of_robust_cal_has_every_trace_check_of_the_other():
     """The vanilla rule gets every deterministic RobustCAL trace check (FINDINGS R6)."""
+
     def names(mode):
-        return {n.replace("check_robust_cal_vanilla_", "check_robust_cal_") for n, c in CHECKS.items()
-                if c.covers == (mode,) and c.kind == "deterministic"}
+        return {
+            n.replace("check_robust_cal_vanilla_", "check_robust_cal_")
+            for n, c in CHECKS.items()
+            if c.covers == (mode,) and c.kind == "deterministic"
+        }
+
     assert names("robust_cal") == names("robust_cal_vanilla") and names("robust_cal")
 
 
@@ -47,8 +52,9 @@ class _Recording(InProcessCandidate):
 def test_a_check_calls_what_it_declares(name):
     check = CHECKS[name]
     recording = _Recording()
-    profile = settings(settings.default, max_examples=4, derandomize=True, database=None,
-                       phases=(Phase.explicit, Phase.generate))
+    profile = settings(
+        settings.default, max_examples=4, derandomize=True, database=None, phases=(Phase.explicit, Phase.generate)
+    )
     settings.register_profile("registry-meta", profile)
     run_check(check, recording, profile="registry-meta")
     assert recording.modes <= set(check.covers), f"{name} calls {sorted(recording.modes - set(check.covers))}"

@@ -1,6 +1,7 @@
 """Issue 16 items 6-7 and issue 19 item 4: the check's report (short lines, --verbose,
 --json-indent/--json-file, the arithmetic line, progress), the import-name hint, and
 saved failures replayed through an import path and through a command."""
+
 from __future__ import annotations
 
 import json
@@ -12,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from properties.core.progress import CheckProgress, CountProgress
 from properties.checks.registry import all_checks
+from properties.core.progress import CheckProgress, CountProgress
 from properties.run.runner import FAILED, run_check
 
 REPO = Path(__file__).resolve().parent.parent
 CHECK = "check_passive_output_is_erm"
 # a candidate with one planted bug: passive outputs the wrong hypothesis when there are two or more
-BROKEN = textwrap.dedent('''
+BROKEN = textwrap.dedent("""
     from dataclasses import replace
     import reference
     from reference import calruption, catoni_root, robust_cal  # noqa: F401
@@ -28,15 +29,21 @@ BROKEN = textwrap.dedent('''
     def passive(hypotheses, tape, params):
         trace = reference.passive(hypotheses, tape, params)
         return replace(trace, output=(trace.output + 1) % len(hypotheses))
-''')
+""")
 
 
 def properties_cli(*args, cwd, pythonpath=()) -> subprocess.CompletedProcess:
     paths = [str(REPO), *map(str, pythonpath)]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "CI": "true"}
     env.pop("CRAL_RESULTS_DIR", None)  # these runs check the default folder
-    return subprocess.run([sys.executable, "-m", "properties", *map(str, args)], capture_output=True, text=True,
-                          env=env, cwd=cwd, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "properties", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=300,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -44,8 +51,20 @@ def broken_run(tmp_path_factory):
     """One failing run of the planted candidate, its results folder and JSON report."""
     root = tmp_path_factory.mktemp("broken")
     (root / "broken_cand.py").write_text(BROKEN)
-    result = properties_cli("check", "--impl", "broken_cand", "--only", CHECK, "check_passive_learning_lemma_c1",
-                            "--json-file", root / "report.json", "--json-indent", "2", cwd=root, pythonpath=[root])
+    result = properties_cli(
+        "check",
+        "--impl",
+        "broken_cand",
+        "--only",
+        CHECK,
+        "check_passive_learning_lemma_c1",
+        "--json-file",
+        root / "report.json",
+        "--json-indent",
+        "2",
+        cwd=root,
+        pythonpath=[root],
+    )
     return root, result
 
 
@@ -75,6 +94,7 @@ def test_json_file_is_indented_and_carries_full_reproducers(broken_run):
     report = json.loads(text)
     assert report["impl"] == "broken_cand"
     from properties.reports.report import _validator
+
     assert not list(_validator().iter_errors(report))  # the schema knows case, short, replay_file
     by_name = {c["name"]: c for c in report["checks"]}
     assert report["candidate"]["arithmetic"] == "exact"
@@ -87,8 +107,9 @@ def test_json_file_is_indented_and_carries_full_reproducers(broken_run):
 def test_replay_reproduces_the_verdict(broken_run, route):
     root, _ = broken_run
     saved = next((root / "cral-results").glob(f"{CHECK}-*.json"))
-    extra = [] if route == "import" else [
-        "--candidate-cmd", f"{sys.executable} -m properties answer --impl broken_cand"]
+    extra = (
+        [] if route == "import" else ["--candidate-cmd", f"{sys.executable} -m properties answer --impl broken_cand"]
+    )
     again = properties_cli("replay", saved, *extra, cwd=root, pythonpath=[root])
     assert again.returncode == 1, again.stderr
     assert again.stdout.startswith(f"{CHECK} on ") and ": failed (recorded: failed)" in again.stdout.splitlines()[0]
@@ -117,8 +138,15 @@ def test_import_name_hint_for_a_file_path(tmp_path):
 
 def test_float_results_without_arithmetic_get_the_hint(tmp_path):
     (tmp_path / "floaty.py").write_text("from fast import passive, robust_cal, calruption, catoni_root  # noqa\n")
-    result = properties_cli("check", "--impl", "floaty", "--only", "check_robust_cal_elimination_recomputed",
-                            cwd=tmp_path, pythonpath=[tmp_path])
+    result = properties_cli(
+        "check",
+        "--impl",
+        "floaty",
+        "--only",
+        "check_robust_cal_elimination_recomputed",
+        cwd=tmp_path,
+        pythonpath=[tmp_path],
+    )
     assert result.returncode == 1
     assert "arithmetic: exact (declared, or assumed" in result.stdout
     assert 'declare it: ARITHMETIC = "float64"' in result.stdout
@@ -126,16 +154,27 @@ def test_float_results_without_arithmetic_get_the_hint(tmp_path):
 
 def test_crosscheck_of_float_results_without_arithmetic_gets_the_hint(tmp_path):
     (tmp_path / "floaty.py").write_text("from fast import passive, robust_cal, calruption, catoni_root  # noqa\n")
-    undeclared = properties_cli("crosscheck", "--candidate", "floaty", "--cases", "2", "--algorithms", "robust_cal",
-                                cwd=tmp_path, pythonpath=[tmp_path])
+    undeclared = properties_cli(
+        "crosscheck",
+        "--candidate",
+        "floaty",
+        "--cases",
+        "2",
+        "--algorithms",
+        "robust_cal",
+        cwd=tmp_path,
+        pythonpath=[tmp_path],
+    )
     assert undeclared.returncode == 1
-    assert 'show float values, but the candidate declares exact arithmetic' in undeclared.stdout, undeclared.stdout
-    declared = properties_cli("crosscheck", "--candidate", "fast", "--cases", "2", "--algorithms", "robust_cal",
-                              cwd=tmp_path)
+    assert "show float values, but the candidate declares exact arithmetic" in undeclared.stdout, undeclared.stdout
+    declared = properties_cli(
+        "crosscheck", "--candidate", "fast", "--cases", "2", "--algorithms", "robust_cal", cwd=tmp_path
+    )
     assert declared.returncode == 0, declared.stdout + declared.stderr
     assert "arithmetic: float64 (declared)" in declared.stdout and "hint:" not in declared.stdout
-    exact = properties_cli("crosscheck", "--candidate", "reference", "--cases", "2", "--algorithms", "robust_cal",
-                           cwd=tmp_path)
+    exact = properties_cli(
+        "crosscheck", "--candidate", "reference", "--cases", "2", "--algorithms", "robust_cal", cwd=tmp_path
+    )
     assert exact.returncode == 0 and "arithmetic" not in exact.stdout.split("mismatches")[-1]
 
 
@@ -143,22 +182,30 @@ def test_a_float64_candidate_is_judged_by_derived_bounds_and_passes(tmp_path):
     """Issue 28: the checks that recompute exact quantities (here line 10's certified
     threshold) judge a float64 candidate by the derived error bounds of
     properties/checks/judgement.py: fast passes them, and the summary says how it was judged."""
-    result = properties_cli("check", "--impl", "fast", "--only", "check_robust_cal_elimination_recomputed",
-                            cwd=tmp_path)
+    result = properties_cli(
+        "check", "--impl", "fast", "--only", "check_robust_cal_elimination_recomputed", cwd=tmp_path
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "arithmetic: float64 (declared): every value is judged within the error a correct float64" in result.stdout
 
 
 def test_failed_check_counts_examples_up_to_the_failure_not_shrinks():
     def passive(hypotheses, tape, params):
-        import reference
         from dataclasses import replace
+
+        import reference
+
         trace = reference.passive(hypotheses, tape, params)
         return replace(trace, output=(trace.output + 1) % len(hypotheses))
 
     import reference
-    impl = {"passive": passive, "robust_cal": reference.robust_cal, "calruption": reference.calruption,
-            "catoni_root": reference.catoni_root}
+
+    impl = {
+        "passive": passive,
+        "robust_cal": reference.robust_cal,
+        "calruption": reference.calruption,
+        "catoni_root": reference.catoni_root,
+    }
     result = run_check(all_checks()[CHECK], impl, profile="ci")
     assert result.status == FAILED
     tried = sum(result.statistics.get(phase, {}).get("examples", 0) for phase in ("reuse", "generate", "shrink"))
@@ -224,8 +271,9 @@ def test_a_flaky_candidate_is_a_failing_check_not_a_crash_of_the_suite():
     """A candidate that fails an example once and passes it when Hypothesis replays it
     (state kept between calls) is reported as failing, with the failing example and the
     word that it was flaky, not as a FlakyFailure traceback."""
-    import reference
     from dataclasses import replace as replaced
+
+    import reference
 
     calls = {"n": 0}
 
@@ -236,8 +284,12 @@ def test_a_flaky_candidate_is_a_failing_check_not_a_crash_of_the_suite():
             return replaced(trace, labels_requested=trace.labels_requested + 1)
         return trace
 
-    impl = {"passive": passive, "robust_cal": reference.robust_cal, "calruption": reference.calruption,
-            "catoni_root": reference.catoni_root}
+    impl = {
+        "passive": passive,
+        "robust_cal": reference.robust_cal,
+        "calruption": reference.calruption,
+        "catoni_root": reference.catoni_root,
+    }
     result = run_check(all_checks()[CHECK], impl, profile="ci")
     assert result.status == FAILED, result
     assert result.unshrunk and "flaky" in result.unshrunk

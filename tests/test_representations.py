@@ -8,6 +8,7 @@ An exact candidate that returns ints (and numpy integers) for integral rationals
 route and on the command route (`python -m properties answer --impl M`); a misspelt
 required field, a bool where a number belongs and an exact candidate's float still fail,
 naming the field."""
+
 from __future__ import annotations
 
 import json
@@ -23,12 +24,12 @@ import pytest
 
 import fast
 import reference
-from properties.core import representations
 from properties.checks.crosscheck import crosscheck
-from properties.reports.first_use import arithmetic_lines, crosscheck_arithmetic_lines, float_like, is_float64
+from properties.checks.registry import all_checks
+from properties.core import representations
 from properties.core.candidate import CallFailed, as_candidate, call, run_algorithm
 from properties.judge.load import load_candidate, load_impl
-from properties.checks.registry import all_checks
+from properties.reports.first_use import arithmetic_lines, crosscheck_arithmetic_lines, float_like, is_float64
 from properties.reports.report import validate
 from properties.run.runner import FAILED, run_check
 from properties.strategies import fixed_crosscheck_cases
@@ -42,9 +43,13 @@ MODES = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
 CHECKS = all_checks()
 # one check per mode the representation variants change (few examples: each command call
 # starts a Python process); tests/legit/*'s full runs are in the report of issue 28
-ROUTE_CHECKS = ("check_passive_output_is_erm", "check_robust_cal_elimination_recomputed",
-                "check_robust_cal_vanilla_empirical_risks_and_output", "check_calruption_one_epoch_query_probabilities",
-                "check_catoni_root_certified")
+ROUTE_CHECKS = (
+    "check_passive_output_is_erm",
+    "check_robust_cal_elimination_recomputed",
+    "check_robust_cal_vanilla_empirical_risks_and_output",
+    "check_calruption_one_epoch_query_probabilities",
+    "check_catoni_root_certified",
+)
 TRACE_PATHS = {"trace.x_note", "trace.checkpoints[].x_note", "trace.epochs[].x_note"}
 
 
@@ -104,9 +109,25 @@ def test_an_exact_representation_gives_the_references_traces_on_both_routes(modu
 
 def test_the_check_report_names_the_ignored_fields(tmp_path):
     report_file = tmp_path / "report.json"
-    done = subprocess.run([sys.executable, "-m", "properties", "check", "--impl", "tests.legit.extra_fields",
-                           "--only", "check_passive_output_is_erm", "--json-file", str(report_file),
-                           "--results-dir", str(tmp_path / "results")], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "properties",
+            "check",
+            "--impl",
+            "tests.legit.extra_fields",
+            "--only",
+            "check_passive_output_is_erm",
+            "--json-file",
+            str(report_file),
+            "--results-dir",
+            str(tmp_path / "results"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     line = next(line for line in done.stdout.splitlines() if line.startswith("ignored unknown fields: "))
     assert "trace.x_note (" in line and " calls)" in line, line
@@ -116,9 +137,27 @@ def test_the_check_report_names_the_ignored_fields(tmp_path):
 
 def test_the_crosscheck_report_names_the_ignored_fields(tmp_path):
     report_file = tmp_path / "report.json"
-    done = subprocess.run([sys.executable, "-m", "properties", "crosscheck", "--candidate", "tests.legit.extra_fields",
-                           "--cases", "2", "--algorithms", "robust_cal", "--json-file", str(report_file),
-                           "--results-dir", str(tmp_path / "results")], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "properties",
+            "crosscheck",
+            "--candidate",
+            "tests.legit.extra_fields",
+            "--cases",
+            "2",
+            "--algorithms",
+            "robust_cal",
+            "--json-file",
+            str(report_file),
+            "--results-dir",
+            str(tmp_path / "results"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "ignored unknown fields: trace.checkpoints[].x_note (2 calls), trace.x_note (2 calls)" in done.stdout
     report = json.loads(report_file.read_text())
@@ -140,8 +179,17 @@ def test_a_float64_module_returning_python_floats_gets_the_values_of_fast_on_bot
         assert isinstance(raw["checkpoints"][0]["beta"]["lo"], float), raw["checkpoints"][0]  # teeth: real floats
         for route, candidate in routes.items():
             assert {mode: run_algorithm("t", candidate, mode, case) for mode in MODES} == expected, route
-            assert call("t", candidate, "catoni_root", [Fraction(-1), Fraction(1, 3), Fraction(1)], [1, 2, 1],
-                        Fraction(1, 2)) == root, route
+            assert (
+                call(
+                    "t",
+                    candidate,
+                    "catoni_root",
+                    [Fraction(-1), Fraction(1, 3), Fraction(1)],
+                    [1, 2, 1],
+                    Fraction(1, 2),
+                )
+                == root
+            ), route
     finally:
         for candidate in routes.values():
             candidate.close()
@@ -183,12 +231,14 @@ def _renamed(plain: dict) -> dict:
     return {("empirical_risks" if k == "empirical_risk" else k): v for k, v in plain.items()}
 
 
-MISSPELT = ("import reference\n"
-            "from reference import catoni_root, robust_cal, calruption  # noqa: F401\n"
-            "from reference.trace import trace_to_json\n"
-            "def passive(hypotheses, tape, params):\n"
-            "    plain = trace_to_json(reference.passive(hypotheses, tape, params))\n"
-            "    return {('empirical_risks' if k == 'empirical_risk' else k): v for k, v in plain.items()}\n")
+MISSPELT = (
+    "import reference\n"
+    "from reference import catoni_root, robust_cal, calruption  # noqa: F401\n"
+    "from reference.trace import trace_to_json\n"
+    "def passive(hypotheses, tape, params):\n"
+    "    plain = trace_to_json(reference.passive(hypotheses, tape, params))\n"
+    "    return {('empirical_risks' if k == 'empirical_risk' else k): v for k, v in plain.items()}\n"
+)
 
 
 def test_a_misspelt_required_field_fails_naming_it_on_both_routes(tmp_path):
@@ -248,21 +298,27 @@ def _wrong_threshold(hypotheses, tape, params, vanilla=False):
     trace = reference.robust_cal(hypotheses, tape, params, vanilla=vanilla)
     plain = trace_to_json(trace)
     for checkpoint in plain["checkpoints"]:
-        checkpoint["threshold"] = [None if e is None else to_jsonable(Enclosure(Fraction(e["lo"]) / 2,
-                                                                                  Fraction(e["hi"]) / 2))
-                                   for e in checkpoint["threshold"]]
+        checkpoint["threshold"] = [
+            None if e is None else to_jsonable(Enclosure(Fraction(e["lo"]) / 2, Fraction(e["hi"]) / 2))
+            for e in checkpoint["threshold"]
+        ]
     return plain
 
 
 def test_an_exact_candidate_with_a_wrong_threshold_gets_no_float_hint():
-    names = dict(passive=reference.passive, robust_cal=_wrong_threshold, calruption=reference.calruption,
-                 catoni_root=reference.catoni_root)
+    names = dict(
+        passive=reference.passive,
+        robust_cal=_wrong_threshold,
+        calruption=reference.calruption,
+        catoni_root=reference.catoni_root,
+    )
     candidate = as_candidate(SimpleNamespace(**names), "wrong_threshold")
     result = run_check(CHECKS["check_robust_cal_elimination_recomputed"], candidate, max_examples=10)
     assert result.status == FAILED, result
     text = " ".join(result.violations)
-    assert "/" in text and any(int(d) & (int(d) - 1) == 0 and int(d) >= 1 << 40
-                               for d in __import__("re").findall(r"/(\d{13,})", text))  # the old rule's trigger
+    assert "/" in text and any(
+        int(d) & (int(d) - 1) == 0 and int(d) >= 1 << 40 for d in __import__("re").findall(r"/(\d{13,})", text)
+    )  # the old rule's trigger
     lines = arithmetic_lines(candidate, [result])
     assert not any("hint" in line for line in lines), lines
     summary = crosscheck(candidate, "wrong_threshold", CASES, ("robust_cal",))
@@ -270,8 +326,9 @@ def test_an_exact_candidate_with_a_wrong_threshold_gets_no_float_hint():
 
 
 def test_an_undeclared_float_candidate_still_gets_the_hint():
-    names = dict(passive=fast.passive, robust_cal=fast.robust_cal, calruption=fast.calruption,
-                 catoni_root=fast.catoni_root)  # no ARITHMETIC: held to exact comparison
+    names = dict(
+        passive=fast.passive, robust_cal=fast.robust_cal, calruption=fast.calruption, catoni_root=fast.catoni_root
+    )  # no ARITHMETIC: held to exact comparison
     candidate = as_candidate(SimpleNamespace(**names), "floaty")
     result = run_check(CHECKS["check_robust_cal_elimination_recomputed"], candidate, max_examples=10)
     assert result.status == FAILED, result
@@ -286,7 +343,7 @@ def test_float_like_means_a_double_within_rounding_of_a_value_that_is_not_one():
     assert float_like(Fraction(float(third)), third)
     assert not float_like(Fraction(3, 8), third)  # a wrong exact value: too far
     assert not float_like(Fraction(1, 2), Fraction(1, 2))  # equal
-    assert not float_like(Fraction(2 ** 60 + 1, 2 ** 62), Fraction(1, 4))  # 61 significant bits: no double
+    assert not float_like(Fraction(2**60 + 1, 2**62), Fraction(1, 4))  # 61 significant bits: no double
 
 
 def test_an_exact_candidate_returning_floats_gets_the_hint():

@@ -6,6 +6,7 @@ with its deliberately broken variant beside it. Without cargo (on PATH or in
 ~/.cargo/bin) every test here is skipped, and says so. The program is judged through the
 harness's command route (`--candidate-cmd`) and, independently of it, compared with the
 reference by examples/rust_cral/compare.py."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -31,8 +32,10 @@ _spec.loader.exec_module(compare)
 # term. These checks recompute line 10's modified threshold and must catch it; their
 # vanilla twins recompute the vanilla rule, which the broken build still gets right.
 CATCHING_CHECKS = ("check_robust_cal_elimination_recomputed", "check_robust_cal_elimination_on_boundary_streams")
-VANILLA_TWINS = ("check_robust_cal_vanilla_elimination_recomputed",
-                 "check_robust_cal_vanilla_elimination_on_boundary_streams")
+VANILLA_TWINS = (
+    "check_robust_cal_vanilla_elimination_recomputed",
+    "check_robust_cal_vanilla_elimination_on_boundary_streams",
+)
 
 
 def _cargo() -> str | None:
@@ -51,8 +54,9 @@ def binaries() -> dict:
     env = {**os.environ, "PATH": f"{Path(cargo).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     built = {}
     for variant, args in (("good", []), ("broken", ["--broken"])):
-        proc = subprocess.run(["sh", str(EXAMPLE / "build.sh"), *args], capture_output=True, text=True, env=env,
-                              timeout=900)
+        proc = subprocess.run(
+            ["sh", str(EXAMPLE / "build.sh"), *args], capture_output=True, text=True, env=env, timeout=900
+        )
         # a build that fails is a failure of the example, not a reason to skip
         assert proc.returncode == 0, f"build.sh {' '.join(args)} failed:\n{proc.stderr[-3000:]}"
         built[variant] = proc.stdout.strip().splitlines()[-1]
@@ -62,8 +66,14 @@ def binaries() -> dict:
 
 
 def _properties(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "properties", *args], cwd=ROOT, capture_output=True, text=True,
-                          env={**os.environ, "CI": "true"}, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "properties", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CI": "true"},
+        timeout=timeout,
+    )
 
 
 def _check(binary: str, *only: str) -> dict:
@@ -78,8 +88,16 @@ def _check(binary: str, *only: str) -> dict:
 
 # -- (1)-(3): through the harness's command route ------------------------------------------
 def test_crosscheck_through_the_command_route_has_no_mismatch(binaries):
-    proc = _properties("crosscheck", "--candidate-cmd", shlex.quote(binaries["good"]), "--cases", "50",
-                       "--algorithms", *compare.ALGORITHMS, "--json")
+    proc = _properties(
+        "crosscheck",
+        "--candidate-cmd",
+        shlex.quote(binaries["good"]),
+        "--cases",
+        "50",
+        "--algorithms",
+        *compare.ALGORITHMS,
+        "--json",
+    )
     assert proc.returncode == 0, f"exit {proc.returncode}: {proc.stdout[-3000:]} {proc.stderr[-3000:]}"
     summary = json.loads(proc.stdout)
     assert summary["mismatches"] == []
@@ -159,6 +177,7 @@ def _run(binary: str, request, tmp_path: Path):
 
 def _mutations(request: dict):
     """(what is wrong, the bad request, a text the message must contain)."""
+
     def changed(path, value):
         bad = json.loads(json.dumps(request))
         target = bad
@@ -196,8 +215,16 @@ def test_bad_input_gets_an_error_document_naming_the_field(binaries, tmp_path):
 
 def test_describe_declares_what_it_implements(binaries, tmp_path):
     for variant in ("good", "broken"):
-        code, document = _run(binaries[variant], {"format": "cral-run-request", "version": 1, "algorithm": "describe",
-                                                  "output": str(tmp_path / "result.json")}, tmp_path)
+        code, document = _run(
+            binaries[variant],
+            {
+                "format": "cral-run-request",
+                "version": 1,
+                "algorithm": "describe",
+                "output": str(tmp_path / "result.json"),
+            },
+            tmp_path,
+        )
         assert code == 0
         assert document["implements"] == ["passive", "robust_cal", "robust_cal_vanilla"]
         assert document["arithmetic"] == "exact" and document["tape_formats"] == ["json", "npy"]
@@ -208,8 +235,9 @@ def test_serve_mode_answers_a_line_for_each_request_line(binaries, tmp_path):
     good = {key: value for key, value in _good_request(tmp_path).items() if key != "output"}
     bad = next(_mutations(good))[1]
     lines = [json.dumps(good), "", "{not json", json.dumps(bad), json.dumps(good)]
-    proc = subprocess.run([binaries["good"], "--serve"], input="\n".join(lines) + "\n", capture_output=True,
-                          text=True, timeout=60)
+    proc = subprocess.run(
+        [binaries["good"], "--serve"], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
     answers = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [a["format"] for a in answers] == ["cral-trace", "cral-error", "cral-error", "cral-trace"]
@@ -218,8 +246,8 @@ def test_serve_mode_answers_a_line_for_each_request_line(binaries, tmp_path):
 
 @pytest.mark.slow  # 22 s: the default run keeps the serving program's own tests (tests/test_serve.py)
 def test_serving_and_one_process_per_call_get_the_same_verdicts(binaries):
-    from properties.judge.command import CommandCandidate
     from properties.checks.registry import all_checks
+    from properties.judge.command import CommandCandidate
     from properties.run.runner import run_check
 
     checks = all_checks()
@@ -227,8 +255,10 @@ def test_serving_and_one_process_per_call_get_the_same_verdicts(binaries):
     for serve in (True, False):
         with CommandCandidate(shlex.quote(binaries["broken"]), serve=serve) as candidate:
             assert candidate.serving is serve
-            verdicts[serve] = {name: run_check(checks[name], candidate, max_examples=5, seed=20261127,
-                                               database=None).status for name in (*CATCHING_CHECKS, *VANILLA_TWINS)}
+            verdicts[serve] = {
+                name: run_check(checks[name], candidate, max_examples=5, seed=20261127, database=None).status
+                for name in (*CATCHING_CHECKS, *VANILLA_TWINS)
+            }
             assert candidate.server_starts == (1 if serve else 0)
     assert verdicts[True] == verdicts[False]
     assert [verdicts[True][name] for name in CATCHING_CHECKS] == ["failed"] * len(CATCHING_CHECKS)

@@ -4,6 +4,7 @@ fast passes it; each planted scale-only bug (tests/broken/scale_mutants.py) pass
 does not show and is caught where it does; records tampered with one field at a time are
 caught; its exact pieces (integer pair counts, Catoni signs, the dual bound) agree with
 exact recomputation. Sizes up to 256 in the default run; 1024 behind `slow`."""
+
 from __future__ import annotations
 
 import os
@@ -18,10 +19,10 @@ import fast.scale_record as record_format
 import reference as R
 from properties.checks.crosscheck import AlgorithmReport, _Comparer
 from properties.checks.judgement import Judgement
+from properties.checks.tolerances import table
 from properties.scale import catoni as scale_catoni
 from properties.scale import run as scale
 from properties.scale.epoch import count_product
-from properties.checks.tolerances import table
 from reference.catoni import catoni_sign_exact
 from tests.broken.fast_mutants import build
 from tests.broken.scale_mutants import MUTANTS, PREFIX
@@ -91,6 +92,7 @@ def _judge(recorded, tmp_path, tamper=None):
 def _set(field, index, change):
     def tamper(fields):
         fields[field][index] = change(fields[field][index])
+
     return tamper
 
 
@@ -99,28 +101,35 @@ def test_untampered_record_passes(recorded, tmp_path):
     assert report.mismatches == []
 
 
-@pytest.mark.parametrize("field, tamper, words", [
-    ("seen", _set("seen", 3, lambda v: v + 1), "seen"),
-    ("rho_counts", _set("rho_counts", (0, 40), lambda v: v + 1), "rho_counts"),
-    ("W", _set("W", (0, 40), lambda v: v * (1 + 1e-9)), "Catoni roots"),
-    ("W", _set("W", (40, 0), lambda v: v + 1e-9), "Catoni roots"),
-    ("alpha", _set("alpha", (0, 40), lambda v: v * (1 + 1e-12)), "alpha"),
-    ("weight", _set("weight", (0, 40), lambda v: v * 1.01), "weight"),
-    ("alpha", _set("alpha", (0, 40), lambda v: np.nan), "alpha"),
-    ("W", _set("W", (0, 40), lambda v: np.nan), "undefined"),
-    ("eta_hat", None, "optimal D^"),
-    ("risk_hat", _set("risk_hat", 5, lambda v: v + 1e-12), "risk_hat"),
-    ("h_star_hat", None, "h_star_hat"),
-    ("next_q", _set("next_q", 10, lambda v: v * (1 + 1e-12)), "next_q"),
-])
+@pytest.mark.parametrize(
+    "field, tamper, words",
+    [
+        ("seen", _set("seen", 3, lambda v: v + 1), "seen"),
+        ("rho_counts", _set("rho_counts", (0, 40), lambda v: v + 1), "rho_counts"),
+        ("W", _set("W", (0, 40), lambda v: v * (1 + 1e-9)), "Catoni roots"),
+        ("W", _set("W", (40, 0), lambda v: v + 1e-9), "Catoni roots"),
+        ("alpha", _set("alpha", (0, 40), lambda v: v * (1 + 1e-12)), "alpha"),
+        ("weight", _set("weight", (0, 40), lambda v: v * 1.01), "weight"),
+        ("alpha", _set("alpha", (0, 40), lambda v: np.nan), "alpha"),
+        ("W", _set("W", (0, 40), lambda v: np.nan), "undefined"),
+        ("eta_hat", None, "optimal D^"),
+        ("risk_hat", _set("risk_hat", 5, lambda v: v + 1e-12), "risk_hat"),
+        ("h_star_hat", None, "h_star_hat"),
+        ("next_q", _set("next_q", 10, lambda v: v * (1 + 1e-12)), "next_q"),
+    ],
+)
 def test_tampered_field_is_caught(recorded, tmp_path, field, tamper, words):
     if field == "eta_hat":  # a feasible D^ that is not optimal: every eta^ pulled halfway to 1/2
+
         def tamper(fields):
             on = fields["seen"] > 0
             fields["eta_hat"][on] = (fields["eta_hat"][on] + 0.5) / 2
+
     if field == "h_star_hat":
+
         def tamper(fields):
             fields["h_star_hat"] = np.array((int(fields["h_star_hat"]) + 20) % 64)
+
     report = _judge(recorded, tmp_path, tamper)
     assert report.mismatches, f"a tampered {field} passed"
     assert not any("crashed" in v.message for v in report.mismatches), [v.message for v in report.mismatches]
@@ -149,8 +158,12 @@ def test_vectorised_catoni_signs_agree_with_the_exact_route():
     signs, _ = scale_catoni.signs(values, exact_values, counts, alpha, z)
     for r in range(60):
         pairs = [(v, int(c)) for v, c in zip(exact_values, counts[r]) if c]
-        expected = catoni_sign_exact([v for v, _ in pairs], [c for _, c in pairs], Fraction(float(alpha[r])),
-                                     Fraction(*np.longdouble(z[r]).as_integer_ratio()))
+        expected = catoni_sign_exact(
+            [v for v, _ in pairs],
+            [c for _, c in pairs],
+            Fraction(float(alpha[r])),
+            Fraction(*np.longdouble(z[r]).as_integer_ratio()),
+        )
         assert signs[r] == expected, r
 
 
@@ -161,12 +174,26 @@ def test_record_fields_match_fast_format():
 
 def test_cli_counts_reports_and_refuses_bad_input():
     env = {**os.environ, "PYTHONPATH": ROOT}
-    ok = subprocess.run([sys.executable, "-m", "properties", "crosscheck", "--counts", "--sizes", "64", "--json"],
-                        check=False, capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
+    ok = subprocess.run(
+        [sys.executable, "-m", "properties", "crosscheck", "--counts", "--sizes", "64", "--json"],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=900,
+    )
     assert ok.returncode == 0, ok.stderr
     assert '"mode": "counts"' in ok.stdout and '"mismatches": []' in ok.stdout
-    bad = subprocess.run([sys.executable, "-m", "properties", "crosscheck", "--counts", "--sizes", "1,x"],
-                         check=False, capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
+    bad = subprocess.run(
+        [sys.executable, "-m", "properties", "crosscheck", "--counts", "--sizes", "1,x"],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=900,
+    )
     assert bad.returncode == 2 and "--sizes" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
 
 

@@ -4,11 +4,13 @@ thousands of seeded mutations of them: a value of another type or sign, a key re
 or added, a list emptied or extended. Where it could only be stricter the judge would
 merely ask jsonschema again; where it were more lenient a bad result would pass -- both
 are caught here."""
+
 from __future__ import annotations
 
 import copy
 import json
 import random
+
 import pytest
 
 import reference as R
@@ -33,13 +35,36 @@ def _documents():
         vanilla = R.trace_to_json(R.robust_cal(hypotheses, case.tape, case.params, vanilla=True))
         out.append(("trace", "exact", vanilla))
         out.append(("tape", "exact", case.tape.to_json()))
-        out.append(("run-request", "exact", {"format": "cral-run-request", "version": 1, "algorithm": "robust_cal",
-                                             "output": "/tmp/x/result.json", "hypotheses": [list(h) for h in hypotheses],
-                                             "tape": case.tape.to_json(), "params": R.serialization.to_jsonable(
-                                                 case.params)}))
-    out.append(("describe", "exact", {"format": "cral-describe", "version": 1, "implements": ["passive", "robust_cal"],
-                                      "arithmetic": "exact", "tape_formats": ["json", "npy"], "name": "x",
-                                      "serve": True}))
+        out.append(
+            (
+                "run-request",
+                "exact",
+                {
+                    "format": "cral-run-request",
+                    "version": 1,
+                    "algorithm": "robust_cal",
+                    "output": "/tmp/x/result.json",
+                    "hypotheses": [list(h) for h in hypotheses],
+                    "tape": case.tape.to_json(),
+                    "params": R.serialization.to_jsonable(case.params),
+                },
+            )
+        )
+    out.append(
+        (
+            "describe",
+            "exact",
+            {
+                "format": "cral-describe",
+                "version": 1,
+                "implements": ["passive", "robust_cal"],
+                "arithmetic": "exact",
+                "tape_formats": ["json", "npy"],
+                "name": "x",
+                "serve": True,
+            },
+        )
+    )
     out.append(("catoni-root", "exact", {"format": "cral-catoni-root", "version": 1, "lo": "-1/3", "hi": "2/3"}))
     out.append(("catoni-root", "float64", {"format": "cral-catoni-root", "version": 1, "lo": -0.25, "hi": 0.5}))
     out.append(("error", "exact", {"format": "cral-error", "version": 1, "error": "ValueError", "message": "m"}))
@@ -47,8 +72,34 @@ def _documents():
 
 
 DOCUMENTS = _documents()
-REPLACEMENTS = [None, True, False, 0, 1, -1, 2, 1.0, 1.5, -0.5, float("nan"), float("inf"), 2**70, "", "x", "1/2",
-                "-1/2", "1/0", "3", "0/1", "1.5", [], [0], ["1/2"], {}, {"a": 1}]
+REPLACEMENTS = [
+    None,
+    True,
+    False,
+    0,
+    1,
+    -1,
+    2,
+    1.0,
+    1.5,
+    -0.5,
+    float("nan"),
+    float("inf"),
+    2**70,
+    "",
+    "x",
+    "1/2",
+    "-1/2",
+    "1/0",
+    "3",
+    "0/1",
+    "1.5",
+    [],
+    [0],
+    ["1/2"],
+    {},
+    {"a": 1},
+]
 
 
 def _paths(node, here=()):

@@ -6,6 +6,7 @@ A planted serving program (tests/planted_cmd/serving.py) misbehaves on its K-th 
 reports, with the request kept as a one-shot reproducer, the serving process replaced,
 and the next call answered. `answer --impl M` serves, and gets the verdicts of the import
 route. No test here times anything: they count process starts and read the reports."""
+
 from __future__ import annotations
 
 import json
@@ -17,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from properties.judge.command import CommandCandidate
-from properties.core.candidate import CallFailed, run_algorithm
-from properties.judge.load import load_candidate, load_impl
 from properties.checks.registry import all_checks
+from properties.core.candidate import CallFailed, run_algorithm
+from properties.judge.command import CommandCandidate
+from properties.judge.load import load_candidate, load_impl
 from properties.run.runner import FAILED, PASSED, run_check
 from properties.strategies import fixed_crosscheck_cases
 from reference import documents
@@ -65,14 +66,17 @@ def test_a_serving_program_is_started_once_and_answers_every_call(tmp_path):
     assert not _alive(pid), "close() left the serving process running"
 
 
-@pytest.mark.parametrize("mode, message, fatal", [
-    ("crash", "crashed: SIGSEGV (in passive)", False),
-    ("exit", "exited with 3 (in passive)", False),
-    ("partial", "crashed: SIGSEGV (in passive)", False),
-    ("garbage", "wrote an invalid result document (in passive)", False),
-    ("print", "wrote an invalid result document (in passive)", False),
-    ("missing-field", "wrote an invalid result document (in passive)", False),
-])
+@pytest.mark.parametrize(
+    "mode, message, fatal",
+    [
+        ("crash", "crashed: SIGSEGV (in passive)", False),
+        ("exit", "exited with 3 (in passive)", False),
+        ("partial", "crashed: SIGSEGV (in passive)", False),
+        ("garbage", "wrote an invalid result document (in passive)", False),
+        ("print", "wrote an invalid result document (in passive)", False),
+        ("missing-field", "wrote an invalid result document (in passive)", False),
+    ],
+)
 def test_a_misbehaving_server_fails_that_call_and_is_replaced(tmp_path, mode, message, fatal):
     with serving(mode, tmp_path) as candidate:
         run_algorithm("test", candidate, "passive", CASES[0])
@@ -131,8 +135,9 @@ def test_an_answer_followed_by_more_output_or_an_exit_counts_and_the_server_is_r
     with serving(mode, tmp_path) as candidate:
         reference = load_impl("reference")
         for case in CASES:  # the second call's answer is judged; the third goes to a new process
-            assert run_algorithm("test", candidate, "passive", case) == run_algorithm("test", reference, "passive",
-                                                                                      case)
+            assert run_algorithm("test", candidate, "passive", case) == run_algorithm(
+                "test", reference, "passive", case
+            )
         assert len(starts(tmp_path)) == 2
         output = candidate.take_output()
     if mode == "two-lines":  # the line out of turn is shown as the program's stdout
@@ -164,19 +169,28 @@ def test_serve_false_keeps_one_process_per_call():
 
 
 # one check per mode, bad input included (answered with error documents while serving)
-SAME_VERDICT_CHECKS = ("check_passive_output_is_erm", "check_robust_cal_elimination_recomputed",
-                       "check_robust_cal_vanilla_empirical_risks_and_output",
-                       "check_calruption_one_epoch_query_probabilities", "check_catoni_root_certified",
-                       "check_catoni_root_rejects_bad_arguments", "check_sample_tape_matches_cral_tape_v1")
+SAME_VERDICT_CHECKS = (
+    "check_passive_output_is_erm",
+    "check_robust_cal_elimination_recomputed",
+    "check_robust_cal_vanilla_empirical_risks_and_output",
+    "check_calruption_one_epoch_query_probabilities",
+    "check_catoni_root_certified",
+    "check_catoni_root_rejects_bad_arguments",
+    "check_sample_tape_matches_cral_tape_v1",
+)
 
 
-@pytest.mark.parametrize("module", ["reference", pytest.param("fast", marks=pytest.mark.slow),
-                                    pytest.param("mutant", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "module",
+    ["reference", pytest.param("fast", marks=pytest.mark.slow), pytest.param("mutant", marks=pytest.mark.slow)],
+)
 def test_answer_serving_a_module_gets_the_verdicts_of_its_import_route(module, tmp_path, monkeypatch):
     def verdicts(candidate):
         # the same examples for both routes: a fixed seed, no example database
-        return {name: run_check(CHECKS[name], candidate, max_examples=3, seed=20261127, database=None).status
-                for name in SAME_VERDICT_CHECKS}
+        return {
+            name: run_check(CHECKS[name], candidate, max_examples=3, seed=20261127, database=None).status
+            for name in SAME_VERDICT_CHECKS
+        }
 
     if module == "mutant":  # a broken copy of the reference (tests/broken/mutants.py): failures must match too
         from tests.broken.mutants import BY_NAME, build
@@ -212,10 +226,25 @@ def test_the_command_line_reports_a_serving_crash_and_goes_on(tmp_path):
     keep = tmp_path / "kept"
     keep.mkdir()
     done = subprocess.run(
-        [sys.executable, "-m", "properties", "check", "--candidate-cmd", f"{SERVING} crash-passive {shlex.quote(str(tmp_path))} 0",
-         "--json", "--keep-requests", str(keep), "--only", "check_passive_output_is_erm",
-         "check_robust_cal_elimination_recomputed"],
-        capture_output=True, text=True, cwd=ROOT, env={**os.environ, "CI": "true"})
+        [
+            sys.executable,
+            "-m",
+            "properties",
+            "check",
+            "--candidate-cmd",
+            f"{SERVING} crash-passive {shlex.quote(str(tmp_path))} 0",
+            "--json",
+            "--keep-requests",
+            str(keep),
+            "--only",
+            "check_passive_output_is_erm",
+            "check_robust_cal_elimination_recomputed",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "CI": "true"},
+    )
     assert done.returncode == 1, done.stderr
     by_name = {c["name"]: c for c in json.loads(done.stdout)["checks"]}
     failed = by_name["check_passive_output_is_erm"]
@@ -227,21 +256,44 @@ def test_the_command_line_reports_a_serving_crash_and_goes_on(tmp_path):
 
 
 def test_answer_serve_reads_lines_and_refuses_bad_ones():
-    lines = [{"format": "cral-run-request", "version": 1, "algorithm": "describe"}, "", "{not json",
-             {"format": "cral-run-request", "version": 1, "algorithm": "catoni_root", "values": ["1/2"], "counts": [-1],
-              "alpha": "1/3"},
-             {"format": "cral-run-request", "version": 1, "algorithm": "catoni_root", "values": ["1/2"], "counts": [1],
-              "alpha": "1/3"}]
+    lines = [
+        {"format": "cral-run-request", "version": 1, "algorithm": "describe"},
+        "",
+        "{not json",
+        {
+            "format": "cral-run-request",
+            "version": 1,
+            "algorithm": "catoni_root",
+            "values": ["1/2"],
+            "counts": [-1],
+            "alpha": "1/3",
+        },
+        {
+            "format": "cral-run-request",
+            "version": 1,
+            "algorithm": "catoni_root",
+            "values": ["1/2"],
+            "counts": [1],
+            "alpha": "1/3",
+        },
+    ]
     text = "".join((json.dumps(line) if isinstance(line, dict) else line) + "\n" for line in lines)
-    done = subprocess.run([*shlex.split(ANSWER), "reference", "--serve"], input=text, capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
+    done = subprocess.run(
+        [*shlex.split(ANSWER), "reference", "--serve"],
+        input=text,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert [a["format"] for a in answers] == ["cral-describe", "cral-error", "cral-error", "cral-catoni-root"]
     assert answers[0]["serve"] is True
     assert "request line 3" in answers[1]["message"] and "counts" in answers[2]["message"]
-    both = subprocess.run([*shlex.split(ANSWER), "reference", "--serve", "request.json"], capture_output=True,
-                          text=True, cwd=ROOT)
+    both = subprocess.run(
+        [*shlex.split(ANSWER), "reference", "--serve", "request.json"], capture_output=True, text=True, cwd=ROOT
+    )
     assert both.returncode == 2 and len(both.stderr.strip().splitlines()) == 1
 
 

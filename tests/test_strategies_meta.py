@@ -1,11 +1,13 @@
 """Meta-tests of properties/strategies/: the strategies produce what they claim and
 reach their edge cases (Hypothesis's `find` searches for an example of each)."""
+
 import json
 import math
 from fractions import Fraction as F
 
 import pytest
-from hypothesis import find, given, settings, strategies as st
+from hypothesis import find, given, settings
+from hypothesis import strategies as st
 
 import properties
 from properties import strategies as S
@@ -31,10 +33,17 @@ def test_cases_are_valid_and_bounded(case):
         ("a point of mass 0", lambda i: any(p == 0 for p in i.nu)),
         ("a tiny mass (<= 1/100)", lambda i: any(0 < p <= F(1, 100) for p in i.nu)),
         ("eta = 0, 1/2 and 1 together", lambda i: {F(0), F(1, 2), F(1)} <= set(i.eta)),
-        ("a tie for h*", lambda i: sum(i.risk(h) == i.best_risk for h in range(i.num_hypotheses)) >= 2
-         and len(set(i.hypotheses)) >= 2),
+        (
+            "a tie for h*",
+            lambda i: (
+                sum(i.risk(h) == i.best_risk for h in range(i.num_hypotheses)) >= 2 and len(set(i.hypotheses)) >= 2
+            ),
+        ),
         ("a duplicated hypothesis", lambda i: len(set(i.hypotheses)) < i.num_hypotheses),
-        ("six points and eight hypotheses", lambda i: i.num_points == MAX_POINTS and i.num_hypotheses >= MAX_HYPOTHESES),
+        (
+            "six points and eight hypotheses",
+            lambda i: i.num_points == MAX_POINTS and i.num_hypotheses >= MAX_HYPOTHESES,
+        ),
     ],
 )
 def test_instances_reach_edge_cases(what, predicate):
@@ -58,9 +67,7 @@ def test_theorem41_violations_are_reached():
         inst, adv = example
         return not _theorem41_holds(inst, adv)
 
-    pairs = instances().flatmap(
-        lambda i: st.tuples(st.just(i), adversaries_for(i, 20, kinds=("theorem41_violated",)))
-    )
+    pairs = instances().flatmap(lambda i: st.tuples(st.just(i), adversaries_for(i, 20, kinds=("theorem41_violated",))))
     find(pairs, violating, settings=SEARCH)
 
 
@@ -94,8 +101,10 @@ def epoch_rates(inst, adv, beta1):
     """(C_l / N_l, complete?) per epoch, C_l = sum of c_t over I_l within 1..n, N_l read as
     |I_l| (with beta1 in {1, 2, 4} beta1 4^l is an integer, so |I_l| = N_l)."""
     c = per_round_corruption(inst, adv)
-    return [(sum(c[tau:min(adv.n, tau + length - 1) + 1], F(0)) / length, tau + length - 1 <= adv.n)
-            for tau, length in corollary51_epochs(beta1, adv.n)]
+    return [
+        (sum(c[tau : min(adv.n, tau + length - 1) + 1], F(0)) / length, tau + length - 1 <= adv.n)
+        for tau, length in corollary51_epochs(beta1, adv.n)
+    ]
 
 
 @st.composite
@@ -131,8 +140,6 @@ def test_corollary51_violated_needs_a_complete_epoch(n, beta1):
         find(strategy, lambda _: True, settings=settings(database=None))
 
 
-
-
 def test_calruption_cases_reach_both_corollary51_kinds():
     def ok_at_the_budget(case):
         if S.beta1_of(case.params) in S.FRACTIONAL_BETA1_CHOICES:  # no Corollary 5.1 adversaries there
@@ -149,7 +156,9 @@ def test_calruption_cases_reach_both_corollary51_kinds():
         heavy = [t for t in range(1, len(c)) if c[t] > F(1, 32)]
         return all(c[t] >= F(1, 2) for t in heavy) and any(
             heavy == list(range(tau, tau + length))
-            for tau, length in corollary51_epochs(case.params.beta1.value, len(c) - 1) if tau + length <= len(c))
+            for tau, length in corollary51_epochs(case.params.beta1.value, len(c) - 1)
+            if tau + length <= len(c)
+        )
 
     reach(S.calruption_cases(), ok_at_the_budget)
     reach(S.calruption_cases(), one_epoch_fully_corrupted)
@@ -158,8 +167,11 @@ def test_calruption_cases_reach_both_corollary51_kinds():
 # -- reproducers of the generated-example types -----------------------------------------
 
 
-@pytest.mark.parametrize("strategy", [S.epoch_examples(), S.one_epoch_cases(regimes=("scaled",)),
-                                      S.crafted_tape_cases()], ids=["EpochExample", "OneEpochCase", "CraftedCase"])
+@pytest.mark.parametrize(
+    "strategy",
+    [S.epoch_examples(), S.one_epoch_cases(regimes=("scaled",)), S.crafted_tape_cases()],
+    ids=["EpochExample", "OneEpochCase", "CraftedCase"],
+)
 def test_reproducers_rebuild_the_example(strategy):
     example = sample(strategy, 1)[0]
     assert example.reproducer().startswith("properties.strategies.")

@@ -1,4 +1,5 @@
 """Tapes: exact, version-stable sampling and a lossless JSON form."""
+
 import hashlib
 import json
 from collections import Counter

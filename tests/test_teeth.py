@@ -16,22 +16,23 @@ runs would otherwise make this file fail once in a thousand runs. The harness's
 per-call time limit is cut to HANG_TIMEOUT_S for the mutant that hangs and to
 TIMEOUT_S for the others.
 """
+
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from contextlib import contextmanager
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from properties.core import candidate as harness
-from properties.core.contract import TRACE_MODES, decode_enclosure
-from properties.core.candidate import call, run_algorithm
-from properties.judge.load import load_impl
 from properties.checks.registry import all_checks
+from properties.core import candidate as harness
+from properties.core.candidate import call, run_algorithm
+from properties.core.contract import TRACE_MODES, decode_enclosure
+from properties.judge.load import load_impl
 from properties.run.runner import FAILED, PASSED, run_check
 from properties.strategies import cases
 from reference.trace import trace_to_json
@@ -45,8 +46,11 @@ CRASH_MARKERS = ("crashed: ",)
 TIMEOUT_MARKERS = ("hung after",)
 # the harness's own findings (impl.call, the decoders of properties/core/contract.py): a
 # "violation" mutant must be caught by the check's logic, not by one of these
-HARNESS_MARKERS = CRASH_MARKERS + TIMEOUT_MARKERS + (
-    "has no callable", "malformed", "asked for", "exited with", "out of memory", "not plain data")
+HARNESS_MARKERS = (
+    CRASH_MARKERS
+    + TIMEOUT_MARKERS
+    + ("has no callable", "malformed", "asked for", "exited with", "out of memory", "not plain data")
+)
 
 
 @pytest.fixture(scope="session")
@@ -106,8 +110,9 @@ def test_mutant_is_caught(mutant, broken_dir):
     assert mutant.caught_by in checks, f"no registered check {mutant.caught_by!r}"
     seconds = HANG_TIMEOUT_S if mutant.expect == "timeout" else TIMEOUT_S
     with teeth_profile(), per_call_timeout(seconds):
-        result = run_check(checks[mutant.caught_by], broken, max_examples=MAX_EXAMPLES,
-                           prefer_violations=mutant.expect == "violation")
+        result = run_check(
+            checks[mutant.caught_by], broken, max_examples=MAX_EXAMPLES, prefer_violations=mutant.expect == "violation"
+        )
     assert result.status == FAILED, (
         f"{mutant.caught_by} did not catch {mutant.name} ({mutant.description}) in {result.examples} examples"
     )
@@ -182,10 +187,19 @@ def test_a_crash_in_a_checks_recomputation_is_that_checks_failure(broken_dir):
     name = build(BY_NAME["robust_cal_update_at_round_3"], broken_dir)
     root = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(broken_dir), str(root)]), "CI": "true"}
-    only = ["check_robust_cal_elimination_recomputed", "check_robust_cal_checkpoints_at_powers_of_two",
-            "check_passive_output_is_erm"]
-    result = subprocess.run([sys.executable, "-m", "properties", "check", "--impl", name, "--json", "--only", *only],
-                            cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    only = [
+        "check_robust_cal_elimination_recomputed",
+        "check_robust_cal_checkpoints_at_powers_of_two",
+        "check_passive_output_is_erm",
+    ]
+    result = subprocess.run(
+        [sys.executable, "-m", "properties", "check", "--impl", name, "--json", "--only", *only],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 1, result.stderr[-2000:]
     checks = {c["name"]: c for c in json.loads(result.stdout)["checks"]}
     crashed = checks["check_robust_cal_elimination_recomputed"]

@@ -1,4 +1,5 @@
 """bench/theory_vs_practice.py --tiny: the report and its figures from one command (issue 34, item 5)."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -25,8 +26,13 @@ def test_tiny_report(tmp_path):
     results = tmp_path / "rows.jsonl"
     assert bench.main(["--tiny", "--serial", "--out", str(tmp_path), "--results", str(results)]) == 0
     report = (tmp_path / "theory_vs_practice.md").read_text()
-    for needle in ("## Measured against each bound", "| 3.1 | excess_risk | corrected |", "| 4.1 | labels | corrected |",
-                   "## The strongest adversary found", "theory_vs_practice_ratios.png"):
+    for needle in (
+        "## Measured against each bound",
+        "| 3.1 | excess_risk | corrected |",
+        "| 4.1 | labels | corrected |",
+        "## The strongest adversary found",
+        "theory_vs_practice_ratios.png",
+    ):
         assert needle in report
     assert (tmp_path / "theory_vs_practice_ratios.png").stat().st_size > 0
     assert (tmp_path / "theory_vs_practice_best.png").stat().st_size > 0

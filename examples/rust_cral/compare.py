@@ -14,6 +14,7 @@ must come back as the request sent them. Every K-th case (--npy-every) sends the
 the .npy layout instead of inline JSON.
 
 Exit status: 0 when every case agrees for every algorithm, 1 otherwise, 2 on bad usage."""
+
 from __future__ import annotations
 
 import argparse
@@ -52,14 +53,22 @@ def write_npy_tape(tape, folder: Path) -> dict:
     for key, values, dtype in (("x", tape.x, "<i8"), ("y", tape.y, "|u1"), ("u_words", words, "<u8")):
         paths[key] = str(folder / f"{key}.npy")
         np.save(paths[key], np.array(values, dtype=np.dtype(dtype)))
-    return {"format": "cral-tape-npy", "version": 1, "n": tape.n, **paths, "seed": tape.seed,
-            "generator": tape.generator}
+    return {
+        "format": "cral-tape-npy",
+        "version": 1,
+        "n": tape.n,
+        **paths,
+        "seed": tape.seed,
+        "generator": tape.generator,
+    }
 
 
 def request_for(case, algorithm: str, folder: Path, npy: bool) -> dict:
     tape = case.tape
     return {
-        "format": "cral-run-request", "version": 1, "algorithm": algorithm,
+        "format": "cral-run-request",
+        "version": 1,
+        "algorithm": algorithm,
         "output": str(folder / "result.json"),
         "hypotheses": [list(h) for h in case.instance.hypotheses],
         "tape": write_npy_tape(tape, folder) if npy else tape.to_json(),
@@ -79,7 +88,9 @@ def run_binary(binary: str, request: dict, folder: Path, timeout: float = 60.0):
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
-        raise AssertionError(f"exit {proc.returncode}, invalid JSON ({error}); stderr: {proc.stderr.decode()[:500]}")
+        raise AssertionError(
+            f"exit {proc.returncode}, invalid JSON ({error}); stderr: {proc.stderr.decode()[:500]}"
+        ) from None
     if proc.returncode != 0:
         raise AssertionError(f"exit {proc.returncode}: {document}")
     return document, seconds
@@ -93,7 +104,7 @@ def reference_trace(case, algorithm: str):
 
 
 def _exact(value):
-    """"p/q" texts as Fractions, recursively, so that spelling cannot hide a difference."""
+    """ "p/q" texts as Fractions, recursively, so that spelling cannot hide a difference."""
     if isinstance(value, str) and "/" in value:
         return as_fraction(value, "value")
     if isinstance(value, list):
@@ -134,13 +145,16 @@ def compare(case, algorithm: str, ours: dict, stats: dict) -> list[str]:
         beta_fine = beta_fn(ref_c.t).enclosure(CHECK_BITS)
         fine = {"beta": [beta_fine]}
         fine["threshold"] = [
-            None if r is None else threshold_enclosure(beta_fine, r, ref_c.t, algorithm == "robust_cal_vanilla",
-                                                       CHECK_BITS)
+            None
+            if r is None
+            else threshold_enclosure(beta_fine, r, ref_c.t, algorithm == "robust_cal_vanilla", CHECK_BITS)
             for r in ref_c.disagreement
         ]
         pairs = [("beta", mine["beta"], fine["beta"][0], c["beta"])]
-        pairs += [(f"threshold[{h}]", m, f, r) for h, (m, f, r) in enumerate(zip(mine["threshold"], fine["threshold"],
-                                                                                  c["threshold"]))]
+        pairs += [
+            (f"threshold[{h}]", m, f, r)
+            for h, (m, f, r) in enumerate(zip(mine["threshold"], fine["threshold"], c["threshold"]))
+        ]
         for name, m, f, r in pairs:
             if (m is None) != (f is None):
                 problems.append(f"{where} {name}: {m!r}, reference {r!r}")
@@ -150,8 +164,10 @@ def compare(case, algorithm: str, ours: dict, stats: dict) -> list[str]:
             lo, hi = as_fraction(m["lo"], "lo"), as_fraction(m["hi"], "hi")
             stats["enclosures"] += 1
             if not (lo <= f.lo and f.hi <= hi):
-                problems.append(f"{where} {name}: [{m['lo']}, {m['hi']}] does not contain the reference's "
-                                f"256-bit enclosure [{f.lo}, {f.hi}]")
+                problems.append(
+                    f"{where} {name}: [{m['lo']}, {m['hi']}] does not contain the reference's "
+                    f"256-bit enclosure [{f.lo}, {f.hi}]"
+                )
             if _exact(m) == _exact(r):
                 stats["identical_enclosures"] += 1
     return problems
@@ -179,8 +195,9 @@ def main(argv=None) -> int:
         for algorithm in args.algorithms:
             with tempfile.TemporaryDirectory() as folder:
                 try:
-                    ours, seconds = run_binary(args.binary, request_for(case, algorithm, Path(folder), npy),
-                                               Path(folder))
+                    ours, seconds = run_binary(
+                        args.binary, request_for(case, algorithm, Path(folder), npy), Path(folder)
+                    )
                     report[algorithm]["seconds"] += seconds
                     problems = compare(case, algorithm, ours, stats)
                 except (AssertionError, subprocess.TimeoutExpired) as error:
@@ -197,8 +214,10 @@ def main(argv=None) -> int:
         print(json.dumps(result, default=str))
     else:
         for algorithm, entry in report.items():
-            print(f"{algorithm:20s} agree {entry['agree']:3d} / {len(cases)}   "
-                  f"disagree {entry['disagree']:3d}   program time {entry['seconds']:.2f} s")
+            print(
+                f"{algorithm:20s} agree {entry['agree']:3d} / {len(cases)}   "
+                f"disagree {entry['disagree']:3d}   program time {entry['seconds']:.2f} s"
+            )
             for p in entry["first_problems"]:
                 print(f"    case {p['case']} ({'npy' if p['npy'] else 'json'} tape): {p['problems'][0][:300]}")
         print(f"enclosures checked {stats['enclosures']}, identical to the reference's {stats['identical_enclosures']}")

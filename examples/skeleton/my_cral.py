@@ -10,6 +10,7 @@ and the parameters -- never nu*, eta* or the adversary -- and returns a trace (t
 reference's dataclasses, or their plain-data/JSON form: `reference.trace_to_json`).
 Replace one function at a time and re-run the checks of that mode, e.g.
 `--only check_passive_output_is_erm check_passive_empirical_risks_recomputed`."""
+
 from __future__ import annotations
 
 import reference

@@ -17,6 +17,8 @@ import dataclasses
 
 from .. import constants as K
 from ..step import NOT_MECHANICAL, Repair, Step
+from .corrected_thm31 import _SHARP_ROOTS, _SHARP_S
+from .corrected_thm31 import STEPS as _THM31_STEPS
 
 _T31 = "them: passive learning"
 _T41 = "prop: robust cal for known C"
@@ -26,9 +28,6 @@ _T51 = "them: main"
 _CORO = "coro: main"
 
 _NOT_PRINTED = "not printed: corrected chain (issue 15) of "
-
-from .corrected_thm31 import _SHARP_ROOTS, _SHARP_S
-from .corrected_thm31 import STEPS as _THM31_STEPS
 
 # ---------------------------------------------------------------- Theorem 4.1 (Lemma C.1 at a checkpoint t)
 _C1_DOMAIN = ("l > 0", "c >= 0", "8*c <= 1", "R_star >= 0", "Delta >= 0", "R_star + Delta <= 1")

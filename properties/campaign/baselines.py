@@ -9,6 +9,7 @@ drawn where the committee is unsure, so the error estimates are biased (sampling
 an early corruption can steer the committee away from h^* for good. That is what makes it a
 non-robust baseline for RobustCAL and CALruption.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -4,6 +4,7 @@ Exit status: 0 when every task finished and none failed; 1 when a check failed (
 a task raised (experiment); 3 when --minutes ran out first (re-run the same command to
 go on); 130 on Ctrl-C (finished rows and found examples are kept); 2 on bad input, one
 line on stderr."""
+
 from __future__ import annotations
 
 import csv
@@ -12,13 +13,12 @@ import os
 import sys
 from pathlib import Path
 
-from reference import interrupts
-from reference.cli import UsageError, positive_number
-
 from properties.campaign import experiments, fuzz
 from properties.campaign.cluster import SCHEDULER_ENV, default_workers, execute
 from properties.campaign.experiments import load_spec, spec_digest
 from properties.campaign.results import ResultsFile, read_results
+from reference import interrupts
+from reference.cli import UsageError, positive_number
 
 RESULTS_DIR = Path("campaigns")
 EXIT_BUDGET = 3
@@ -33,20 +33,31 @@ def _positive_int(field: str):
         if value < 1:
             raise UsageError(f"{field} must be an integer >= 1, got {text!r}")
         return value
+
     return parse
 
 
 def _add_run_options(parser) -> None:
-    parser.add_argument("--results", metavar="PATH",
-                        help=f"the results file, JSON lines (default {RESULTS_DIR}/NAME-DIGEST.jsonl: one file per "
-                             "spec, so the same command resumes)")
-    parser.add_argument("--workers", type=_positive_int("--workers"), metavar="N",
-                        help="local worker processes (default: one per core)")
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help=f"an existing Dask scheduler, e.g. tcp://HOST:8786 (default ${SCHEDULER_ENV}; unset: "
-                             "a local cluster)")
-    parser.add_argument("--minutes", type=positive_number("--minutes", "minutes"), metavar="M",
-                        help="time budget: stop after M minutes, keeping every finished row (exit 3)")
+    parser.add_argument(
+        "--results",
+        metavar="PATH",
+        help=f"the results file, JSON lines (default {RESULTS_DIR}/NAME-DIGEST.jsonl: one file per "
+        "spec, so the same command resumes)",
+    )
+    parser.add_argument(
+        "--workers", type=_positive_int("--workers"), metavar="N", help="local worker processes (default: one per core)"
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help=f"an existing Dask scheduler, e.g. tcp://HOST:8786 (default ${SCHEDULER_ENV}; unset: a local cluster)",
+    )
+    parser.add_argument(
+        "--minutes",
+        type=positive_number("--minutes", "minutes"),
+        metavar="M",
+        help="time budget: stop after M minutes, keeping every finished row (exit 3)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
@@ -56,28 +67,47 @@ def add_campaign_parser(sub) -> None:
     verbs = campaign.add_subparsers(dest="verb", required=True, parser_class=type(campaign))
 
     fuzzing = verbs.add_parser("fuzz", help="every check (or --checks) in seed blocks, sharing an example database")
-    fuzzing.add_argument("--impl", help="import path of the implementation (default: $CRAL_CMD if set, else "
-                                        "$CRAL_IMPL or 'reference')")
-    fuzzing.add_argument("--candidate-cmd", metavar="CMD", help="a program that answers run requests "
-                                                                 "(docs/protocol.md), instead of --impl")
+    fuzzing.add_argument(
+        "--impl", help="import path of the implementation (default: $CRAL_CMD if set, else $CRAL_IMPL or 'reference')"
+    )
+    fuzzing.add_argument(
+        "--candidate-cmd",
+        metavar="CMD",
+        help="a program that answers run requests (docs/protocol.md), instead of --impl",
+    )
     fuzzing.add_argument("--checks", nargs="+", metavar="CHECK", help="only these checks (default: all)")
-    fuzzing.add_argument("--blocks", type=_positive_int("--blocks"), default=8,
-                         help="seed blocks per check, one task each (default 8)")
-    fuzzing.add_argument("--examples", type=_positive_int("--examples"), default=200,
-                         help="generated examples per block (default 200)")
-    fuzzing.add_argument("--profile", choices=fuzz.FUZZ_PROFILES, default="fuzz",
-                         help="Hypothesis profile of each block (default fuzz; --examples overrides its count)")
+    fuzzing.add_argument(
+        "--blocks", type=_positive_int("--blocks"), default=8, help="seed blocks per check, one task each (default 8)"
+    )
+    fuzzing.add_argument(
+        "--examples", type=_positive_int("--examples"), default=200, help="generated examples per block (default 200)"
+    )
+    fuzzing.add_argument(
+        "--profile",
+        choices=fuzz.FUZZ_PROFILES,
+        default="fuzz",
+        help="Hypothesis profile of each block (default fuzz; --examples overrides its count)",
+    )
     fuzzing.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    fuzzing.add_argument("--timeout", type=positive_number("--timeout", "seconds"), metavar="S", help="seconds one call of the implementation may "
-                                                                     "take (default 60)")
-    fuzzing.add_argument("--database", metavar="LOCATION",
-                         help=f"the shared Hypothesis example database: a folder (default {fuzz.DEFAULT_DATABASE}) "
-                              "or redis://HOST:PORT/DB")
+    fuzzing.add_argument(
+        "--timeout",
+        type=positive_number("--timeout", "seconds"),
+        metavar="S",
+        help="seconds one call of the implementation may take (default 60)",
+    )
+    fuzzing.add_argument(
+        "--database",
+        metavar="LOCATION",
+        help=f"the shared Hypothesis example database: a folder (default {fuzz.DEFAULT_DATABASE}) "
+        "or redis://HOST:PORT/DB",
+    )
     _add_run_options(fuzzing)
     fuzzing.set_defaults(handler=_cmd_fuzz)
 
-    experiment = verbs.add_parser("experiment", help="a Monte-Carlo experiment: a built-in spec "
-                                                     f"({', '.join(experiments.BUILTIN_SPECS)}) or a JSON file")
+    experiment = verbs.add_parser(
+        "experiment",
+        help=f"a Monte-Carlo experiment: a built-in spec ({', '.join(experiments.BUILTIN_SPECS)}) or a JSON file",
+    )
     experiment.add_argument("spec", help="built-in name or path of a JSON spec")
     _add_run_options(experiment)
     experiment.set_defaults(handler=_cmd_experiment)
@@ -105,8 +135,20 @@ def _run(args, kind: str, name: str, spec: dict, task_list, is_failure, summariz
     workers = args.workers or default_workers()
     if scheduler and args.workers:
         raise UsageError("--workers applies to the local cluster only, not with --scheduler")
-    outcome = execute(kind, name, spec, digest, task_list, results, is_failure=is_failure, workers=workers,
-                      scheduler=scheduler, minutes=args.minutes, database=database, quiet=args.quiet)
+    outcome = execute(
+        kind,
+        name,
+        spec,
+        digest,
+        task_list,
+        results,
+        is_failure=is_failure,
+        workers=workers,
+        scheduler=scheduler,
+        minutes=args.minutes,
+        database=database,
+        quiet=args.quiet,
+    )
     rows = read_results(results.path)[1] if results.path.exists() else []
     summary = summarize(spec, rows)
     _print_summary(summary, args.json)
@@ -115,8 +157,11 @@ def _run(args, kind: str, name: str, spec: dict, task_list, is_failure, summariz
     done = len({row["task"] for row in rows})
     if outcome.stopped != "complete":
         why = "time budget spent" if outcome.stopped == "time budget" else "interrupted"
-        print(f"{why}: {done} of {outcome.total} tasks done, rows kept in {results.path}; run the same command "
-              "again to finish", file=sys.stderr)
+        print(
+            f"{why}: {done} of {outcome.total} tasks done, rows kept in {results.path}; run the same command "
+            "again to finish",
+            file=sys.stderr,
+        )
         return EXIT_BUDGET if outcome.stopped == "time budget" else interrupts.status()  # 130, or 143: SIGTERM
     print(f"results: {results.path}", file=sys.stderr)
     # a fuzz campaign's verdicts are per check over every block (an expected failure need
@@ -126,8 +171,9 @@ def _run(args, kind: str, name: str, spec: dict, task_list, is_failure, summariz
 
 def _cmd_experiment(args) -> int:
     name, spec = load_spec(args.spec)
-    return _run(args, "experiment", name, spec, experiments.tasks(spec),
-                lambda row: "error" in row, experiments.summarize)
+    return _run(
+        args, "experiment", name, spec, experiments.tasks(spec), lambda row: "error" in row, experiments.summarize
+    )
 
 
 def _cmd_fuzz(args) -> int:
@@ -141,14 +187,30 @@ def _cmd_fuzz(args) -> int:
         # resolved here, so the spec names what ran and workers elsewhere need no environment
         cmd = env_cmd()
         impl = None if cmd else impl_path(None)
-    spec = fuzz.fuzz_spec(master_seed=args.seed, impl=impl, cmd=cmd, checks=args.checks, blocks=args.blocks,
-                          examples=args.examples, profile=args.profile, timeout=args.timeout)
+    spec = fuzz.fuzz_spec(
+        master_seed=args.seed,
+        impl=impl,
+        cmd=cmd,
+        checks=args.checks,
+        blocks=args.blocks,
+        examples=args.examples,
+        profile=args.profile,
+        timeout=args.timeout,
+    )
     load_candidate(impl, cmd).close()  # an import path that does not load is bad input, before any worker starts
     database = fuzz.database_location(args.database)
     fuzz.open_database(database)  # a Redis server that does not answer, likewise
     name = "fuzz-" + (impl if cmd is None else "cmd")
-    return _run(args, "fuzz", name, spec, fuzz.fuzz_tasks(spec), lambda row: fuzz.is_failing_row(spec, row),
-                fuzz.summarize_fuzz, database)
+    return _run(
+        args,
+        "fuzz",
+        name,
+        spec,
+        fuzz.fuzz_tasks(spec),
+        lambda row: fuzz.is_failing_row(spec, row),
+        fuzz.summarize_fuzz,
+        database,
+    )
 
 
 def _cmd_summary(args) -> int:
@@ -194,36 +256,53 @@ def _print_summary(summary: dict, as_json: bool) -> None:
 
 def summary_text(summary: dict) -> str:
     kind = summary["experiment"]
-    lines = [f"{kind}: {summary['finished']} of {summary['tasks']} tasks finished"
-             + (f", {len(summary['errors'])} with errors (run again to retry): {', '.join(summary['errors'][:3])}"
-                if summary["errors"] else "")]
+    lines = [
+        f"{kind}: {summary['finished']} of {summary['tasks']} tasks finished"
+        + (
+            f", {len(summary['errors'])} with errors (run again to retry): {', '.join(summary['errors'][:3])}"
+            if summary["errors"]
+            else ""
+        )
+    ]
     if kind == "curves":
-        lines.append(f"{'algorithm':<11} {'adversary':<13} {'n':>14} {'seeds':>5} {'labels (mean)':>15} "
-                     f"{'95% CI':>29} {'h* output':>9}")
+        lines.append(
+            f"{'algorithm':<11} {'adversary':<13} {'n':>14} {'seeds':>5} {'labels (mean)':>15} "
+            f"{'95% CI':>29} {'h* output':>9}"
+        )
         for r in summary["rows"]:
-            lines.append(f"{r['algorithm']:<11} {r['adversary']:<13} {r['n']:>14} {r['seeds']:>5} "
-                         f"{r['labels_mean']:>15.1f} {'[%.1f, %.1f]' % (r['labels_ci_low'], r['labels_ci_high']):>29} "
-                         f"{r['output_is_best_fraction']:>9.2f}")
+            lines.append(
+                f"{r['algorithm']:<11} {r['adversary']:<13} {r['n']:>14} {r['seeds']:>5} "
+                f"{r['labels_mean']:>15.1f} {'[%.1f, %.1f]' % (r['labels_ci_low'], r['labels_ci_high']):>29} "
+                f"{r['output_is_best_fraction']:>9.2f}"
+            )
         if summary["rows"]:
-            lines.append(f"95% CI of the labels: {summary['rows'][0]['labels_ci_method']} (the range of the seeds' "
-                         "means: it cannot leave [0, n], and on few seeds it is narrow, not wide); the h* output "
-                         f"fraction's interval ({summary['rows'][0]['output_is_best_ci_method']}) is in --json and --csv")
+            lines.append(
+                f"95% CI of the labels: {summary['rows'][0]['labels_ci_method']} (the range of the seeds' "
+                "means: it cannot leave [0, n], and on few seeds it is narrow, not wide); the h* output "
+                f"fraction's interval ({summary['rows'][0]['output_is_best_ci_method']}) is in --json and --csv"
+            )
     elif kind == "coverage":
         worst = max(summary["rows"], key=lambda r: r["frequency"], default=None)
-        lines.append(f"{len(summary['rows'])} (epoch, pair) slots, delta_pair = {summary['delta_pair']}, "
-                     f"Clopper-Pearson level {summary['level']:.6f} each (Bonferroni)")
+        lines.append(
+            f"{len(summary['rows'])} (epoch, pair) slots, delta_pair = {summary['delta_pair']}, "
+            f"Clopper-Pearson level {summary['level']:.6f} each (Bonferroni)"
+        )
         if worst:
-            lines.append(f"highest violation frequency {worst['frequency']:.4g} "
-                         f"({worst['violations']}/{worst['trials']}, epoch {worst['l']}, pair {worst['pair']}), "
-                         f"interval [{worst['ci_low']:.4g}, {worst['ci_high']:.4g}]")
+            lines.append(
+                f"highest violation frequency {worst['frequency']:.4g} "
+                f"({worst['violations']}/{worst['trials']}, epoch {worst['l']}, pair {worst['pair']}), "
+                f"interval [{worst['ci_low']:.4g}, {worst['ci_high']:.4g}]"
+            )
         lines.append(f"slots whose interval lies above delta_pair: {summary['slots_exceeding_delta']}")
     else:
         width = max((len(r["check"]) for r in summary["rows"]), default=5)
         lines.append(f"{'check':<{width}}  {'blocks':>6}  {'examples':>8}  {'verdict':<19}  statuses per block")
         for r in summary["rows"]:
             statuses = ", ".join(f"{k} {v}" for k, v in sorted(r["statuses"].items()))
-            lines.append(f"{r['check']:<{width}}  {r['blocks']:>6}  {r['examples']:>8}  "
-                         f"{r.get('verdict') or 'not run':<19}  {statuses}")
+            lines.append(
+                f"{r['check']:<{width}}  {r['blocks']:>6}  {r['examples']:>8}  "
+                f"{r.get('verdict') or 'not run':<19}  {statuses}"
+            )
         for r in summary["rows"]:
             if r["failure"]:
                 f = r["failure"]
@@ -231,6 +310,8 @@ def summary_text(summary: dict) -> str:
                 lines.append(f"{r['check']} {f['status']} in block {f['block']}{found}")
                 lines += [f"  - {v}" for v in f["violations"]]
             elif r["check"] in summary["failing_checks"]:  # an expected failure no block found
-                lines.append(f"{r['check']} unexpectedly passed in every finished block ({r['blocks']} blocks, "
-                             f"{r['examples']} examples): its finding was not reproduced")
+                lines.append(
+                    f"{r['check']} unexpectedly passed in every finished block ({r['blocks']} blocks, "
+                    f"{r['examples']} examples): its finding was not reproduced"
+                )
     return "\n".join(lines)

@@ -11,6 +11,7 @@ Only the client writes the results file, one row per finished task, synced as it
 of the same spec runs only the tasks without a row (a task whose row is an error is run
 again). `--minutes` stops submitting work when the budget is spent and cancels what is
 still running; Ctrl-C does the same and exits 130."""
+
 from __future__ import annotations
 
 import functools
@@ -22,13 +23,12 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
-
-from reference.extras import require
 
 from properties.campaign.results import ResultsFile
 from properties.campaign.seeds import task_seed
+from reference.extras import require
 
 SCHEDULER_ENV = "CRAL_DASK_SCHEDULER"
 LOOPBACK = "127.0.0.1"  # every server of the embedded cluster listens here only
@@ -37,7 +37,7 @@ PLAIN_PROGRESS_EVERY_S = 30.0  # progress lines when stderr is not a terminal
 clock = time.monotonic  # the --minutes budget's clock (a test moves it instead of waiting)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _code_version() -> str:
     from properties.campaign.results import code_version
 
@@ -64,7 +64,8 @@ def run_row(kind: str, spec: dict, digest: str, key: str, params: dict, seed: in
             row["result"] = run_task(spec, params, seed)
     except Exception as error:
         row["error"] = f"{type(error).__name__}: {error} | " + " | ".join(
-            traceback.format_exc().strip().splitlines()[-6:])
+            traceback.format_exc().strip().splitlines()[-6:]
+        )
     row["seconds"] = round(time.perf_counter() - started, 3)
     return row
 
@@ -102,8 +103,10 @@ class _Progress:
         done = self.done_before + ran
         remaining = self.total - done
         eta = f"ETA {_duration(elapsed / ran * remaining)}" if ran and remaining else ""
-        text = (f"{done}/{self.total} tasks done ({ran} this run), {failures} failure{'s' * (failures != 1)}, "
-                f"{_duration(elapsed)} elapsed{', ' + eta if eta else ''}")
+        text = (
+            f"{done}/{self.total} tasks done ({ran} this run), {failures} failure{'s' * (failures != 1)}, "
+            f"{_duration(elapsed)} elapsed{', ' + eta if eta else ''}"
+        )
         if self.tty:
             print(f"\r{text}\033[K", end="\n" if final else "", file=sys.stderr, flush=True)
         else:
@@ -126,8 +129,9 @@ def _main_thread() -> bool:
 def _client(workers: int, scheduler: str | None, quiet: bool):
     """(client, cluster or None, dashboard link or None)."""
     # the `campaign` extra: a base install (judging only) has no Dask (reference/extras.py)
-    distributed = require("distributed", package="dask[distributed]", extra="campaign",
-                          needed_by="python -m properties campaign")
+    distributed = require(
+        "distributed", package="dask[distributed]", extra="campaign", needed_by="python -m properties campaign"
+    )
     Client, LocalCluster = distributed.Client, distributed.LocalCluster
 
     if scheduler:
@@ -150,8 +154,14 @@ def _client(workers: int, scheduler: str | None, quiet: bool):
     try:
         # loopback only, the dashboard included (Dask's default ":0" listens on every
         # interface): a campaign on a laptop opens no port to the network
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host=LOOPBACK,
-                               dashboard_address=f"{LOOPBACK}:0", silence_logs=logging.CRITICAL)
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host=LOOPBACK,
+            dashboard_address=f"{LOOPBACK}:0",
+            silence_logs=logging.CRITICAL,
+        )
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
@@ -159,9 +169,21 @@ def _client(workers: int, scheduler: str | None, quiet: bool):
     return client, cluster, client.dashboard_link if dashboard else None
 
 
-def execute(kind: str, name: str, spec: dict, digest: str, task_list, results: ResultsFile, *,
-            is_failure: Callable[[dict], bool], workers: int | None = None, scheduler: str | None = None,
-            minutes: float | None = None, database: str | None = None, quiet: bool = False) -> Outcome:
+def execute(
+    kind: str,
+    name: str,
+    spec: dict,
+    digest: str,
+    task_list,
+    results: ResultsFile,
+    *,
+    is_failure: Callable[[dict], bool],
+    workers: int | None = None,
+    scheduler: str | None = None,
+    minutes: float | None = None,
+    database: str | None = None,
+    quiet: bool = False,
+) -> Outcome:
     """Run every task of `task_list` that has no row in `results` yet; rows are appended as
     tasks finish. KeyboardInterrupt is caught: the outcome says "interrupted"."""
     started = clock()
@@ -171,8 +193,11 @@ def execute(kind: str, name: str, spec: dict, digest: str, task_list, results: R
     total = len(task_list)
     progress = _Progress(total, total - len(todo), quiet)
     if not quiet:
-        where = f"the Dask cluster at {scheduler}" if scheduler else f"{workers} local worker process" + \
-            ("es" if workers != 1 else "")
+        where = (
+            f"the Dask cluster at {scheduler}"
+            if scheduler
+            else f"{workers} local worker process" + ("es" if workers != 1 else "")
+        )
         resumed = f", {total - len(todo)} already done in {results.path}" if len(todo) < total else ""
         print(f"campaign {name}: {total} tasks{resumed}; running {len(todo)} on {where}", file=sys.stderr, flush=True)
     if not todo:
@@ -191,9 +216,21 @@ def execute(kind: str, name: str, spec: dict, digest: str, task_list, results: R
             print(f"Dask dashboard: {link}", file=sys.stderr, flush=True)
         from distributed import as_completed
 
-        pending = [client.submit(run_row, kind, spec, digest, task.key, task.params,
-                                 task_seed(spec["master_seed"], task.key), database,
-                                 pure=False, priority=len(todo) - i) for i, task in enumerate(todo)]
+        pending = [
+            client.submit(
+                run_row,
+                kind,
+                spec,
+                digest,
+                task.key,
+                task.params,
+                task_seed(spec["master_seed"], task.key),
+                database,
+                pure=False,
+                priority=len(todo) - i,
+            )
+            for i, task in enumerate(todo)
+        ]
         waiting = as_completed(pending)
         remaining = set(pending)
         while remaining:
@@ -268,6 +305,12 @@ class _QuietDaskLogs:
 
 def _lost_row(future, todo, pending, digest, spec, error) -> dict:
     task = todo[pending.index(future)]
-    return {"task": task.key, "spec": digest, "code_version": _code_version(), "params": task.params,
-            "seed": task_seed(spec["master_seed"], task.key), "error": f"{type(error).__name__}: {error}",
-            "seconds": None}
+    return {
+        "task": task.key,
+        "spec": digest,
+        "code_version": _code_version(),
+        "params": task.params,
+        "seed": task_seed(spec["master_seed"], task.key),
+        "error": f"{type(error).__name__}: {error}",
+        "seconds": None,
+    }

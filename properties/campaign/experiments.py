@@ -24,6 +24,7 @@ aggregates the finished rows.
 
 Everything a task needs travels in its arguments (the spec and the task's own
 parameters): a worker on another machine needs only this package."""
+
 from __future__ import annotations
 
 import hashlib
@@ -35,8 +36,11 @@ from pathlib import Path
 
 ALGORITHMS = ("passive", "RobustCAL", "CALruption")
 ADVERSARIES = ("clean", "misspecified", "early_burst")
-ADVERSARY_TITLES = {"clean": "clean", "misspecified": "misspecified, gamma = 1/32",
-                    "early_burst": "early burst, tau = n/10"}
+ADVERSARY_TITLES = {
+    "clean": "clean",
+    "misspecified": "misspecified, gamma = 1/32",
+    "early_burst": "early burst, tau = n/10",
+}
 GAMMA = Fraction(1, 32)
 BURST_FRACTION = 10  # the early burst lasts t <= n // BURST_FRACTION
 EXPERIMENTS = ("curves", "coverage")
@@ -51,15 +55,37 @@ def exponent_grid(low: int, high: int) -> list[int]:
 # same fields is a spec too.
 BUILTIN_SPECS = {
     # docs/label_curves.png
-    "curves": {"experiment": "curves", "master_seed": 20261124, "points": 256, "hypotheses": 64, "delta": "1/10",
-               "algorithms": list(ALGORITHMS), "adversaries": list(ADVERSARIES), "n": exponent_grid(3, 12),
-               "replicates": 20},
+    "curves": {
+        "experiment": "curves",
+        "master_seed": 20261124,
+        "points": 256,
+        "hypotheses": 64,
+        "delta": "1/10",
+        "algorithms": list(ALGORITHMS),
+        "adversaries": list(ADVERSARIES),
+        "n": exponent_grid(3, 12),
+        "replicates": 20,
+    },
     # a smoke run of seconds: no CALruption epoch completes below ~2.4e6 rounds
-    "curves-quick": {"experiment": "curves", "master_seed": 1, "points": 256, "hypotheses": 64, "delta": "1/10",
-                     "algorithms": list(ALGORITHMS), "adversaries": list(ADVERSARIES), "n": exponent_grid(3, 5),
-                     "replicates": 2},
-    "coverage": {"experiment": "coverage", "master_seed": 20261124, "setting": "catoni-small", "replicates": 1000,
-                 "alpha": "1/1000", "impl": "reference"},
+    "curves-quick": {
+        "experiment": "curves",
+        "master_seed": 1,
+        "points": 256,
+        "hypotheses": 64,
+        "delta": "1/10",
+        "algorithms": list(ALGORITHMS),
+        "adversaries": list(ADVERSARIES),
+        "n": exponent_grid(3, 5),
+        "replicates": 2,
+    },
+    "coverage": {
+        "experiment": "coverage",
+        "master_seed": 20261124,
+        "setting": "catoni-small",
+        "replicates": 1000,
+        "alpha": "1/1000",
+        "impl": "reference",
+    },
 }
 COVERAGE_SETTINGS = ("catoni-small",)
 
@@ -93,9 +119,20 @@ def validate_spec(spec) -> dict:
     kind = spec.get("experiment")
     if kind not in EXPERIMENTS:
         raise ValueError(f"spec.experiment must be one of {list(EXPERIMENTS)}, got {kind!r}")
-    fields = {"curves": {"experiment", "master_seed", "points", "hypotheses", "delta", "algorithms", "adversaries",
-                         "n", "replicates"},
-              "coverage": {"experiment", "master_seed", "setting", "replicates", "alpha", "impl"}}[kind]
+    fields = {
+        "curves": {
+            "experiment",
+            "master_seed",
+            "points",
+            "hypotheses",
+            "delta",
+            "algorithms",
+            "adversaries",
+            "n",
+            "replicates",
+        },
+        "coverage": {"experiment", "master_seed", "setting", "replicates", "alpha", "impl"},
+    }[kind]
     unknown = sorted(set(spec) - fields)
     missing = sorted(fields - set(spec))
     if unknown or missing:
@@ -106,8 +143,10 @@ def validate_spec(spec) -> dict:
         points = as_int(spec["points"], "spec.points", minimum=2)
         hypotheses = as_int(spec["hypotheses"], "spec.hypotheses", minimum=2, maximum=points)
         if points % hypotheses:
-            raise ValueError(f"spec.hypotheses must divide spec.points (every points/hypotheses-th threshold), got "
-                             f"{hypotheses} and {points}")
+            raise ValueError(
+                f"spec.hypotheses must divide spec.points (every points/hypotheses-th threshold), got "
+                f"{hypotheses} and {points}"
+            )
         delta = _fraction(spec["delta"], "spec.delta")
         if not 0 < delta < 1:
             raise ValueError(f"spec.delta must be in (0, 1), got {spec['delta']!r}")
@@ -133,8 +172,9 @@ def load_spec(name_or_path: str) -> tuple[str, dict]:
         return name_or_path, validate_spec(json.loads(json.dumps(BUILTIN_SPECS[name_or_path])))
     path = Path(name_or_path)
     if not path.is_file():
-        raise ValueError(f"spec must be a built-in name ({', '.join(BUILTIN_SPECS)}) or a JSON file, got "
-                         f"{name_or_path!r}")
+        raise ValueError(
+            f"spec must be a built-in name ({', '.join(BUILTIN_SPECS)}) or a JSON file, got {name_or_path!r}"
+        )
     try:
         spec = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -165,13 +205,18 @@ def tasks(spec: dict) -> list[Task]:
                     # CALruption's epoch updates dominate once its first epoch completes (~2.4e6 rounds)
                     cost = (1 + math.log10(n)) * (50 if algorithm == "CALruption" and n > 2 * 10**6 else 1)
                     for i in r:
-                        found.append(Task(f"curves/{algorithm}/{adversary}/n={n}/replicate={i}",
-                                          {"algorithm": algorithm, "adversary": adversary, "n": n, "replicate": i},
-                                          cost))
+                        found.append(
+                            Task(
+                                f"curves/{algorithm}/{adversary}/n={n}/replicate={i}",
+                                {"algorithm": algorithm, "adversary": adversary, "n": n, "replicate": i},
+                                cost,
+                            )
+                        )
     else:
         for i in r:
-            found.append(Task(f"coverage/{spec['setting']}/replicate={i}", {"setting": spec["setting"], "replicate": i},
-                              1.0))
+            found.append(
+                Task(f"coverage/{spec['setting']}/replicate={i}", {"setting": spec["setting"], "replicate": i}, 1.0)
+            )
     return sorted(found, key=lambda task: -task.cost)
 
 
@@ -233,12 +278,12 @@ def run_task(spec: dict, params: dict, seed: int) -> dict:
         instance = thresholds_instance(spec["points"], spec["hypotheses"])
         n = params["n"]
         run_params = R.Params.paper(n, spec["hypotheses"], spec["delta"])
-        labels, output = curve_run(params["algorithm"], instance, curve_adversary(params["adversary"], instance, n),
-                                   run_params, seed)
+        labels, output = curve_run(
+            params["algorithm"], instance, curve_adversary(params["adversary"], instance, n), run_params, seed
+        )
         return {"labels": int(labels), "output": int(output), "output_is_best": int(output) == instance.best}
-    from properties.checks.calruption_events import condition_1_tallies
-
     from properties.campaign.worker import candidate_for
+    from properties.checks.calruption_events import condition_1_tallies
 
     experiment = _coverage_experiment(params["setting"], seed)
     tallies = condition_1_tallies("campaign coverage", candidate_for(spec["impl"]), experiment)
@@ -308,19 +353,32 @@ def summarize(spec: dict, rows: list[dict]) -> dict:
             groups.setdefault((p["algorithm"], p["adversary"], p["n"]), []).append(row["result"])
         order = {name: i for i, name in enumerate(ALGORITHMS + ADVERSARIES)}
         table = []
-        for (algorithm, adversary, n), results in sorted(groups.items(),
-                                                         key=lambda kv: (order[kv[0][1]], order[kv[0][0]], kv[0][2])):
+        for (algorithm, adversary, n), results in sorted(
+            groups.items(), key=lambda kv: (order[kv[0][1]], order[kv[0][0]], kv[0][2])
+        ):
             labels = [r["labels"] for r in results]
             mean, low, high = _mean_interval(labels)
             best = sum(r["output_is_best"] for r in results)
             best_low, best_high = wilson(best, len(results))
-            table.append({"algorithm": algorithm, "adversary": adversary, "n": n, "seeds": len(results),
-                          "labels_mean": mean, "labels_ci_low": low, "labels_ci_high": high,
-                          "labels_ci_method": LABELS_CI_METHOD,
-                          "labels_min": min(labels), "labels_max": max(labels),
-                          "output_is_best_fraction": best / len(results), "every_seed_best": best == len(results),
-                          "output_is_best_ci_low": best_low, "output_is_best_ci_high": best_high,
-                          "output_is_best_ci_method": RATE_CI_METHOD})
+            table.append(
+                {
+                    "algorithm": algorithm,
+                    "adversary": adversary,
+                    "n": n,
+                    "seeds": len(results),
+                    "labels_mean": mean,
+                    "labels_ci_low": low,
+                    "labels_ci_high": high,
+                    "labels_ci_method": LABELS_CI_METHOD,
+                    "labels_min": min(labels),
+                    "labels_max": max(labels),
+                    "output_is_best_fraction": best / len(results),
+                    "every_seed_best": best == len(results),
+                    "output_is_best_ci_low": best_low,
+                    "output_is_best_ci_high": best_high,
+                    "output_is_best_ci_method": RATE_CI_METHOD,
+                }
+            )
         return {"experiment": "curves", "tasks": expected, "finished": len(done), "errors": errors, "rows": table}
     from properties.checks.calruption_events import per_pair_delta
     from properties.strategies import CATONI_EXPERIMENT
@@ -337,9 +395,25 @@ def summarize(spec: dict, rows: list[dict]) -> dict:
     table = []
     for (l, h, h2), (trials, violations) in sorted(slots.items()):
         low, high = clopper_pearson(violations, trials, level)
-        table.append({"l": l, "pair": [h, h2], "trials": trials, "violations": violations,
-                      "frequency": violations / trials, "ci_low": low, "ci_high": high,
-                      "exceeds_delta": low > float(delta_pair)})
-    return {"experiment": "coverage", "tasks": expected, "finished": len(done), "errors": errors,
-            "delta_pair": str(delta_pair), "level": level, "rows": table,
-            "slots_exceeding_delta": sum(r["exceeds_delta"] for r in table)}
+        table.append(
+            {
+                "l": l,
+                "pair": [h, h2],
+                "trials": trials,
+                "violations": violations,
+                "frequency": violations / trials,
+                "ci_low": low,
+                "ci_high": high,
+                "exceeds_delta": low > float(delta_pair),
+            }
+        )
+    return {
+        "experiment": "coverage",
+        "tasks": expected,
+        "finished": len(done),
+        "errors": errors,
+        "delta_pair": str(delta_pair),
+        "level": level,
+        "rows": table,
+        "slots_exceeding_delta": sum(r["exceeds_delta"] for r in table),
+    }

@@ -18,12 +18,13 @@ and gap Delta_min:
 * "digits-3v8": the 3s and 8s of bench/data/digits.csv.gz (pixel stumps on 6 pixels,
   thresholds 4, 8, 12 and both signs: 36 hypotheses), built the same way.
 """
+
 from __future__ import annotations
 
 import csv
 import gzip
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
@@ -33,7 +34,7 @@ REAL = FAMILIES[3:]
 LABEL_NOISE = Fraction(1, 10)
 
 
-@lru_cache(maxsize=None)
+@cache
 def family(name: str):
     """The family's exact instance (cached per process)."""
     import reference as R

@@ -20,6 +20,7 @@ Hypothesis keys a test's examples by the test function's digest, and `run_check`
 every check in the same function: the database is therefore seen through a
 `PrefixedDatabase` per check, so one check's failures are replayed for that check
 only."""
+
 from __future__ import annotations
 
 import warnings
@@ -28,11 +29,10 @@ from pathlib import Path
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 from hypothesis.errors import HypothesisDeprecationWarning
 
-from reference.exact import as_int
-from reference.extras import require
-
 # the worker's candidate (tests close it with fuzz._close_candidates)
 from properties.campaign.worker import _close_candidates, candidate_for  # noqa: F401
+from reference.exact import as_int
+from reference.extras import require
 
 DEFAULT_DATABASE = Path(".hypothesis") / "campaign"
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
@@ -147,8 +147,9 @@ def open_database(location: str) -> ExampleDatabase:
         client = redis.Redis.from_url(location)
         client.ping()
     except (ValueError, redis.RedisError) as error:
-        raise ValueError(f"--database {location!r}: cannot use this Redis server ({type(error).__name__}: "
-                         f"{error})") from None
+        raise ValueError(
+            f"--database {location!r}: cannot use this Redis server ({type(error).__name__}: {error})"
+        ) from None
     return RedisExampleDatabase(client)
 
 
@@ -163,15 +164,32 @@ def database_for(location: str) -> ExampleDatabase:
 
 
 # -- the spec ------------------------------------------------------------------------------
-def fuzz_spec(*, master_seed: int, impl: str | None, cmd: str | None, checks: list[str] | None, blocks: int,
-              examples: int, profile: str, timeout: float | None) -> dict:
+def fuzz_spec(
+    *,
+    master_seed: int,
+    impl: str | None,
+    cmd: str | None,
+    checks: list[str] | None,
+    blocks: int,
+    examples: int,
+    profile: str,
+    timeout: float | None,
+) -> dict:
     """A validated fuzz spec; checks=None means every registered check."""
     from properties.checks.registry import all_checks
 
     registered = list(all_checks())
-    spec = {"experiment": "fuzz", "master_seed": master_seed, "impl": impl, "cmd": cmd,
-            "checks": registered if checks is None else list(checks), "blocks": blocks, "examples": examples,
-            "profile": profile, "timeout": timeout}
+    spec = {
+        "experiment": "fuzz",
+        "master_seed": master_seed,
+        "impl": impl,
+        "cmd": cmd,
+        "checks": registered if checks is None else list(checks),
+        "blocks": blocks,
+        "examples": examples,
+        "profile": profile,
+        "timeout": timeout,
+    }
     return validate_fuzz_spec(spec, registered)
 
 
@@ -208,8 +226,11 @@ def validate_fuzz_spec(spec: dict, registered=None) -> dict:
 def fuzz_tasks(spec: dict):
     from properties.campaign.experiments import Task
 
-    return [Task(f"fuzz/{check}/block={block}", {"check": check, "block": block}, 1.0)
-            for block in range(spec["blocks"]) for check in spec["checks"]]
+    return [
+        Task(f"fuzz/{check}/block={block}", {"check": check, "block": block}, 1.0)
+        for block in range(spec["blocks"])
+        for check in spec["checks"]
+    ]
 
 
 def run_fuzz_task(spec: dict, params: dict, seed: int, database: str) -> dict:
@@ -224,11 +245,19 @@ def run_fuzz_task(spec: dict, params: dict, seed: int, database: str) -> dict:
         # Hypothesis warns when the global `random` state moves while a strategy draws;
         # on a Dask worker the worker's own threads use it meanwhile (the strategies use
         # seeded random.Random instances only: properties/strategies/)
-        warnings.filterwarnings("ignore", message="Do not use the `random` module inside strategies",
-                                category=HypothesisDeprecationWarning)
+        warnings.filterwarnings(
+            "ignore", message="Do not use the `random` module inside strategies", category=HypothesisDeprecationWarning
+        )
         deferred = DeferredDatabase(PrefixedDatabase(database_for(database), check.name))
-        result = run_check(check, candidate, max_examples=spec["examples"], profile=spec["profile"], seed=seed,
-                           known=True, database=deferred)
+        result = run_check(
+            check,
+            candidate,
+            max_examples=spec["examples"],
+            profile=spec["profile"],
+            seed=seed,
+            known=True,
+            database=deferred,
+        )
     deferred.commit()  # shrinking is over: the minimal failure, and only it, becomes visible
     found = result.to_json()
     found.pop("candidate_output", None)
@@ -280,22 +309,34 @@ def summarize_fuzz(spec: dict, rows: list[dict]) -> dict:
     from properties.run.runner import FAILED, XPASS
 
     on_reference = _on_reference(spec)
-    per_check: dict[str, dict] = {name: {"check": name, "blocks": 0, "examples": 0, "statuses": {},
-                                         "verdict": None, "failure": None} for name in spec["checks"]}
+    per_check: dict[str, dict] = {
+        name: {"check": name, "blocks": 0, "examples": 0, "statuses": {}, "verdict": None, "failure": None}
+        for name in spec["checks"]
+    }
     errors = sorted(row["task"] for row in rows if "error" in row)
-    for row in sorted((r for r in rows if "error" not in r), key=lambda r: (r["params"]["check"],
-                                                                          r["params"]["block"])):
+    for row in sorted(
+        (r for r in rows if "error" not in r), key=lambda r: (r["params"]["check"], r["params"]["block"])
+    ):
         entry, result = per_check[row["params"]["check"]], row["result"]
         entry["blocks"] += 1
         entry["examples"] += result["examples"]
         entry["statuses"][result["status"]] = entry["statuses"].get(result["status"], 0) + 1
         if result["status"] == FAILED and entry["failure"] is None:
-            entry["failure"] = {"block": row["params"]["block"], "status": FAILED,
-                                "counterexample": result["counterexample"], "violations": result["violations"][:3]}
+            entry["failure"] = {
+                "block": row["params"]["block"],
+                "status": FAILED,
+                "counterexample": result["counterexample"],
+                "violations": result["violations"][:3],
+            }
     for entry in per_check.values():
         entry["verdict"] = check_verdict(entry["check"], entry["statuses"])
     table = list(per_check.values())
     failing = sorted(e["check"] for e in table if e["verdict"] == FAILED or (e["verdict"] == XPASS and on_reference))
-    return {"experiment": "fuzz", "tasks": len(spec["checks"]) * spec["blocks"],
-            "finished": sum(e["blocks"] for e in table), "errors": errors, "rows": table,
-            "failing_checks": failing}
+    return {
+        "experiment": "fuzz",
+        "tasks": len(spec["checks"]) * spec["blocks"],
+        "finished": sum(e["blocks"] for e in table),
+        "errors": errors,
+        "rows": table,
+        "failing_checks": failing,
+    }

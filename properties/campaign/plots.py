@@ -10,6 +10,7 @@ matplotlib is imported only when a figure is made, so the rest of the campaign w
 without it. The Figure API is used with the Agg canvas, never pyplot: no global figure
 state and no interactive backend, whatever the caller's environment.
 """
+
 from __future__ import annotations
 
 import math
@@ -17,8 +18,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from numbers import Integral, Real
 from pathlib import Path
 
-FIELDS = ("algorithm", "adversary", "n", "seeds", "labels_mean", "labels_ci_low", "labels_ci_high",
-          "labels_min", "labels_max", "output_is_best_fraction", "every_seed_best")
+FIELDS = (
+    "algorithm",
+    "adversary",
+    "n",
+    "seeds",
+    "labels_mean",
+    "labels_ci_low",
+    "labels_ci_high",
+    "labels_min",
+    "labels_max",
+    "output_is_best_fraction",
+    "every_seed_best",
+)
 FORMATS = ("png", "svg")
 INSTALL_HINT = "plotting needs matplotlib: pip install 'corruption-robust-active-learning[plots]'"
 
@@ -99,8 +111,10 @@ def _check_row(i: int, row) -> None:
         raise bad("every_seed_best", "must be a bool")
     # the two say the same thing; disagreeing, one of them is wrong and the markers would lie
     if row["every_seed_best"] != (row["output_is_best_fraction"] == 1):
-        raise bad("every_seed_best", f"must be (output_is_best_fraction == 1), "
-                                     f"output_is_best_fraction = {row['output_is_best_fraction']!r}")
+        raise bad(
+            "every_seed_best",
+            f"must be (output_is_best_fraction == 1), output_is_best_fraction = {row['output_is_best_fraction']!r}",
+        )
 
 
 def _checked(rows) -> list[Mapping]:
@@ -142,8 +156,7 @@ def _colors(algorithms: Sequence[str], matplotlib) -> dict[str, str]:
     return {a: COLORS.get(a) or cycle[others.index(a) % len(cycle)] for a in algorithms}
 
 
-def label_curves_figure(rows: Iterable[Mapping], titles: Mapping[str, str] | None = None, *,
-                        title: str | None = None):
+def label_curves_figure(rows: Iterable[Mapping], titles: Mapping[str, str] | None = None, *, title: str | None = None):
     """The matplotlib Figure (Agg canvas) of `rows`: one log-log panel per adversary in
     order of first appearance, panel titles from `titles` (default: the adversary name),
     `title` above the legend if given. Label counts below 1 (0 labels, or a confidence
@@ -172,36 +185,51 @@ def label_curves_figure(rows: Iterable[Mapping], titles: Mapping[str, str] | Non
             ax.set_xlabel("n (rounds)")
             ax.grid(True, which="major", color="0.9")
             for algorithm in algorithms:
-                mine = sorted((r for r in rows if (r["algorithm"], r["adversary"]) == (algorithm, adversary)),
-                              key=lambda r: r["n"])
+                mine = sorted(
+                    (r for r in rows if (r["algorithm"], r["adversary"]) == (algorithm, adversary)),
+                    key=lambda r: r["n"],
+                )
                 if not mine:
                     continue
                 color, width = colors[algorithm], LINE_WIDTHS.get(algorithm, LINE_WIDTH)
                 n = [r["n"] for r in mine]
-                mean, low, high = ([max(float(r[f]), LABEL_FLOOR) for r in mine]
-                                   for f in ("labels_mean", "labels_ci_low", "labels_ci_high"))
-                floored |= any(float(r[f]) < LABEL_FLOOR for r in mine
-                               for f in ("labels_mean", "labels_ci_low", "labels_ci_high"))
+                mean, low, high = (
+                    [max(float(r[f]), LABEL_FLOOR) for r in mine]
+                    for f in ("labels_mean", "labels_ci_low", "labels_ci_high")
+                )
+                floored |= any(
+                    float(r[f]) < LABEL_FLOOR for r in mine for f in ("labels_mean", "labels_ci_low", "labels_ci_high")
+                )
                 ax.fill_between(n, low, high, color=color, alpha=BAND_ALPHA, linewidth=0)
                 ax.plot(n, mean, color=color, linewidth=width, label=LABELS.get(algorithm, algorithm))
                 for filled in (True, False):
                     points = [(x, y) for x, y, r in zip(n, mean, mine) if r["every_seed_best"] is filled]
                     if points:
-                        ax.plot(*zip(*points), linestyle="none", marker="o", markersize=5,
-                                markeredgecolor=color, markerfacecolor=color if filled else "white")
+                        ax.plot(
+                            *zip(*points),
+                            linestyle="none",
+                            marker="o",
+                            markersize=5,
+                            markeredgecolor=color,
+                            markerfacecolor=color if filled else "white",
+                        )
         axes[0].set_ylabel("labels requested")
 
-        handles = [Line2D([], [], color=colors[a], linewidth=LINE_WIDTHS.get(a, LINE_WIDTH),
-                          label=LABELS.get(a, a)) for a in algorithms]
+        handles = [
+            Line2D([], [], color=colors[a], linewidth=LINE_WIDTHS.get(a, LINE_WIDTH), label=LABELS.get(a, a))
+            for a in algorithms
+        ]
         handles += [
             Patch(facecolor="0.5", alpha=BAND_ALPHA, label=f"{_interval_text(rows)} over {_seeds_text(rows)}"),
             Line2D([], [], linestyle="none", marker="o", color="0.2", label="every seed output h*"),
-            Line2D([], [], linestyle="none", marker="o", color="0.2", markerfacecolor="white",
-                   label="some seed did not"),
+            Line2D(
+                [], [], linestyle="none", marker="o", color="0.2", markerfacecolor="white", label="some seed did not"
+            ),
         ]
         if floored:  # a log axis cannot show 0: never drawn at 1 without saying so
-            handles.append(Patch(facecolor="none", edgecolor="none", label=f"values below {LABEL_FLOOR} drawn at "
-                                                                             f"{LABEL_FLOOR}"))
+            handles.append(
+                Patch(facecolor="none", edgecolor="none", label=f"values below {LABEL_FLOOR} drawn at {LABEL_FLOOR}")
+            )
         figure.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 7), frameon=False)
         if title is not None:
             figure.suptitle(title)
@@ -222,8 +250,14 @@ def _output_paths(path, formats) -> list[Path]:
     return [path.with_name(f"{path.name}.{fmt}") for fmt in formats]
 
 
-def plot_label_curves(rows: Iterable[Mapping], path, *, titles: Mapping[str, str] | None = None,
-                      formats: Sequence[str] = FORMATS, title: str | None = None) -> list[Path]:
+def plot_label_curves(
+    rows: Iterable[Mapping],
+    path,
+    *,
+    titles: Mapping[str, str] | None = None,
+    formats: Sequence[str] = FORMATS,
+    title: str | None = None,
+) -> list[Path]:
     """Write label_curves_figure(rows, titles, title=title) to `path` once per format
     (`path` with or without a suffix: docs/label_curves.png or docs/label_curves give
     docs/label_curves.png and docs/label_curves.svg), 1200 x 450 px, creating missing

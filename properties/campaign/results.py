@@ -8,6 +8,7 @@ written by the client only (workers return them), each flushed and synced, so a 
 Ctrl-C loses at most the row being written; a torn last line is cut off on the next
 open. A re-run with the same spec reads the finished keys and runs only the others (and
 the tasks whose row is an error)."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,12 @@ def code_version() -> str:
     root = Path(__file__).resolve().parents[2]
     if (root / ".git").exists():
         try:
-            found = subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty", "--abbrev=12"],
-                                   capture_output=True, text=True, timeout=10)
+            found = subprocess.run(
+                ["git", "-C", str(root), "describe", "--always", "--dirty", "--abbrev=12"],
+                capture_output=True,
+                text=True,
+                timeout=10,
+            )
             if found.returncode == 0 and found.stdout.strip():
                 return found.stdout.strip()
         except (OSError, subprocess.SubprocessError):
@@ -61,14 +66,18 @@ class ResultsFile:
                 raise ValueError(f"results file {str(self.path)!r}, line {number}: not JSON") from None
             if number == 1 and isinstance(row, dict) and "campaign" in row:
                 if row.get("digest") != self.digest:
-                    raise ValueError(f"results file {str(self.path)!r} is another spec's (digest {row.get('digest')}, "
-                                     f"this one is {self.digest}): give another --results")
+                    raise ValueError(
+                        f"results file {str(self.path)!r} is another spec's (digest {row.get('digest')}, "
+                        f"this one is {self.digest}): give another --results"
+                    )
                 continue
             if not isinstance(row, dict) or "task" not in row or "spec" not in row:
                 raise ValueError(f"results file {str(self.path)!r}, line {number}: not a campaign row")
             if row["spec"] != self.digest:
-                raise ValueError(f"results file {str(self.path)!r} holds rows of another spec (digest {row['spec']}, "
-                                 f"this one is {self.digest}): give another --results")
+                raise ValueError(
+                    f"results file {str(self.path)!r} holds rows of another spec (digest {row['spec']}, "
+                    f"this one is {self.digest}): give another --results"
+                )
             if "error" not in row:  # a task that raised is run again
                 rows[row["task"]] = row
         return rows

@@ -3,6 +3,7 @@
 A task's seed is the first 8 bytes of SHA-256 over "master/key": it does not depend on
 which worker runs the task, when, or what ran before, so a campaign gives the same results
 on one worker or fifty, in any order, and a re-run of one task reproduces it exactly."""
+
 from __future__ import annotations
 
 import hashlib

@@ -16,11 +16,12 @@ checkpoint). The adversary spreads the budget evenly: gamma-misspecification tow
 1 - eta* with gamma = (C_total/n)/max_x|1 - 2 eta*^x|, so c_t = C_total/n every round
 (Section 2's misspecification model), C_[0,t] = (C_total/n) t.
 """
+
 from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from .experiments import _mean_interval, wilson
 from .families import FAMILIES
@@ -35,14 +36,36 @@ def exponent_grid(low: int, high: int) -> list[int]:
 
 
 BUILTIN = {
-    "theory": {"experiment": "theory", "master_seed": 20261127, "delta": "1/10", "families": list(FAMILIES),
-               "algorithms": list(ALGORITHMS), "budgets": list(BUDGETS), "n": exponent_grid(3, 12), "replicates": 20},
-    "theory-quick": {"experiment": "theory", "master_seed": 1, "delta": "1/10",
-                     "families": ["thresholds", "singletons", "breast-cancer"], "algorithms": list(ALGORITHMS),
-                     "budgets": ["zero", "n^1/2", "n/8"], "n": [10**3, 10**4, 10**5], "replicates": 3},
-    "theory-tiny": {"experiment": "theory", "master_seed": 1, "delta": "1/10", "families": ["thresholds-noisy"],
-                    "algorithms": ["passive", "RobustCAL", "CALruption", "uncertainty"], "budgets": ["zero", "n/8"],
-                    "n": [10**3, 10**4], "replicates": 2},
+    "theory": {
+        "experiment": "theory",
+        "master_seed": 20261127,
+        "delta": "1/10",
+        "families": list(FAMILIES),
+        "algorithms": list(ALGORITHMS),
+        "budgets": list(BUDGETS),
+        "n": exponent_grid(3, 12),
+        "replicates": 20,
+    },
+    "theory-quick": {
+        "experiment": "theory",
+        "master_seed": 1,
+        "delta": "1/10",
+        "families": ["thresholds", "singletons", "breast-cancer"],
+        "algorithms": list(ALGORITHMS),
+        "budgets": ["zero", "n^1/2", "n/8"],
+        "n": [10**3, 10**4, 10**5],
+        "replicates": 3,
+    },
+    "theory-tiny": {
+        "experiment": "theory",
+        "master_seed": 1,
+        "delta": "1/10",
+        "families": ["thresholds-noisy"],
+        "algorithms": ["passive", "RobustCAL", "CALruption", "uncertainty"],
+        "budgets": ["zero", "n/8"],
+        "n": [10**3, 10**4],
+        "replicates": 2,
+    },
 }
 
 
@@ -50,11 +73,15 @@ def validate(spec) -> dict:
     from reference.exact import as_fraction, as_int
 
     if not isinstance(spec, dict) or spec.get("experiment") != "theory":
-        raise ValueError(f"spec.experiment must be 'theory', got {spec.get('experiment') if isinstance(spec, dict) else spec!r}")
+        raise ValueError(
+            f"spec.experiment must be 'theory', got {spec.get('experiment') if isinstance(spec, dict) else spec!r}"
+        )
     fields = {"experiment", "master_seed", "delta", "families", "algorithms", "budgets", "n", "replicates"}
     if set(spec) != fields:
-        raise ValueError(f"spec fields must be {sorted(fields)}: unknown {sorted(set(spec) - fields)}, "
-                         f"missing {sorted(fields - set(spec))}")
+        raise ValueError(
+            f"spec fields must be {sorted(fields)}: unknown {sorted(set(spec) - fields)}, "
+            f"missing {sorted(fields - set(spec))}"
+        )
     as_int(spec["master_seed"], "spec.master_seed", minimum=0)
     as_int(spec["replicates"], "spec.replicates", minimum=1)
     delta = as_fraction(spec["delta"], "spec.delta")
@@ -113,15 +140,19 @@ def tasks(spec: dict):
                 for n in spec["n"]:
                     cost = (1 + math.log10(n)) * (50 if algorithm == "CALruption" and n > 2 * 10**6 else 1)
                     for i in range(spec["replicates"]):
-                        found.append(Task(f"theory/{family}/{algorithm}/{budget}/n={n}/replicate={i}",
-                                          {"family": family, "algorithm": algorithm, "budget": budget, "n": n,
-                                           "replicate": i}, cost))
+                        found.append(
+                            Task(
+                                f"theory/{family}/{algorithm}/{budget}/n={n}/replicate={i}",
+                                {"family": family, "algorithm": algorithm, "budget": budget, "n": n, "replicate": i},
+                                cost,
+                            )
+                        )
     # replicate by replicate, the longest first within each: a run stopped by its time budget has
     # every point at the same number of seeds (fewer seeds, not missing points)
     return sorted(found, key=lambda task: (task.params["replicate"], -task.cost))
 
 
-@lru_cache(maxsize=None)
+@cache
 def facts_of(family_name: str):
     from reference import bounds as B
 
@@ -137,8 +168,9 @@ def run_one(instance, algorithm: str, adversary, params, seed) -> tuple[int, int
     if algorithm == "passive":
         return adversary.n, fast.passive_counts(instance, adversary, params, seed, raw=True).output
     if algorithm in ("RobustCAL", "RobustCAL-vanilla"):
-        run = fast.robust_cal_counts(instance, adversary, params, seed, vanilla=algorithm == "RobustCAL-vanilla",
-                                     raw=True)
+        run = fast.robust_cal_counts(
+            instance, adversary, params, seed, vanilla=algorithm == "RobustCAL-vanilla", raw=True
+        )
     elif algorithm == "CALruption":
         run = fast.calruption_counts(instance, adversary, params, seed, raw=True)
     elif algorithm == "uncertainty":
@@ -162,8 +194,12 @@ def run_sweep_task(spec: dict, params: dict, seed: int) -> dict:
     run_params = R.Params.paper(n, instance.num_hypotheses, spec["delta"])
     labels, output = run_one(instance, params["algorithm"], adversary, run_params, seed)
     gap = instance.risk(output) - instance.best_risk
-    return {"labels": int(labels), "output": int(output), "output_is_best": output == instance.best,
-            "excess_risk": str(gap)}
+    return {
+        "labels": int(labels),
+        "output": int(output),
+        "output_is_best": output == instance.best,
+        "excess_risk": str(gap),
+    }
 
 
 # -- the summary ----------------------------------------------------------------------------------
@@ -176,8 +212,9 @@ def bounds_for(family_name: str, budget: str, n: int, delta) -> dict:
 
     instance = family(family_name)
     adversary = spread_adversary(instance, n, budget_value(budget, n))
-    found = B.all_bounds(instance, adversary, R.Params.paper(n, instance.num_hypotheses, delta), delta,
-                         facts_of(family_name))
+    found = B.all_bounds(
+        instance, adversary, R.Params.paper(n, instance.num_hypotheses, delta), delta, facts_of(family_name)
+    )
     out = {key: [b.__dict__.copy() for b in value] for key, value in found.items() if key != "budget"}
     out["budget"] = {k: (str(v) if isinstance(v, Fraction) else v) for k, v in found["budget"].items()}
     return out
@@ -197,21 +234,36 @@ def summarize(spec: dict, rows: list[dict]) -> dict:
     cache: dict[tuple, dict] = {}
     table = []
     order = {name: i for i, name in enumerate(FAMILIES + ALGORITHMS + BUDGETS)}
-    for (fam, algorithm, budget, n), results in sorted(groups.items(), key=lambda kv: (
-            order[kv[0][0]], order[kv[0][1]], order[kv[0][2]], kv[0][3])):
+    for (fam, algorithm, budget, n), results in sorted(
+        groups.items(), key=lambda kv: (order[kv[0][0]], order[kv[0][1]], order[kv[0][2]], kv[0][3])
+    ):
         labels = [r["labels"] for r in results]
         mean, low, high = _mean_interval(labels)
         gaps = [Fraction(r["excess_risk"]) for r in results]
         best = sum(r["output_is_best"] for r in results)
         best_low, best_high = wilson(best, len(results))
         facts = facts_of(fam)
-        row = {"family": fam, "algorithm": algorithm, "budget": budget, "n": n, "seeds": len(results),
-               "c_total": budget_value(budget, n), "labels_mean": mean, "labels_ci_low": low, "labels_ci_high": high,
-               "labels_min": min(labels), "labels_max": max(labels),
-               "excess_risk_mean": float(sum(gaps) / len(gaps)), "excess_risk_max": float(max(gaps)),
-               "output_is_best_fraction": best / len(results), "output_is_best_ci_low": best_low,
-               "output_is_best_ci_high": best_high, "delta_min": float(facts.delta_min),
-               "r_star": float(facts.r_star), "bounds": []}
+        row = {
+            "family": fam,
+            "algorithm": algorithm,
+            "budget": budget,
+            "n": n,
+            "seeds": len(results),
+            "c_total": budget_value(budget, n),
+            "labels_mean": mean,
+            "labels_ci_low": low,
+            "labels_ci_high": high,
+            "labels_min": min(labels),
+            "labels_max": max(labels),
+            "excess_risk_mean": float(sum(gaps) / len(gaps)),
+            "excess_risk_max": float(max(gaps)),
+            "output_is_best_fraction": best / len(results),
+            "output_is_best_ci_low": best_low,
+            "output_is_best_ci_high": best_high,
+            "delta_min": float(facts.delta_min),
+            "r_star": float(facts.r_star),
+            "bounds": [],
+        }
         if algorithm in THEOREM:
             key = (fam, budget, n)
             if key not in cache:

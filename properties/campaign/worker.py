@@ -1,6 +1,7 @@
 """Per worker process: the candidate its tasks run on, loaded on first use and reused
 (both kinds of experiment, properties/campaign/experiments.py and fuzz.py, need it; it
 lives here, below both, so that neither imports the other)."""
+
 from __future__ import annotations
 
 import atexit

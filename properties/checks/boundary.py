@@ -20,6 +20,7 @@ draws), so a mixture would not keep the existing strategies' share. Here the exi
 registrations keep all their examples and the boundary cases get 25 of their own, for
 one run of the algorithm each. A violation names the inner check in its values
 (`as_in`)."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -57,11 +58,18 @@ def _calruption_labels(case, trace):
     return cal._importance_weight_violations("check_calruption_importance_weights_unbiased", case, trace)
 
 
-CALRUPTION_CHECKS = (cal.check_calruption_epoch_schedule, _calruption_labels, cal.check_calruption_never_hard_eliminates)
+CALRUPTION_CHECKS = (
+    cal.check_calruption_epoch_schedule,
+    _calruption_labels,
+    cal.check_calruption_never_hard_eliminates,
+)
 # line 13's bound q_{l+1}^x <= 1/4 max rho^_l is exact too: a double nearest a non-dyadic q
 # may lie above it (fast does, by half an ulp)
-CALRUPTION_RECOMPUTED = (cal.check_calruption_query_probabilities_bounded, cal.check_calruption_recomputed_from_trace,
-                         cal.check_calruption_catoni_enclosures_certified)
+CALRUPTION_RECOMPUTED = (
+    cal.check_calruption_query_probabilities_bounded,
+    cal.check_calruption_recomputed_from_trace,
+    cal.check_calruption_catoni_enclosures_certified,
+)
 
 
 def check_passive_on_erm_ties(case, trace):
@@ -105,12 +113,26 @@ def check_calruption_recomputed_on_boundary_tapes(case, trace):
 
 CHECKS = (
     trace_check(check_passive_on_erm_ties, "Theorem 3.1", "deterministic", "passive", erm_tie_cases()),
-    *rc.both_rules(check_robust_cal_on_boundary_streams, "Algorithm 1, lines 4, 7-8, 10 and Output; FINDINGS R3-R5",
-                   update_boundary_cases),
-    *rc.both_rules(check_robust_cal_elimination_on_boundary_streams, "Algorithm 1, lines 9-10; FINDINGS R6",
-                   update_boundary_cases),
-    trace_check(check_calruption_on_boundary_tapes, "Algorithm 2, lines 1, 4-6, 13, 14; FINDINGS R11, R14",
-                "deterministic", "calruption", calruption_boundary_cases()),
-    trace_check(check_calruption_recomputed_on_boundary_tapes, "Algorithm 2, lines 7-8, 10-13; FINDINGS R10-R13",
-                "deterministic", "calruption", calruption_boundary_cases()),
+    *rc.both_rules(
+        check_robust_cal_on_boundary_streams,
+        "Algorithm 1, lines 4, 7-8, 10 and Output; FINDINGS R3-R5",
+        update_boundary_cases,
+    ),
+    *rc.both_rules(
+        check_robust_cal_elimination_on_boundary_streams, "Algorithm 1, lines 9-10; FINDINGS R6", update_boundary_cases
+    ),
+    trace_check(
+        check_calruption_on_boundary_tapes,
+        "Algorithm 2, lines 1, 4-6, 13, 14; FINDINGS R11, R14",
+        "deterministic",
+        "calruption",
+        calruption_boundary_cases(),
+    ),
+    trace_check(
+        check_calruption_recomputed_on_boundary_tapes,
+        "Algorithm 2, lines 7-8, 10-13; FINDINGS R10-R13",
+        "deterministic",
+        "calruption",
+        calruption_boundary_cases(),
+    ),
 )

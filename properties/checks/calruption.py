@@ -13,17 +13,27 @@ The per-epoch logic is written once, as `_<what>_violations(name, H, params, rec
 helpers (properties/checks/calruption_record.py), and shared by the trace checks and the
 one-epoch checks here. Readings of the
 pseudo-code are those of FINDINGS.md R8-R14 (cited where used)."""
+
 from __future__ import annotations
 
 from fractions import Fraction
 
-from reference.calruption import EpochCounts, EpochState
-
-from properties.checks.calruption_record import (CERTIFY_BITS, _catoni_violations, _ceil_of_constant,
-                                                 _counts_violations, _definitions_violations, _epoch_lengths,
-                                                 _epoch_on_tape, _fit_violations, _n_l_bounded,
-                                                 _never_hard_eliminates_violations, _query_probability_violations, _s,
-                                                 _shape_violations, _symmetry_violations, _tape_counts)
+from properties.checks.calruption_fit import _fit_violations, _never_hard_eliminates_violations
+from properties.checks.calruption_record import (
+    CERTIFY_BITS,
+    _catoni_violations,
+    _ceil_of_constant,
+    _counts_violations,
+    _definitions_violations,
+    _epoch_lengths,
+    _epoch_on_tape,
+    _n_l_bounded,
+    _query_probability_violations,
+    _s,
+    _shape_violations,
+    _symmetry_violations,
+    _tape_counts,
+)
 from properties.checks.free_choices import accepted_calruption_outputs
 from properties.checks.judgement import Judgement, current
 from properties.checks.registry import custom_check, trace_check
@@ -31,6 +41,8 @@ from properties.core.candidate import as_candidate, call, call_many, run_algorit
 from properties.core.contract import decode_epoch_result, decode_samples
 from properties.core.violation import Violation
 from properties.strategies import EpochExample, calruption_cases, epoch_examples
+from reference.calruption import EpochCounts, EpochState
+
 
 # =====================================================================================
 # trace checks
@@ -75,8 +87,11 @@ def check_calruption_epoch_schedule(case, trace):
     params = case.params
     found = []
     if trace.params != params:
-        found.append(Violation.of(name, "the trace does not record the run's params", got=repr(trace.params),
-                                  expected=repr(params)))
+        found.append(
+            Violation.of(
+                name, "the trace does not record the run's params", got=repr(trace.params), expected=repr(params)
+            )
+        )
     J = current()
     if not J.exact:
         return found + _float_schedule_violations(name, J, case, trace)
@@ -91,21 +106,41 @@ def check_calruption_epoch_schedule(case, trace):
         tau, l = tau + length, l + 1
     got = [(e.l, e.tau, e.length) for e in trace.epochs]
     if got != expected:
-        found.append(Violation.of(name, "the completed epochs (l, tau_l, |I_l|) differ from the schedule", n=n,
-                                  got=got, expected=expected))
+        found.append(
+            Violation.of(
+                name, "the completed epochs (l, tau_l, |I_l|) differ from the schedule", n=n, got=got, expected=expected
+            )
+        )
     if (trace.final_epoch, trace.unfinished_rounds) != (l, n - tau + 1):
-        found.append(Violation.of(name, "final_epoch / unfinished_rounds do not match n", n=n,
-                                  got=(trace.final_epoch, trace.unfinished_rounds), expected=(l, n - tau + 1)))
+        found.append(
+            Violation.of(
+                name,
+                "final_epoch / unfinished_rounds do not match n",
+                n=n,
+                got=(trace.final_epoch, trace.unfinished_rounds),
+                expected=(l, n - tau + 1),
+            )
+        )
     q = (Fraction(1),) * case.instance.num_points
     for e in trace.epochs:
         if e.q != q:
-            found.append(Violation.of(name, "q_l is not the previous epoch's q_{l+1} (q_1 = 1)", l=e.l,
-                                      got=_s(e.q), expected=_s(q)))
+            found.append(
+                Violation.of(
+                    name, "q_l is not the previous epoch's q_{l+1} (q_1 = 1)", l=e.l, got=_s(e.q), expected=_s(q)
+                )
+            )
         for bits in CERTIFY_BITS:
             enclosure = params.beta1.enclosure(bits).scale(Fraction(4**e.l))
             if enclosure.hi < e.N.lo or enclosure.lo > e.N.hi:
-                found.append(Violation.of(name, "N_l does not enclose beta1 4^l", l=e.l, N=(e.N.lo, e.N.hi),
-                                          beta1_4l=(enclosure.lo, enclosure.hi)))
+                found.append(
+                    Violation.of(
+                        name,
+                        "N_l does not enclose beta1 4^l",
+                        l=e.l,
+                        N=(e.N.lo, e.N.hi),
+                        beta1_4l=(enclosure.lo, enclosure.hi),
+                    )
+                )
                 break
             if e.N.lo <= enclosure.lo and enclosure.hi <= e.N.hi:
                 break
@@ -124,24 +159,52 @@ def _float_schedule_violations(name, J: Judgement, case, trace) -> list[Violatio
     for e in trace.epochs:
         lengths = _epoch_lengths(J, params.beta1, l)
         if (e.l, e.tau) != (l, tau) or e.length not in lengths or tau + e.length - 1 > n:
-            return found + [Violation.of(name, "the completed epochs (l, tau_l, |I_l|) differ from the schedule",
-                                         n=n, epoch=(e.l, e.tau, e.length), expected=(l, tau, lengths),
-                                         arithmetic=J.arithmetic, derivation=J.describe(0, J.value(0), "N_l")[
-                                             "derivation"])]
+            return found + [
+                Violation.of(
+                    name,
+                    "the completed epochs (l, tau_l, |I_l|) differ from the schedule",
+                    n=n,
+                    epoch=(e.l, e.tau, e.length),
+                    expected=(l, tau, lengths),
+                    arithmetic=J.arithmetic,
+                    derivation=J.describe(0, J.value(0), "N_l")["derivation"],
+                )
+            ]
         n_l = _n_l_bounded(J, params.beta1, l)
         if not J.meets(e.N, n_l):
-            found.append(Violation.of(name, "N_l does not enclose beta1 4^l", l=l, N=(e.N.lo, e.N.hi),
-                                      **J.describe(e.N.lo, n_l, "N_l")))
+            found.append(
+                Violation.of(
+                    name, "N_l does not enclose beta1 4^l", l=l, N=(e.N.lo, e.N.hi), **J.describe(e.N.lo, n_l, "N_l")
+                )
+            )
         if e.q != q:
-            found.append(Violation.of(name, "q_l is not the previous epoch's q_{l+1} (q_1 = 1)", l=e.l,
-                                      got=_s(e.q), expected=_s(q)))
+            found.append(
+                Violation.of(
+                    name, "q_l is not the previous epoch's q_{l+1} (q_1 = 1)", l=e.l, got=_s(e.q), expected=_s(q)
+                )
+            )
         tau, l, q = tau + e.length, l + 1, e.next_q
     if all(tau + length - 1 <= n for length in _epoch_lengths(J, params.beta1, l)):
-        found.append(Violation.of(name, "an epoch that ends by round n is missing", n=n, l=l, tau=tau,
-                                  lengths=_epoch_lengths(J, params.beta1, l)))
+        found.append(
+            Violation.of(
+                name,
+                "an epoch that ends by round n is missing",
+                n=n,
+                l=l,
+                tau=tau,
+                lengths=_epoch_lengths(J, params.beta1, l),
+            )
+        )
     if (trace.final_epoch, trace.unfinished_rounds) != (l, n - tau + 1):
-        found.append(Violation.of(name, "final_epoch / unfinished_rounds do not match n", n=n,
-                                  got=(trace.final_epoch, trace.unfinished_rounds), expected=(l, n - tau + 1)))
+        found.append(
+            Violation.of(
+                name,
+                "final_epoch / unfinished_rounds do not match n",
+                n=n,
+                got=(trace.final_epoch, trace.unfinished_rounds),
+                expected=(l, n - tau + 1),
+            )
+        )
     return found
 
 
@@ -165,8 +228,14 @@ def check_calruption_recomputed_from_trace(case, trace):
         found += _definitions_violations(name, H, params, e, prev_gap)
     accepted = accepted_calruption_outputs(trace, len(H))
     if trace.output not in accepted:
-        found.append(Violation.of(name, "the output is not in V_l^{l-1}, the last completed epoch's top layer (R13)",
-                                  output=trace.output, accepted=accepted))
+        found.append(
+            Violation.of(
+                name,
+                "the output is not in V_l^{l-1}, the last completed epoch's top layer (R13)",
+                output=trace.output,
+                accepted=accepted,
+            )
+        )
     return found
 
 
@@ -224,8 +293,9 @@ def _loss_difference_function_violations(name, impl, H, trace) -> list[Violation
                     for y in (0, 1):
                         for asked in (0, 1):
                             seen = tuple(int(z == x) for z in range(m))
-                            queried = tuple((asked * (y == 0), asked * (y == 1)) if z == x else (0, 0)
-                                            for z in range(m))
+                            queried = tuple(
+                                (asked * (y == 0), asked * (y == 1)) if z == x else (0, 0) for z in range(m)
+                            )
                             asked_for.append((e, x, h, h2, y, asked))
                             calls.append(((H, h, h2, e.q, EpochCounts(seen, queried), 1), {}))
     results = call_many(name, impl, "loss_difference_samples", calls)
@@ -233,12 +303,23 @@ def _loss_difference_function_violations(name, impl, H, trace) -> list[Violation
     for (e, x, h, h2, y, asked), plain in zip(asked_for, results):
         values, counts = decode_samples(name, plain)
         if counts != [1]:
-            return [Violation.of(name, "one round must give one sample", l=e.l, pair=(h, h2), x=x, y=y, Q=asked,
-                                 values=_s(values), counts=counts)]
+            return [
+                Violation.of(
+                    name,
+                    "one round must give one sample",
+                    l=e.l,
+                    pair=(h, h2),
+                    x=x,
+                    y=y,
+                    Q=asked,
+                    values=_s(values),
+                    counts=counts,
+                )
+            ]
         outcome[e.l, x, h, h2, y, asked] = values[0]
     J = current()
     found = []
-    for (e, x, h, h2, y, asked) in asked_for:
+    for e, x, h, h2, y, asked in asked_for:
         if asked == 0:
             continue
         qx, sample_q1, sample_q0 = e.q[x], outcome[e.l, x, h, h2, y, 1], outcome[e.l, x, h, h2, y, 0]
@@ -248,9 +329,21 @@ def _loss_difference_function_violations(name, impl, H, trace) -> list[Violation
         # every operation of properties/checks/judgement.py): the mean is then within 4u of its size
         slack = 4 * J.u * (qx * abs(sample_q1) + (1 - qx) * abs(sample_q0) + abs(truth))
         if abs(mean - truth) > slack:
-            found.append(Violation.of(
-                name, "E_Q[l^(h) - l^(h')] is not 1{h(x) != y} - 1{h'(x) != y}", l=e.l, pair=(h, h2),
-                x=x, y=y, q=qx, sample_Q1=sample_q1, sample_Q0=sample_q0, mean=mean, truth=truth))
+            found.append(
+                Violation.of(
+                    name,
+                    "E_Q[l^(h) - l^(h')] is not 1{h(x) != y} - 1{h'(x) != y}",
+                    l=e.l,
+                    pair=(h, h2),
+                    x=x,
+                    y=y,
+                    q=qx,
+                    sample_Q1=sample_q1,
+                    sample_Q0=sample_q0,
+                    mean=mean,
+                    truth=truth,
+                )
+            )
     return found
 
 
@@ -263,7 +356,8 @@ def check_calruption_importance_weights_unbiased(impl, case):
     name = "check_calruption_importance_weights_unbiased"
     trace = run_algorithm(name, impl, "calruption", case)
     return _importance_weight_violations(name, case, trace) + _loss_difference_function_violations(
-        name, impl, case.instance.hypotheses, trace)
+        name, impl, case.instance.hypotheses, trace
+    )
 
 
 def _importance_weight_violations(name, case, trace) -> list[Violation]:
@@ -282,10 +376,16 @@ def _importance_weight_violations(name, case, trace) -> list[Violation]:
         labels = sum(a + b for a, b in counts[1])
         undecided = sum(a + b for a, b in counts[2])
         if not labels <= e.labels_requested <= labels + undecided:
-            found.append(Violation.of(name, "labels requested in the epoch differ from #{t : u_t < q_l^(x_t)}",
-                                      l=e.l, got=e.labels_requested, expected=labels,
-                                      **({"undecided_coins": undecided, "arithmetic": J.arithmetic}
-                                         if undecided else {})))
+            found.append(
+                Violation.of(
+                    name,
+                    "labels requested in the epoch differ from #{t : u_t < q_l^(x_t)}",
+                    l=e.l,
+                    got=e.labels_requested,
+                    expected=labels,
+                    **({"undecided_coins": undecided, "arithmetic": J.arithmetic} if undecided else {}),
+                )
+            )
             total += labels
             spread += undecided
         else:
@@ -296,9 +396,15 @@ def _importance_weight_violations(name, case, trace) -> list[Violation]:
         total += sum(a + b for a, b in queried)
         spread += sum(a + b for a, b in undecided)
     if not total <= trace.labels_requested <= total + spread:
-        found.append(Violation.of(name, "total labels requested differ from #{t : u_t < q_l^(x_t)}",
-                                  got=trace.labels_requested, expected=total,
-                                  **({"undecided_coins": spread, "arithmetic": J.arithmetic} if spread else {})))
+        found.append(
+            Violation.of(
+                name,
+                "total labels requested differ from #{t : u_t < q_l^(x_t)}",
+                got=trace.labels_requested,
+                expected=total,
+                **({"undecided_coins": spread, "arithmetic": J.arithmetic} if spread else {}),
+            )
+        )
     return found
 
 
@@ -323,8 +429,9 @@ def run_epoch(name, impl, example: EpochExample):
     raises CallFailed (a violation) when the implementation lacks it, raises, or returns
     something malformed."""
     H = example.hypotheses
-    return decode_epoch_result(name, call(name, impl, "calruption_epoch", H, example.state, example.counts,
-                                          example.params), len(H[0]), len(H))
+    return decode_epoch_result(
+        name, call(name, impl, "calruption_epoch", H, example.state, example.counts, example.params), len(H[0]), len(H)
+    )
 
 
 def _echo_violations(name, example, record, next_state) -> list[Violation]:
@@ -333,14 +440,26 @@ def _echo_violations(name, example, record, next_state) -> list[Violation]:
     found = []
     got = (record.l, record.tau, record.length, record.q)
     if got != (s.l, s.tau, s.length, s.q):
-        found.append(Violation.of(name, "the record's (l, tau, |I_l|, q) are not the state's", got=repr(got),
-                                  expected=repr((s.l, s.tau, s.length, s.q))))
+        found.append(
+            Violation.of(
+                name,
+                "the record's (l, tau, |I_l|, q) are not the state's",
+                got=repr(got),
+                expected=repr((s.l, s.tau, s.length, s.q)),
+            )
+        )
     lengths = _epoch_lengths(current(), params.beta1, s.l + 1)
     length = next_state.length if next_state.length in lengths else (lengths[0] if lengths else None)
     expected = EpochState(s.l + 1, s.tau + s.length, length, record.next_q, record.gap_hat)
     if next_state != expected:
-        found.append(Violation.of(name, "the next state is not (l+1, tau+|I_l|, ceil(beta1 4^(l+1)), q_{l+1}, "
-                                  "Delta^^l) (line 14)", got=repr(next_state), expected=repr(expected)))
+        found.append(
+            Violation.of(
+                name,
+                "the next state is not (l+1, tau+|I_l|, ceil(beta1 4^(l+1)), q_{l+1}, Delta^^l) (line 14)",
+                got=repr(next_state),
+                expected=repr(expected),
+            )
+        )
     return found
 
 
@@ -359,10 +478,12 @@ def check_calruption_one_epoch_recomputed(impl, example):
     name = "check_calruption_one_epoch_recomputed"
     H = example.hypotheses
     record, next_state = run_epoch(name, impl, example)
-    return (_echo_violations(name, example, record, next_state)
-            + _counts_violations(name, H, record, example.counts.seen, example.counts.queried)
-            + _symmetry_violations(name, H, record)
-            + _definitions_violations(name, H, example.params, record, example.state.gap_hat))
+    return (
+        _echo_violations(name, example, record, next_state)
+        + _counts_violations(name, H, record, example.counts.seen, example.counts.queried)
+        + _symmetry_violations(name, H, record)
+        + _definitions_violations(name, H, example.params, record, example.state.gap_hat)
+    )
 
 
 def check_calruption_one_epoch_catoni_certified(impl, example):
@@ -389,30 +510,88 @@ def check_calruption_one_epoch_never_hard_eliminates(impl, example):
 
 
 CHECKS = (
-    trace_check(check_calruption_query_probabilities_bounded, "Algorithm 2, lines 1 and 13; FINDINGS R10",
-                "deterministic", "calruption", calruption_cases()),
-    trace_check(check_calruption_epoch_schedule, "Algorithm 2, lines 1, 6 and 14; FINDINGS R10, R14",
-                "deterministic", "calruption", calruption_cases()),
-    trace_check(check_calruption_recomputed_from_trace,
-                "Algorithm 2, lines 7, 10-13, the remark after it and Output; FINDINGS R10, R11, R13",
-                "deterministic", "calruption", calruption_cases()),
-    trace_check(check_calruption_catoni_enclosures_certified,
-                "Algorithm 2, line 8; Appendix, Catoni lemmas; FINDINGS R11, R12",
-                "deterministic", "calruption", calruption_cases()),
-    trace_check(check_calruption_fit_is_optimal, "Algorithm 2, line 9; FINDINGS R11, R12",
-                "deterministic", "calruption", calruption_cases()),
-    custom_check(check_calruption_importance_weights_unbiased, "Algorithm 2, lines 4-5; FINDINGS R11, R14",
-                 "deterministic", calruption_cases(), covers=("calruption", "loss_difference_samples")),
-    trace_check(check_calruption_never_hard_eliminates, "Algorithm 2, line 13; Section 5 (soft elimination)",
-                "deterministic", "calruption", calruption_cases()),
-    custom_check(check_calruption_one_epoch_query_probabilities, "Algorithm 2, line 13; FINDINGS R10",
-                 "deterministic", epoch_examples(), covers=("calruption_epoch",)),
-    custom_check(check_calruption_one_epoch_recomputed, "Algorithm 2, lines 7, 10-14; FINDINGS R10, R11",
-                 "deterministic", epoch_examples(), covers=("calruption_epoch",)),
-    custom_check(check_calruption_one_epoch_catoni_certified, "Algorithm 2, line 8; FINDINGS R11, R12",
-                 "deterministic", epoch_examples(), covers=("calruption_epoch",)),
-    custom_check(check_calruption_one_epoch_fit_is_optimal, "Algorithm 2, line 9; FINDINGS R11, R12",
-                 "deterministic", epoch_examples(), covers=("calruption_epoch",)),
-    custom_check(check_calruption_one_epoch_never_hard_eliminates, "Algorithm 2, line 13",
-                 "deterministic", epoch_examples(), covers=("calruption_epoch",)),
+    trace_check(
+        check_calruption_query_probabilities_bounded,
+        "Algorithm 2, lines 1 and 13; FINDINGS R10",
+        "deterministic",
+        "calruption",
+        calruption_cases(),
+    ),
+    trace_check(
+        check_calruption_epoch_schedule,
+        "Algorithm 2, lines 1, 6 and 14; FINDINGS R10, R14",
+        "deterministic",
+        "calruption",
+        calruption_cases(),
+    ),
+    trace_check(
+        check_calruption_recomputed_from_trace,
+        "Algorithm 2, lines 7, 10-13, the remark after it and Output; FINDINGS R10, R11, R13",
+        "deterministic",
+        "calruption",
+        calruption_cases(),
+    ),
+    trace_check(
+        check_calruption_catoni_enclosures_certified,
+        "Algorithm 2, line 8; Appendix, Catoni lemmas; FINDINGS R11, R12",
+        "deterministic",
+        "calruption",
+        calruption_cases(),
+    ),
+    trace_check(
+        check_calruption_fit_is_optimal,
+        "Algorithm 2, line 9; FINDINGS R11, R12",
+        "deterministic",
+        "calruption",
+        calruption_cases(),
+    ),
+    custom_check(
+        check_calruption_importance_weights_unbiased,
+        "Algorithm 2, lines 4-5; FINDINGS R11, R14",
+        "deterministic",
+        calruption_cases(),
+        covers=("calruption", "loss_difference_samples"),
+    ),
+    trace_check(
+        check_calruption_never_hard_eliminates,
+        "Algorithm 2, line 13; Section 5 (soft elimination)",
+        "deterministic",
+        "calruption",
+        calruption_cases(),
+    ),
+    custom_check(
+        check_calruption_one_epoch_query_probabilities,
+        "Algorithm 2, line 13; FINDINGS R10",
+        "deterministic",
+        epoch_examples(),
+        covers=("calruption_epoch",),
+    ),
+    custom_check(
+        check_calruption_one_epoch_recomputed,
+        "Algorithm 2, lines 7, 10-14; FINDINGS R10, R11",
+        "deterministic",
+        epoch_examples(),
+        covers=("calruption_epoch",),
+    ),
+    custom_check(
+        check_calruption_one_epoch_catoni_certified,
+        "Algorithm 2, line 8; FINDINGS R11, R12",
+        "deterministic",
+        epoch_examples(),
+        covers=("calruption_epoch",),
+    ),
+    custom_check(
+        check_calruption_one_epoch_fit_is_optimal,
+        "Algorithm 2, line 9; FINDINGS R11, R12",
+        "deterministic",
+        epoch_examples(),
+        covers=("calruption_epoch",),
+    ),
+    custom_check(
+        check_calruption_one_epoch_never_hard_eliminates,
+        "Algorithm 2, line 13",
+        "deterministic",
+        epoch_examples(),
+        covers=("calruption_epoch",),
+    ),
 )

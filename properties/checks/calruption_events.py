@@ -63,6 +63,7 @@ of every check of this analysis. The events themselves, decided on a tape, and e
 violations given them are in properties/checks/calruption_truth.py; the one-epoch checks
 in properties/checks/calruption_one_epoch.py.
 """
+
 from __future__ import annotations
 
 import math
@@ -70,27 +71,56 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from reference.certified import Enclosure, ScaledLog, certified_ceil
-
-from properties.checks.calruption_one_epoch import (_estimation_corrected_one_epoch, _estimation_one_epoch,
-                                                    _fit_error_one_epoch, _gap_bounds_one_epoch,
-                                                    check_calruption_estimation_lemma_corrected_one_epoch,
-                                                    check_calruption_estimation_lemma_one_epoch,
-                                                    check_calruption_fit_error_one_epoch,
-                                                    check_calruption_gap_bounds_one_epoch,
-                                                    check_calruption_gap_bounds_one_epoch_with_sampling_events)
-from properties.checks.calruption_truth import (Outcome, _Slack, _enclose, _float_rhs, _pairs, _report, beta1_premise,
-                                                e_bern_epoch, e_gap_epoch, estimation_corrected_violations,
-                                                estimation_lemma_violations, fit_error_violations,
-                                                gap_bound_violations, le_bound, le_sqrt_lin, min_q, paper_premises,
-                                                risk_of_fit, run_events, run_view, schedule)
+from properties.checks.calruption_one_epoch import (
+    _estimation_corrected_one_epoch,
+    _estimation_one_epoch,
+    _fit_error_one_epoch,
+    _gap_bounds_one_epoch,
+    check_calruption_estimation_lemma_corrected_one_epoch,
+    check_calruption_estimation_lemma_one_epoch,
+    check_calruption_fit_error_one_epoch,
+    check_calruption_gap_bounds_one_epoch,
+    check_calruption_gap_bounds_one_epoch_with_sampling_events,
+)
+from properties.checks.calruption_truth import (
+    Outcome,
+    _enclose,
+    _float_rhs,
+    _pairs,
+    _report,
+    _Slack,
+    beta1_premise,
+    e_bern_epoch,
+    e_gap_epoch,
+    estimation_corrected_violations,
+    estimation_lemma_violations,
+    fit_error_violations,
+    gap_bound_violations,
+    le_bound,
+    le_sqrt_lin,
+    min_q,
+    paper_premises,
+    risk_of_fit,
+    run_events,
+    run_view,
+    schedule,
+)
 from properties.checks.registry import case_check, custom_check
 from properties.core.case import Case
 from properties.core.epochs import eps, g_value
 from properties.core.steering import note
 from properties.core.violation import Violation
-from properties.strategies import (CATONI_EXPERIMENT, GAP_BOUND_MODES, CatoniFrequencyExperiment, any_regime_cases,
-                                   burst_then_clean_cases, one_epoch_cases, paper_premise_cases)
+from properties.strategies import (
+    CATONI_EXPERIMENT,
+    GAP_BOUND_MODES,
+    CatoniFrequencyExperiment,
+    any_regime_cases,
+    burst_then_clean_cases,
+    one_epoch_cases,
+    paper_premise_cases,
+)
+from reference.certified import Enclosure, ScaledLog, certified_ceil
+
 
 # =====================================================================================
 # checks on full runs
@@ -167,8 +197,9 @@ def _estimation_corrected(name, impl, case) -> Outcome:
         met += 1
         fit = risk_of_fit(name, instance.hypotheses, rec, truth)
         rho_prev = None if i == 0 else view.truths[i - 1].rho_hat
-        found += estimation_corrected_violations(name, instance, truth, fit, view.gap_prev(truth.l), rho_prev, params,
-                                                 slack, {})
+        found += estimation_corrected_violations(
+            name, instance, truth, fit, view.gap_prev(truth.l), rho_prev, params, slack, {}
+        )
     return Outcome(found, None if met else "E_gap or E_bern fails in every completed epoch", slack.value)
 
 
@@ -234,8 +265,9 @@ def check_calruption_gap_bounds_lemma_51_with_sampling_events(impl, case):
     made explicit. Same conclusion, same regime (paper premises). A conjectured
     correction, tested here, not proved (the proof has other slips, see
     check_calruption_estimation_lemma_corrected)."""
-    return _report(_gap_bounds_lemma_51_sampling("check_calruption_gap_bounds_lemma_51_with_sampling_events", impl,
-                                                 case))
+    return _report(
+        _gap_bounds_lemma_51_sampling("check_calruption_gap_bounds_lemma_51_with_sampling_events", impl, case)
+    )
 
 
 def _layers_at(view, l: int):
@@ -261,9 +293,19 @@ def _layer_bound_violations(name, view, l, slack, only_if_lower_bound: bool) -> 
             rho = instance.disagreement(h, best)
             slack.add(float(bound - rho))
             if rho > bound:
-                found.append(Violation.of(name, "rho*(h, h*) > 2R* + 3 eps_j + 3 g_{l-1} for h in V_l^j", l=l, j=j, h=h,
-                                          rho=rho, bound=bound, gap=instance.gap(h),
-                                          gap_hat_prev=gap_prev[h]))
+                found.append(
+                    Violation.of(
+                        name,
+                        "rho*(h, h*) > 2R* + 3 eps_j + 3 g_{l-1} for h in V_l^j",
+                        l=l,
+                        j=j,
+                        h=h,
+                        rho=rho,
+                        bound=bound,
+                        gap=instance.gap(h),
+                        gap_hat_prev=gap_prev[h],
+                    )
+                )
     return found, used
 
 
@@ -358,14 +400,30 @@ def _correctness(name, impl, case) -> Outcome:
     slack = _Slack()
     slack.add(float(chain - gap))
     if gap > chain:
-        found.append(Violation.of(name, "Delta_{h_out} > 3 eps_{L-1} + 3 g_{L-1} on the events", output=out, gap=gap,
-                                  last_completed_epoch=L, g=view.g(L)))
+        found.append(
+            Violation.of(
+                name,
+                "Delta_{h_out} > 3 eps_{L-1} + 3 g_{L-1} on the events",
+                output=out,
+                gap=gap,
+                last_completed_epoch=L,
+                g=view.g(L),
+            )
+        )
     c_bar = c_bar_total(case)
     value = gap - 24 * c_bar / n
     slack.add(_float_rhs(Fraction(72, n), Fraction(0), case.params.beta1) - float(value))
     if le_sqrt_lin(value, Fraction(72, n), Fraction(0), case.params.beta1) is False:
-        found.append(Violation.of(name, "Delta_{h_out} > 6 sqrt(2 beta1/n) + 24 C-bar_total/n on the events",
-                                  output=out, gap=gap, n=n, C_bar_total=c_bar))
+        found.append(
+            Violation.of(
+                name,
+                "Delta_{h_out} > 6 sqrt(2 beta1/n) + 24 C-bar_total/n on the events",
+                output=out,
+                gap=gap,
+                n=n,
+                C_bar_total=c_bar,
+            )
+        )
     return Outcome(found, None, slack.value)
 
 
@@ -404,9 +462,21 @@ def _correctness_from_lower(name, impl, case) -> Outcome:
         return Outcome([], reason)
     chain = 3 * eps(L) + 3 * g
     if gap > chain:
-        return Outcome([Violation.of(name, "Delta_{h_out} > 3 eps_{L-1} + 3 g_{L-1} although Lemma 5.1's lower bound "
-                                     "holds for h_out", output=out, gap=gap, gap_hat=gap_hat, g=g,
-                                     last_completed_epoch=L)], None, float(chain - gap))
+        return Outcome(
+            [
+                Violation.of(
+                    name,
+                    "Delta_{h_out} > 3 eps_{L-1} + 3 g_{L-1} although Lemma 5.1's lower bound holds for h_out",
+                    output=out,
+                    gap=gap,
+                    gap_hat=gap_hat,
+                    g=g,
+                    last_completed_epoch=L,
+                )
+            ],
+            None,
+            float(chain - gap),
+        )
     return Outcome([], None, float(chain - gap))
 
 
@@ -429,9 +499,21 @@ def _final_step(name, case, coefficient: int) -> Outcome:
     value = 3 * eps(L) + 3 * g - coefficient * c_bar / n
     slack = _float_rhs(Fraction(72, n), Fraction(0), case.params.beta1) - float(value)
     if le_sqrt_lin(value, Fraction(72, n), Fraction(0), case.params.beta1) is False:
-        return Outcome([Violation.of(name, f"3 eps_{{L-1}} + 3 g_{{L-1}} > 6 sqrt(2 beta1/n) + {coefficient} "
-                                     "C-bar_total/n", n=n, last_completed_epoch=L, g=g, C_bar_total=c_bar,
-                                     lhs=3 * eps(L) + 3 * g)], None, slack)
+        return Outcome(
+            [
+                Violation.of(
+                    name,
+                    f"3 eps_{{L-1}} + 3 g_{{L-1}} > 6 sqrt(2 beta1/n) + {coefficient} C-bar_total/n",
+                    n=n,
+                    last_completed_epoch=L,
+                    g=g,
+                    C_bar_total=c_bar,
+                    lhs=3 * eps(L) + 3 * g,
+                )
+            ],
+            None,
+            slack,
+        )
     return Outcome([], None, slack)
 
 
@@ -454,6 +536,8 @@ def check_calruption_correctness_final_step_corrected(case):
     (Exact when beta1 4^l is an integer; regime: any, tested on `burst_then_clean_cases`,
     the corner where the printed step fails.)"""
     return _report(_final_step("check_calruption_correctness_final_step_corrected", case, 64))
+
+
 # =====================================================================================
 # statistical check
 # =====================================================================================
@@ -532,9 +616,18 @@ def check_catoni_condition_1_frequency(impl, experiment):
     for slot, (trials, violations) in sorted(tallies.items()):
         tail = binomial_upper_tail(trials, delta_pair, violations)
         if tail < level:
-            found.append(Violation.of(name, "condition (1) fails too often for probability >= 1 - delta per pair",
-                                      slot=slot, trials=trials, violations=violations, delta_pair=delta_pair,
-                                      p_value=float(tail), level=level))
+            found.append(
+                Violation.of(
+                    name,
+                    "condition (1) fails too often for probability >= 1 - delta per pair",
+                    slot=slot,
+                    trials=trials,
+                    violations=violations,
+                    delta_pair=delta_pair,
+                    p_value=float(tail),
+                    level=level,
+                )
+            )
     return found
 
 
@@ -555,8 +648,9 @@ OUTCOMES = {
     "check_calruption_fit_error_one_epoch": _fit_error_one_epoch,
     "check_calruption_estimation_lemma_corrected_one_epoch": _estimation_corrected_one_epoch,
     "check_calruption_gap_bounds_one_epoch": lambda name, impl, ex: _gap_bounds_one_epoch(name, impl, ex, False),
-    "check_calruption_gap_bounds_one_epoch_with_sampling_events":
-        lambda name, impl, ex: _gap_bounds_one_epoch(name, impl, ex, True),
+    "check_calruption_gap_bounds_one_epoch_with_sampling_events": lambda name, impl, ex: _gap_bounds_one_epoch(
+        name, impl, ex, True
+    ),
 }
 """check name -> (name, impl, example) -> Outcome, for the meta-tests (premise shares)."""
 
@@ -566,35 +660,109 @@ _LAYER = 'Lemma 5.2; Appendix D, lemma "upper bound the difference of classifier
 _THM = "Theorem 5.1; Appendix D, main proof (correctness)"
 
 CHECKS = (
-    custom_check(check_calruption_fit_error_on_event, _EST + " (proof, intermediate line)", "conditional",
-                 any_regime_cases(), covers=("calruption",)),
-    custom_check(check_calruption_estimation_lemma, _EST + " (as printed)", "conditional", paper_premise_cases(), covers=("calruption",)),
-    custom_check(check_calruption_estimation_lemma_corrected, _EST + " (corrected)", "conditional",
-                 any_regime_cases(), covers=("calruption",)),
-    custom_check(check_calruption_gap_bounds_lemma_51, _GAP, "conditional", paper_premise_cases(), covers=("calruption",)),
-    custom_check(check_calruption_gap_bounds_lemma_51_with_sampling_events, _GAP + " (with E_bern)", "conditional",
-                 paper_premise_cases(), covers=("calruption",)),
-    custom_check(check_calruption_layer_disagreement_bound, _LAYER, "conditional", paper_premise_cases(), covers=("calruption",)),
-    custom_check(check_calruption_layer_disagreement_bound_from_lower_bound, _LAYER + " (premise it uses)",
-                 "conditional", any_regime_cases(), covers=("calruption",)),
-    custom_check(check_calruption_correctness_theorem_51, _THM, "conditional", paper_premise_cases(), covers=("calruption",)),
-    custom_check(check_calruption_correctness_from_lower_bound, _THM + " (premise it uses)", "conditional",
-                 any_regime_cases(), covers=("calruption",)),
-    case_check(check_calruption_correctness_final_step, _THM + ", last two inequalities as printed", "lemma",
-               burst_then_clean_cases()),
-    case_check(check_calruption_correctness_final_step_corrected, _THM + ", last two inequalities corrected", "lemma",
-               burst_then_clean_cases()),
-    custom_check(check_calruption_estimation_lemma_one_epoch, _EST + " (as printed, one epoch)", "conditional",
-                 one_epoch_cases(), covers=("calruption_epoch",)),
-    custom_check(check_calruption_fit_error_one_epoch, _EST + " (proof, intermediate line, one epoch)", "conditional",
-                 one_epoch_cases(regimes=("paper", "scaled")), covers=("calruption_epoch",)),
-    custom_check(check_calruption_estimation_lemma_corrected_one_epoch, _EST + " (corrected, one epoch)",
-                 "conditional", one_epoch_cases(regimes=("paper", "scaled")), covers=("calruption_epoch",)),
-    custom_check(check_calruption_gap_bounds_one_epoch, _GAP + " (induction step, one epoch)", "conditional",
-                 one_epoch_cases(modes=GAP_BOUND_MODES, first_epoch=2), covers=("calruption_epoch",)),
-    custom_check(check_calruption_gap_bounds_one_epoch_with_sampling_events,
-                 _GAP + " (induction step with E_bern and E_dis, one epoch)", "conditional",
-                 one_epoch_cases(modes=GAP_BOUND_MODES, first_epoch=2), covers=("calruption_epoch",)),
-    custom_check(check_catoni_condition_1_frequency, "Algorithm 2, line 8, condition (1); Appendix D, lemma "
-                 '"Concentration inequality in our case"', "statistical", st.just(CATONI_EXPERIMENT), covers=("calruption",)),
+    custom_check(
+        check_calruption_fit_error_on_event,
+        _EST + " (proof, intermediate line)",
+        "conditional",
+        any_regime_cases(),
+        covers=("calruption",),
+    ),
+    custom_check(
+        check_calruption_estimation_lemma,
+        _EST + " (as printed)",
+        "conditional",
+        paper_premise_cases(),
+        covers=("calruption",),
+    ),
+    custom_check(
+        check_calruption_estimation_lemma_corrected,
+        _EST + " (corrected)",
+        "conditional",
+        any_regime_cases(),
+        covers=("calruption",),
+    ),
+    custom_check(
+        check_calruption_gap_bounds_lemma_51, _GAP, "conditional", paper_premise_cases(), covers=("calruption",)
+    ),
+    custom_check(
+        check_calruption_gap_bounds_lemma_51_with_sampling_events,
+        _GAP + " (with E_bern)",
+        "conditional",
+        paper_premise_cases(),
+        covers=("calruption",),
+    ),
+    custom_check(
+        check_calruption_layer_disagreement_bound, _LAYER, "conditional", paper_premise_cases(), covers=("calruption",)
+    ),
+    custom_check(
+        check_calruption_layer_disagreement_bound_from_lower_bound,
+        _LAYER + " (premise it uses)",
+        "conditional",
+        any_regime_cases(),
+        covers=("calruption",),
+    ),
+    custom_check(
+        check_calruption_correctness_theorem_51, _THM, "conditional", paper_premise_cases(), covers=("calruption",)
+    ),
+    custom_check(
+        check_calruption_correctness_from_lower_bound,
+        _THM + " (premise it uses)",
+        "conditional",
+        any_regime_cases(),
+        covers=("calruption",),
+    ),
+    case_check(
+        check_calruption_correctness_final_step,
+        _THM + ", last two inequalities as printed",
+        "lemma",
+        burst_then_clean_cases(),
+    ),
+    case_check(
+        check_calruption_correctness_final_step_corrected,
+        _THM + ", last two inequalities corrected",
+        "lemma",
+        burst_then_clean_cases(),
+    ),
+    custom_check(
+        check_calruption_estimation_lemma_one_epoch,
+        _EST + " (as printed, one epoch)",
+        "conditional",
+        one_epoch_cases(),
+        covers=("calruption_epoch",),
+    ),
+    custom_check(
+        check_calruption_fit_error_one_epoch,
+        _EST + " (proof, intermediate line, one epoch)",
+        "conditional",
+        one_epoch_cases(regimes=("paper", "scaled")),
+        covers=("calruption_epoch",),
+    ),
+    custom_check(
+        check_calruption_estimation_lemma_corrected_one_epoch,
+        _EST + " (corrected, one epoch)",
+        "conditional",
+        one_epoch_cases(regimes=("paper", "scaled")),
+        covers=("calruption_epoch",),
+    ),
+    custom_check(
+        check_calruption_gap_bounds_one_epoch,
+        _GAP + " (induction step, one epoch)",
+        "conditional",
+        one_epoch_cases(modes=GAP_BOUND_MODES, first_epoch=2),
+        covers=("calruption_epoch",),
+    ),
+    custom_check(
+        check_calruption_gap_bounds_one_epoch_with_sampling_events,
+        _GAP + " (induction step with E_bern and E_dis, one epoch)",
+        "conditional",
+        one_epoch_cases(modes=GAP_BOUND_MODES, first_epoch=2),
+        covers=("calruption_epoch",),
+    ),
+    custom_check(
+        check_catoni_condition_1_frequency,
+        'Algorithm 2, line 8, condition (1); Appendix D, lemma "Concentration inequality in our case"',
+        "statistical",
+        st.just(CATONI_EXPERIMENT),
+        covers=("calruption",),
+    ),
 )

@@ -2,21 +2,34 @@
 fit error, the corrected lemma, Lemma 5.1's gap bounds), each on the epoch's own events
 (properties/checks/calruption_truth.py); their registry entries are in
 properties/checks/calruption_events.py."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
 
-from reference.certified import certified_ceil
-from reference.trace import CALruptionEpoch
-
-from properties.checks.calruption_truth import (EpochTruth, Outcome, _Slack, _report, beta1_premise, e_bern_epoch,
-                                                e_dis_epoch, e_gap_epoch, estimation_corrected_violations,
-                                                estimation_lemma_violations, fit_error_violations,
-                                                gap_bound_violations, one_epoch_record, paper_premises, risk_of_fit,
-                                                truth_of_one_epoch)
+from properties.checks.calruption_truth import (
+    EpochTruth,
+    Outcome,
+    _report,
+    _Slack,
+    beta1_premise,
+    e_bern_epoch,
+    e_dis_epoch,
+    e_gap_epoch,
+    estimation_corrected_violations,
+    estimation_lemma_violations,
+    fit_error_violations,
+    gap_bound_violations,
+    one_epoch_record,
+    paper_premises,
+    risk_of_fit,
+    truth_of_one_epoch,
+)
 from properties.core.epochs import eps, g_value, rho_matrix
 from properties.strategies import OneEpochCase
+from reference.certified import certified_ceil
+from reference.trace import CALruptionEpoch
 
 
 # =====================================================================================
@@ -84,8 +97,9 @@ def _estimation_one_epoch(name, impl, ex) -> Outcome:
     if reason:
         return Outcome([], reason)
     slack = _Slack()
-    found = estimation_lemma_violations(name, ex.instance, view.truth, view.risk_fit, ex.state.gap_hat, slack,
-                                        view.where)
+    found = estimation_lemma_violations(
+        name, ex.instance, view.truth, view.risk_fit, ex.state.gap_hat, slack, view.where
+    )
     return Outcome(found, None, slack.value)
 
 
@@ -105,8 +119,9 @@ def _fit_error_one_epoch(name, impl, ex) -> Outcome:
     if reason:
         return Outcome([], reason)
     slack = _Slack()
-    found = fit_error_violations(name, ex.instance, view.truth, ex.state.q, view.risk_fit, ex.params.beta3, slack,
-                                 view.where)
+    found = fit_error_violations(
+        name, ex.instance, view.truth, ex.state.q, view.risk_fit, ex.params.beta3, slack, view.where
+    )
     return Outcome(found, None, slack.value)
 
 
@@ -124,8 +139,9 @@ def _estimation_corrected_one_epoch(name, impl, ex) -> Outcome:
     if reason:
         return Outcome([], reason)
     slack = _Slack()
-    found = estimation_corrected_violations(name, ex.instance, view.truth, view.risk_fit, ex.state.gap_hat,
-                                            view.rho_prev, ex.params, slack, view.where)
+    found = estimation_corrected_violations(
+        name, ex.instance, view.truth, view.risk_fit, ex.state.gap_hat, view.rho_prev, ex.params, slack, view.where
+    )
     return Outcome(found, None, slack.value)
 
 
@@ -136,8 +152,9 @@ def check_calruption_estimation_lemma_corrected_one_epoch(impl, example):
           <= 4 sqrt(10 beta3/beta1) sqrt(rho^_l/rho^_{l-1}) (max Delta^^{l-1} + eps_l) + 2 sqrt(beta3/beta1) eps_l
              + 2 (C_l/N_l) rho*(h,h')
     for pairs with rho^_l, rho^_{l-1} > 0. Regime: any (paper and scaled constants)."""
-    return _report(_estimation_corrected_one_epoch("check_calruption_estimation_lemma_corrected_one_epoch", impl,
-                                                   example))
+    return _report(
+        _estimation_corrected_one_epoch("check_calruption_estimation_lemma_corrected_one_epoch", impl, example)
+    )
 
 
 def _gap_bounds_one_epoch(name, impl, ex, with_sampling_events: bool) -> Outcome:
@@ -149,17 +166,22 @@ def _gap_bounds_one_epoch(name, impl, ex, with_sampling_events: bool) -> Outcome
     reason = previous_hypotheses(ex, g_prev) or _epoch_gap_event(view)
     if not reason and with_sampling_events:
         beta3, instance = ex.params.beta3, ex.instance
-        reason = (e_bern_epoch(instance.hypotheses, view.truth, beta3) or e_dis_epoch(instance, view.truth, beta3, 1)
-                  or e_dis_epoch(instance, view.truth, beta3, 2))
+        reason = (
+            e_bern_epoch(instance.hypotheses, view.truth, beta3)
+            or e_dis_epoch(instance, view.truth, beta3, 1)
+            or e_dis_epoch(instance, view.truth, beta3, 2)
+        )
         if not reason and view.rho_prev is not None:
-            prev = EpochTruth(ex.state.l - 1, _length_of(ex.params, ex.state.l - 1), ex.prev_seen, view.rho_prev,
-                              (), (), Fraction(0))
+            prev = EpochTruth(
+                ex.state.l - 1, _length_of(ex.params, ex.state.l - 1), ex.prev_seen, view.rho_prev, (), (), Fraction(0)
+            )
             reason = e_dis_epoch(instance, prev, beta3, 1) or e_dis_epoch(instance, prev, beta3, 2)
     if reason:
         return Outcome([], reason)
     slack = _Slack()
-    found = gap_bound_violations(name, ex.instance, ex.state.l, view.record.gap_hat, g_l, slack,
-                                 {**view.where, "g_prev": g_prev})
+    found = gap_bound_violations(
+        name, ex.instance, ex.state.l, view.record.gap_hat, g_l, slack, {**view.where, "g_prev": g_prev}
+    )
     return Outcome(found, None, slack.value)
 
 
@@ -182,5 +204,6 @@ def check_calruption_gap_bounds_one_epoch_with_sampling_events(impl, example):
     premises with the paper's constants. A conjectured correction: the paper's chain has
     other slips (constant 0.088 for 1/16, a halved corruption term) which the final
     inequality's slack may or may not absorb; this check tests it, it does not prove it."""
-    return _report(_gap_bounds_one_epoch("check_calruption_gap_bounds_one_epoch_with_sampling_events", impl, example,
-                                         True))
+    return _report(
+        _gap_bounds_one_epoch("check_calruption_gap_bounds_one_epoch_with_sampling_events", impl, example, True)
+    )

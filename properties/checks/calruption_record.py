@@ -3,13 +3,10 @@ its shape, the query probabilities (line 13), the counts and definitions recompu
 (lines 7, 10-13 and the remark), Catoni's estimates (line 8), the fit of D^ (line 9) and
 soft elimination. Each function returns the record's violations; the checks that run
 them on whole traces and on single epochs are in properties/checks/calruption.py."""
+
 from __future__ import annotations
 
 from fractions import Fraction
-
-from reference.catoni import catoni_alpha
-from reference.certified import sqrt_lower
-from reference.lp import LPInfeasible, LPUnbounded, solve_lp
 
 from properties.checks.catoni_sign import catoni_sign
 from properties.checks.formulas import accepted_h_star, catoni_alpha_bounded, penalised_risk, risk_under_fit
@@ -18,7 +15,7 @@ from properties.checks.judgement import Bounded, Judgement, current
 from properties.core.contract import epoch_shape_problems
 from properties.core.epochs import eps
 from properties.core.violation import Violation
-
+from reference.catoni import catoni_alpha
 
 # =====================================================================================
 # shared helpers
@@ -114,8 +111,9 @@ def _epoch_on_tape(name, case, e):
     violation when the epoch lies outside the tape."""
     m = case.instance.num_points
     if e.tau < 1 or e.length < 1 or e.tau + e.length - 1 > case.tape.n or len(e.q) != m:
-        return None, [Violation.of(name, "the epoch does not lie on the tape", l=e.l, tau=e.tau, length=e.length,
-                                   n=case.tape.n)]
+        return None, [
+            Violation.of(name, "the epoch does not lie on the tape", l=e.l, tau=e.tau, length=e.length, n=case.tape.n)
+        ]
     return _tape_counts(case.tape, m, e.tau, e.length, e.q), []
 
 
@@ -138,15 +136,33 @@ def _query_probability_violations(name, H, rec, prev_rho=None) -> list[Violation
         if rec.l >= 2 and prev_rho is not None:
             bound = J.given(_zmax(H, prev_rho, x) / 4)  # DERIVATIONS["query_bound"]
             if v > bound.high:
-                found.append(Violation.of(name, "q_l^x exceeds 1/4 max_{Z(x)} rho^_{l-1} (line 13, R10)", l=rec.l,
-                                          x=x, q=v, bound=bound.hi, allowed=bound.high))
+                found.append(
+                    Violation.of(
+                        name,
+                        "q_l^x exceeds 1/4 max_{Z(x)} rho^_{l-1} (line 13, R10)",
+                        l=rec.l,
+                        x=x,
+                        q=v,
+                        bound=bound.hi,
+                        allowed=bound.high,
+                    )
+                )
     for x, v in enumerate(rec.next_q):
         bound = J.given(_zmax(H, rec.rho, x) / 4)
         if not 0 <= v <= 1:
             found.append(Violation.of(name, "q_{l+1}^x outside [0, 1]", l=rec.l, x=x, next_q=v))
         if v > bound.high:
-            found.append(Violation.of(name, "q_{l+1}^x exceeds 1/4 max_{Z(x)} rho^_l (line 13, R10)", l=rec.l, x=x,
-                                      next_q=v, bound=bound.hi, allowed=bound.high))
+            found.append(
+                Violation.of(
+                    name,
+                    "q_{l+1}^x exceeds 1/4 max_{Z(x)} rho^_l (line 13, R10)",
+                    l=rec.l,
+                    x=x,
+                    next_q=v,
+                    bound=bound.hi,
+                    allowed=bound.high,
+                )
+            )
     return found
 
 
@@ -160,14 +176,25 @@ def _counts_violations(name, H, rec, seen, queried=None) -> list[Violation]:
     where = {"l": rec.l}
     support = tuple(x for x in range(m) if seen[x] > 0)
     if rec.support != support:
-        found.append(Violation.of(name, "S_l is not the set of points seen in the epoch", **where,
-                                  got=rec.support, expected=support))
+        found.append(
+            Violation.of(
+                name, "S_l is not the set of points seen in the epoch", **where, got=rec.support, expected=support
+            )
+        )
     p_hat = tuple(Fraction(s, length) for s in seen)
     bad = [x for x in range(m) if J.off(rec.empirical_x[x], J.ratio(seen[x], length))]
     if bad:
-        found.append(Violation.of(name, "the x-marginal of D^_l is not seen[x] / |I_l|", **where,
-                                  got=_s(rec.empirical_x), expected=_s(p_hat), x=bad[0],
-                                  **J.describe(rec.empirical_x[bad[0]], J.ratio(seen[bad[0]], length), "count_ratio")))
+        found.append(
+            Violation.of(
+                name,
+                "the x-marginal of D^_l is not seen[x] / |I_l|",
+                **where,
+                got=_s(rec.empirical_x),
+                expected=_s(p_hat),
+                x=bad[0],
+                **J.describe(rec.empirical_x[bad[0]], J.ratio(seen[bad[0]], length), "count_ratio"),
+            )
+        )
     for h in range(len(H)):
         for h2 in range(len(H)):
             dis = [x for x in range(m) if H[h][x] != H[h2][x]]
@@ -175,19 +202,42 @@ def _counts_violations(name, H, rec, seen, queried=None) -> list[Violation]:
             rho = Fraction(count, length)
             rho_bounded = J.ratio(count, length, terms=sum(1 for x in dis if seen[x]))
             if J.off(rec.rho[h][h2], rho_bounded):
-                found.append(Violation.of(name, "rho^_l(h,h') differs from line 7", **where, pair=(h, h2),
-                                          got=rec.rho[h][h2], expected=rho,
-                                          **J.describe(rec.rho[h][h2], rho_bounded, "count_ratio")))
+                found.append(
+                    Violation.of(
+                        name,
+                        "rho^_l(h,h') differs from line 7",
+                        **where,
+                        pair=(h, h2),
+                        got=rec.rho[h][h2],
+                        expected=rho,
+                        **J.describe(rec.rho[h][h2], rho_bounded, "count_ratio"),
+                    )
+                )
             seen_dis = [x for x in dis if seen[x] > 0]
             min_q = min((rec.q[x] for x in seen_dis), default=None) if rho > 0 else None
             if h != h2 and rec.min_q[h][h2] != min_q:
-                found.append(Violation.of(name, "min q over Dis(h,h') on S_l differs (lines 8-9, R11)", **where,
-                                          pair=(h, h2), got=rec.min_q[h][h2], expected=min_q))
+                found.append(
+                    Violation.of(
+                        name,
+                        "min q over Dis(h,h') on S_l differs (lines 8-9, R11)",
+                        **where,
+                        pair=(h, h2),
+                        got=rec.min_q[h][h2],
+                        expected=min_q,
+                    )
+                )
     if queried is not None:
         labels = sum(a + b for a, b in queried)
         if rec.labels_requested != labels:
-            found.append(Violation.of(name, "labels requested in the epoch differ from the counts", **where,
-                                      got=rec.labels_requested, expected=labels))
+            found.append(
+                Violation.of(
+                    name,
+                    "labels requested in the epoch differ from the counts",
+                    **where,
+                    got=rec.labels_requested,
+                    expected=labels,
+                )
+            )
     return found
 
 
@@ -207,8 +257,16 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
         for h in range(num_h):
             risk = risk_under_fit(J, H[h], rec)
             if J.off(rec.risk_hat[h], risk):
-                found.append(Violation.of(name, "R_D^(h) differs from eta^ and the x-marginal", **where, h=h,
-                                          got=_s(rec.risk_hat), **J.describe(rec.risk_hat[h], risk, "risk_hat")))
+                found.append(
+                    Violation.of(
+                        name,
+                        "R_D^(h) differs from eta^ and the x-marginal",
+                        **where,
+                        h=h,
+                        got=_s(rec.risk_hat),
+                        **J.describe(rec.risk_hat[h], risk, "risk_hat"),
+                    )
+                )
                 break
     else:
         found.append(Violation.of(name, "eta^ is missing on the support", **where, eta_hat=_s(rec.eta_hat)))
@@ -216,15 +274,26 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
     penalised = [penalised_risk(J, params, rec.risk_hat[h], prev_gap[h]) for h in range(num_h)]
     accepted = accepted_h_star(J, penalised)
     if rec.h_star_hat not in accepted:
-        found.append(Violation.of(name, "h^*_l is not a minimiser of line 10", **where,
-                                  got=rec.h_star_hat, minimisers=accepted, penalised=[p.shown() for p in penalised]))
+        found.append(
+            Violation.of(
+                name,
+                "h^*_l is not a minimiser of line 10",
+                **where,
+                got=rec.h_star_hat,
+                minimisers=accepted,
+                penalised=[p.shown() for p in penalised],
+            )
+        )
     # line 11 (with the record's h^*_l, so a wrong h^* is reported once, above)
     hs = rec.h_star_hat
     for h in range(num_h):
         gap = J.maximum(J.value(eps(l)), J.sub(J.given(rec.risk_hat[h]), penalised[hs]))
         if J.off(rec.gap_hat[h], gap):
-            found.append(Violation.of(name, "Delta^^l differs from line 11", **where, h=h,
-                                      **J.describe(rec.gap_hat[h], gap, "gap_hat")))
+            found.append(
+                Violation.of(
+                    name, "Delta^^l differs from line 11", **where, h=h, **J.describe(rec.gap_hat[h], gap, "gap_hat")
+                )
+            )
             break
     for h, g in enumerate(rec.gap_hat):
         if g < eps(l):
@@ -238,13 +307,26 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
             differing = set(layer) ^ set(expected)
             # DERIVATIONS["layer"]: a float candidate may decide on its unrounded Delta^ -- but a
             # reported Delta^ exactly eps_i is in V^i for every arithmetic (line 12's <=)
-            if differing and (J.exact or any(rec.gap_hat[h] == eps(i) or not J.given(eps(i)).accepts(rec.gap_hat[h])
-                                             for h in differing)):
-                found.append(Violation.of(name, "V^i_{l+1} is not {h : Delta^^l_h <= eps_i} (line 12)", **where,
-                                          i=i, got=layer, expected=expected))
+            if differing and (
+                J.exact
+                or any(rec.gap_hat[h] == eps(i) or not J.given(eps(i)).accepts(rec.gap_hat[h]) for h in differing)
+            ):
+                found.append(
+                    Violation.of(
+                        name,
+                        "V^i_{l+1} is not {h : Delta^^l_h <= eps_i} (line 12)",
+                        **where,
+                        i=i,
+                        got=layer,
+                        expected=expected,
+                    )
+                )
             if i and not set(layer) <= set(rec.layers[i - 1]):
-                found.append(Violation.of(name, "the layers are not nested (line 12)", **where, i=i,
-                                          inner=layer, outer=rec.layers[i - 1]))
+                found.append(
+                    Violation.of(
+                        name, "the layers are not nested (line 12)", **where, i=i, inner=layer, outer=rec.layers[i - 1]
+                    )
+                )
         # line 13, with k from the record's layers
         member = [[h in set(layer) for layer in rec.layers] for h in range(num_h)]
         next_q = []
@@ -254,16 +336,25 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
                 if H[h][x] != H[h2][x]:
                     common = [i for i in range(l + 1) if member[h][i] and member[h2][i]]
                     if not common:
-                        found.append(Violation.of(name, "a pair lies in no common layer (k undefined)", **where,
-                                                  pair=(h, h2)))
+                        found.append(
+                            Violation.of(name, "a pair lies in no common layer (k undefined)", **where, pair=(h, h2))
+                        )
                         return found
                     best = max(best, rec.rho[h][h2] * Fraction(4 ** max(common), 4 ** (l + 1)))
             next_q.append(best)
         bad = [x for x in range(len(next_q)) if J.off(rec.next_q[x], J.given(next_q[x]))]
         if bad:
-            found.append(Violation.of(name, "q_{l+1} differs from line 13 (R10)", **where, points=bad,
-                                      got=_s(rec.next_q[x] for x in bad), expected=_s(next_q[x] for x in bad),
-                                      **J.describe(rec.next_q[bad[0]], J.given(next_q[bad[0]]), "next_q")))
+            found.append(
+                Violation.of(
+                    name,
+                    "q_{l+1} differs from line 13 (R10)",
+                    **where,
+                    points=bad,
+                    got=_s(rec.next_q[x] for x in bad),
+                    expected=_s(next_q[x] for x in bad),
+                    **J.describe(rec.next_q[bad[0]], J.given(next_q[bad[0]]), "next_q"),
+                )
+            )
     return found
 
 
@@ -273,8 +364,16 @@ def _symmetry_violations(name, H, rec) -> list[Violation]:
         for field in ("rho", "min_q", "alpha", "weight"):
             matrix = getattr(rec, field)
             if matrix[h][h2] != matrix[h2][h]:
-                found.append(Violation.of(name, f"{field} is not symmetric", l=rec.l, pair=(h, h2),
-                                          forward=matrix[h][h2], backward=matrix[h2][h]))
+                found.append(
+                    Violation.of(
+                        name,
+                        f"{field} is not symmetric",
+                        l=rec.l,
+                        pair=(h, h2),
+                        forward=matrix[h][h2],
+                        backward=matrix[h2][h],
+                    )
+                )
     for h in range(len(H)):
         if rec.rho[h][h] != 0:
             found.append(Violation.of(name, "rho^(h,h) must be 0", l=rec.l, h=h, rho=rec.rho[h][h]))
@@ -320,8 +419,9 @@ def _branch_queries(H, h, h2, q, queried, undecided, sign: int):
     return tuple(result)
 
 
-def _float_catoni_violations(name, J: Judgement, H, params, rec, queried, undecided, h, h2, alpha, W, W_back,
-                             where) -> list[Violation]:
+def _float_catoni_violations(
+    name, J: Judgement, H, params, rec, queried, undecided, h, h2, alpha, W, W_back, where
+) -> list[Violation]:
     """Line 8 for a float candidate: alpha within its derived bound, W^{h',h} = -W^{h,h'}
     within twice the root's bound, and the root of each direction within the bound
     DERIVATIONS["W"] of the exact root of the recomputed samples (with the candidate's
@@ -330,11 +430,25 @@ def _float_catoni_violations(name, J: Judgement, H, params, rec, queried, undeci
     try:
         expected = catoni_alpha_bounded(J, params, rec.length, rec.min_q[h][h2], rec.rho[h][h2])
     except ValueError as error:  # a negative min q or rho^: no alpha of the paper
-        return [Violation.of(name, f"alpha's inputs are out of range: {error}", **where, min_q=rec.min_q[h][h2],
-                             rho=rec.rho[h][h2], alpha=alpha)]
+        return [
+            Violation.of(
+                name,
+                f"alpha's inputs are out of range: {error}",
+                **where,
+                min_q=rec.min_q[h][h2],
+                rho=rec.rho[h][h2],
+                alpha=alpha,
+            )
+        ]
     if J.off(alpha, expected):
-        found.append(Violation.of(name, "alpha differs from sqrt(2 beta3 min q / (5 |I_l| rho^))", **where,
-                                  **J.describe(alpha, expected, "alpha")))
+        found.append(
+            Violation.of(
+                name,
+                "alpha differs from sqrt(2 beta3 min q / (5 |I_l| rho^))",
+                **where,
+                **J.describe(alpha, expected, "alpha"),
+            )
+        )
     for a, b, got in ((h, h2, W), (h2, h, W_back)):
         low = _loss_differences(H, a, b, rec.q, _branch_queries(H, a, b, rec.q, queried, undecided, -1), rec.length)
         high = _loss_differences(H, a, b, rec.q, _branch_queries(H, a, b, rec.q, queried, undecided, 1), rec.length)
@@ -343,19 +457,38 @@ def _float_catoni_violations(name, J: Judgement, H, params, rec, queried, undeci
         sign_low, how = catoni_sign(*low, alpha, mid + bound)
         sign_high, _ = catoni_sign(*high, alpha, mid - bound)
         if sign_low > 0 or sign_high < 0:
-            found.append(Violation.of(
-                name, "W is not within the float bound of the Catoni root of the recomputed samples "
-                      "(need f(W - B) >= 0 >= f(W + B))", l=rec.l, pair=(a, b), W=mid, bound=bound, alpha=alpha,
-                sign_f_W_minus_B=sign_high, sign_f_W_plus_B=sign_low, samples=dict(zip(_s(low[0]), low[1])),
-                derivation=J.describe(mid, Bounded(mid, mid, bound), "W")["derivation"], decided=how))
+            found.append(
+                Violation.of(
+                    name,
+                    "W is not within the float bound of the Catoni root of the recomputed samples "
+                    "(need f(W - B) >= 0 >= f(W + B))",
+                    l=rec.l,
+                    pair=(a, b),
+                    W=mid,
+                    bound=bound,
+                    alpha=alpha,
+                    sign_f_W_minus_B=sign_high,
+                    sign_f_W_plus_B=sign_low,
+                    samples=dict(zip(_s(low[0]), low[1])),
+                    derivation=J.describe(mid, Bounded(mid, mid, bound), "W")["derivation"],
+                    decided=how,
+                )
+            )
     # mirrored: root(-X) = -root(X), so the two answers are within twice the bound of each
     # other -- when the candidate took one branch of the undecided coins for both, which
     # the trace does not say: with undecided coins each direction is held above alone
     if not (undecided and any(a + b for a, b in undecided)):
         samples = _loss_differences(H, h, h2, rec.q, queried, rec.length)[0]
         if abs((W.lo + W.hi) / 2 + (W_back.lo + W_back.hi) / 2) > 2 * J.catoni_bound(samples, alpha):
-            found.append(Violation.of(name, "W^{h',h} is not -W^{h,h'} within twice the float bound", **where,
-                                      W=(W.lo, W.hi), W_back=(W_back.lo, W_back.hi)))
+            found.append(
+                Violation.of(
+                    name,
+                    "W^{h',h} is not -W^{h,h'} within twice the float bound",
+                    **where,
+                    W=(W.lo, W.hi),
+                    W_back=(W_back.lo, W_back.hi),
+                )
+            )
     return found
 
 
@@ -367,17 +500,26 @@ def _alpha_violations(name, params, rec, mq, rho, alpha, where) -> list[Violatio
     if bound is None:
         documented = catoni_alpha(params.beta3, mq, rec.length, rho)
         if alpha != documented:
-            return [Violation.of(name, "alpha differs from catoni_alpha(beta3, min q, |I_l|, rho^)", **where,
-                                 got=alpha, expected=documented)]
+            return [
+                Violation.of(
+                    name,
+                    "alpha differs from catoni_alpha(beta3, min q, |I_l|, rho^)",
+                    **where,
+                    got=alpha,
+                    expected=documented,
+                )
+            ]
         return []
     found = []
     ratio = 2 * mq / (5 * rec.length * rho)
     if _compare_with_constant((alpha / (1 + bound)) ** 2, ratio, params.beta3) == 1:
-        found.append(Violation.of(name, f"alpha above (1 + {bound}) sqrt(2 beta3 min q / (5 |I_l| rho^))", **where,
-                                  alpha=alpha))
+        found.append(
+            Violation.of(name, f"alpha above (1 + {bound}) sqrt(2 beta3 min q / (5 |I_l| rho^))", **where, alpha=alpha)
+        )
     if _compare_with_constant((alpha / (1 - bound)) ** 2, ratio, params.beta3) == -1:
-        found.append(Violation.of(name, f"alpha below (1 - {bound}) sqrt(2 beta3 min q / (5 |I_l| rho^))", **where,
-                                  alpha=alpha))
+        found.append(
+            Violation.of(name, f"alpha below (1 - {bound}) sqrt(2 beta3 min q / (5 |I_l| rho^))", **where, alpha=alpha)
+        )
     return found
 
 
@@ -396,156 +538,88 @@ def _catoni_violations(name, H, params, rec, queried, undecided=None) -> list[Vi
         rho, mq, alpha, W, W_back = rec.rho[h][h2], rec.min_q[h][h2], rec.alpha[h][h2], rec.W[h][h2], rec.W[h2][h]
         if rho == 0 or mq is None or mq == 0:
             if alpha is not None:
-                found.append(Violation.of(name, "alpha given for a pair with rho^ = 0 or min q = 0 (R11)", **where,
-                                          rho=rho, min_q=mq, alpha=alpha))
+                found.append(
+                    Violation.of(
+                        name,
+                        "alpha given for a pair with rho^ = 0 or min q = 0 (R11)",
+                        **where,
+                        rho=rho,
+                        min_q=mq,
+                        alpha=alpha,
+                    )
+                )
             if rho == 0:
                 for got in (W, W_back):
                     if got is not None and 0 not in got:
-                        found.append(Violation.of(name, "W of a pair with rho^ = 0 must be 0 (all samples are 0)",
-                                                  **where, W=(got.lo, got.hi)))
+                        found.append(
+                            Violation.of(
+                                name,
+                                "W of a pair with rho^ = 0 must be 0 (all samples are 0)",
+                                **where,
+                                W=(got.lo, got.hi),
+                            )
+                        )
             elif W is not None or W_back is not None:
                 found.append(Violation.of(name, "W computed for a pair with min q = 0 (R11)", **where, min_q=mq))
             continue
         if alpha is None or W is None or W_back is None:
-            found.append(Violation.of(name, "alpha or W missing for a pair with rho^ > 0 and min q > 0", **where,
-                                      rho=rho, min_q=mq, alpha=alpha, W=W, W_back=W_back))
+            found.append(
+                Violation.of(
+                    name,
+                    "alpha or W missing for a pair with rho^ > 0 and min q > 0",
+                    **where,
+                    rho=rho,
+                    min_q=mq,
+                    alpha=alpha,
+                    W=W,
+                    W_back=W_back,
+                )
+            )
             continue
         # alpha
         if alpha <= 0:
             found.append(Violation.of(name, "alpha must be > 0", **where, alpha=alpha))
             continue
         if not J.exact:
-            found += _float_catoni_violations(name, J, H, params, rec, queried, undecided, h, h2, alpha, W, W_back,
-                                              where)
+            found += _float_catoni_violations(
+                name, J, H, params, rec, queried, undecided, h, h2, alpha, W, W_back, where
+            )
             continue
         found += _alpha_violations(name, params, rec, mq, rho, alpha, where)
         # mirrored enclosures
         if max(W.lo, -W_back.hi) > min(W.hi, -W_back.lo):
-            found.append(Violation.of(name, "W^{h',h} is not -W^{h,h'}: the enclosures are disjoint after negation",
-                                      **where, W=(W.lo, W.hi), W_back=(W_back.lo, W_back.hi)))
+            found.append(
+                Violation.of(
+                    name,
+                    "W^{h',h} is not -W^{h,h'}: the enclosures are disjoint after negation",
+                    **where,
+                    W=(W.lo, W.hi),
+                    W_back=(W_back.lo, W_back.hi),
+                )
+            )
         for got in (W, W_back):
             if got.width > MAX_W_WIDTH:
-                found.append(Violation.of(name, "W's enclosure is wider than 2^-64 (R12)", **where,
-                                          W=(got.lo, got.hi)))
+                found.append(Violation.of(name, "W's enclosure is wider than 2^-64 (R12)", **where, W=(got.lo, got.hi)))
         # the root
         values, counts = _loss_differences(H, h, h2, rec.q, queried, rec.length)
-        for (a, b, got) in ((h, h2, W), (h2, h, W_back)):
+        for a, b, got in ((h, h2, W), (h2, h, W_back)):
             vals = values if a == h else [-v for v in reversed(values)]
             cnts = counts if a == h else list(reversed(counts))
             sign_lo, how = catoni_sign(vals, cnts, alpha, got.lo)
             sign_hi, _ = catoni_sign(vals, cnts, alpha, got.hi)
             if sign_lo < 0 or sign_hi > 0:
-                found.append(Violation.of(
-                    name, "W does not enclose the Catoni root of the recomputed samples (need f(lo) >= 0 >= f(hi))",
-                    l=rec.l, pair=(a, b), W=(got.lo, got.hi), sign_f_lo=sign_lo, sign_f_hi=sign_hi, alpha=alpha,
-                    samples=dict(zip(_s(vals), cnts)), decided=how))
-    return found
-
-
-# -- line 9: the fit of D^ ---------------------------------------------------------------------
-def _fit_violations(name, H, rec) -> list[Violation]:
-    """Line 9 (R11, R12): the weights are sqrt(min q / rho^) within relative 2^-64, either
-    side (free choice `calruption.weight_rounding`), present exactly for pairs with rho^ > 0
-    and min q > 0; eta^ in [0,1] on S_l and None elsewhere; and eta^ is an optimal solution
-    of the LP "minimise s subject to w (R_D(h) - R_D(h') - mid W^{h,h'}) <= s for every
-    weighted ordered pair, 0 <= eta <= 1" built from the trace's weights and W midpoints
-    (pinned: `calruption.lp_stand_in`): the objective eta^ attains equals the exact optimum
-    (reference.lp.solve_lp) and lp_objective. Any optimal D^ passes, vertex or not, and any
-    eta^ when no pair gives a row (free choices `calruption.fit`, `calruption.fit_without_rows`)."""
-    weight_bound = rounding_bound("calruption.weight_rounding")  # None: pinned to sqrt_lower's rounding
-    J = current()
-    slack = J.lp_tolerance()  # DERIVATIONS["lp"]: 0 for an exact candidate
-    found = []
-    m, num_h = len(H[0]), len(H)
-    where = {"l": rec.l}
-    support = set(rec.support)
-    for x in range(m):
-        v = rec.eta_hat[x]
-        if x in support and (v is None or not -slack <= v <= 1 + slack):
-            found.append(Violation.of(name, "eta^_x must lie in [0, 1] on the support", **where, x=x, eta_hat=v))
-        if x not in support and v is not None:
-            found.append(Violation.of(name, "eta^_x must be None off the support", **where, x=x, eta_hat=v))
-    if found:
-        return found
-    rows = []
-    for h in range(num_h):
-        for h2 in range(num_h):
-            if h == h2:
-                continue
-            w, rho, mq = rec.weight[h][h2], rec.rho[h][h2], rec.min_q[h][h2]
-            wanted = rho > 0 and mq is not None and mq > 0
-            if (w is not None) != wanted:
-                found.append(Violation.of(name, "a weight must be given exactly for pairs with rho^ > 0 and min q > 0",
-                                          **where, pair=(h, h2), weight=w, rho=rho, min_q=mq))
-                continue
-            if w is None:
-                continue
-            target = mq / rho
-            if not J.exact:
-                expected = J.sqrt(J.div(J.given(mq), J.given(rho)))
-                if J.off(w, expected):
-                    found.append(Violation.of(name, "weight differs from sqrt(min q / rho^)", **where, pair=(h, h2),
-                                              **J.describe(w, expected, "weight")))
-            elif weight_bound is None:
-                if w != sqrt_lower(target):
-                    found.append(Violation.of(name, "weight differs from sqrt_lower(min q/rho^)", **where,
-                                              pair=(h, h2), weight=w, expected=sqrt_lower(target)))
-            elif not (w > 0 and (w / (1 + weight_bound)) ** 2 <= target <= (w / (1 - weight_bound)) ** 2):
-                found.append(Violation.of(name, f"weight not within relative {weight_bound} of sqrt(min q/rho^)",
-                                          **where, pair=(h, h2), weight=w, min_q=mq, rho=rho))
-            if rec.W[h][h2] is None:
-                found.append(Violation.of(name, "a weighted pair has no W", **where, pair=(h, h2)))
-                continue
-            W = rec.W[h][h2]
-            rows.append((h, h2, w, (W.lo + W.hi) / 2))
-    if found:
-        return found
-    if not rows:
-        return found  # every D^ is optimal (R11); nothing more to decide
-
-    def difference(h, h2, eta):  # R_D(h) - R_D(h')
-        return sum((rec.empirical_x[x] * (1 if H[h][x] == 1 else -1) * (1 - 2 * eta[x])
-                    for x in rec.support if H[h][x] != H[h2][x]), Fraction(0))
-
-    attained = max(w * (difference(h, h2, rec.eta_hat) - mid) for h, h2, w, mid in rows)
-    k = len(rec.support)
-    c = [Fraction(0)] * k + [Fraction(1)]
-    A, b = [], []
-    for h, h2, w, mid in rows:
-        coefficients, constant = [Fraction(0)] * k + [Fraction(-1)], Fraction(0)
-        for j, x in enumerate(rec.support):
-            if H[h][x] != H[h2][x]:
-                sgn = 1 if H[h][x] == 1 else -1
-                coefficients[j] = -2 * w * rec.empirical_x[x] * sgn
-                constant += w * rec.empirical_x[x] * sgn
-        A.append(coefficients)
-        b.append(w * mid - constant)
-    try:
-        optimum = solve_lp(c, A, b, [Fraction(0)] * k + [None], [Fraction(1)] * k + [None]).objective
-    except (LPInfeasible, LPUnbounded) as error:  # impossible: the box is bounded and non-empty
-        return [Violation.of(name, f"the line-9 LP could not be solved: {error}", **where)]
-    # a float solver stops within its tolerance, relative to the rows' scale
-    allowed = slack * max([Fraction(1)] + [w * (abs(mid) + 1) for _, _, w, mid in rows])
-    if abs(attained - optimum) > allowed:
-        found.append(Violation.of(name, "eta^ is not an optimal solution of the line-9 LP", **where,
-                                  attained=attained, optimum=optimum, eta_hat=_s(rec.eta_hat), bound=allowed,
-                                  arithmetic=J.arithmetic, derivation=J.describe(0, Bounded(optimum, optimum), "lp")[
-                                      "derivation"]))
-    if abs(rec.lp_objective - optimum) > allowed:
-        found.append(Violation.of(name, "lp_objective is not the optimum of the line-9 LP", **where,
-                                  lp_objective=rec.lp_objective, optimum=optimum, bound=allowed,
-                                  arithmetic=J.arithmetic))
-    return found
-
-
-# -- soft elimination --------------------------------------------------------------------------
-def _never_hard_eliminates_violations(name, H, rec) -> list[Violation]:
-    """For every pair with rho^_l(h,h') > 0, q_{l+1}^x > 0 at every x of Dis(h,h')."""
-    found = []
-    for h, h2 in _pairs(len(H)):
-        if rec.rho[h][h2] > 0:
-            for x in range(len(H[0])):
-                if H[h][x] != H[h2][x] and rec.next_q[x] <= 0:
-                    found.append(Violation.of(name, "a separated pair lost every query at a point where it disagrees",
-                                              l=rec.l, pair=(h, h2), x=x, rho=rec.rho[h][h2], next_q=rec.next_q[x]))
+                found.append(
+                    Violation.of(
+                        name,
+                        "W does not enclose the Catoni root of the recomputed samples (need f(lo) >= 0 >= f(hi))",
+                        l=rec.l,
+                        pair=(a, b),
+                        W=(got.lo, got.hi),
+                        sign_f_lo=sign_lo,
+                        sign_f_hi=sign_hi,
+                        alpha=alpha,
+                        samples=dict(zip(_s(vals), cnts)),
+                        decided=how,
+                    )
+                )
     return found

@@ -3,6 +3,7 @@ a run's own tape, with the certified decisions they need, the paper's premises, 
 view (epochs, fits, gaps) and the violations each lemma's bound gives on a run or an epoch:
 what properties/checks/calruption_events.py (whole runs) and
 properties/checks/calruption_one_epoch.py (one epoch) check with."""
+
 from __future__ import annotations
 
 import math
@@ -11,8 +12,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from reference.certified import Enclosure, Rational, ScaledLog, certified_ceil, sqrt_enclosure
-
 from properties.core.candidate import CallFailed, call, run_algorithm
 from properties.core.case import Case
 from properties.core.contract import decode_epoch_result, epoch_shape_problems
@@ -20,7 +19,7 @@ from properties.core.epochs import eps, g_value, rho_matrix
 from properties.core.steering import note, steer
 from properties.core.violation import Violation
 from properties.strategies import OneEpochCase
-
+from reference.certified import Enclosure, Rational, ScaledLog, certified_ceil, sqrt_enclosure
 
 BETA1_OVER_BETA3_PREMISE = 20480  # 32 * 640, Algorithm 2 line 1
 BETA2_PREMISE = Fraction(5, 32)
@@ -142,22 +141,31 @@ def truth_on_tape(instance, adversary, tape, l: int, tau: int, length: int) -> E
         a, b = max(start, tau), min(stop, end)
         if a > b:
             continue
-        counts = Counter(tape.x[a - 1:b])
+        counts = Counter(tape.x[a - 1 : b])
         for x, k in counts.items():
             seen[x] += k
         for h, labels in enumerate(H):
             hat[h] += sum((k * _err(labels[x], eta_t[x]) for x, k in counts.items()), Fraction(0))
             bar[h] += (b - a + 1) * sum((nu[x] * _err(labels[x], eta_t[x]) for x in range(m)), Fraction(0))
-    return EpochTruth(l, length, tuple(seen), rho_matrix(H, seen, length), tuple(v / length for v in hat),
-                      tuple(v / length for v in bar), adversary.total(instance, tau, end))
+    return EpochTruth(
+        l,
+        length,
+        tuple(seen),
+        rho_matrix(H, seen, length),
+        tuple(v / length for v in hat),
+        tuple(v / length for v in bar),
+        adversary.total(instance, tau, end),
+    )
 
 
 def truth_of_one_epoch(ex: OneEpochCase) -> EpochTruth:
     instance, length, seen = ex.instance, ex.state.length, ex.counts.seen
     H, nu = instance.hypotheses, instance.nu
     c = max(abs(a - b) for a, b in zip(ex.epoch_eta, instance.eta))
-    hat = tuple(sum((Fraction(s, length) * _err(labels[x], ex.epoch_eta[x]) for x, s in enumerate(seen)), Fraction(0))
-                for labels in H)
+    hat = tuple(
+        sum((Fraction(s, length) * _err(labels[x], ex.epoch_eta[x]) for x, s in enumerate(seen)), Fraction(0))
+        for labels in H
+    )
     bar = tuple(sum((nu[x] * _err(labels[x], ex.epoch_eta[x]) for x in range(len(nu))), Fraction(0)) for labels in H)
     return EpochTruth(ex.state.l, length, tuple(seen), rho_matrix(H, seen, length), hat, bar, length * c)
 
@@ -246,10 +254,16 @@ def risk_of_fit(name: str, H, rec, truth: EpochTruth) -> tuple[Fraction, ...]:
     for x in truth.support:
         e = rec.eta_hat[x]
         if e is None or not 0 <= e <= 1:
-            raise CallFailed(Violation.of(name, "D^_l's eta^ is missing or outside [0,1] on a seen point",
-                                          l=truth.l, x=x, eta_hat=e))
-    return tuple(sum((Fraction(truth.seen[x], truth.length) * _err(labels[x], rec.eta_hat[x]) for x in truth.support),
-                     Fraction(0)) for labels in H)
+            raise CallFailed(
+                Violation.of(name, "D^_l's eta^ is missing or outside [0,1] on a seen point", l=truth.l, x=x, eta_hat=e)
+            )
+    return tuple(
+        sum(
+            (Fraction(truth.seen[x], truth.length) * _err(labels[x], rec.eta_hat[x]) for x in truth.support),
+            Fraction(0),
+        )
+        for labels in H
+    )
 
 
 @dataclass
@@ -292,8 +306,11 @@ def run_view(name: str, impl, case: Case) -> RunView:
     expected = schedule(case.params, case.tape.n)
     got = [(e.l, e.tau, e.length) for e in trace.epochs]
     if got != expected:
-        raise CallFailed(Violation.of(name, "completed epochs differ from Algorithm 2's schedule (FINDINGS R10)",
-                                      got=got, expected=expected))
+        raise CallFailed(
+            Violation.of(
+                name, "completed epochs differ from Algorithm 2's schedule (FINDINGS R10)", got=got, expected=expected
+            )
+        )
     for e in trace.epochs:
         _validate_record(name, e, instance.num_points, instance.num_hypotheses)
     truths = tuple(truth_on_tape(instance, case.adversary, case.tape, l, tau, length) for l, tau, length in expected)
@@ -331,8 +348,12 @@ def run_events(view: RunView) -> RunEvents:
 def one_epoch_record(name: str, impl, ex: OneEpochCase):
     """impl.calruption_epoch on the example, normalised to the reference's record type."""
     H = ex.instance.hypotheses
-    record, _ = decode_epoch_result(name, call(name, impl, "calruption_epoch", H, ex.state, ex.counts, ex.params),
-                                    ex.instance.num_points, ex.instance.num_hypotheses)
+    record, _ = decode_epoch_result(
+        name,
+        call(name, impl, "calruption_epoch", H, ex.state, ex.counts, ex.params),
+        ex.instance.num_points,
+        ex.instance.num_hypotheses,
+    )
     return record
 
 
@@ -344,10 +365,6 @@ class Outcome:
     violations: list
     premises: str | None  # None: the premises held on this example; else why they did not
     slack: float | None = None  # smallest (bound - value) over the checked inequalities
-
-
-
-
 
 
 def _report(outcome: Outcome) -> list:
@@ -390,33 +407,59 @@ def fit_error_violations(name, instance, truth, q, risk_fit, beta3, slack: _Slac
         c_sqrt = 40 * rho / (truth.length * mq)
         slack.add(_float_rhs(c_sqrt, Fraction(0), beta3) - float(lhs - second))
         if le_sqrt_lin(lhs - second, c_sqrt, Fraction(0), beta3) is False:
-            found.append(Violation.of(name, "the fit error exceeds the est-helper proof's intermediate bound on "
-                                      "condition (1)", **where, l=truth.l, pair=_show((h, h2)), lhs=lhs, second_term=second,
-                                      rho_hat=rho, min_q=mq, N=truth.length))
+            found.append(
+                Violation.of(
+                    name,
+                    "the fit error exceeds the est-helper proof's intermediate bound on condition (1)",
+                    **where,
+                    l=truth.l,
+                    pair=_show((h, h2)),
+                    lhs=lhs,
+                    second_term=second,
+                    rho_hat=rho,
+                    min_q=mq,
+                    N=truth.length,
+                )
+            )
     return found
 
 
 def estimation_lemma_violations(name, instance, truth, risk_fit, gap_prev, slack: _Slack, where) -> list:
     """Lemma "Estimation accuracy for D^_l" as printed, every pair:
-      |(R_D^(h) - R_D^(h')) - (R*(h) - R*(h'))|
-          <= 1/16 (max{Delta^^{l-1}_h, Delta^^{l-1}_{h'}} + eps_l) + 4 C_l R*/N_l + 2 C_l/N_l max{Delta_h, Delta_{h'}}."""
+    |(R_D^(h) - R_D^(h')) - (R*(h) - R*(h'))|
+        <= 1/16 (max{Delta^^{l-1}_h, Delta^^{l-1}_{h'}} + eps_l) + 4 C_l R*/N_l + 2 C_l/N_l max{Delta_h, Delta_{h'}}."""
     H = instance.hypotheses
     R_star, N, C = instance.best_risk, truth.length, truth.corruption
     found = []
     for h, h2 in _pairs(len(H)):
         lhs = abs(risk_fit[h] - risk_fit[h2] - (instance.risk(h) - instance.risk(h2)))
-        rhs = (Fraction(1, 16) * (max(gap_prev[h], gap_prev[h2]) + eps(truth.l)) + 4 * C * R_star / N
-               + 2 * C / N * max(instance.gap(h), instance.gap(h2)))
+        rhs = (
+            Fraction(1, 16) * (max(gap_prev[h], gap_prev[h2]) + eps(truth.l))
+            + 4 * C * R_star / N
+            + 2 * C / N * max(instance.gap(h), instance.gap(h2))
+        )
         slack.add(float(rhs - lhs))
         if lhs > rhs:
-            found.append(Violation.of(name, "the lemma 'Estimation accuracy for D^_l' fails on its event", **where,
-                                      l=truth.l, pair=_show((h, h2)), lhs=lhs, rhs=rhs, C_l=C, N=N,
-                                      gap_prev=_show((gap_prev[h], gap_prev[h2]))))
+            found.append(
+                Violation.of(
+                    name,
+                    "the lemma 'Estimation accuracy for D^_l' fails on its event",
+                    **where,
+                    l=truth.l,
+                    pair=_show((h, h2)),
+                    lhs=lhs,
+                    rhs=rhs,
+                    C_l=C,
+                    N=N,
+                    gap_prev=_show((gap_prev[h], gap_prev[h2])),
+                )
+            )
     return found
 
 
-def estimation_corrected_violations(name, instance, truth, risk_fit, gap_prev, rho_prev, params, slack: _Slack,
-                                    where) -> list:
+def estimation_corrected_violations(
+    name, instance, truth, risk_fit, gap_prev, rho_prev, params, slack: _Slack, where
+) -> list:
     """The est-helper lemma with the steps of its proof made exact (any beta1, beta2, beta3),
     for every pair with rho^_l > 0 and rho^_{l-1}(h,h') > 0 (rho^_0 := 1):
       |(R_D^(h) - R_D^(h')) - (R*(h) - R*(h'))|
@@ -448,9 +491,21 @@ def estimation_corrected_violations(name, instance, truth, risk_fit, gap_prev, r
 
         slack.add(float(bound(64).lo - value))
         if le_bound(value, bound) is False:
-            found.append(Violation.of(name, "the corrected est-helper bound fails on E_gap and E_bern", **where,
-                                      l=truth.l, pair=_show((h, h2)), lhs=lhs, rho_hat=rho, rho_prev=previous, M=M,
-                                      C_l=truth.corruption, N=truth.length))
+            found.append(
+                Violation.of(
+                    name,
+                    "the corrected est-helper bound fails on E_gap and E_bern",
+                    **where,
+                    l=truth.l,
+                    pair=_show((h, h2)),
+                    lhs=lhs,
+                    rho_hat=rho,
+                    rho_prev=previous,
+                    M=M,
+                    C_l=truth.corruption,
+                    N=truth.length,
+                )
+            )
     return found
 
 
@@ -465,12 +520,32 @@ def gap_bound_violations(name, instance, l, gap_hat, g_l, slack: _Slack, where, 
             rhs = 2 * (gap + e + g_l)
             slack.add(float(rhs - gap_hat[h]))
             if gap_hat[h] > rhs:
-                found.append(Violation.of(name, "Delta^^l_h > 2 (Delta_h + eps_l + g_l) on the events", **where, l=l,
-                                          h=h, gap_hat=gap_hat[h], gap=gap, g_l=g_l))
+                found.append(
+                    Violation.of(
+                        name,
+                        "Delta^^l_h > 2 (Delta_h + eps_l + g_l) on the events",
+                        **where,
+                        l=l,
+                        h=h,
+                        gap_hat=gap_hat[h],
+                        gap=gap,
+                        g_l=g_l,
+                    )
+                )
         if "lower" in which:
             rhs = Fraction(3, 2) * gap_hat[h] + Fraction(3, 2) * e + 3 * g_l
             slack.add(float(rhs - gap))
             if gap > rhs:
-                found.append(Violation.of(name, "Delta_h > 3/2 Delta^^l_h + 3/2 eps_l + 3 g_l on the events", **where,
-                                          l=l, h=h, gap_hat=gap_hat[h], gap=gap, g_l=g_l))
+                found.append(
+                    Violation.of(
+                        name,
+                        "Delta_h > 3/2 Delta^^l_h + 3/2 eps_l + 3 g_l on the events",
+                        **where,
+                        l=l,
+                        h=h,
+                        gap_hat=gap_hat[h],
+                        gap=gap,
+                        g_l=g_l,
+                    )
+                )
     return found

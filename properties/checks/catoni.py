@@ -29,23 +29,23 @@ a zero count is not covered by it. The reference refuses it (ValueError, "counts
 must be >= 1"), fast ignores the entry. Both readings are legitimate here: a candidate
 given a zero count must either raise ValueError or answer for the data without that
 entry -- it must not count it."""
+
 from __future__ import annotations
 
 import builtins
 from fractions import Fraction
 
-from reference.catoni import catoni_root as reference_catoni_root
-
 from properties.checks.catoni_sign import root_within
-from properties.core.contract import decode_enclosure
 from properties.checks.free_choices import zero_count_behaviours
-from properties.core.candidate import as_candidate, call, call_many
-from properties.checks.registry import custom_check
-from properties.core.steering import note, steer
-from properties.strategies import CatoniProblem, catoni_problems
 from properties.checks.judgement import current
+from properties.checks.registry import custom_check
 from properties.checks.tolerances import FLOAT64, table
+from properties.core.candidate import as_candidate, call, call_many
+from properties.core.contract import decode_enclosure
+from properties.core.steering import note, steer
 from properties.core.violation import CallFailed, Violation
+from properties.strategies import CatoniProblem, catoni_problems
+from reference.catoni import catoni_root as reference_catoni_root
 
 MAX_WIDTH = Fraction(1, 2**64)  # FINDINGS R12: |W~ - W| <= 2^-65 for the midpoint W~
 FLOAT_TOLERANCE = FLOAT64["W"]  # absolute (rel = 0): scale max(1, max|X|)
@@ -67,8 +67,9 @@ def float_bound(values) -> Fraction:
     return tolerance.bound(Fraction(0), scale)
 
 
-def enclosure_violations(name: str, values, counts, alpha, lo: Fraction, hi: Fraction, floats: bool,
-                         what: str = "catoni_root") -> list[Violation]:
+def enclosure_violations(
+    name: str, values, counts, alpha, lo: Fraction, hi: Fraction, floats: bool, what: str = "catoni_root"
+) -> list[Violation]:
     """Whether (lo, hi) answers catoni_root(values, counts, alpha): the exact contract
     (certificate and width) or, for a float candidate, the tolerance (module notes)."""
     data = dict(values=[str(v) for v in values], counts=list(counts), alpha=alpha)
@@ -78,25 +79,56 @@ def enclosure_violations(name: str, values, counts, alpha, lo: Fraction, hi: Fra
         found = []
         holds, sign_lo, sign_hi, how = root_within(values, counts, alpha, lo, hi)
         if not holds:
-            found.append(Violation.of(name, f"{what} does not enclose the root: need f(lo) >= 0 >= f(hi)", lo=lo, hi=hi,
-                                      sign_f_lo=sign_lo, sign_f_hi=sign_hi, decided=how, **data))
+            found.append(
+                Violation.of(
+                    name,
+                    f"{what} does not enclose the root: need f(lo) >= 0 >= f(hi)",
+                    lo=lo,
+                    hi=hi,
+                    sign_f_lo=sign_lo,
+                    sign_f_hi=sign_hi,
+                    decided=how,
+                    **data,
+                )
+            )
         width = hi - lo
         if width > MAX_WIDTH:
-            found.append(Violation.of(name, f"{what} is wider than 2^-64 (FINDINGS R12)", lo=lo, hi=hi,
-                                      width=width, **data))
+            found.append(
+                Violation.of(name, f"{what} is wider than 2^-64 (FINDINGS R12)", lo=lo, hi=hi, width=width, **data)
+            )
         return found
     bound = float_bound(values)
     if hi - lo > 2 * bound:
-        return [Violation.of(name, f"{what} is wider than twice the float tolerance: not every point of it can be "
-                                   f"within the tolerance of the root", lo=lo, hi=hi, tolerance=bound, **data)]
+        return [
+            Violation.of(
+                name,
+                f"{what} is wider than twice the float tolerance: not every point of it can be "
+                f"within the tolerance of the root",
+                lo=lo,
+                hi=hi,
+                tolerance=bound,
+                **data,
+            )
+        ]
     holds, sign_lo, sign_hi, how = root_within(values, counts, alpha, hi - bound, lo + bound)
     if holds:
         return []
     exact = reference_catoni_root(list(values), list(counts), alpha)  # for the report only
-    return [Violation.of(name, f"{what} is farther than the float tolerance (tolerances W, scale max(1, max|X|)) "
-                               f"from the root: need f(hi - tol) >= 0 >= f(lo + tol)", lo=lo, hi=hi, tolerance=bound,
-                         sign_f_hi_minus_tol=sign_lo, sign_f_lo_plus_tol=sign_hi, decided=how,
-                         root_enclosure=(exact.lo, exact.hi), **data)]
+    return [
+        Violation.of(
+            name,
+            f"{what} is farther than the float tolerance (tolerances W, scale max(1, max|X|)) "
+            f"from the root: need f(hi - tol) >= 0 >= f(lo + tol)",
+            lo=lo,
+            hi=hi,
+            tolerance=bound,
+            sign_f_hi_minus_tol=sign_lo,
+            sign_f_lo_plus_tol=sign_hi,
+            decided=how,
+            root_enclosure=(exact.lo, exact.hi),
+            **data,
+        )
+    ]
 
 
 def _steer_float_error(values, counts, alpha, lo: Fraction, hi: Fraction) -> None:
@@ -145,10 +177,12 @@ def variants(problem: CatoniProblem) -> list[tuple[str, tuple, tuple]]:
     for v, c in zip(values, counts):
         merged[v] = merged.get(v, 0) + c
     by_value = sorted(merged, reverse=True)
-    return [("as drawn", tuple(values), tuple(counts)),
-            ("permuted", tuple(permuted[0]), tuple(permuted[1])),
-            ("split", tuple(split_values), tuple(split_counts)),
-            ("merged", tuple(by_value), tuple(merged[v] for v in by_value))]
+    return [
+        ("as drawn", tuple(values), tuple(counts)),
+        ("permuted", tuple(permuted[0]), tuple(permuted[1])),
+        ("split", tuple(split_values), tuple(split_counts)),
+        ("merged", tuple(by_value), tuple(merged[v] for v in by_value)),
+    ]
 
 
 def check_catoni_root_invariant_under_reordering_and_splitting(impl, problem: CatoniProblem) -> list[Violation]:
@@ -166,23 +200,32 @@ def check_catoni_root_invariant_under_reordering_and_splitting(impl, problem: Ca
     answers = [decode_enclosure(name, plain, floats=floats) for plain in plains]
     found = []
     for (label, values, counts), (lo, hi) in zip(forms, answers):
-        found += enclosure_violations(name, values, counts, problem.alpha, lo, hi, floats,
-                                      what=f"catoni_root of the data {label}")
+        found += enclosure_violations(
+            name, values, counts, problem.alpha, lo, hi, floats, what=f"catoni_root of the data {label}"
+        )
     if found:
         return found
     shown = {label: (lo, hi) for (label, _, _), (lo, hi) in zip(forms, answers)}
     if not floats:
         # each contains the root once the certificates hold; kept as the statement itself
         if max(lo for lo, _ in answers) > min(hi for _, hi in answers):
-            found.append(Violation.of(name, "the enclosures of the same data written differently are disjoint",
-                                      **shown))
+            found.append(
+                Violation.of(name, "the enclosures of the same data written differently are disjoint", **shown)
+            )
     else:
         mids = [(lo + hi) / 2 for lo, hi in answers]
         spread, bound = max(mids) - min(mids), float_bound(problem.values)
         steer(spread / bound, "catoni_root spread over reorderings / float tolerance")
         if spread > bound:
-            found.append(Violation.of(name, "the answers for the same data written differently differ by more than "
-                                            "the float tolerance", spread=spread, tolerance=bound, **shown))
+            found.append(
+                Violation.of(
+                    name,
+                    "the answers for the same data written differently differ by more than the float tolerance",
+                    spread=spread,
+                    tolerance=bound,
+                    **shown,
+                )
+            )
     return found
 
 
@@ -247,12 +290,20 @@ def check_catoni_root_rejects_bad_arguments(impl, problem: CatoniProblem) -> lis
         except CallFailed as failure:
             if _raised_value_error(failure.violation):
                 if not any(field in failure.violation.message for field in fields):
-                    found.append(Violation(name, f"catoni_root given {what} raised ValueError without naming "
-                                                 f"{' or '.join(fields)}: {failure.violation.message}",
-                                           dict(failure.violation.values)))
+                    found.append(
+                        Violation(
+                            name,
+                            f"catoni_root given {what} raised ValueError without naming "
+                            f"{' or '.join(fields)}: {failure.violation.message}",
+                            dict(failure.violation.values),
+                        )
+                    )
                 continue
-            violation = Violation(name, f"catoni_root given {what} must raise ValueError, but: "
-                                        f"{failure.violation.message}", dict(failure.violation.values))
+            violation = Violation(
+                name,
+                f"catoni_root given {what} must raise ValueError, but: {failure.violation.message}",
+                dict(failure.violation.values),
+            )
             if failure.fatal:  # its worker is gone: end the check here, naming the argument
                 raise CallFailed(violation, fatal=True) from None
             found.append(violation)
@@ -265,30 +316,64 @@ def check_catoni_root_rejects_bad_arguments(impl, problem: CatoniProblem) -> lis
         if _raised_value_error(failure.violation):
             note("catoni_root refuses a zero count")
             if "counts" not in failure.violation.message:
-                found.append(Violation(name, "catoni_root given a zero count raised ValueError without naming counts: "
-                                             f"{failure.violation.message}", dict(failure.violation.values)))
+                found.append(
+                    Violation(
+                        name,
+                        "catoni_root given a zero count raised ValueError without naming counts: "
+                        f"{failure.violation.message}",
+                        dict(failure.violation.values),
+                    )
+                )
             return found
-        violation = Violation(name, "catoni_root given a zero count must either raise ValueError or ignore the "
-                                    f"entry, but: {failure.violation.message}", dict(failure.violation.values))
+        violation = Violation(
+            name,
+            "catoni_root given a zero count must either raise ValueError or ignore the "
+            f"entry, but: {failure.violation.message}",
+            dict(failure.violation.values),
+        )
         if failure.fatal:
             raise CallFailed(violation, fatal=True) from None
         return found + [violation]
     note("catoni_root ignores a zero count")
     if "ignore" not in zero_count_behaviours():  # the table pins refusing (FINDINGS R16)
-        return found + [Violation.of(name, "catoni_root must refuse a zero count (catoni.zero_count is pinned)",
-                                     result=plain)]
+        return found + [
+            Violation.of(name, "catoni_root must refuse a zero count (catoni.zero_count is pinned)", result=plain)
+        ]
     lo, hi = decode_enclosure(name, plain, floats=floats)
-    found += enclosure_violations(name, problem.values, problem.counts, alpha, lo, hi, floats,
-                                  what=f"catoni_root with an extra entry {values[-1]} of count 0 (it must be ignored)")
+    found += enclosure_violations(
+        name,
+        problem.values,
+        problem.counts,
+        alpha,
+        lo,
+        hi,
+        floats,
+        what=f"catoni_root with an extra entry {values[-1]} of count 0 (it must be ignored)",
+    )
     return found
 
 
-_CITES = "Appendix D.2, lemma \"Concentration inequality for Catoni's estimator\"; CONTRACT.md catoni_root"
+_CITES = 'Appendix D.2, lemma "Concentration inequality for Catoni\'s estimator"; CONTRACT.md catoni_root'
 CHECKS = (
-    custom_check(check_catoni_root_certified, _CITES + "; FINDINGS R12", "deterministic", catoni_problems(),
-                 covers=("catoni_root",)),
-    custom_check(check_catoni_root_invariant_under_reordering_and_splitting, _CITES, "deterministic",
-                 catoni_problems(), covers=("catoni_root",)),
-    custom_check(check_catoni_root_rejects_bad_arguments, "CONTRACT.md, Contracts (ValueError on bad input) and "
-                 "catoni_root; " + _CITES, "deterministic", catoni_problems(), covers=("catoni_root",)),
+    custom_check(
+        check_catoni_root_certified,
+        _CITES + "; FINDINGS R12",
+        "deterministic",
+        catoni_problems(),
+        covers=("catoni_root",),
+    ),
+    custom_check(
+        check_catoni_root_invariant_under_reordering_and_splitting,
+        _CITES,
+        "deterministic",
+        catoni_problems(),
+        covers=("catoni_root",),
+    ),
+    custom_check(
+        check_catoni_root_rejects_bad_arguments,
+        "CONTRACT.md, Contracts (ValueError on bad input) and catoni_root; " + _CITES,
+        "deterministic",
+        catoni_problems(),
+        covers=("catoni_root",),
+    ),
 )

@@ -18,6 +18,7 @@ Two routes, never floats:
 Measured on the development machine: the exact route costs ~13 ms at 1.2 M bits,
 ~90 ms at 4.3 M bits, 0.7 s at 17 M bits (4096 rounds, z with a 1024-bit
 denominator); below EXACT_SIGN_MAX_BITS it stays under ~0.1 s."""
+
 from __future__ import annotations
 
 import math

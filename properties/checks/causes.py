@@ -14,11 +14,12 @@ first among them), so a second cause cannot hide behind the first.
 A classifier recomputes its events from the example (re-running the implementation where
 the events depend on its trace) and the violations; it must not rely on anything the
 check did not already establish."""
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable
 
 from properties.core.violation import Violation
 
@@ -39,8 +40,12 @@ class Verdict:
     events: dict  # event name -> bool; or {"classification failed": ...}
 
     def to_json(self) -> dict:
-        return {"finding": self.finding, "cause": self.cause, "explained": self.explained,
-                "events": {k: v for k, v in self.events.items()}}
+        return {
+            "finding": self.finding,
+            "cause": self.cause,
+            "explained": self.explained,
+            "events": {k: v for k, v in self.events.items()},
+        }
 
     def describe(self) -> str:
         shown = ", ".join(f"{k}: {'yes' if v is True else 'no' if v is False else v}" for k, v in self.events.items())
@@ -54,8 +59,7 @@ def classify(cause: Cause, impl, example, violations) -> Verdict:
         events = dict(cause.events(impl, example, violations))
         return Verdict(cause.finding, cause.text, bool(cause.explains(events)), events)
     except Exception as error:  # the events could not be decided: do not call it the known finding
-        return Verdict(cause.finding, cause.text, False,
-                       {"classification failed": f"{type(error).__name__}: {error}"})
+        return Verdict(cause.finding, cause.text, False, {"classification failed": f"{type(error).__name__}: {error}"})
 
 
 # -- F5: the events the lemmas name hold, the sampling event E_bern does not ------------
@@ -94,8 +98,8 @@ def _one_epoch_sampling_events(impl, example, violations) -> dict:
     truth = truth_of_one_epoch(example)
     return {
         "condition (1) holds for every pair of the epoch (E_gap)": True,  # the check reports only then
-        f"E_bern holds in epoch {truth.l}": e_bern_epoch(example.instance.hypotheses, truth,
-                                                         example.params.beta3) is None,
+        f"E_bern holds in epoch {truth.l}": e_bern_epoch(example.instance.hypotheses, truth, example.params.beta3)
+        is None,
         "C_l > 0": truth.corruption > 0,
     }
 
@@ -115,7 +119,8 @@ def _lemma_c1_events(impl, case, violations) -> dict:
         "only lines 1-2 fail (line 3 holds)": all("line 3" not in v.message for v in violations),
         "C_t > 0 at every violating checkpoint": all(v.values.get("C_t") not in (None, "0", "0/1") for v in violations),
         "the corrected statement holds (Theorem 3.1's bound at t)": not check_passive_learning_lemma_c1_corrected(
-            case, trace),
+            case, trace
+        ),
     }
 
 
@@ -125,8 +130,9 @@ def _final_step_events(impl, case, violations) -> dict:
 
     return {
         "C-bar_total > 0": c_bar_total(case) > 0,
-        "the step with 64 C-bar_total/n holds": not _final_step("classification of a counterexample", case,
-                                                                64).violations,
+        "the step with 64 C-bar_total/n holds": not _final_step(
+            "classification of a counterexample", case, 64
+        ).violations,
     }
 
 
@@ -134,15 +140,19 @@ def _final_step_events(impl, case, violations) -> dict:
 def _population_events(corrected: str, extra=None):
     """Events of a population counterexample: there is corruption, the corrected statement
     (a check of that module, or a function returning rows) holds, and `extra`'s."""
+
     def events(impl, case, violations) -> dict:
         from properties.checks import corruption_population as P
 
         fixed = getattr(P, corrected)(case)
         holds = not fixed if not fixed or isinstance(fixed[0], Violation) else all(r[0] <= 0 for r in fixed)
-        found = {"C > 0": case.adversary.total(case.instance, 1, case.adversary.n) > 0,
-                 f"the corrected statement holds ({corrected})": holds}
+        found = {
+            "C > 0": case.adversary.total(case.instance, 1, case.adversary.n) > 0,
+            f"the corrected statement holds ({corrected})": holds,
+        }
         found.update(extra(case, violations) if extra else {})
         return found
+
     return events
 
 
@@ -155,16 +165,22 @@ def _all(events: dict) -> bool:
 
 
 SAMPLING_EVENT = "a sampling event is missing: E_bern (the proof's Bernstein step) fails"
-F5_RUN_PER_EPOCH = Cause("F5", SAMPLING_EVENT, lambda impl, case, found: _run_sampling_events(impl, case, found, False),
-                         _bern_fails)
-F5_RUN_INDUCTIVE = Cause("F5", SAMPLING_EVENT, lambda impl, case, found: _run_sampling_events(impl, case, found, True),
-                         _bern_fails)
+F5_RUN_PER_EPOCH = Cause(
+    "F5", SAMPLING_EVENT, lambda impl, case, found: _run_sampling_events(impl, case, found, False), _bern_fails
+)
+F5_RUN_INDUCTIVE = Cause(
+    "F5", SAMPLING_EVENT, lambda impl, case, found: _run_sampling_events(impl, case, found, True), _bern_fails
+)
 F5_ONE_EPOCH = Cause("F5", SAMPLING_EVENT, _one_epoch_sampling_events, _bern_fails)
 
 CAUSES: dict[str, Cause] = {
     "check_passive_learning_lemma_c1": Cause(
-        "F2", "the corruption term of lines 1-2 is too small (R*/2, 4(C_t/n)R*): only those lines fail, with "
-              "corruption, and the corrected statement holds", _lemma_c1_events, _all),
+        "F2",
+        "the corruption term of lines 1-2 is too small (R*/2, 4(C_t/n)R*): only those lines fail, with "
+        "corruption, and the corrected statement holds",
+        _lemma_c1_events,
+        _all,
+    ),
     "check_calruption_estimation_lemma": F5_RUN_PER_EPOCH,
     "check_calruption_estimation_lemma_one_epoch": F5_ONE_EPOCH,
     "check_calruption_gap_bounds_lemma_51": F5_RUN_INDUCTIVE,
@@ -172,30 +188,58 @@ CAUSES: dict[str, Cause] = {
     "check_calruption_layer_disagreement_bound": F5_RUN_INDUCTIVE,
     "check_calruption_correctness_theorem_51": F5_RUN_INDUCTIVE,
     "check_calruption_correctness_final_step": Cause(
-        "F6", "24 C-bar_total/n is too small: there is corruption, and the step holds with 64 C-bar_total/n",
-        _final_step_events, _all),
+        "F6",
+        "24 C-bar_total/n is too small: there is corruption, and the step holds with 64 C-bar_total/n",
+        _final_step_events,
+        _all,
+    ),
     "check_estimation_lemma_corruption_term": Cause(
-        "F17", "the corruption term is half of Lemma A.2's: there is corruption and 2 (C_l/N_l) rho*(h, h') holds",
-        _population_events("check_estimation_lemma_corruption_term_corrected"), _all),
+        "F17",
+        "the corruption term is half of Lemma A.2's: there is corruption and 2 (C_l/N_l) rho*(h, h') holds",
+        _population_events("check_estimation_lemma_corruption_term_corrected"),
+        _all,
+    ),
     "check_gap_upper_corruption_term_small_branch": Cause(
-        "F17", "the estimation lemma's halved corruption term: there is corruption and 2 (C_l/N_l) rho*(h, h') holds",
-        _population_events("check_estimation_lemma_corruption_term_corrected"), _all),
+        "F17",
+        "the estimation lemma's halved corruption term: there is corruption and 2 (C_l/N_l) rho*(h, h') holds",
+        _population_events("check_estimation_lemma_corruption_term_corrected"),
+        _all,
+    ),
     "check_gap_lower_corruption_term_large_branch": Cause(
-        "F10", "C_l/N_l where Lemma A.2 gives 2 (C_l/N_l) rho*(h, h*): there is corruption and the latter holds",
-        _population_events("check_estimation_lemma_corruption_term_corrected"), _all),
+        "F10",
+        "C_l/N_l where Lemma A.2 gives 2 (C_l/N_l) rho*(h, h*): there is corruption and the latter holds",
+        _population_events("check_estimation_lemma_corruption_term_corrected"),
+        _all,
+    ),
     "check_gap_upper_line8_corruption_term": Cause(
-        "F10", "line 8 keeps only the small branch: R* < 1/2, and the bookkeeping with the Corruption Term kept holds",
-        _population_events("check_gap_upper_corruption_bookkeeping",
-                           lambda case, found: {"R* < 1/2": case.instance.best_risk < Fraction(1, 2)}), _all),
+        "F10",
+        "line 8 keeps only the small branch: R* < 1/2, and the bookkeeping with the Corruption Term kept holds",
+        _population_events(
+            "check_gap_upper_corruption_bookkeeping",
+            lambda case, found: {"R* < 1/2": case.instance.best_risk < Fraction(1, 2)},
+        ),
+        _all,
+    ),
     "check_gap_lower_corruption_bookkeeping": Cause(
-        "F10", "line 6's extra 4R* C_l/N_l: R* > 7/8, and the bookkeeping without it holds",
-        _population_events("check_gap_lower_corruption_bookkeeping_corrected",
-                           lambda case, found: {"R* > 7/8": case.instance.best_risk > Fraction(7, 8)}), _all),
+        "F10",
+        "line 6's extra 4R* C_l/N_l: R* > 7/8, and the bookkeeping without it holds",
+        _population_events(
+            "check_gap_lower_corruption_bookkeeping_corrected",
+            lambda case, found: {"R* > 7/8": case.instance.best_risk > Fraction(7, 8)},
+        ),
+        _all,
+    ),
     "check_lemma_c1_corruption_term": Cause(
-        "F2", "the corruption term of lines 1-2 is too small: only those lines fail, with corruption, and the "
-              "corrected statement (8 (C_t/t) R*) holds",
-        _population_events("check_lemma_c1_corruption_term_corrected", _lines_1_2_only), _all),
+        "F2",
+        "the corruption term of lines 1-2 is too small: only those lines fail, with corruption, and the "
+        "corrected statement (8 (C_t/t) R*) holds",
+        _population_events("check_lemma_c1_corruption_term_corrected", _lines_1_2_only),
+        _all,
+    ),
     "check_lemma_a2_middle_line": Cause(
-        "F13", "the middle line uses max_h (R_t(h) - R*(h)), not c_t: there is corruption and Lemma A.2's conclusion "
-               "holds", _population_events("lemma_a2_conclusion_rows"), _all),
+        "F13",
+        "the middle line uses max_h (R_t(h) - R*(h)), not c_t: there is corruption and Lemma A.2's conclusion holds",
+        _population_events("lemma_a2_conclusion_rows"),
+        _all,
+    ),
 }

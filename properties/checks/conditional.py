@@ -18,6 +18,7 @@ checkpoint t = 2^k (k >= 1, FINDINGS R3):
 * rho^_t(h, h') = (1/t) #{s <= t : h(x_s) != h'(x_s)} (Algorithm 1, line 9);
 * C_t = C_[0,t] = sum_{s=1..t} c_s (the adversary's exact total over rounds 1..t).
 """
+
 from __future__ import annotations
 
 import math
@@ -26,23 +27,20 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
+from properties.checks.registry import custom_check, trace_check
+from properties.core.candidate import run_algorithm
+from properties.core.case import Case
+from properties.core.steering import note, steer
+from properties.core.violation import Violation
+from properties.strategies import PASSIVE_EXPERIMENT, VANILLA_EXPERIMENT, cases, lemma_c1_cases, theorem41_cases
 from reference import Params
 from reference import adversary as _adversaries
 from reference import instances as _instances
 from reference.certified import Enclosure, ScaledLog, decide_le, sqrt_enclosure
 
-from properties.core.case import Case
-from properties.core.candidate import run_algorithm
-from properties.checks.registry import custom_check, trace_check
-from properties.core.steering import note, steer
-from properties.strategies import PASSIVE_EXPERIMENT, VANILLA_EXPERIMENT, cases, lemma_c1_cases, theorem41_cases
-from properties.core.violation import Violation
-
 # ==========================================================================================
 # exact quantities of a run
 # ==========================================================================================
-
-
 
 
 def _risk(nu, eta, labels) -> Fraction:
@@ -88,9 +86,7 @@ def run_states(case, times) -> dict[int, RunState]:
                     break
                 total = [a + k * r for a, r in zip(total, risks)]
             emp = tuple(Fraction(sum(labelled[z][1 - h[z]] for z in range(m)), t) for h in H)
-            dis = tuple(
-                tuple(Fraction(sum(seen[z] for z in range(m) if h[z] != g[z]), t) for g in H) for h in H
-            )
+            dis = tuple(tuple(Fraction(sum(seen[z] for z in range(m) if h[z] != g[z]), t) for g in H) for h in H)
             states[t] = RunState(t, tuple(v / t for v in total), emp, dis, adversary.total(instance, 1, t))
     return states
 
@@ -174,17 +170,32 @@ def check_robust_cal_keeps_best_under_theorem_41(case, trace):
             return []
         c = by_t.get(t)
         if c is not None and best not in c.next_version_space:
-            return [Violation.of(name, "h* eliminated although C_[0,s] <= s/8, E1 and E3 hold at every checkpoint s <= t",
-                                 t=t, h_star=best, V_t=c.version_space, V_next=c.next_version_space, h_hat=c.h_hat,
-                                 C_t=states[t].corruption)]
+            return [
+                Violation.of(
+                    name,
+                    "h* eliminated although C_[0,s] <= s/8, E1 and E3 hold at every checkpoint s <= t",
+                    t=t,
+                    h_star=best,
+                    V_t=c.version_space,
+                    V_next=c.next_version_space,
+                    h_hat=c.h_hat,
+                    C_t=states[t].corruption,
+                )
+            ]
     note("theorem 4.1: assumption, E1 and E3 hold at every checkpoint")
     eliminated = case.instance.num_hypotheses - len(trace.final_version_space)
     if eliminated:
         note("theorem 4.1: events hold and some hypothesis was eliminated")
     steer(eliminated, "theorem41_eliminations_on_event")
     if best not in trace.final_version_space:
-        return [Violation.of(name, "h* is not in the final version space although the events hold throughout",
-                             h_star=best, final=trace.final_version_space)]
+        return [
+            Violation.of(
+                name,
+                "h* is not in the final version space although the events hold throughout",
+                h_star=best,
+                final=trace.final_version_space,
+            )
+        ]
     return []
 
 
@@ -207,23 +218,29 @@ def theorem31_bound(log_term: ScaledLog, best_risk: Fraction, C: Fraction, n: in
     """Theorem 3.1's right-hand side
     log(|H|/delta)/n + sqrt(8 R* log(|H|/delta)/n) + 8 C R*/n + 5 log(|H|/delta)/(n (1 - 4C/n)^2)."""
     L = log_term.enclosure(bits)
-    return (L.scale(Fraction(1, n) + Fraction(5, n) / (1 - 4 * C / n) ** 2)
-            + sqrt_enclosure(L.scale(8 * best_risk / n), bits) + Enclosure.point(8 * C * best_risk / n))
+    return (
+        L.scale(Fraction(1, n) + Fraction(5, n) / (1 - 4 * C / n) ** 2)
+        + sqrt_enclosure(L.scale(8 * best_risk / n), bits)
+        + Enclosure.point(8 * C * best_risk / n)
+    )
 
 
 def lemma_c1_lines(log_term: ScaledLog, best_risk: Fraction, C_t: Fraction, t: int, n: int):
     """The three right-hand sides of Lemma C.1 as printed (L = log(|H|/delta)):
-      line 1: 22 L/t + 4 (C_t/n) R* + sqrt(R* 8 L/t)
-      line 2: 22 L/t + R*/2 + sqrt(R* 8 L/t)
-      line 3: 26 L/t + R*"""
+    line 1: 22 L/t + 4 (C_t/n) R* + sqrt(R* 8 L/t)
+    line 2: 22 L/t + R*/2 + sqrt(R* 8 L/t)
+    line 3: 26 L/t + R*"""
     root = lambda bits: sqrt_enclosure(log_term.enclosure(bits).scale(8 * best_risk / t), bits)
     return {
         "line 1 (22L/t + 4(C_t/n)R* + sqrt(8R*L/t))": lambda bits: (
-            log_term.enclosure(bits).scale(Fraction(22, t)) + root(bits) + Enclosure.point(4 * C_t * best_risk / n)),
+            log_term.enclosure(bits).scale(Fraction(22, t)) + root(bits) + Enclosure.point(4 * C_t * best_risk / n)
+        ),
         "line 2 (22L/t + R*/2 + sqrt(8R*L/t))": lambda bits: (
-            log_term.enclosure(bits).scale(Fraction(22, t)) + root(bits) + Enclosure.point(best_risk / 2)),
+            log_term.enclosure(bits).scale(Fraction(22, t)) + root(bits) + Enclosure.point(best_risk / 2)
+        ),
         "line 3 (26L/t + R*)": lambda bits: (
-            log_term.enclosure(bits).scale(Fraction(26, t)) + Enclosure.point(best_risk)),
+            log_term.enclosure(bits).scale(Fraction(26, t)) + Enclosure.point(best_risk)
+        ),
     }
 
 
@@ -231,9 +248,11 @@ def lemma_c1_line1_corrected(log_term: ScaledLog, best_risk: Fraction, C_t: Frac
     """Lemma C.1's line 1 corrected (FINDINGS F2, F18; proofs_check corrected.lemc1.line1):
     22 L/t + 8 (C_t/t) R* + sqrt(8 R* L/t): the corruption coefficient 8 (not 4, and C_t/t, not C_t/n);
     the printed 22 and sqrt(8 R* L/t) stay (along rho* <= Delta + 2R*, with C_t <= t/8)."""
-    return lambda bits: (log_term.enclosure(bits).scale(Fraction(22, t))
-                         + sqrt_enclosure(log_term.enclosure(bits).scale(8 * best_risk / t), bits)
-                         + Enclosure.point(8 * C_t * best_risk / t))
+    return lambda bits: (
+        log_term.enclosure(bits).scale(Fraction(22, t))
+        + sqrt_enclosure(log_term.enclosure(bits).scale(8 * best_risk / t), bits)
+        + Enclosure.point(8 * C_t * best_risk / t)
+    )
 
 
 def _lemma_c1_premises(case, trace):
@@ -271,9 +290,19 @@ def check_passive_learning_lemma_c1(case, trace):
         gap = instance.gap(c.h_hat)
         for line, bound in lemma_c1_lines(log_term, instance.best_risk, state.corruption, t, case.tape.n).items():
             if not holds(gap, bound):
-                found.append(Violation.of(name, f"R*(h^_t) - R* exceeds Lemma C.1's {line} on its event", t=t,
-                                          n=case.tape.n, h_hat=c.h_hat, gap=gap, best_risk=instance.best_risk,
-                                          C_t=state.corruption, bound_hi=bound(64).hi))
+                found.append(
+                    Violation.of(
+                        name,
+                        f"R*(h^_t) - R* exceeds Lemma C.1's {line} on its event",
+                        t=t,
+                        n=case.tape.n,
+                        h_hat=c.h_hat,
+                        gap=gap,
+                        best_risk=instance.best_risk,
+                        C_t=state.corruption,
+                        bound_hi=bound(64).hi,
+                    )
+                )
     # the lines that fail whatever n is (2 and 3) first, then the latest checkpoints
     found.sort(key=lambda v: ("line 1" in v.message, -int(v.values["t"])))
     return found
@@ -297,13 +326,24 @@ def check_passive_learning_lemma_c1_corrected(case, trace):
         bounds = {
             "Theorem 3.1's bound at t": lambda bits: theorem31_bound(log_term, R, state.corruption, t, bits),
             "line 3 (26L/t + R*)": lemma_c1_lines(log_term, R, state.corruption, t, case.tape.n)["line 3 (26L/t + R*)"],
-            "line 1 corrected (22L/t + 8(C_t/t)R* + sqrt(8R*L/t))": lemma_c1_line1_corrected(log_term, R,
-                                                                                              state.corruption, t),
+            "line 1 corrected (22L/t + 8(C_t/t)R* + sqrt(8R*L/t))": lemma_c1_line1_corrected(
+                log_term, R, state.corruption, t
+            ),
         }
         for what, bound in bounds.items():
             if not holds(gap, bound):
-                found.append(Violation.of(name, f"R*(h^_t) - R* exceeds {what} on the event", t=t, h_hat=c.h_hat,
-                                          gap=gap, best_risk=R, C_t=state.corruption, bound_hi=bound(64).hi))
+                found.append(
+                    Violation.of(
+                        name,
+                        f"R*(h^_t) - R* exceeds {what} on the event",
+                        t=t,
+                        h_hat=c.h_hat,
+                        gap=gap,
+                        best_risk=R,
+                        C_t=state.corruption,
+                        bound_hi=bound(64).hi,
+                    )
+                )
     return found
 
 
@@ -331,8 +371,18 @@ def check_passive_bound_theorem_31_on_event(case, trace):
     gap = instance.gap(trace.output)
     bound = lambda bits: theorem31_bound(log_term, instance.best_risk, C, n, bits)
     if not holds(gap, bound):
-        return [Violation.of(name, "R*(h_out) - R* exceeds Theorem 3.1's bound on its event", output=trace.output,
-                             gap=gap, best_risk=instance.best_risk, C_total=C, n=n, bound_hi=bound(64).hi)]
+        return [
+            Violation.of(
+                name,
+                "R*(h_out) - R* exceeds Theorem 3.1's bound on its event",
+                output=trace.output,
+                gap=gap,
+                best_risk=instance.best_risk,
+                C_total=C,
+                n=n,
+                bound_hi=bound(64).hi,
+            )
+        ]
     return []
 
 
@@ -366,8 +416,14 @@ def check_counterexample_vanilla_loses_best(impl, experiment):
             eliminated.append(seed)
         modified = run_algorithm(name, impl, "robust_cal", case)
         if best not in modified.final_version_space:
-            found.append(Violation.of(name, "modified RobustCAL eliminated h* on the counter-example", seed=seed,
-                                      final=modified.final_version_space))
+            found.append(
+                Violation.of(
+                    name,
+                    "modified RobustCAL eliminated h* on the counter-example",
+                    seed=seed,
+                    final=modified.final_version_space,
+                )
+            )
         scaled = Case(instance, adversary, seed, Params.scaled(e.n, instance.num_hypotheses, e.delta))
         cal = run_algorithm(name, impl, "calruption", scaled)
         if not cal.epochs:
@@ -375,11 +431,19 @@ def check_counterexample_vanilla_loses_best(impl, experiment):
         for epoch in cal.epochs:
             zero = [x for x in dis if epoch.next_q[x] <= 0]
             if zero:
-                found.append(Violation.of(name, "CALruption set q = 0 on Dis(h1, h2)", seed=seed, epoch=epoch.l,
-                                          points=zero))
+                found.append(
+                    Violation.of(name, "CALruption set q = 0 on Dis(h1, h2)", seed=seed, epoch=epoch.l, points=zero)
+                )
     if len(eliminated) < e.min_vanilla_eliminations:
-        found.append(Violation.of(name, "vanilla RobustCAL kept h* on too many seeds", eliminated_on=eliminated,
-                                  required=e.min_vanilla_eliminations, seeds=len(e.seeds)))
+        found.append(
+            Violation.of(
+                name,
+                "vanilla RobustCAL kept h* on too many seeds",
+                eliminated_on=eliminated,
+                required=e.min_vanilla_eliminations,
+                seeds=len(e.seeds),
+            )
+        )
     return found
 
 
@@ -418,25 +482,58 @@ def check_passive_bound_theorem_31(impl, experiment):
                 violations.append(seed)
         tail = binomial_upper_tail(len(e.seeds), e.delta, len(violations))
         if tail < e.alpha:
-            found.append(Violation.of(name, "Theorem 3.1's bound fails too often for probability >= 1 - delta",
-                                      setting=setting.name, violations=len(violations), runs=len(e.seeds),
-                                      delta=e.delta, p_value=float(tail), seeds=violations[:10]))
+            found.append(
+                Violation.of(
+                    name,
+                    "Theorem 3.1's bound fails too often for probability >= 1 - delta",
+                    setting=setting.name,
+                    violations=len(violations),
+                    runs=len(e.seeds),
+                    delta=e.delta,
+                    p_value=float(tail),
+                    seeds=violations[:10],
+                )
+            )
     return found
 
 
 CHECKS = (
-    trace_check(check_robust_cal_keeps_best_under_theorem_41,
-                "Theorem 4.1; Appendix C.1, events E1-E3 and 'First we show the correctness'", "conditional",
-                "robust_cal", theorem41_cases()),
-    trace_check(check_passive_learning_lemma_c1, "Appendix C.1, Lemma C.1 ('passive learning'), as printed",
-                "conditional", "robust_cal", lemma_c1_cases()),
-    trace_check(check_passive_learning_lemma_c1_corrected,
-                "Appendix C.1, Lemma C.1 ('passive learning'), corrected (Theorem 3.1's bound at t; line 3)",
-                "conditional", "robust_cal", lemma_c1_cases()),
-    trace_check(check_passive_bound_theorem_31_on_event, "Theorem 3.1 and its proof (Appendix B), on E_B(n)",
-                "conditional", "passive", cases()),
-    custom_check(check_counterexample_vanilla_loses_best,
-                 "Appendix C.2 ('Why vanilla Robust CAL does not work?'); remark after Theorem 4.1", "counterexample",
-                 st.just(VANILLA_EXPERIMENT), covers=("robust_cal_vanilla", "robust_cal", "calruption")),
-    custom_check(check_passive_bound_theorem_31, "Theorem 3.1", "statistical", st.just(PASSIVE_EXPERIMENT), covers=("passive",)),
+    trace_check(
+        check_robust_cal_keeps_best_under_theorem_41,
+        "Theorem 4.1; Appendix C.1, events E1-E3 and 'First we show the correctness'",
+        "conditional",
+        "robust_cal",
+        theorem41_cases(),
+    ),
+    trace_check(
+        check_passive_learning_lemma_c1,
+        "Appendix C.1, Lemma C.1 ('passive learning'), as printed",
+        "conditional",
+        "robust_cal",
+        lemma_c1_cases(),
+    ),
+    trace_check(
+        check_passive_learning_lemma_c1_corrected,
+        "Appendix C.1, Lemma C.1 ('passive learning'), corrected (Theorem 3.1's bound at t; line 3)",
+        "conditional",
+        "robust_cal",
+        lemma_c1_cases(),
+    ),
+    trace_check(
+        check_passive_bound_theorem_31_on_event,
+        "Theorem 3.1 and its proof (Appendix B), on E_B(n)",
+        "conditional",
+        "passive",
+        cases(),
+    ),
+    custom_check(
+        check_counterexample_vanilla_loses_best,
+        "Appendix C.2 ('Why vanilla Robust CAL does not work?'); remark after Theorem 4.1",
+        "counterexample",
+        st.just(VANILLA_EXPERIMENT),
+        covers=("robust_cal_vanilla", "robust_cal", "calruption"),
+    ),
+    custom_check(
+        check_passive_bound_theorem_31, "Theorem 3.1", "statistical", st.just(PASSIVE_EXPERIMENT), covers=("passive",)
+    ),
 )

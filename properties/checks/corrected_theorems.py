@@ -11,11 +11,10 @@ display Theorem 4.1's accuracy is read from) and Theorem 5.1's `check_calruption
     (corrected.thm51.correctness and corrected.thm51.accuracy: 64, not 24, F6).
 Each is checked at the smallest eps its sample size allows, so every larger eps follows.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
-
-from reference.certified import Enclosure, ScaledLog, sqrt_enclosure
 
 from properties.checks.calruption_events import c_bar_total, output_on_lower_bound
 from properties.checks.calruption_truth import Outcome, _report, le_sqrt_lin
@@ -24,6 +23,7 @@ from properties.checks.registry import custom_check, trace_check
 from properties.core.steering import note
 from properties.core.violation import Violation
 from properties.strategies import paper_premise_cases, theorem41_cases
+from reference.certified import Enclosure, ScaledLog, sqrt_enclosure
 
 
 def smallest_eps_41(log_term: ScaledLog, best_risk: Fraction, t: int, bits: int) -> Enclosure:
@@ -31,16 +31,18 @@ def smallest_eps_41(log_term: ScaledLog, best_risk: Fraction, t: int, bits: int)
     eps = (22L + sqrt(484L^2 + 32 t R^* L))/(2t), the positive root of t eps^2 - 22L eps - 8R^*L = 0.
     It increases with L, so the ends of L's enclosure give its ends."""
     L = log_term.enclosure(bits)
-    inner = Enclosure(484 * L.lo ** 2 + 32 * t * best_risk * L.lo, 484 * L.hi ** 2 + 32 * t * best_risk * L.hi)
+    inner = Enclosure(484 * L.lo**2 + 32 * t * best_risk * L.lo, 484 * L.hi**2 + 32 * t * best_risk * L.hi)
     return (L.scale(Fraction(22)) + sqrt_enclosure(inner, bits)).scale(Fraction(1, 2 * t))
 
 
-def theorem41_corrected_bound(log_term: ScaledLog, best_risk: Fraction, C_t: Fraction, t: int,
-                              factor: Fraction = Fraction(1)):
+def theorem41_corrected_bound(
+    log_term: ScaledLog, best_risk: Fraction, C_t: Fraction, t: int, factor: Fraction = Fraction(1)
+):
     """factor * eps_t + 8 (C_t/t) R^*, eps_t = smallest_eps_41: Theorem 4.1's accuracy at n = t (factor 1 along the
     event line, corrected.thm41.accuracy_event; 5/4 through Lemma C.1's closed form, corrected.thm41.accuracy)."""
-    return lambda bits: (smallest_eps_41(log_term, best_risk, t, bits).scale(factor)
-                         + Enclosure.point(8 * C_t * best_risk / t))
+    return lambda bits: (
+        smallest_eps_41(log_term, best_risk, t, bits).scale(factor) + Enclosure.point(8 * C_t * best_risk / t)
+    )
 
 
 def check_robust_cal_accuracy_theorem_41_corrected(case, trace):
@@ -63,10 +65,19 @@ def check_robust_cal_accuracy_theorem_41_corrected(case, trace):
         for factor in (Fraction(5, 4), Fraction(1)):
             bound = theorem41_corrected_bound(log_term, R, state.corruption, t, factor)
             if not holds(gap, bound):
-                found.append(Violation.of(name, f"R*(h^_t) - R* exceeds {factor} eps_t + 8 (C_t/t) R* on the event "
-                                          "(eps_t the smallest eps with t >= (8R*/eps^2 + 22/eps) L)", t=t,
-                                          h_hat=c.h_hat, gap=gap, best_risk=R, C_t=state.corruption,
-                                          bound_hi=bound(64).hi))
+                found.append(
+                    Violation.of(
+                        name,
+                        f"R*(h^_t) - R* exceeds {factor} eps_t + 8 (C_t/t) R* on the event "
+                        "(eps_t the smallest eps with t >= (8R*/eps^2 + 22/eps) L)",
+                        t=t,
+                        h_hat=c.h_hat,
+                        gap=gap,
+                        best_risk=R,
+                        C_t=state.corruption,
+                        bound_hi=bound(64).hi,
+                    )
+                )
                 break
     return found
 
@@ -81,9 +92,21 @@ def _theorem51_corrected(name, impl, case) -> Outcome:
     value = gap - 64 * c_bar_total(case) / n
     verdict = le_sqrt_lin(value, Fraction(72, n), Fraction(0), case.params.beta1)
     if verdict is False:
-        return Outcome([Violation.of(name, "Delta_{h_out} > 6 sqrt(2 beta1/n) + 64 C-bar_total/n although Lemma 5.1's "
-                                     "lower bound holds for h_out", output=out, gap=gap, n=n,
-                                     C_bar_total=c_bar_total(case), last_completed_epoch=L)], None)
+        return Outcome(
+            [
+                Violation.of(
+                    name,
+                    "Delta_{h_out} > 6 sqrt(2 beta1/n) + 64 C-bar_total/n although Lemma 5.1's "
+                    "lower bound holds for h_out",
+                    output=out,
+                    gap=gap,
+                    n=n,
+                    C_bar_total=c_bar_total(case),
+                    last_completed_epoch=L,
+                )
+            ],
+            None,
+        )
     if verdict is None:
         note("theorem 5.1 corrected: undecided at 1024 bits")
     return Outcome([], None)
@@ -102,10 +125,18 @@ def check_calruption_accuracy_theorem_51_corrected(impl, case):
 OUTCOMES = {"check_calruption_accuracy_theorem_51_corrected": _theorem51_corrected}
 
 CHECKS = (
-    trace_check(check_robust_cal_accuracy_theorem_41_corrected,
-                "Theorem 4.1 (accuracy), corrected as in ERRATA.md: eps + 8 (C_total/n) R*", "conditional",
-                "robust_cal", theorem41_cases()),
-    custom_check(check_calruption_accuracy_theorem_51_corrected,
-                 "Theorem 5.1 (accuracy), corrected as in ERRATA.md: eps + 64 C-bar_total/n", "conditional",
-                 paper_premise_cases(), covers=("calruption",)),
+    trace_check(
+        check_robust_cal_accuracy_theorem_41_corrected,
+        "Theorem 4.1 (accuracy), corrected as in ERRATA.md: eps + 8 (C_total/n) R*",
+        "conditional",
+        "robust_cal",
+        theorem41_cases(),
+    ),
+    custom_check(
+        check_calruption_accuracy_theorem_51_corrected,
+        "Theorem 5.1 (accuracy), corrected as in ERRATA.md: eps + 64 C-bar_total/n",
+        "conditional",
+        paper_premise_cases(),
+        covers=("calruption",),
+    ),
 )

@@ -88,17 +88,18 @@ Appendix D, CALruption (tex 729-1138)
 Each check steers (Hypothesis `target`) toward its largest violation (left side minus
 right side), so the fuzz profile searches toward the edge of each bound.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
 
 from properties.checks.lemmas import CumulativeRisks, risk_under
-from properties.core.epochs import eps, g_value
 from properties.checks.registry import case_check
+from properties.core.epochs import eps, g_value
 from properties.core.steering import steer
-from properties.strategies import ALL_INTERVALS_MAX_N, population_cases
 from properties.core.violation import Violation
+from properties.strategies import ALL_INTERVALS_MAX_N, population_cases
 
 MAX_REPORTED = 5
 SIXTEENTH = Fraction(1, 16)
@@ -145,8 +146,13 @@ class Population:
 
     def epoch(self, l: int, start: int, end: int) -> Epoch:
         excess = self.cumulative.interval(start, end)
-        return Epoch(l, start, end, self.case.adversary.total(self.instance, start, end),
-                     tuple(e / (end - start + 1) for e in excess))
+        return Epoch(
+            l,
+            start,
+            end,
+            self.case.adversary.total(self.instance, start, end),
+            tuple(e / (end - start + 1) for e in excess),
+        )
 
     def prefix_shift(self, t: int) -> tuple[Fraction, ...]:
         return tuple(e / t for e in self.cumulative.prefix(t))
@@ -174,8 +180,10 @@ def _report(name: str, label: str, rows, message: str):
         return []
     steer(max(r[0] for r in rows), label)
     bad = sorted((r for r in rows if r[0] > 0), key=lambda r: -r[0])
-    return [Violation.of(name, message, excess=excess, violations=len(bad), **values)
-            for excess, values in bad[:MAX_REPORTED]]
+    return [
+        Violation.of(name, message, excess=excess, violations=len(bad), **values)
+        for excess, values in bad[:MAX_REPORTED]
+    ]
 
 
 def _pairs(pop):
@@ -190,8 +198,22 @@ def estimation_term_rows(pop, bound):
     for e in pop.epochs:
         for h, g in _pairs(pop):
             lhs = abs(e.err(h, g))
-            rows.append((lhs - bound(pop, e, h, g), dict(l=e.l, h=h, h2=g, lhs=lhs, c_l=e.c, R_star=pop.R,
-                                                        gap_h=pop.gap[h], gap_h2=pop.gap[g], rho=pop.rho[h][g])))
+            rows.append(
+                (
+                    lhs - bound(pop, e, h, g),
+                    dict(
+                        l=e.l,
+                        h=h,
+                        h2=g,
+                        lhs=lhs,
+                        c_l=e.c,
+                        R_star=pop.R,
+                        gap_h=pop.gap[h],
+                        gap_h2=pop.gap[g],
+                        rho=pop.rho[h][g],
+                    ),
+                )
+            )
     return rows
 
 
@@ -205,9 +227,12 @@ def check_estimation_lemma_corruption_term(case):
     R^_l is its expectation R-bar_l): for every complete epoch l and pair (h, h'),
     |(R-bar_l(h) - R-bar_l(h')) - (R*(h) - R*(h'))| <= 4 (C_l/N_l) R* + 2 (C_l/N_l) max{Delta_h, Delta_h'}."""
     pop = Population(case)
-    return _report("check_estimation_lemma_corruption_term", "estimation_corruption_excess",
-                   estimation_term_rows(pop, _estimation_printed),
-                   "the corruption moves a pair's risk difference by more than the estimation lemma's term")
+    return _report(
+        "check_estimation_lemma_corruption_term",
+        "estimation_corruption_excess",
+        estimation_term_rows(pop, _estimation_printed),
+        "the corruption moves a pair's risk difference by more than the estimation lemma's term",
+    )
 
 
 def _estimation_corrected(pop, e, h, g):
@@ -222,15 +247,28 @@ def check_estimation_lemma_corruption_term_corrected(case):
     8 (C_l/N_l) R* + 4 (C_l/N_l) max{Delta_h, Delta_h'}."""
     pop = Population(case)
     name = "check_estimation_lemma_corruption_term_corrected"
-    found = _report(name, "estimation_corrected_excess", estimation_term_rows(pop, _estimation_corrected),
-                    "the corruption moves a pair's risk difference by more than 2 (C_l/N_l) rho*(h, h')")
+    found = _report(
+        name,
+        "estimation_corrected_excess",
+        estimation_term_rows(pop, _estimation_corrected),
+        "the corruption moves a pair's risk difference by more than 2 (C_l/N_l) rho*(h, h')",
+    )
     for e in pop.epochs:
         for h, g in _pairs(pop):
             middle = 2 * e.c * pop.rho[h][g]
             last = 8 * e.c * pop.R + 4 * e.c * max(pop.gap[h], pop.gap[g])
             if middle > last:
-                found.append(Violation.of(name, "2 c rho*(h, h') exceeds 8 c R* + 4 c max{Delta}", l=e.l, h=h, h2=g,
-                                          middle=middle, last=last))
+                found.append(
+                    Violation.of(
+                        name,
+                        "2 c rho*(h, h') exceeds 8 c R* + 4 c max{Delta}",
+                        l=e.l,
+                        h=h,
+                        h2=g,
+                        middle=middle,
+                        last=last,
+                    )
+                )
     return found[:MAX_REPORTED]
 
 
@@ -250,8 +288,9 @@ def gap_upper_rows(pop, branch: str):
         ct = corruption_term_upper(e.c, pop.R)
         for h, g in _pairs(pop):
             bound = SIXTEENTH * max(pop.gap[h], pop.gap[g]) + ct
-            rows.append((e.err(h, g) - bound, dict(l=e.l, h=h, h_hat=g, err=e.err(h, g), bound=bound, c_l=e.c,
-                                                   R_star=pop.R)))
+            rows.append(
+                (e.err(h, g) - bound, dict(l=e.l, h=h, h_hat=g, err=e.err(h, g), bound=bound, c_l=e.c, R_star=pop.R))
+            )
     return rows
 
 
@@ -264,8 +303,12 @@ def gap_lower_rows(pop, branch: str):
         ct = corruption_term_lower(e.c, pop.R)
         for h in pop.H:
             bound = SIXTEENTH * pop.gap[h] + ct
-            rows.append((-e.err(h, best) - bound, dict(l=e.l, h=h, h_star=best, err=e.err(h, best), bound=bound,
-                                                       c_l=e.c, R_star=pop.R)))
+            rows.append(
+                (
+                    -e.err(h, best) - bound,
+                    dict(l=e.l, h=h, h_star=best, err=e.err(h, best), bound=bound, c_l=e.c, R_star=pop.R),
+                )
+            )
     return rows
 
 
@@ -274,9 +317,12 @@ def check_gap_upper_corruption_term_small_branch(case):
     population level, in the small-corruption branch 2C_l/N_l <= 1/16: for every epoch in the
     branch and pair (h, h^) (h^ any member of H, as h^*_l can be),
     err_l(h, h^) <= (1/16) max{Delta_h, Delta_h^} + 4 (C_l/N_l) R*."""
-    return _report("check_gap_upper_corruption_term_small_branch", "gap_upper_small_excess",
-                   gap_upper_rows(Population(case), "small"),
-                   "small branch: the corruption moves (h, h^) by more than Delta/16 + 4 c R*")
+    return _report(
+        "check_gap_upper_corruption_term_small_branch",
+        "gap_upper_small_excess",
+        gap_upper_rows(Population(case), "small"),
+        "small branch: the corruption moves (h, h^) by more than Delta/16 + 4 c R*",
+    )
 
 
 def check_gap_upper_corruption_term_large_branch(case):
@@ -284,26 +330,35 @@ def check_gap_upper_corruption_term_large_branch(case):
     err_l(h, h^) <= (1/16) max{Delta_h, Delta_h^} + 2 C_l/N_l. (Holds at population: |err| <=
     2 c rho* <= 2c; FINDINGS F10's refutation of this line is against the estimation lemma's
     statement, not the corruption's actual effect.)"""
-    return _report("check_gap_upper_corruption_term_large_branch", "gap_upper_large_excess",
-                   gap_upper_rows(Population(case), "large"),
-                   "large branch: the corruption moves (h, h^) by more than Delta/16 + 2c")
+    return _report(
+        "check_gap_upper_corruption_term_large_branch",
+        "gap_upper_large_excess",
+        gap_upper_rows(Population(case), "large"),
+        "large branch: the corruption moves (h, h^) by more than Delta/16 + 2c",
+    )
 
 
 def check_gap_lower_corruption_term_small_branch(case):
     """Lemma "Lower bound of the estimated gap" (tex 961-1003), line 3 (tex 978-984), at
     population level, small branch 2C_l/N_l <= 1/16: for every h,
     -err_l(h, h*) = Delta_h - (R-bar_l(h) - R-bar_l(h*)) <= (1/16) Delta_h + 4 (C_l/N_l) R*."""
-    return _report("check_gap_lower_corruption_term_small_branch", "gap_lower_small_excess",
-                   gap_lower_rows(Population(case), "small"),
-                   "small branch: the corruption lowers (h, h*) by more than Delta_h/16 + 4 c R*")
+    return _report(
+        "check_gap_lower_corruption_term_small_branch",
+        "gap_lower_small_excess",
+        gap_lower_rows(Population(case), "small"),
+        "small branch: the corruption lowers (h, h*) by more than Delta_h/16 + 4 c R*",
+    )
 
 
 def check_gap_lower_corruption_term_large_branch(case):
     """Lower gap lemma, line 3 (tex 978-984), large branch 2C_l/N_l > 1/16:
     -err_l(h, h*) <= (1/16) Delta_h + C_l/N_l."""
-    return _report("check_gap_lower_corruption_term_large_branch", "gap_lower_large_excess",
-                   gap_lower_rows(Population(case), "large"),
-                   "large branch: the corruption lowers (h, h*) by more than Delta_h/16 + c")
+    return _report(
+        "check_gap_lower_corruption_term_large_branch",
+        "gap_lower_large_excess",
+        gap_lower_rows(Population(case), "large"),
+        "large branch: the corruption lowers (h, h*) by more than Delta_h/16 + c",
+    )
 
 
 # ==========================================================================================
@@ -313,11 +368,19 @@ def check_gap_upper_line8_corruption_term(case):
     """Upper gap lemma, line 8 (tex 952-954): "= ... + 4 R* C_l/N_l + ...", i.e. the Corruption
     Term (tex 931) is at most 4 R* C_l/N_l, in every epoch."""
     pop = Population(case)
-    rows = [(corruption_term_upper(e.c, pop.R) - 4 * pop.R * e.c,
-             dict(l=e.l, c_l=e.c, R_star=pop.R, corruption_term=corruption_term_upper(e.c, pop.R)))
-            for e in pop.epochs]
-    return _report("check_gap_upper_line8_corruption_term", "gap_upper_line8_excess", rows,
-                   "the Corruption Term exceeds line 8's 4 R* C_l/N_l")
+    rows = [
+        (
+            corruption_term_upper(e.c, pop.R) - 4 * pop.R * e.c,
+            dict(l=e.l, c_l=e.c, R_star=pop.R, corruption_term=corruption_term_upper(e.c, pop.R)),
+        )
+        for e in pop.epochs
+    ]
+    return _report(
+        "check_gap_upper_line8_corruption_term",
+        "gap_upper_line8_excess",
+        rows,
+        "the Corruption Term exceeds line 8's 4 R* C_l/N_l",
+    )
 
 
 def check_gap_upper_corruption_bookkeeping(case):
@@ -329,8 +392,12 @@ def check_gap_upper_corruption_bookkeeping(case):
     for e in pop.epochs:
         lhs = corruption_term_upper(e.c, pop.R) + Fraction(3, 16) * pop.g(e.l - 1)
         rows.append((lhs - 2 * pop.g(e.l), dict(l=e.l, lhs=lhs, two_g_l=2 * pop.g(e.l), c_l=e.c, R_star=pop.R)))
-    return _report("check_gap_upper_corruption_bookkeeping", "gap_upper_bookkeeping_excess", rows,
-                   "CT_l + (3/16) g_{l-1} exceeds 2 g_l")
+    return _report(
+        "check_gap_upper_corruption_bookkeeping",
+        "gap_upper_bookkeeping_excess",
+        rows,
+        "CT_l + (3/16) g_{l-1} exceeds 2 g_l",
+    )
 
 
 def lower_bookkeeping_rows(pop, extra: bool):
@@ -345,16 +412,23 @@ def lower_bookkeeping_rows(pop, extra: bool):
 def check_gap_lower_corruption_bookkeeping(case):
     """Lower gap lemma, lines 6-7 (tex 994-996): 4 R* C_l/N_l + CT_low + (18/32) g_{l-1} <=
     (18/8) g_l in every epoch (line 7 from line 6)."""
-    return _report("check_gap_lower_corruption_bookkeeping", "gap_lower_bookkeeping_excess",
-                   lower_bookkeeping_rows(Population(case), True),
-                   "4 R* c_l + CT_l + (18/32) g_{l-1} exceeds (18/8) g_l")
+    return _report(
+        "check_gap_lower_corruption_bookkeeping",
+        "gap_lower_bookkeeping_excess",
+        lower_bookkeeping_rows(Population(case), True),
+        "4 R* c_l + CT_l + (18/32) g_{l-1} exceeds (18/8) g_l",
+    )
 
 
 def check_gap_lower_corruption_bookkeeping_corrected(case):
     """Lower gap lemma from line 5 (tex 990-992) without line 6's extra 4 R* C_l/N_l (FINDINGS
     F10's repair): CT_low + (18/32) g_{l-1} <= (18/8) g_l in every epoch."""
-    return _report("check_gap_lower_corruption_bookkeeping_corrected", "gap_lower_bookkeeping_corrected_excess",
-                   lower_bookkeeping_rows(Population(case), False), "CT_l + (18/32) g_{l-1} exceeds (18/8) g_l")
+    return _report(
+        "check_gap_lower_corruption_bookkeeping_corrected",
+        "gap_lower_bookkeeping_corrected_excess",
+        lower_bookkeeping_rows(Population(case), False),
+        "CT_l + (18/32) g_{l-1} exceeds (18/8) g_l",
+    )
 
 
 def check_corruption_budget_per_epoch(case):
@@ -363,18 +437,19 @@ def check_corruption_budget_per_epoch(case):
     pop = Population(case)
     rows = []
     for e in pop.epochs[1:]:
-        past = sum((p.C for p in pop.epochs[:e.l - 1]), Fraction(0))
+        past = sum((p.C for p in pop.epochs[: e.l - 1]), Fraction(0))
         bound = 2 * case.beta1 / eps(e.l - 1) ** 2
         rows.append((past - bound, dict(l=e.l, past=past, bound=bound)))
-    return _report("check_corruption_budget_per_epoch", "budget_excess", rows,
-                   "sum_{s<l} C_s exceeds 2 beta1 eps_{l-1}^-2")
+    return _report(
+        "check_corruption_budget_per_epoch", "budget_excess", rows, "sum_{s<l} C_s exceeds 2 beta1 eps_{l-1}^-2"
+    )
 
 
 # ==========================================================================================
 # D1: Catoni's condition
 # ==========================================================================================
 def check_catoni_condition_corruption_term(case):
-    """"Concentration inequality in our case" (tex 790-795), the corruption term of the
+    """ "Concentration inequality in our case" (tex 790-795), the corruption term of the
     condition that makes alpha admissible: sum_{t in I_l} ((R*(h) - R*(h')) - (R_t(h) - R_t(h')))^2 <=
     4 N_l rho^_l(h, h')/min q, at population (rho^ = rho*) and q = 1, for every epoch and pair."""
     instance, pop = case.instance, Population(case)
@@ -393,8 +468,12 @@ def check_catoni_condition_corruption_term(case):
         for (h, g), total in squares.items():
             bound = 4 * e.length * pop.rho[h][g]
             rows.append((total - bound, dict(l=e.l, h=h, h2=g, sum_of_squares=total, bound=bound)))
-    return _report("check_catoni_condition_corruption_term", "catoni_condition_excess", rows,
-                   "the squared corruption of a pair's risk difference exceeds 4 N_l rho*")
+    return _report(
+        "check_catoni_condition_corruption_term",
+        "catoni_condition_excess",
+        rows,
+        "the squared corruption of a pair's risk difference exceeds 4 N_l rho*",
+    )
 
 
 # ==========================================================================================
@@ -413,20 +492,33 @@ def check_lemma_a2_middle_line(case):
     instance, pop = case.instance, Population(case)
     per_round_max = []  # (start, end, max_h (R_t(h) - R*(h))) per segment
     for start, end, eta_t, _ in case.adversary.bind(instance):
-        per_round_max.append((start, end, max(risk_under(instance.nu, eta_t, labels) - instance.risk(h)
-                                              for h, labels in enumerate(instance.hypotheses))))
+        per_round_max.append(
+            (
+                start,
+                end,
+                max(
+                    risk_under(instance.nu, eta_t, labels) - instance.risk(h)
+                    for h, labels in enumerate(instance.hypotheses)
+                ),
+            )
+        )
     rows = []
     for a, b in _intervals(case.adversary.n, pop.epochs):
         length = b - a + 1
         excess = pop.cumulative.interval(a, b)
-        total_max = sum(((min(b, e) - max(a, s) + 1) * m for s, e, m in per_round_max if max(a, s) <= min(b, e)),
-                        Fraction(0))
+        total_max = sum(
+            ((min(b, e) - max(a, s) + 1) * m for s, e, m in per_round_max if max(a, s) <= min(b, e)), Fraction(0)
+        )
         for h, g in _pairs(pop):
             lhs = (excess[h] - excess[g]) / length
             rhs = pop.rho[h][g] * 2 * total_max / length
             rows.append((lhs - rhs, dict(interval=f"[{a}, {b}]", h=h, h2=g, lhs=lhs, rhs=rhs)))
-    return _report("check_lemma_a2_middle_line", "a2_middle_excess", rows,
-                   "Lemma A.2's middle line: the pair moves by more than rho* (2/|I|) sum max_h (R_t(h) - R*(h))")
+    return _report(
+        "check_lemma_a2_middle_line",
+        "a2_middle_excess",
+        rows,
+        "Lemma A.2's middle line: the pair moves by more than rho* (2/|I|) sum max_h (R_t(h) - R*(h))",
+    )
 
 
 def lemma_a2_conclusion_rows(case):
@@ -437,8 +529,10 @@ def lemma_a2_conclusion_rows(case):
     for a, b in _intervals(case.adversary.n, pop.epochs):
         length, C = b - a + 1, case.adversary.total(case.instance, a, b)
         excess = pop.cumulative.interval(a, b)
-        rows += [((excess[h] - excess[g]) / length - 2 * pop.rho[h][g] * C / length, dict(interval=f"[{a}, {b}]"))
-                 for h, g in _pairs(pop)]
+        rows += [
+            ((excess[h] - excess[g]) / length - 2 * pop.rho[h][g] * C / length, dict(interval=f"[{a}, {b}]"))
+            for h, g in _pairs(pop)
+        ]
     return rows
 
 
@@ -469,8 +563,12 @@ def check_passive_proof_corruption_terms(case):
             rows.append((lhs - middle, dict(t=t, h=h, step="Lemma A.2 (tex 572)", lhs=lhs, rhs=middle)))
             rows.append((middle - last, dict(t=t, h=h, step="rho* <= 2 max (tex 577)", lhs=middle, rhs=last)))
             if 4 * C < t and pop.instance.risk(h) + shift[h] == erm:
-                rows.append((pop.gap[h] - 8 * c * pop.R, dict(t=t, h=h, step="ERM: Delta <= 8 (C/n) R* (tex 237)",
-                                                              lhs=pop.gap[h], rhs=8 * c * pop.R)))
+                rows.append(
+                    (
+                        pop.gap[h] - 8 * c * pop.R,
+                        dict(t=t, h=h, step="ERM: Delta <= 8 (C/n) R* (tex 237)", lhs=pop.gap[h], rhs=8 * c * pop.R),
+                    )
+                )
     return _report(name, "passive_corruption_excess", rows, "a corruption step of Theorem 3.1's proof fails")
 
 
@@ -496,8 +594,9 @@ def lemma_c1_rows(pop, lines):
             if pop.gap[h] + shift[h] - shift[best] > 0:  # R-bar_t(h) > R-bar_t(h*)
                 continue
             for line, bound in lines(C / t, pop.R, pop.rho[h][best]):
-                rows.append((pop.gap[h] - bound, dict(t=t, h=h, line=line, gap=pop.gap[h], bound=bound, C_t=C,
-                                                      R_star=pop.R)))
+                rows.append(
+                    (pop.gap[h] - bound, dict(t=t, h=h, line=line, gap=pop.gap[h], bound=bound, C_t=C, R_star=pop.R))
+                )
     return rows
 
 
@@ -506,20 +605,28 @@ def check_lemma_c1_corruption_term(case):
     Bernstein widths, 0 here): at every checkpoint t within Theorem 4.1's budget C_t <= t/8,
     every h^_t minimising R-bar_t over a V_t containing h* has
     line 1: Delta <= 4 (C_t/t) R*; line 2: Delta <= R*/2; line 3: Delta <= R*."""
-    rows = lemma_c1_rows(Population(case), lambda c, R, rho: (("line 1", 4 * c * R), ("line 2", R / 2),
-                                                                ("line 3", R)))
-    return _report("check_lemma_c1_corruption_term", "lemma_c1_excess", rows,
-                   "Lemma C.1 at population: the corrupted minimiser's gap exceeds the line's bound")
+    rows = lemma_c1_rows(Population(case), lambda c, R, rho: (("line 1", 4 * c * R), ("line 2", R / 2), ("line 3", R)))
+    return _report(
+        "check_lemma_c1_corruption_term",
+        "lemma_c1_excess",
+        rows,
+        "Lemma C.1 at population: the corrupted minimiser's gap exceeds the line's bound",
+    )
 
 
 def check_lemma_c1_corruption_term_corrected(case):
     """Lemma C.1 corrected (FINDINGS F2's repair) at population level: Delta_{h^_t} <=
     2 (C_t/t) rho*(h^_t, h*) (Lemma A.2 and R-bar_t(h^_t) <= R-bar_t(h*)) <= 8 (C_t/t) R*, and line 3,
     Delta <= R*."""
-    rows = lemma_c1_rows(Population(case), lambda c, R, rho: (("Lemma A.2", 2 * c * rho), ("8 (C_t/t) R*", 8 * c * R),
-                                                                ("line 3", R)))
-    return _report("check_lemma_c1_corruption_term_corrected", "lemma_c1_corrected_excess", rows,
-                   "Lemma C.1 corrected at population: the corrupted minimiser's gap exceeds the bound")
+    rows = lemma_c1_rows(
+        Population(case), lambda c, R, rho: (("Lemma A.2", 2 * c * rho), ("8 (C_t/t) R*", 8 * c * R), ("line 3", R))
+    )
+    return _report(
+        "check_lemma_c1_corruption_term_corrected",
+        "lemma_c1_corrected_excess",
+        rows,
+        "Lemma C.1 corrected at population: the corrupted minimiser's gap exceeds the bound",
+    )
 
 
 def check_robust_cal_proof_corruption_terms(case):
@@ -539,8 +646,12 @@ def check_robust_cal_proof_corruption_terms(case):
             rows.append((star_minus_h - rho / 2, dict(t=t, h=h, step="tex 640-646 (rho/2 threshold)")))
             rows.append((-(shift[h] - shift[best]) - 2 * c * rho, dict(t=t, h=h, step="tex 659")))
             rows.append((2 * c * rho - rho / 4, dict(t=t, h=h, step="tex 661 (C_t/t <= 1/8)")))
-    return _report("check_robust_cal_proof_corruption_terms", "robust_cal_corruption_excess", rows,
-                   "a corruption step of Theorem 4.1's proof fails")
+    return _report(
+        "check_robust_cal_proof_corruption_terms",
+        "robust_cal_corruption_excess",
+        rows,
+        "a corruption step of Theorem 4.1's proof fails",
+    )
 
 
 CHECKS = tuple(

@@ -43,6 +43,7 @@ A real bug cannot hide behind a class: each class is granted only when the exact
 show the ambiguity (a near tie, a near boundary, an optimal D^), and the candidate's
 discrete choices must follow from its own reported numbers (tests/test_crosscheck.py
 runs broken copies of fast/ to show each is caught)."""
+
 from __future__ import annotations
 
 import time
@@ -51,23 +52,34 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
 
+from properties.checks.crosscheck_summary import Summary, summary_text  # noqa: F401 (public here too)
+from properties.checks.formulas import robust_cal_beta, robust_cal_threshold
+from properties.checks.free_choices import DIVERGENCE_KINDS, accepted_calruption_outputs, divergence_of
+from properties.checks.judgement import EXACT as EXACT_JUDGEMENT
+from properties.checks.judgement import Judgement
+from properties.checks.tolerances import EXACT, table
+from properties.core.budget import spent
+from properties.core.candidate import CallFailed, as_candidate, run_algorithm
+from properties.core.outcomes import ALGORITHMS, BUDGET_SKIP
+from properties.core.violation import Violation
 from reference.calruption import (
-    EpochCounts, EpochState, calruption_epoch, epoch_length, epsilon, gap_estimates, layers_of, lp_rows, lp_value,
-    next_query_probabilities, penalised_risks, risks_under,
+    EpochCounts,
+    EpochState,
+    calruption_epoch,
+    epoch_length,
+    epsilon,
+    gap_estimates,
+    layers_of,
+    lp_rows,
+    lp_value,
+    next_query_probabilities,
+    penalised_risks,
+    risks_under,
 )
 from reference.empirical import argmin_lowest_index, empirical_risks
 from reference.instance import disagreement_region
 from reference.passive import passive as reference_passive
 from reference.robust_cal import checkpoint_update
-
-from properties.checks.free_choices import DIVERGENCE_KINDS, accepted_calruption_outputs, divergence_of
-from properties.core.budget import spent
-from properties.core.candidate import CallFailed, as_candidate, run_algorithm
-from properties.checks.formulas import robust_cal_beta, robust_cal_threshold
-from properties.checks.judgement import EXACT as EXACT_JUDGEMENT, Judgement
-from properties.checks.tolerances import EXACT, table
-from properties.core.outcomes import ALGORITHMS, BUDGET_SKIP
-from properties.core.violation import Violation
 
 CHECK = "crosscheck"
 
@@ -138,8 +150,13 @@ class _Comparer:
             return True
         if not self.within(name, candidate, exact, scale):
             t = self.tolerances[name]
-            self.fail(where, f"is outside the tolerance of {name!r} (rel {t.rel:g}, abs {t.abs:g} x {t.scale})",
-                      candidate=candidate, exact=exact, difference=candidate - exact)
+            self.fail(
+                where,
+                f"is outside the tolerance of {name!r} (rel {t.rel:g}, abs {t.abs:g} x {t.scale})",
+                candidate=candidate,
+                exact=exact,
+                difference=candidate - exact,
+            )
             return False
         return True
 
@@ -154,8 +171,9 @@ class _Comparer:
             ok = self.close(name, f"{where}[{i}]", c, e, scale) and ok
         return ok
 
-    def minimiser(self, choice: str, name: str, where: str, chosen: int, values, members, own,
-                  scale=Fraction(1)) -> bool:
+    def minimiser(
+        self, choice: str, name: str, where: str, chosen: int, values, members, own, scale=Fraction(1)
+    ) -> bool:
         """The candidate's argmin against the exact values: the lowest-index argmin, or (if
         the table `properties.checks.free_choices` says `choice` is free) a divergence of its class
         (argmin_tie) when its exact value is within tolerance of the minimum and the choice
@@ -169,20 +187,35 @@ class _Comparer:
             return True
         kind = divergence_of(choice)
         if kind is None:
-            self.fail(where, f"is not the lowest-index argmin, which the table pins ({choice})", candidate=chosen,
-                      exact=best)
+            self.fail(
+                where, f"is not the lowest-index argmin, which the table pins ({choice})", candidate=chosen, exact=best
+            )
             return False
         own_best = min(own[h] for h in members)
         if not self.within(name, own[chosen], own_best, scale, record=False):
-            self.fail(where, "is not a minimiser of the candidate's own reported values", candidate=chosen,
-                      its_value=own[chosen], its_minimum=own_best)
+            self.fail(
+                where,
+                "is not a minimiser of the candidate's own reported values",
+                candidate=chosen,
+                its_value=own[chosen],
+                its_minimum=own_best,
+            )
             return False
         if self.within(name, values[chosen], values[best], scale):
-            self.diverge(kind, where, f"h {chosen} instead of {best} ({choice}): exact values {values[chosen]} and "
-                                      f"{values[best]}")
+            self.diverge(
+                kind,
+                where,
+                f"h {chosen} instead of {best} ({choice}): exact values {values[chosen]} and {values[best]}",
+            )
             return True
-        self.fail(where, "is not a minimiser", candidate=chosen, exact=best,
-                  candidate_value=values[chosen], minimum=values[best])
+        self.fail(
+            where,
+            "is not a minimiser",
+            candidate=chosen,
+            exact=best,
+            candidate_value=values[chosen],
+            minimum=values[best],
+        )
         return False
 
     def canonical(self, where: str, members) -> bool:
@@ -203,8 +236,7 @@ def _passive(cmp: _Comparer, H, tape, params, trace) -> None:
     exact = reference_passive(H, tape, params).empirical_risk
     cmp.same("labels_requested", trace.labels_requested, tape.n)
     cmp.close_all("empirical_risk", "empirical_risk", trace.empirical_risk, exact)
-    cmp.minimiser("passive.erm_tie", "empirical_risk", "output", trace.output, exact, everyone,
-                  trace.empirical_risk)
+    cmp.minimiser("passive.erm_tie", "empirical_risk", "output", trace.output, exact, everyone, trace.empirical_risk)
 
 
 # -- RobustCAL ---------------------------------------------------------------------------
@@ -233,14 +265,21 @@ def _robust_cal(cmp: _Comparer, H, tape, params, trace, vanilla: bool) -> None:
         return
     expected_t = [1 << k for k in range(1, n.bit_length()) if 1 << k <= n]
     if [c.t for c in trace.checkpoints] != expected_t:
-        cmp.fail("checkpoints", "are not t = 2, 4, ..., <= n (line 7)", candidate=[c.t for c in trace.checkpoints], exact=expected_t)
+        cmp.fail(
+            "checkpoints",
+            "are not t = 2, 4, ..., <= n (line 7)",
+            candidate=[c.t for c in trace.checkpoints],
+            exact=expected_t,
+        )
         return
     members = tuple(range(len(H)))
     stream = _Stream(tape, len(H[0]))
     for c in trace.checkpoints:
         where = f"checkpoint t = {c.t}"
-        if not (cmp.canonical(f"{where} version_space", c.version_space)
-                and cmp.canonical(f"{where} next_version_space", c.next_version_space)):
+        if not (
+            cmp.canonical(f"{where} version_space", c.version_space)
+            and cmp.canonical(f"{where} next_version_space", c.next_version_space)
+        ):
             return
         if not cmp.same(f"{where} version_space (the previous next_version_space)", c.version_space, members):
             return
@@ -248,11 +287,20 @@ def _robust_cal(cmp: _Comparer, H, tape, params, trace, vanilla: bool) -> None:
         cmp.same(f"{where} labels_requested", c.labels_requested, stream.labels)
         ref = checkpoint_update(H, members, stream.seen, stream.queried, stream.labels, c.t, params, vanilla)
         cmp.close_all("empirical_risk", f"{where} empirical_risk", c.empirical_risk, ref.empirical_risk)
-        if not cmp.minimiser("robust_cal.h_hat_tie", "empirical_risk", f"{where} h_hat (line 8)", c.h_hat,
-                             ref.empirical_risk, members, c.empirical_risk):
+        if not cmp.minimiser(
+            "robust_cal.h_hat_tie",
+            "empirical_risk",
+            f"{where} h_hat (line 8)",
+            c.h_hat,
+            ref.empirical_risk,
+            members,
+            c.empirical_risk,
+        ):
             return
         if c.h_hat != ref.h_hat:
-            ref = checkpoint_update(H, members, stream.seen, stream.queried, stream.labels, c.t, params, vanilla, c.h_hat)
+            ref = checkpoint_update(
+                H, members, stream.seen, stream.queried, stream.labels, c.t, params, vanilla, c.h_hat
+            )
         cmp.close_all("disagreement", f"{where} disagreement", c.disagreement, ref.disagreement)
         _compare_enclosure(cmp, "beta", f"{where} beta", c.beta, ref.beta)
         for h in range(len(H)):
@@ -274,11 +322,20 @@ def _robust_cal(cmp: _Comparer, H, tape, params, trace, vanilla: bool) -> None:
             # themselves within rounding of each other (then either decision does)
             own = (own_lhs <= own_threshold) == kept or cmp.within("threshold", own_lhs, own_threshold, record=False)
             if own and _threshold_tie(cmp, params, ref, h, c.t, vanilla, lhs, threshold):
-                cmp.diverge("threshold_boundary", f"{where} h {h}",
-                            f"kept {kept} with L^ difference {float(lhs)!r} against threshold {float(threshold)!r}")
+                cmp.diverge(
+                    "threshold_boundary",
+                    f"{where} h {h}",
+                    f"kept {kept} with L^ difference {float(lhs)!r} against threshold {float(threshold)!r}",
+                )
             else:
-                cmp.fail(f"{where} keep h {h} (line 10)", "differs from the exact decision",
-                         candidate=kept, exact=exact_kept, risk_difference=lhs, threshold=threshold)
+                cmp.fail(
+                    f"{where} keep h {h} (line 10)",
+                    "differs from the exact decision",
+                    candidate=kept,
+                    exact=exact_kept,
+                    risk_difference=lhs,
+                    threshold=threshold,
+                )
         members = c.next_version_space
     stream.advance_dis(n, disagreement_region(H, members))
     cmp.canonical("final_version_space", trace.final_version_space)
@@ -286,8 +343,9 @@ def _robust_cal(cmp: _Comparer, H, tape, params, trace, vanilla: bool) -> None:
     final = empirical_risks(H, stream.queried, n, members)
     cmp.close_all("empirical_risk", "final_empirical_risk", trace.final_empirical_risk, final)
     cmp.same("labels_requested", trace.labels_requested, stream.labels)
-    cmp.minimiser("robust_cal.output_tie", "empirical_risk", "output", trace.output, final, members,
-                  trace.final_empirical_risk)
+    cmp.minimiser(
+        "robust_cal.output_tie", "empirical_risk", "output", trace.output, final, members, trace.final_empirical_risk
+    )
 
 
 def _threshold_tie(cmp: _Comparer, params, ref, h: int, t: int, vanilla: bool, lhs, threshold) -> bool:
@@ -331,8 +389,12 @@ def _labels(cmp: _Comparer, where: str, candidate: int, exact: int, undecided) -
     its undecided coins of it (a `coin` divergence, one per round it decided otherwise).
     Returns the count the run goes on from (the candidate's, where accepted)."""
     if candidate != exact and exact - undecided[0] <= candidate <= exact + undecided[1]:
-        cmp.diverge("coin", where, f"{abs(candidate - exact)} coins within the rounding of the candidate's q",
-                    abs(candidate - exact))
+        cmp.diverge(
+            "coin",
+            where,
+            f"{abs(candidate - exact)} coins within the rounding of the candidate's q",
+            abs(candidate - exact),
+        )
         return candidate
     cmp.same(f"{where} labels_requested", candidate, exact)
     return exact
@@ -346,7 +408,9 @@ def _calruption(cmp: _Comparer, H, tape, params, trace) -> None:
         tau, l = tau + epoch_length(params, l), l + 1
     found = [(e.l, e.tau, e.length) for e in trace.epochs]
     if found != schedule:
-        cmp.fail("epochs", "are not the schedule l, tau_l, |I_l| = ceil(beta1 4^l) (line 1)", candidate=found, exact=schedule)
+        cmp.fail(
+            "epochs", "are not the schedule l, tau_l, |I_l| = ceil(beta1 4^l) (line 1)", candidate=found, exact=schedule
+        )
         return
     q, exact_q, gap_prev = (Fraction(1),) * m, None, (Fraction(0),) * num_h
     penalty_scale = 1 + params.beta2  # line 10's penalty carries the candidate's rounding of Delta^ times beta2
@@ -355,8 +419,9 @@ def _calruption(cmp: _Comparer, H, tape, params, trace) -> None:
         where = f"epoch {e.l}"
         if not cmp.same(f"{where} q (the previous next_q)", e.q, q):
             return
-        seen, queried, flipped, undecided = _epoch_counts(tape, e.tau, e.tau + e.length - 1, q, exact_q, m,
-                                                          cmp.judgement)
+        seen, queried, flipped, undecided = _epoch_counts(
+            tape, e.tau, e.tau + e.length - 1, q, exact_q, m, cmp.judgement
+        )
         if flipped:
             cmp.diverge("coin", where, f"{flipped} coins between the candidate's q and the exact q", flipped)
         labels += _labels(cmp, where, e.labels_requested, sum(a + b for a, b in queried), undecided)
@@ -380,8 +445,16 @@ def _calruption(cmp: _Comparer, H, tape, params, trace) -> None:
         cmp.close_all("risk_hat", f"{where} risk_hat", e.risk_hat, risk)
         penalised = penalised_risks(risk, gap_prev, params.beta2)
         own = penalised_risks(e.risk_hat, gap_prev, params.beta2)
-        if not cmp.minimiser("calruption.h_star_tie", "penalised", f"{where} h_star_hat (line 10)", e.h_star_hat,
-                             penalised, range(num_h), own, penalty_scale):
+        if not cmp.minimiser(
+            "calruption.h_star_tie",
+            "penalised",
+            f"{where} h_star_hat (line 10)",
+            e.h_star_hat,
+            penalised,
+            range(num_h),
+            own,
+            penalty_scale,
+        ):
             return
         gap = gap_estimates(risk, penalised[e.h_star_hat], e.l)
         cmp.close_all("gap_hat", f"{where} gap_hat (line 11)", e.gap_hat, gap, penalty_scale)
@@ -398,14 +471,16 @@ def _calruption(cmp: _Comparer, H, tape, params, trace) -> None:
     if start <= n:
         _, queried, flipped, undecided = _epoch_counts(tape, start, n, q, exact_q, m, cmp.judgement)
         if flipped:
-            cmp.diverge("coin", "unfinished epoch", f"{flipped} coins between the candidate's q and the exact q", flipped)
+            cmp.diverge(
+                "coin", "unfinished epoch", f"{flipped} coins between the candidate's q and the exact q", flipped
+            )
         labels += sum(a + b for a, b in queried)
     _labels(cmp, "total", trace.labels_requested, labels, undecided)
     _check_output(cmp, trace, num_h)
 
 
 def _check_output(cmp: _Comparer, trace, num_h: int) -> None:
-    """"Output: h in V_l^{l-1}": a member of the candidate's own top layer (already held to
+    """ "Output: h in V_l^{l-1}": a member of the candidate's own top layer (already held to
     the exact layers, with layer_boundary where Delta^ is at eps_L), any hypothesis without
     a completed epoch; another member than the reference's choice, the candidate's own
     h^*_L (0 without an epoch), is a divergence of the free choice `calruption.output`."""
@@ -414,11 +489,19 @@ def _check_output(cmp: _Comparer, trace, num_h: int) -> None:
         return
     accepted = accepted_calruption_outputs(trace, num_h)
     if trace.output in accepted:
-        cmp.diverge(divergence_of("calruption.output"), "output",
-                    f"h {trace.output} instead of {documented}, both in V_L^(L-1) = {list(accepted)}")
+        cmp.diverge(
+            divergence_of("calruption.output"),
+            "output",
+            f"h {trace.output} instead of {documented}, both in V_L^(L-1) = {list(accepted)}",
+        )
     else:
-        cmp.fail("output", "is not in V_l^{l-1}, the last completed epoch's top layer (R13)", candidate=trace.output,
-                 accepted=accepted, h_star=documented)
+        cmp.fail(
+            "output",
+            "is not in V_l^{l-1}, the last completed epoch's top layer (R13)",
+            candidate=trace.output,
+            accepted=accepted,
+            h_star=documented,
+        )
 
 
 def _compare_enclosure(cmp: _Comparer, name: str, where: str, candidate, exact) -> None:
@@ -428,8 +511,9 @@ def _compare_enclosure(cmp: _Comparer, name: str, where: str, candidate, exact) 
     checks ask for containment only) -- a float one's midpoint must be within tolerance."""
     if cmp.tolerances is EXACT:
         if candidate.hi < exact.lo or exact.hi < candidate.lo:
-            cmp.fail(where, "enclosure is disjoint from the reference's certified one", candidate=candidate,
-                     exact=exact)
+            cmp.fail(
+                where, "enclosure is disjoint from the reference's certified one", candidate=candidate, exact=exact
+            )
         return
     cmp.close(name, where, _mid(candidate), _mid(exact))
 
@@ -467,8 +551,12 @@ def _check_fit(cmp: _Comparer, where, H, ref, e):
     scale = max((w * (abs(W) + 1) for _, _, w, W in rows), default=Fraction(1))
     value = lp_value(H, ref.support, ref.empirical_x, rows, eta)
     if value > ref.lp_objective and not cmp.within("lp_optimality", value, ref.lp_objective, scale):
-        cmp.fail(f"{where} eta_hat (line 9)", "is not an optimal D^ of the exact LP",
-                 objective_at_candidate=value, optimum=ref.lp_objective)
+        cmp.fail(
+            f"{where} eta_hat (line 9)",
+            "is not an optimal D^ of the exact LP",
+            objective_at_candidate=value,
+            optimum=ref.lp_objective,
+        )
         return None
     cmp.close("lp_objective", f"{where} lp_objective", e.lp_objective, ref.lp_objective, scale)
     if any(not cmp.within("eta_hat", eta[x], ref.eta_hat[x], record=False) for x in ref.support):
@@ -477,8 +565,11 @@ def _check_fit(cmp: _Comparer, where, H, ref, e):
         if kind is None:
             cmp.fail(f"{where} eta_hat (line 9)", f"is not the reference's D^, which the table pins ({choice})")
             return None
-        cmp.diverge(kind, where, f"a different optimal D^ ({choice}): objective {float(value)!r}, "
-                                 f"optimum {float(ref.lp_objective)!r}")
+        cmp.diverge(
+            kind,
+            where,
+            f"a different optimal D^ ({choice}): objective {float(value)!r}, optimum {float(ref.lp_objective)!r}",
+        )
     return eta
 
 
@@ -526,8 +617,9 @@ def _params(cmp: _Comparer, trace, params) -> None:
     cmp.same("params (the trace records what it ran with)", trace.params, params)
 
 
-def crosscheck_case(candidate, case, index: int = 0, algorithms=ALGORITHMS, hung=None,
-                    deadline: float | None = None) -> list[AlgorithmReport]:
+def crosscheck_case(
+    candidate, case, index: int = 0, algorithms=ALGORITHMS, hung=None, deadline: float | None = None
+) -> list[AlgorithmReport]:
     """The candidate against the reference on one case. `hung` ({algorithm: case index}),
     shared across cases, records algorithms whose call hung: they are not run again (each
     would wait out the timeout) and their later cases are reported as skipped. Once
@@ -567,67 +659,15 @@ def crosscheck_case(candidate, case, index: int = 0, algorithms=ALGORITHMS, hung
     return reports
 
 
-@dataclass
-class Summary:
-    candidate: str
-    arithmetic: str
-    reports: list[AlgorithmReport]
-
-    @property
-    def mismatches(self) -> list[Violation]:
-        return [v for r in self.reports for v in r.mismatches]
-
-    def divergence_counts(self) -> dict[str, dict[str, int]]:
-        """{algorithm: {kind: count}} over every case, every kind listed."""
-        result = {}
-        for algorithm in dict.fromkeys(r.algorithm for r in self.reports):
-            total = Counter()
-            for r in self.reports:
-                if r.algorithm == algorithm:
-                    total += r.divergence_counts()
-            result[algorithm] = {kind: total.get(kind, 0) for kind in DIVERGENCE_KINDS}
-        return result
-
-    def worst(self) -> dict[str, float]:
-        worst: dict[str, float] = {}
-        for r in self.reports:
-            for name, ratio in r.worst.items():
-                worst[name] = max(worst.get(name, 0.0), ratio)
-        return dict(sorted(worst.items()))
-
-    def to_json(self) -> dict:
-        per_algorithm = {}
-        for algorithm, kinds in self.divergence_counts().items():
-            mine = [r for r in self.reports if r.algorithm == algorithm]
-            per_algorithm[algorithm] = {
-                "cases": sum(r.runs for r in mine), "agreed": sum(r.ok for r in mine),
-                "skipped": sum(r.runs for r in mine if r.skipped is not None),
-                "divergences": kinds,
-                "cases_with_divergences": sum(bool(r.divergences) for r in mine),
-            }
-        return {
-            "candidate": self.candidate, "arithmetic": self.arithmetic, "algorithms": per_algorithm,
-            "worst_error_over_tolerance": self.worst(),
-            "skipped": _skipped_runs(self.reports),  # why: runs
-            "mismatches": [
-                {"case": r.case_index, "algorithm": r.algorithm, "message": v.message, "values": v.values,
-                 "reproduce": r.reproducer}
-                for r in self.reports for v in r.mismatches
-            ],
-        }
-
-
-def _skipped_runs(reports) -> dict[str, int]:
-    """{why: runs} of the skipped runs."""
-    counts: Counter = Counter()
-    for r in reports:
-        if r.skipped:
-            counts[r.skipped] += r.runs
-    return dict(counts)
-
-
-def crosscheck(candidate, name: str, cases, algorithms=ALGORITHMS, progress=None,
-               deadline: float | None = None, total: int | None = None) -> Summary:
+def crosscheck(
+    candidate,
+    name: str,
+    cases,
+    algorithms=ALGORITHMS,
+    progress=None,
+    deadline: float | None = None,
+    total: int | None = None,
+) -> Summary:
     """The candidate against the reference on `cases`: a list, or any iterable of `total`
     cases (a stream, generated only as far as the run gets). Once the budget is spent
     before a case, no further case is generated: each algorithm gets one report standing
@@ -638,9 +678,19 @@ def crosscheck(candidate, name: str, cases, algorithms=ALGORITHMS, progress=None
     stream = iter(cases)
     for index in range(total):
         if spent(deadline):
-            reports.extend(AlgorithmReport(index, algorithm, runs=total - index, skipped=(
-                f"not run: the candidate hung on {algorithm} in case {hung[algorithm]}" if algorithm in hung
-                else BUDGET_SKIP)) for algorithm in algorithms)
+            reports.extend(
+                AlgorithmReport(
+                    index,
+                    algorithm,
+                    runs=total - index,
+                    skipped=(
+                        f"not run: the candidate hung on {algorithm} in case {hung[algorithm]}"
+                        if algorithm in hung
+                        else BUDGET_SKIP
+                    ),
+                )
+                for algorithm in algorithms
+            )
             if progress:
                 progress(total - 1, reports)
             break
@@ -653,33 +703,14 @@ def crosscheck(candidate, name: str, cases, algorithms=ALGORITHMS, progress=None
     return Summary(name, arithmetic_of(candidate), reports)
 
 
-def summary_text(summary: Summary) -> str:
-    lines = [f"candidate {summary.candidate} ({summary.arithmetic}) against the reference"]
-    data = summary.to_json()
-    kinds = "  ".join(f"{k:>18}" for k in DIVERGENCE_KINDS)
-    lines.append(f"{'algorithm':<20}{'agreed':>10}  {kinds}")
-    for algorithm, row in data["algorithms"].items():
-        counts = "  ".join(f"{row['divergences'][k]:>18}" for k in DIVERGENCE_KINDS)
-        lines.append(f"{algorithm:<20}{row['agreed']:>5}/{row['cases']:<4}  {counts}")
-    if data["worst_error_over_tolerance"]:
-        lines.append("largest error / tolerance: " + ", ".join(
-            f"{k} {v:.2g}" for k, v in data["worst_error_over_tolerance"].items()))
-    failing = [r for r in summary.reports if r.mismatches]
-    for r in failing[:5]:
-        lines.append(f"MISMATCH case {r.case_index}, {r.algorithm}: {len(r.mismatches)} mismatches, the first:")
-        lines.append(f"  {r.mismatches[0]}")
-        lines.append(f"  reproduce: {r.reproducer}")
-    if len(failing) > 5:
-        lines.append(f"... and {len(failing) - 5} more failing runs")
-    skipped = [r for r in summary.reports if r.skipped]
-    for why, count in _skipped_runs(skipped).items():  # one line per hung algorithm, one for the budget
-        first = next(r for r in skipped if r.skipped == why)
-        lines.append(f"{count} runs skipped from case {first.case_index} on: {why}")
-    lines.append(f"{len(summary.mismatches)} mismatches")
-    return "\n".join(lines)
-
-
 __all__ = [
-    "ALGORITHMS", "DIVERGENCE_KINDS", "AlgorithmReport", "Divergence", "Summary", "arithmetic_of", "crosscheck",
-    "crosscheck_case", "summary_text",
+    "ALGORITHMS",
+    "DIVERGENCE_KINDS",
+    "AlgorithmReport",
+    "Divergence",
+    "Summary",
+    "arithmetic_of",
+    "crosscheck",
+    "crosscheck_case",
+    "summary_text",
 ]

@@ -3,6 +3,7 @@ them: each returns a `Bounded` (properties/checks/judgement.py), the exact value
 a correct float computation may add. The checks (properties/checks_*.py) and the
 cross-check (properties/checks/crosscheck.py) take their float judgements from these, so both
 call the same things a rounding and the same decisions a legitimate tie."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -62,5 +63,11 @@ def catoni_alpha_bounded(J: Judgement, params, length: int, mq, rho) -> Bounded:
     return J.sqrt(J.div(numerator, denominator))
 
 
-__all__ = ["accepted_h_star", "catoni_alpha_bounded", "penalised_risk", "risk_under_fit", "robust_cal_beta",
-           "robust_cal_threshold"]
+__all__ = [
+    "accepted_h_star",
+    "catoni_alpha_bounded",
+    "penalised_risk",
+    "risk_under_fit",
+    "robust_cal_beta",
+    "robust_cal_threshold",
+]

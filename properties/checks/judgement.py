@@ -51,6 +51,7 @@ too, so `check` and `crosscheck` call one rule legitimate.
 The arithmetic of the candidate under judgement is set by the registry around each
 check (`judging`), so a check function reads it with `current()`; called by hand, a check
 judges exactly unless wrapped in `with judging("float64"):`."""
+
 from __future__ import annotations
 
 import contextvars
@@ -71,40 +72,40 @@ ROUNDINGS_PER_OPERATION = 2  # module notes: another evaluation order of the sam
 # for `check`; properties/checks/tolerances.py holds the cross-check's table).
 DERIVATIONS = {
     "count_ratio": "a count over a count (R^, rho^, the x-marginal): both integers exact below 2^p, one division "
-                   "rounded (counts above 2^p: each rounded once more); a count over k points may also be summed from "
-                   "the k rounded marginals: gamma_{k+1} |value|",
+    "rounded (counts above 2^p: each rounded once more); a count over k points may also be summed from "
+    "the k rounded marginals: gamma_{k+1} |value|",
     "beta_t": "beta_t = c ln(3 k |H|^2 / delta): delta and c stored (one rounding each), the argument's product and "
-              "quotient rounded, a faithful ln (one ulp), the product by c rounded",
+    "quotient rounded, a faithful ln (one ulp), the product by c rounded",
     "threshold": "sqrt(2 beta_t rho^ / t) + 3 beta_t / (2t) (+ rho^ / 2): beta_t's bound and rho^'s, then each "
-                 "product, quotient, square root and sum rounded once",
+    "product, quotient, square root and sum rounded once",
     "elimination": "L^_t(h) - L^_t(h^_t) against the threshold: both sides' bounds added; within them either "
-                   "decision is a correct float computation's",
+    "decision is a correct float computation's",
     "N_l": "N_l = beta1 4^l: beta1 evaluated in the format (a ln if it is the paper's constant), times an exact "
-           "power of 4; |I_l| is its ceiling, either integer when N_l is within that bound of one",
+    "power of 4; |I_l| is its ceiling, either integer when N_l is within that bound of one",
     "risk_hat": "R_D(h) = sum over S_l of p^_x (eta^_x or 1 - eta^_x): the candidate's reported p^ and eta^ "
-                "(each possibly held unrounded: u/(1-u)), one subtraction and one product per term, a sum of |S_l| "
-                "terms in any order (gamma_{|S_l|-1})",
+    "(each possibly held unrounded: u/(1-u)), one subtraction and one product per term, a sum of |S_l| "
+    "terms in any order (gamma_{|S_l|-1})",
     "penalised": "R_D(h) + beta2 Delta^_h: R_D's bound, beta2 stored, one product and one sum rounded; h^*_l may "
-                 "be any hypothesis whose penalised value is within the bounds of the minimum",
+    "be any hypothesis whose penalised value is within the bounds of the minimum",
     "gap_hat": "max(eps_l, R_D(h) - R_D(h^*) - beta2 Delta^_{h^*}): the penalised bounds, one subtraction, max "
-               "adds nothing",
+    "adds nothing",
     "next_q": "rho^_l (as reported, possibly held unrounded) times an exact power of 4: u/(1-u) relative",
     "alpha": "sqrt(2 beta3 min q / (5 |I_l| rho^)): beta3 evaluated in the format (a ln), min q and rho^ as "
-             "reported, each product, quotient and the square root rounded once",
+    "reported, each product, quotient and the square root rounded once",
     "weight": "sqrt(min q / rho^): min q and rho^ as reported, one quotient, one square root",
     "W": "Catoni's root: the samples +-1/q rounded once (the root moves by at most the largest sample shift: "
-         "u max|X|), alpha as reported (a relative change r of alpha moves the root by <= 2r max|X| / (1-r)), and "
-         "the solver's residual: an error k u sum c |psi| in f moves the root by <= k u max|X - z| "
-         "(1 + ln(1 + alpha max|X - z|)) (fast/catoni.py's analysis, k = 64): in all "
-         "u max(1, max|X|) (64 (1 + ln(1 + 2 alpha max|X|)) + 4)",
+    "u max|X|), alpha as reported (a relative change r of alpha moves the root by <= 2r max|X| / (1-r)), and "
+    "the solver's residual: an error k u sum c |psi| in f moves the root by <= k u max|X - z| "
+    "(1 + ln(1 + alpha max|X - z|)) (fast/catoni.py's analysis, k = 64): in all "
+    "u max(1, max|X|) (64 (1 + ln(1 + 2 alpha max|X|)) + 4)",
     "lp": "line 9's LP solved by a float solver: its feasibility / optimality tolerance (1e-7, HiGHS's default) "
-          "plus 8u for the rounding of eta^ and of the rows, relative to the rows' scale max(1, max w (|W| + 1))",
+    "plus 8u for the rounding of eta^ and of the rows, relative to the rows' scale max(1, max w (|W| + 1))",
     "coin": "Q_t = 1 iff u_t < q: a float candidate compares its rounding of u_t with its q; when u_t is not "
-            "representable in the format and q lies within one ulp of u_t, either decision is correct",
+    "representable in the format and q lies within one ulp of u_t, either decision is correct",
     "query_bound": "q_{l+1} <= 1/4 max rho^_l with rho^ as reported: the candidate may scale its unrounded rho^ "
-                   "(u/(1-u) relative)",
+    "(u/(1-u) relative)",
     "layer": "V^i = {h : Delta^_h <= eps_i} from the reported Delta^: exact (a reported Delta^ = eps_i is in V^i), "
-             "unless the candidate decided on an unrounded Delta^ within u/(1-u) of eps_i",
+    "unless the candidate decided on an unrounded Delta^ within u/(1-u) of eps_i",
 }
 
 
@@ -328,9 +329,14 @@ class Judgement:
         bound = f"{float(bounded.err):.3g}"
         if bounded.err and bounded.magnitude:
             bound += f" ({float(bounded.err / bounded.magnitude):.3g} relative)"
-        return {"exact": bounded.shown(), "candidate": str(candidate),
-                "error": f"{float(bounded.excess(candidate)):.3g}" if candidate is not None else "undefined",
-                "bound": bound, "arithmetic": self.arithmetic, "derivation": DERIVATIONS.get(derivation, derivation)}
+        return {
+            "exact": bounded.shown(),
+            "candidate": str(candidate),
+            "error": f"{float(bounded.excess(candidate)):.3g}" if candidate is not None else "undefined",
+            "bound": bound,
+            "arithmetic": self.arithmetic,
+            "derivation": DERIVATIONS.get(derivation, derivation),
+        }
 
 
 EXACT = Judgement("exact")

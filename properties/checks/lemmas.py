@@ -15,19 +15,19 @@ R_t is computed here from the adversary's eta_t and nu* (never from a helper of 
 reference that computes a risk under eta_t), C_I is the adversary's own exact total.
 `hypothesis.target` pushes examples towards equality in the inequalities.
 """
+
 from __future__ import annotations
 
 import random
 from bisect import bisect_left
 from fractions import Fraction
 
-from reference import Instance
-from reference.adversary import Adversary
-
 from properties.checks.registry import case_check
 from properties.core.steering import steer
-from properties.strategies import ALL_INTERVALS_MAX_N, counterexample_settings, instances, lemma_cases, theta_examples
 from properties.core.violation import Violation
+from properties.strategies import ALL_INTERVALS_MAX_N, counterexample_settings, instances, lemma_cases, theta_examples
+from reference import Instance
+from reference.adversary import Adversary
 
 SAMPLED_INTERVALS = 30  # beyond ALL_INTERVALS_MAX_N: extremes, segment intervals and this many drawn ones
 
@@ -134,8 +134,15 @@ def check_corruption_effect_lemma_1(case):
     steer(-min(s[0] for s in slacks), "lemma_a1_negated_slack")
     bad = [s for s in slacks if s[0] < 0]
     return [
-        Violation.of(name, "the average excess risk over I exceeds C_I/|I|", interval=f"[{a}, {b}]", h=h,
-                     excess_minus_bound=-slack, C_I=case.adversary.total(case.instance, a, b), violations=len(bad))
+        Violation.of(
+            name,
+            "the average excess risk over I exceeds C_I/|I|",
+            interval=f"[{a}, {b}]",
+            h=h,
+            excess_minus_bound=-slack,
+            C_I=case.adversary.total(case.instance, a, b),
+            violations=len(bad),
+        )
         for slack, a, b, h in bad[:MAX_REPORTED]
     ]
 
@@ -148,9 +155,16 @@ def check_corruption_effect_lemma_2(case):
     steer(-min(s[0] for s in slacks), "lemma_a2_negated_slack")
     bad = [s for s in slacks if s[0] < 0]
     return [
-        Violation.of(name, "the corrupted risk difference over I moves by more than 2 rho* C_I/|I|",
-                     interval=f"[{a}, {b}]", h=h, h2=g, excess_minus_bound=-slack,
-                     C_I=case.adversary.total(case.instance, a, b), violations=len(bad))
+        Violation.of(
+            name,
+            "the corrupted risk difference over I moves by more than 2 rho* C_I/|I|",
+            interval=f"[{a}, {b}]",
+            h=h,
+            h2=g,
+            excess_minus_bound=-slack,
+            C_I=case.adversary.total(case.instance, a, b),
+            violations=len(bad),
+        )
         for slack, a, b, h, g in bad[:MAX_REPORTED]
     ]
 
@@ -180,8 +194,11 @@ def check_disagreement_bounded_by_risks(instance):
         for g in H:
             rho = instance.disagreement(h, g)
             if abs(risks[h] - risks[g]) > rho:
-                found.append(Violation.of(name, "|R*(h) - R*(h')| > rho*(h, h')", h=h, h2=g, rho=rho,
-                                          difference=abs(risks[h] - risks[g])))
+                found.append(
+                    Violation.of(
+                        name, "|R*(h) - R*(h')| > rho*(h, h')", h=h, h2=g, rho=rho, difference=abs(risks[h] - risks[g])
+                    )
+                )
             if rho > risks[h] + risks[g]:
                 found.append(Violation.of(name, "rho*(h, h') > R*(h) + R*(h')", h=h, h2=g, rho=rho))
     steer(-min(slack), "disagreement_negated_slack")
@@ -225,15 +242,25 @@ def check_counterexample_instance_values(setting):
     }
     for what, (got, want) in expected.items():
         if got != want:
-            found.append(Violation.of(name, f"{what} differs from the appendix", got=got, expected=want, xi1=xi1, xi2=xi2))
+            found.append(
+                Violation.of(name, f"{what} differs from the appendix", got=got, expected=want, xi1=xi1, xi2=xi2)
+            )
     if instance.best != 0:
         found.append(Violation.of(name, "h* is not h1", best=instance.best))
     for t in _times_up_to(tau, n):
         averages = _corrupted_average_risks(instance, adversary, t)
         for h, want in ((0, Fraction(17, 32) * xi1), (1, Fraction(15, 32) * xi1 + xi2)):
             if averages[h] != want:
-                found.append(Violation.of(name, f"R-bar_t(h{h + 1}) differs from the appendix", t=t, tau=tau,
-                                          got=averages[h], expected=want))
+                found.append(
+                    Violation.of(
+                        name,
+                        f"R-bar_t(h{h + 1}) differs from the appendix",
+                        t=t,
+                        tau=tau,
+                        got=averages[h],
+                        expected=want,
+                    )
+                )
         if found:
             break
     margins = []
@@ -260,11 +287,26 @@ def check_counterexample_corruption_favours_h2(setting):
         averages = _corrupted_average_risks(instance, adversary, t)
         difference = averages[0] - averages[1]
         if difference != xi1 / 16 - xi2:
-            return [Violation.of(name, "R-bar_t(h1) - R-bar_t(h2) differs from xi1/16 - xi2", t=t, got=difference,
-                                 expected=xi1 / 16 - xi2)]
+            return [
+                Violation.of(
+                    name,
+                    "R-bar_t(h1) - R-bar_t(h2) differs from xi1/16 - xi2",
+                    t=t,
+                    got=difference,
+                    expected=xi1 / 16 - xi2,
+                )
+            ]
         if xi2 <= xi1 / 64 and not difference >= Fraction(3, 64) * xi1 > 0:
-            return [Violation.of(name, "the corrupted average does not favour h2 by 3 xi1/64", t=t,
-                                 difference=difference, xi1=xi1, xi2=xi2)]
+            return [
+                Violation.of(
+                    name,
+                    "the corrupted average does not favour h2 by 3 xi1/64",
+                    t=t,
+                    difference=difference,
+                    xi1=xi1,
+                    xi2=xi2,
+                )
+            ]
     return []
 
 
@@ -285,14 +327,24 @@ def check_theta_star_is_a_supremum(example):
     instance, r0 = example.instance, example.r0
     theta = instance.disagreement_coefficient(r0)
     ratios = {r: _disagreement_ratio(instance, r) for r in example.rs}
-    found = [Violation.of(name, "the ratio at some r >= r0 exceeds theta*(r0)", r0=r0, r=r, ratio=v, theta=theta)
-             for r, v in ratios.items() if v > theta]
+    found = [
+        Violation.of(name, "the ratio at some r >= r0 exceeds theta*(r0)", r0=r0, r=r, ratio=v, theta=theta)
+        for r, v in ratios.items()
+        if v > theta
+    ]
     best = instance.best
     candidates = {r0} | {d for d in (instance.disagreement(h, best) for h in range(instance.num_hypotheses)) if d >= r0}
     attained = [r for r in candidates | set(ratios) if _disagreement_ratio(instance, r) == theta]
     if not attained:
-        found.append(Violation.of(name, "theta*(r0) is not attained at any r >= r0", r0=r0, theta=theta,
-                                  largest_ratio=max(_disagreement_ratio(instance, r) for r in candidates)))
+        found.append(
+            Violation.of(
+                name,
+                "theta*(r0) is not attained at any r >= r0",
+                r0=r0,
+                theta=theta,
+                largest_ratio=max(_disagreement_ratio(instance, r) for r in candidates),
+            )
+        )
     steer(max(ratios.values()) - theta, "theta_ratio_minus_theta")
     return found[:MAX_REPORTED]
 
@@ -300,14 +352,23 @@ def check_theta_star_is_a_supremum(example):
 CHECKS = (
     case_check(check_corruption_effect_lemma_1, "Lemma A.1 (Corruption effects 1)", "lemma", lemma_cases()),
     case_check(check_corruption_effect_lemma_2, "Lemma A.2 (Corruption effects 2)", "lemma", lemma_cases()),
-    case_check(check_disagreement_bounded_by_risks,
-               "Appendix D, auxiliary lemma 'upper bound the difference of classifiers'; proof of Theorem 3.1 (Appendix B)", "lemma",
-               instances()),
-    case_check(check_counterexample_instance_values,
-               "Appendix C.2 ('Why vanilla Robust CAL does not work?'), proposition", "lemma",
-               counterexample_settings()),
-    case_check(check_counterexample_corruption_favours_h2,
-               "Appendix C.2 ('Why vanilla Robust CAL does not work?'), corrected direction of 'R-bar_t(h2) >= R-bar_t(h1)'",
-               "lemma", counterexample_settings()),
+    case_check(
+        check_disagreement_bounded_by_risks,
+        "Appendix D, auxiliary lemma 'upper bound the difference of classifiers'; proof of Theorem 3.1 (Appendix B)",
+        "lemma",
+        instances(),
+    ),
+    case_check(
+        check_counterexample_instance_values,
+        "Appendix C.2 ('Why vanilla Robust CAL does not work?'), proposition",
+        "lemma",
+        counterexample_settings(),
+    ),
+    case_check(
+        check_counterexample_corruption_favours_h2,
+        "Appendix C.2 ('Why vanilla Robust CAL does not work?'), corrected direction of 'R-bar_t(h2) >= R-bar_t(h1)'",
+        "lemma",
+        counterexample_settings(),
+    ),
     case_check(check_theta_star_is_a_supremum, "Section 2, disagreement coefficient", "lemma", theta_examples()),
 )

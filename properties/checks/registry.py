@@ -6,18 +6,19 @@ a `CHECKS` tuple; this module collects them. Expected failures (statements of th
 paper that are false, see FINDINGS.md) are listed in `EXPECTED_FAILURES` with their
 reason, never silenced inside a check; each of them has its finding's counterexample in
 `KNOWN_EXAMPLES`, run first (an explicit example) so the failure is found in every profile."""
+
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 from hypothesis.strategies import SearchStrategy
 
 from properties import strategies as S
-from properties.core.contract import MODES
-from properties.core.candidate import as_candidate, run_algorithm
 from properties.checks.judgement import judging
+from properties.core.candidate import as_candidate, run_algorithm
+from properties.core.contract import MODES
 from properties.core.violation import Violation
 
 KINDS = ("deterministic", "lemma", "conditional", "statistical", "counterexample")
@@ -58,6 +59,7 @@ def _arithmetic(impl) -> str:
 def _judged(function):
     """function(impl, example) run under the candidate's declared arithmetic
     (properties/checks/judgement.py), so its comparisons judge floats by derived bounds."""
+
     def execute(impl, example):
         with judging(_arithmetic(impl)):
             return function(impl, example)
@@ -68,16 +70,16 @@ def _judged(function):
 
 def case_check(function, cites: str, kind: str, strategy) -> Check:
     """A check of the instance and adversary themselves (no implementation involved)."""
-    return Check(function.__name__, cites, kind, strategy, lambda impl, case: function(case),
-                 (function.__doc__ or "").strip())
+    return Check(
+        function.__name__, cites, kind, strategy, lambda impl, case: function(case), (function.__doc__ or "").strip()
+    )
 
 
 def custom_check(function, cites: str, kind: str, strategy, *, covers: tuple[str, ...]) -> Check:
     """function(impl, example) -> list[Violation], for checks that call the
     implementation in their own way (one epoch, Catoni, several algorithms); `covers`
     names the modes it calls."""
-    return Check(function.__name__, cites, kind, strategy, _judged(function), (function.__doc__ or "").strip(),
-                 covers)
+    return Check(function.__name__, cites, kind, strategy, _judged(function), (function.__doc__ or "").strip(), covers)
 
 
 # check name -> reason (a FINDINGS.md entry): the check fails on the reference because the
@@ -91,16 +93,11 @@ EXPECTED_FAILURES: dict[str, str] = {
     "check_calruption_layer_disagreement_bound": "FINDINGS F5: Lemma 5.2 fails on the events it names",
     "check_calruption_correctness_theorem_51": "FINDINGS F5: Theorem 5.1's correctness chain fails on the events it names",
     "check_calruption_correctness_final_step": "FINDINGS F6: 24 C/n is too small in the chain's last step (64 C/n holds)",
-    "check_estimation_lemma_corruption_term":
-        "FINDINGS F17: the estimation lemma's corruption term is half of Lemma A.2's, exceeded at population level",
-    "check_gap_upper_corruption_term_small_branch":
-        "FINDINGS F17: the upper gap lemma's small branch inherits the estimation lemma's halved corruption term",
-    "check_gap_lower_corruption_term_large_branch":
-        "FINDINGS F10: the lower gap lemma's large-branch Corruption Term C_l/N_l is too small (2 c rho* holds)",
-    "check_gap_upper_line8_corruption_term":
-        "FINDINGS F10: line 8 replaces the Corruption Term by its small branch 4R* C_l/N_l",
-    "check_gap_lower_corruption_bookkeeping":
-        "FINDINGS F10: line 6's extra 4R* C_l/N_l exceeds (18/8) g_l in the large branch when R* > 7/8",
+    "check_estimation_lemma_corruption_term": "FINDINGS F17: the estimation lemma's corruption term is half of Lemma A.2's, exceeded at population level",
+    "check_gap_upper_corruption_term_small_branch": "FINDINGS F17: the upper gap lemma's small branch inherits the estimation lemma's halved corruption term",
+    "check_gap_lower_corruption_term_large_branch": "FINDINGS F10: the lower gap lemma's large-branch Corruption Term C_l/N_l is too small (2 c rho* holds)",
+    "check_gap_upper_line8_corruption_term": "FINDINGS F10: line 8 replaces the Corruption Term by its small branch 4R* C_l/N_l",
+    "check_gap_lower_corruption_bookkeeping": "FINDINGS F10: line 6's extra 4R* C_l/N_l exceeds (18/8) g_l in the large branch when R* > 7/8",
     "check_lemma_c1_corruption_term": "FINDINGS F2: Lemma C.1's lines 1-2 are false (corruption term R*/2 too small)",
     "check_lemma_a2_middle_line": "FINDINGS F13: Lemma A.2's middle line bounds a pointwise corruption by a change of risk",
 }
@@ -173,5 +170,14 @@ def all_checks() -> dict[str, Check]:
     return checks
 
 
-__all__ = ["Check", "EXPECTED_FAILURES", "KNOWN_EXAMPLES", "Violation", "all_checks", "case_check", "custom_check",
-           "known_examples", "trace_check"]
+__all__ = [
+    "Check",
+    "EXPECTED_FAILURES",
+    "KNOWN_EXAMPLES",
+    "Violation",
+    "all_checks",
+    "case_check",
+    "custom_check",
+    "known_examples",
+    "trace_check",
+]

@@ -19,6 +19,7 @@ Statistical decisions use a Chernoff bound on binomial tails computed exactly in
 rationals (`binomial_tail_bound`): a test rejects only when the bound, an upper bound on
 the exact tail, is at most its share of the error rate, so a correct sampler is rejected
 with probability at most the stated rate, without any approximation."""
+
 from __future__ import annotations
 
 import math
@@ -27,16 +28,15 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
+from properties.checks.registry import custom_check
+from properties.core.candidate import call, call_many
+from properties.core.contract import decode_tape
+from properties.core.steering import note
+from properties.core.violation import Violation
+from properties.strategies import SAMPLER_LAW_EXPERIMENT, sampler_cases, sampler_prefix_cases
 from reference import adversary as _adversaries
 from reference import sample_tape as reference_sample_tape
 from reference.tape import GENERATOR
-
-from properties.core.contract import decode_tape
-from properties.core.candidate import call, call_many
-from properties.checks.registry import custom_check
-from properties.core.steering import note
-from properties.strategies import SAMPLER_LAW_EXPERIMENT, sampler_cases, sampler_prefix_cases
-from properties.core.violation import Violation
 
 MAX_REPORTED_ROUNDS = 3  # offending rounds named per kind of violation
 
@@ -74,8 +74,9 @@ def tape_violations(check: str, instance, adversary, seed, tape) -> list[Violati
     if tape.n != adversary.n:
         return [Violation.of(check, "the tape's length is not the adversary's n", tape_n=tape.n, n=adversary.n)]
     if tape.seed is not None and tape.seed != seed:
-        found.append(Violation.of(check, "the tape reports another seed than the one asked for", seed=seed,
-                                  tape_seed=tape.seed))
+        found.append(
+            Violation.of(check, "the tape reports another seed than the one asked for", seed=seed, tape_seed=tape.seed)
+        )
     m, nu = instance.num_points, instance.nu
     bad: dict[str, list] = {}
     for (t, eta_t), x, y in zip(rounds_with_eta(instance, adversary), tape.x, tape.y):
@@ -87,8 +88,18 @@ def tape_violations(check: str, instance, adversary, seed, tape) -> list[Violati
             bad.setdefault("y_t has probability 0 given x_t (eta_t^{x_t} is 0 or 1)", []).append((t, x, y))
     for message, rounds in bad.items():
         t, x, y = rounds[0]
-        found.append(Violation.of(check, message, round=t, x=x, y=y, rounds=len(rounds),
-                                  first_rounds=[r[0] for r in rounds[:MAX_REPORTED_ROUNDS]], m=m))
+        found.append(
+            Violation.of(
+                check,
+                message,
+                round=t,
+                x=x,
+                y=y,
+                rounds=len(rounds),
+                first_rounds=[r[0] for r in rounds[:MAX_REPORTED_ROUNDS]],
+                m=m,
+            )
+        )
     return found
 
 
@@ -124,11 +135,16 @@ def check_sample_tape_matches_cral_tape_v1(impl, case):
         ours, theirs = getattr(tape, field), getattr(expected, field)
         t = first_difference(ours, theirs)
         if t is not None:
-            found.append(Violation.of(
-                name, f"claims cral-tape-v1 but {field}_t differs from reference.sample_tape", round=t,
-                got=ours[t - 1] if t <= len(ours) else "(tape ended)",
-                expected=theirs[t - 1] if t <= len(theirs) else "(tape ended)",
-                rounds_differing=sum(a != b for a, b in zip(ours, theirs))))
+            found.append(
+                Violation.of(
+                    name,
+                    f"claims cral-tape-v1 but {field}_t differs from reference.sample_tape",
+                    round=t,
+                    got=ours[t - 1] if t <= len(ours) else "(tape ended)",
+                    expected=theirs[t - 1] if t <= len(theirs) else "(tape ended)",
+                    rounds_differing=sum(a != b for a, b in zip(ours, theirs)),
+                )
+            )
     return found
 
 
@@ -203,8 +219,13 @@ def law_plan(setting) -> list[PlannedTest]:
                 plan.append(PlannedTest(("x", s, x), nu[x], f"#{{x_t = {x}}} on rounds {start}..{end}"))
         for x in range(m):
             if nu[x] > 0 and 0 < eta_t[x] < 1:
-                plan.append(PlannedTest(("y", s, x), eta_t[x],
-                                        f"#{{y_t = 1}} among x_t = {x} on rounds {start}..{end} (eta_t^x = {eta_t[x]})"))
+                plan.append(
+                    PlannedTest(
+                        ("y", s, x),
+                        eta_t[x],
+                        f"#{{y_t = 1}} among x_t = {x} on rounds {start}..{end} (eta_t^x = {eta_t[x]})",
+                    )
+                )
     for j in range(U_BINS):
         plan.append(PlannedTest(("u_bin", j), Fraction(1, U_BINS), f"#{{u_t in [{j}/{U_BINS}, {j + 1}/{U_BINS})}}"))
     for q in U_SMALL:
@@ -212,11 +233,17 @@ def law_plan(setting) -> list[PlannedTest]:
     for x in range(m):
         if nu[x] > 0:
             for y in (0, 1):
-                plan.append(PlannedTest(("u_given_xy", x, y), Fraction(1, 2),
-                                        f"#{{u_t < 1/2}} among (x_t, y_t) = ({x}, {y})"))
+                plan.append(
+                    PlannedTest(("u_given_xy", x, y), Fraction(1, 2), f"#{{u_t < 1/2}} among (x_t, y_t) = ({x}, {y})")
+                )
     for lag in SERIAL_LAGS:
-        plan.append(PlannedTest(("serial", lag), Fraction(1, 2),
-                                f"#{{[u_t < 1/2] = [u_(t+{lag}) < 1/2]}} over disjoint pairs at lag {lag}"))
+        plan.append(
+            PlannedTest(
+                ("serial", lag),
+                Fraction(1, 2),
+                f"#{{[u_t < 1/2] = [u_(t+{lag}) < 1/2]}} over disjoint pairs at lag {lag}",
+            )
+        )
     return plan
 
 
@@ -323,17 +350,24 @@ def law_report(check: str, impl, experiment) -> LawReport:
     tapes = sampled_tapes(check, impl, [(s.instance, s.adversary, s.seed) for s in settings])
     certain = []
     for setting, tape in zip(settings, tapes):
-        certain += [Violation.of(check, v.message, setting=setting.name, **v.values)
-                    for v in tape_violations(check, setting.instance, setting.adversary, setting.seed, tape)]
+        certain += [
+            Violation.of(check, v.message, setting=setting.name, **v.values)
+            for v in tape_violations(check, setting.instance, setting.adversary, setting.seed, tape)
+        ]
     claims = [(setting, tape) for setting, tape in zip(settings, tapes) if tape.generator == GENERATOR]
     if claims:
         clean = sampled_tapes(check, impl, [(s.instance, _adversaries.clean(s.adversary.n), s.seed) for s, _ in claims])
         for (setting, tape), other in zip(claims, clean):
             t = first_difference(tape.x, other.x)
             if t is not None:
-                certain.append(Violation.of(
-                    check, "claims cral-tape-v1 but x_t depends on the adversary (same seed, clean adversary)",
-                    setting=setting.name, round=t))
+                certain.append(
+                    Violation.of(
+                        check,
+                        "claims cral-tape-v1 but x_t depends on the adversary (same seed, clean adversary)",
+                        setting=setting.name,
+                        round=t,
+                    )
+                )
     plans = [law_plan(setting) for setting in settings]
     total = sum(len(plan) for plan in plans)
     threshold = experiment.alpha / (2 * total)
@@ -369,9 +403,20 @@ def check_sample_tape_law(impl, experiment):
     report = law_report(name, impl, experiment)
     found = list(report.certain)
     for o in report.rejections:
-        found.append(Violation.of(name, "a tape statistic is too far from its law", setting=o.setting, test=o.what,
-                                  count=o.k, among=o.N, p=o.p, expected=o.N * o.p,
-                                  ln_tail_bound=round(o.ln_bound, 2), ln_threshold=round(math.log(report.per_side), 2)))
+        found.append(
+            Violation.of(
+                name,
+                "a tape statistic is too far from its law",
+                setting=o.setting,
+                test=o.what,
+                count=o.k,
+                among=o.N,
+                p=o.p,
+                expected=o.N * o.p,
+                ln_tail_bound=round(o.ln_bound, 2),
+                ln_threshold=round(math.log(report.per_side), 2),
+            )
+        )
     return found
 
 
@@ -399,20 +444,41 @@ def check_sample_tape_prefix(impl, case):
         ours, theirs = getattr(short, field), getattr(long, field)[: case.n]
         t = first_difference(ours, theirs)
         if t is not None:
-            found.append(Violation.of(name, f"{field}_t of the {case.n}-round tape differs from the "
-                                            f"{case.adversary.n}-round tape's", round=t, short=ours[t - 1],
-                                      long=theirs[t - 1], generator=short.generator))
+            found.append(
+                Violation.of(
+                    name,
+                    f"{field}_t of the {case.n}-round tape differs from the {case.adversary.n}-round tape's",
+                    round=t,
+                    short=ours[t - 1],
+                    long=theirs[t - 1],
+                    generator=short.generator,
+                )
+            )
     return found
 
 
 CHECKS = (
-    custom_check(check_sample_tape_matches_cral_tape_v1,
-                 "reference/tape.py (generator cral-tape-v1); CONTRACT.md 'Tape'; Section 2 'Oblivious adversary model' "
-                 "(support)", "deterministic", sampler_cases(), covers=("sample_tape",)),
-    custom_check(check_sample_tape_law,
-                 "Section 2 'Oblivious adversary model' (x_t ~ nu*, y_t ~ Ber(eta_t^{x_t})); Algorithm 2, line 4 "
-                 "(Q_t ~ Ber(q) from u_t)", "statistical", st.just(SAMPLER_LAW_EXPERIMENT), covers=("sample_tape",)),
-    custom_check(check_sample_tape_prefix,
-                 "CONTRACT.md 'Tape'; reference/tape.py 'Consequences' (the project's contract, not the paper)",
-                 "deterministic", sampler_prefix_cases(), covers=("sample_tape",)),
+    custom_check(
+        check_sample_tape_matches_cral_tape_v1,
+        "reference/tape.py (generator cral-tape-v1); CONTRACT.md 'Tape'; Section 2 'Oblivious adversary model' "
+        "(support)",
+        "deterministic",
+        sampler_cases(),
+        covers=("sample_tape",),
+    ),
+    custom_check(
+        check_sample_tape_law,
+        "Section 2 'Oblivious adversary model' (x_t ~ nu*, y_t ~ Ber(eta_t^{x_t})); Algorithm 2, line 4 "
+        "(Q_t ~ Ber(q) from u_t)",
+        "statistical",
+        st.just(SAMPLER_LAW_EXPERIMENT),
+        covers=("sample_tape",),
+    ),
+    custom_check(
+        check_sample_tape_prefix,
+        "CONTRACT.md 'Tape'; reference/tape.py 'Consequences' (the project's contract, not the paper)",
+        "deterministic",
+        sampler_prefix_cases(),
+        covers=("sample_tape",),
+    ),
 )

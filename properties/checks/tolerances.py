@@ -11,11 +11,12 @@ certified enclosure) must meet the reference's enclosure.
 The figures were set from the error analysis in each reason and then checked against
 measurement: `python -m properties crosscheck --candidate fast` prints the largest
 error / tolerance seen per entry on the fixed cases (all below 0.2 for fast; docs/fast.md, "The cross-check")."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from fractions import Fraction
+from functools import cached_property
 
 EPS = 2.0**-52  # float64 unit roundoff times 2
 
@@ -44,45 +45,69 @@ class Tolerance:
         return error <= bound, (float(error / bound) if bound else float("inf"))
 
 
-
 FLOAT64 = {
     "empirical_risk": Tolerance(
-        2 * EPS, 0.0, "1", "a count over t rounds: one division, one rounding (exact if the candidate keeps counts)"),
+        2 * EPS, 0.0, "1", "a count over t rounds: one division, one rounding (exact if the candidate keeps counts)"
+    ),
     "disagreement": Tolerance(2 * EPS, 0.0, "1", "rho^: a count over t, one rounding"),
     "empirical_x": Tolerance(2 * EPS, 0.0, "1", "seen[x] / |I_l|: one rounding"),
     "rho": Tolerance(2 * EPS, 0.0, "1", "rho^_l: a count over |I_l|, one rounding"),
     "N": Tolerance(64 * EPS, 0.0, "1", "N_l = beta1 4^l: beta1 (a log) rounded once, an exact power of 4"),
     "beta": Tolerance(
-        64 * EPS, 0.0, "1", "beta_t = c ln(3 k |H|^2 / delta): a float quotient (delta is rounded), a log and a product"),
+        64 * EPS, 0.0, "1", "beta_t = c ln(3 k |H|^2 / delta): a float quotient (delta is rounded), a log and a product"
+    ),
     "threshold": Tolerance(
-        256 * EPS, 0.0, "1",
-        "sqrt(2 beta rho / t) + 3 beta / (2t) + rho / 2: beta's error plus a square root, products and two sums"),
+        256 * EPS,
+        0.0,
+        "1",
+        "sqrt(2 beta rho / t) + 3 beta / (2t) + rho / 2: beta's error plus a square root, products and two sums",
+    ),
     "alpha": Tolerance(
-        256 * EPS, 0.0, "1",
+        256 * EPS,
+        0.0,
+        "1",
         "sqrt(2 beta3 min_q / (5 |I| rho^)): beta3 and rho^ rounded, a product chain and a square root; the exact "
-        "alpha is itself rounded down by up to 2^-62 relative"),
+        "alpha is itself rounded down by up to 2^-62 relative",
+    ),
     "weight": Tolerance(64 * EPS, 0.0, "1", "sqrt(min_q / rho^): rho^ rounded, one quotient, one square root"),
     "W": Tolerance(
-        0.0, 1e-12, "max(1, 1 / min q): bounds max |loss difference| of the pair",
+        0.0,
+        1e-12,
+        "max(1, 1 / min q): bounds max |loss difference| of the pair",
         "the Catoni root by safeguarded Newton: fast/catoni.py's error bound is 64 eps max|X| (1 + ln(1 + 2 alpha "
         "max|X|)) for the solver (measured: <= 13 eps max|X|); alpha's rounding moves the root by less than that "
-        "again; 1e-12 leaves room for the log factor up to alpha max|X| ~ 10^20"),
+        "again; 1e-12 leaves room for the log factor up to alpha max|X| ~ 10^20",
+    ),
     "lp_objective": Tolerance(
-        1e-7, 1e-7, "max over rows of w (|W| + 1)",
-        "HiGHS's primal/dual feasibility tolerance is 1e-7; its rows carry W's and w's errors"),
+        1e-7,
+        1e-7,
+        "max over rows of w (|W| + 1)",
+        "HiGHS's primal/dual feasibility tolerance is 1e-7; its rows carry W's and w's errors",
+    ),
     "lp_optimality": Tolerance(
-        1e-7, 1e-7, "max over rows of w (|W| + 1)",
+        1e-7,
+        1e-7,
+        "max over rows of w (|W| + 1)",
         "the candidate's D^ evaluated on the exact LP may exceed the exact optimum by the LP solver's tolerance "
-        "plus the error of its own rows (W and w as above)"),
+        "plus the error of its own rows (W and w as above)",
+    ),
     "eta_hat": Tolerance(
-        0.0, 1e-7, "1",
+        0.0,
+        1e-7,
+        "1",
         "used only to tell whether the candidate's D^ is the reference's: within HiGHS's tolerance of it counts as "
-        "the same; anything else must pass lp_optimality and is classified as a non-unique optimum"),
-    "risk_hat": Tolerance(0.0, 64 * EPS, "1", "R_D(h) from the candidate's own D^: a dot product of |S_l| terms in [0,1]"),
+        "the same; anything else must pass lp_optimality and is classified as a non-unique optimum",
+    ),
+    "risk_hat": Tolerance(
+        0.0, 64 * EPS, "1", "R_D(h) from the candidate's own D^: a dot product of |S_l| terms in [0,1]"
+    ),
     "penalised": Tolerance(
-        0.0, 256 * EPS, "1 + beta2",
+        0.0,
+        256 * EPS,
+        "1 + beta2",
         "R_D(h) + beta2 Delta^_h: risk_hat's error plus a product and a sum; two hypotheses whose exact penalised risks "
-        "differ by less than this may be taken for each other in line 10's argmin"),
+        "differ by less than this may be taken for each other in line 10's argmin",
+    ),
     "gap_hat": Tolerance(0.0, 512 * EPS, "1 + beta2", "a difference of two penalised risks, floored at eps_l (exact)"),
     "next_q": Tolerance(2 * EPS, 0.0, "1", "rho^ (one rounding) times a power of 4 (exact scaling)"),
 }
@@ -97,9 +122,16 @@ FLOAT64 = {
 _IRRATIONAL = 2.0**-60
 _EXACT_ROUNDING = {"N", "beta", "threshold", "alpha", "weight", "lp_objective", "lp_optimality"}
 EXACT = {
-    name: (Tolerance(_IRRATIONAL, _IRRATIONAL if name.startswith("lp_") else 0.0, t.scale,
-                     "exact candidate: a rational stand-in for an irrational may round differently, by 2^-60")
-           if name in _EXACT_ROUNDING else Tolerance(0.0, 0.0, t.scale, "exact candidate: must agree exactly"))
+    name: (
+        Tolerance(
+            _IRRATIONAL,
+            _IRRATIONAL if name.startswith("lp_") else 0.0,
+            t.scale,
+            "exact candidate: a rational stand-in for an irrational may round differently, by 2^-60",
+        )
+        if name in _EXACT_ROUNDING
+        else Tolerance(0.0, 0.0, t.scale, "exact candidate: must agree exactly")
+    )
     for name, t in FLOAT64.items()
 }
 
@@ -111,11 +143,21 @@ EXACT = {
 _FLOAT32_FACTOR = 2.0**29
 _SOLVER = {"lp_objective", "lp_optimality", "eta_hat"}
 FLOAT32 = {
-    name: (Tolerance(t.rel and 1e-7 + 8 * 2.0**-24, t.abs and 1e-7 + 8 * 2.0**-24, t.scale,
-                     t.reason + "; float32: the solver's 1e-7 plus 8 u (u = 2^-24)")
-           if name in _SOLVER else
-           Tolerance(t.rel * _FLOAT32_FACTOR, t.abs * _FLOAT32_FACTOR, t.scale,
-                     t.reason + "; float32: the same analysis with u = 2^-24"))
+    name: (
+        Tolerance(
+            t.rel and 1e-7 + 8 * 2.0**-24,
+            t.abs and 1e-7 + 8 * 2.0**-24,
+            t.scale,
+            t.reason + "; float32: the solver's 1e-7 plus 8 u (u = 2^-24)",
+        )
+        if name in _SOLVER
+        else Tolerance(
+            t.rel * _FLOAT32_FACTOR,
+            t.abs * _FLOAT32_FACTOR,
+            t.scale,
+            t.reason + "; float32: the same analysis with u = 2^-24",
+        )
+    )
     for name, t in FLOAT64.items()
 }
 

@@ -11,6 +11,7 @@ Where it is looked at: `check` before each check and before each example of a ch
 unshrunk); `crosscheck` before each run of an algorithm on a case. Work in flight is not
 cut short -- cutting a call would make it look hung -- so a run can overrun the budget by
 one example's calls, each at most --timeout."""
+
 from __future__ import annotations
 
 import time

@@ -16,6 +16,7 @@ protected.
 `call(check, impl, name, *args)` returns the candidate's result as plain data or raises
 `CallFailed` carrying a Violation ("crashed: ...", "hung after ...", "exited with ...",
 "out of memory ...", or a malformed result); `run_algorithm` returns a decoded trace."""
+
 from __future__ import annotations
 
 import collections
@@ -27,8 +28,8 @@ import traceback
 from contextlib import contextmanager, redirect_stdout
 from types import SimpleNamespace
 
-from properties.core.contract import ARITHMETICS, PUBLIC_NAMES, REQUIRED, decode_trace, function_of
 from properties.core import representations
+from properties.core.contract import ARITHMETICS, PUBLIC_NAMES, REQUIRED, decode_trace, function_of
 from properties.core.plain import NotPlain, encode_result
 from properties.core.violation import CallFailed, Violation, clip
 
@@ -326,7 +327,20 @@ def run_algorithm(check: str, impl, mode: str, case, timeout=_USE_DEFAULT):
 
 
 __all__ = [
-    "CMD_ENV_VAR", "CallFailed", "Candidate", "CandidateFault", "DEFAULT_IMPL", "DEFAULT_MEMORY_LIMIT", "DEFAULT_TIMEOUT_S",
-    "ENV_VAR", "InProcessCandidate", "as_candidate", "call", "call_many", "check_required", "env_cmd", "impl_path",
+    "CMD_ENV_VAR",
+    "CallFailed",
+    "Candidate",
+    "CandidateFault",
+    "DEFAULT_IMPL",
+    "DEFAULT_MEMORY_LIMIT",
+    "DEFAULT_TIMEOUT_S",
+    "ENV_VAR",
+    "InProcessCandidate",
+    "as_candidate",
+    "call",
+    "call_many",
+    "check_required",
+    "env_cmd",
+    "impl_path",
     "run_algorithm",
 ]

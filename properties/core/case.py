@@ -1,4 +1,5 @@
 """A generated test case: instance, adversary, seed and parameters (the tape follows)."""
+
 from __future__ import annotations
 
 import json
@@ -29,7 +30,7 @@ class Case:
         }
 
     @classmethod
-    def from_json(cls, data) -> "Case":
+    def from_json(cls, data) -> Case:
         return cls(
             Instance.from_json(data["instance"]),
             Adversary.from_json(data["adversary"]),

@@ -19,17 +19,17 @@ the rest, and the plain-data and JSON forms a result may take):
 
 A *mode* is what a check exercises: a public name, or RobustCAL in one of its two forms
 (`robust_cal` is the modified rule, `robust_cal_vanilla` the vanilla one, FINDINGS R6)."""
+
 from __future__ import annotations
 
 from fractions import Fraction
 
+from properties.core.violation import CallFailed, Violation
 from reference.calruption import EpochState
 from reference.exact import as_fraction
 from reference.serialization import from_jsonable
 from reference.tape import Tape
 from reference.trace import TRACE_TYPES, CALruptionEpoch, trace_from_json
-
-from properties.core.violation import CallFailed, Violation
 
 # a candidate without one of these cannot be loaded (bad input)
 REQUIRED = ("passive", "robust_cal", "calruption", "catoni_root")
@@ -65,8 +65,11 @@ def decode_trace(check: str, plain, mode: str):
     except (ValueError, TypeError, AttributeError) as error:
         raise _malformed(check, f"{mode} trace", error) from None
     if not isinstance(trace, TRACE_TYPES[mode]) or trace.algorithm != mode:
-        raise CallFailed(Violation.of(check, f"asked for {mode}, returned a trace of algorithm "
-                                             f"{getattr(trace, 'algorithm', None)!r}"))
+        raise CallFailed(
+            Violation.of(
+                check, f"asked for {mode}, returned a trace of algorithm {getattr(trace, 'algorithm', None)!r}"
+            )
+        )
     return trace
 
 
@@ -127,8 +130,9 @@ def decode_epoch_result(check: str, plain, num_points: int, num_hypotheses: int)
 def _rational(check: str, plain, what: str) -> Fraction:
     """A "p/q" string or an int (a float is not a rational of the contract)."""
     if isinstance(plain, float):  # "got the float": the evidence properties/reports/first_use.py's hint looks for
-        raise CallFailed(Violation.of(check, f"{what} must be a rational ('p/q' or an integer), got the float "
-                                             f"{plain!r}"))
+        raise CallFailed(
+            Violation.of(check, f"{what} must be a rational ('p/q' or an integer), got the float {plain!r}")
+        )
     if isinstance(plain, bool) or not isinstance(plain, (str, int)):
         raise CallFailed(Violation.of(check, f"{what} must be a rational ('p/q' or an integer)", got=repr(plain)))
     try:
@@ -159,11 +163,20 @@ def decode_samples(check: str, plain) -> tuple[list[Fraction], list[int]]:
     """loss_difference_samples' (values, counts)."""
     values, counts = _pair(check, plain, "loss_difference_samples")
     if not isinstance(values, list) or not isinstance(counts, list):
-        raise CallFailed(Violation.of(check, "loss_difference_samples must return two lists",
-                                      got=f"{_shape(values)}, {_shape(counts)}"))
+        raise CallFailed(
+            Violation.of(
+                check, "loss_difference_samples must return two lists", got=f"{_shape(values)}, {_shape(counts)}"
+            )
+        )
     if len(values) != len(counts):
-        raise CallFailed(Violation.of(check, "loss_difference_samples returned values and counts of different lengths",
-                                      values=len(values), counts=len(counts)))
+        raise CallFailed(
+            Violation.of(
+                check,
+                "loss_difference_samples returned values and counts of different lengths",
+                values=len(values),
+                counts=len(counts),
+            )
+        )
     decoded = [_rational(check, v, f"values[{i}]") for i, v in enumerate(values)]
     if any(isinstance(c, bool) or not isinstance(c, int) for c in counts):
         raise CallFailed(Violation.of(check, "loss_difference_samples' counts must be integers", counts=counts))
@@ -183,8 +196,9 @@ def decode_tape(check: str, plain) -> Tape:
             u = [_rational(check, v, f"tape.u[{i}]") for i, v in enumerate(plain["u"])]
         elif "u_words" in plain:
             words = plain["u_words"]
-            if not isinstance(words, list) or any(isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < WORD_SCALE
-                                                  for w in words):
+            if not isinstance(words, list) or any(
+                isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < WORD_SCALE for w in words
+            ):
                 raise ValueError("tape.u_words must be a list of integers in [0, 2^64)")
             u = [Fraction(w, WORD_SCALE) for w in words]
         else:
@@ -195,6 +209,19 @@ def decode_tape(check: str, plain) -> Tape:
 
 
 __all__ = [
-    "CHECKED_IF_PRESENT", "MODES", "OPTIONAL", "PROTOCOL_ALGORITHMS", "PUBLIC_NAMES", "REQUIRED", "TRACE_MODES", "decode_as",
-    "decode_enclosure", "decode_epoch_result", "epoch_shape_problems", "decode_samples", "decode_tape", "decode_trace", "function_of",
+    "CHECKED_IF_PRESENT",
+    "MODES",
+    "OPTIONAL",
+    "PROTOCOL_ALGORITHMS",
+    "PUBLIC_NAMES",
+    "REQUIRED",
+    "TRACE_MODES",
+    "decode_as",
+    "decode_enclosure",
+    "decode_epoch_result",
+    "epoch_shape_problems",
+    "decode_samples",
+    "decode_tape",
+    "decode_trace",
+    "function_of",
 ]

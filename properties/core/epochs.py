@@ -1,6 +1,7 @@
 """Exact quantities of CALruption's epochs that the strategies (to build valid states)
 and the checks (to decide events and bounds) both need. They live here so that
 properties/strategies/ never imports a check module."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -16,7 +17,8 @@ def rho_matrix(H, seen, length: int):
     num_h = len(H)
     return tuple(
         tuple(Fraction(sum(s for s, a, b in zip(seen, H[h], H[h2]) if a != b), length) for h2 in range(num_h))
-        for h in range(num_h))
+        for h in range(num_h)
+    )
 
 
 def g_weight(C: Fraction, length: int, R_star: Fraction) -> Fraction:

@@ -1,5 +1,6 @@
 """Reading a JSON document a user names on the command line (a report, a saved failure):
 every way it can be unreadable becomes one line naming the file, in the caller's error type."""
+
 from __future__ import annotations
 
 import json

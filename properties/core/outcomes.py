@@ -2,6 +2,7 @@
 and the algorithms the cross-check compares. Here, below the runner that decides them
 (properties/run/runner.py), the reports that write them (properties/reports/) and the
 cross-check (properties/checks/crosscheck.py), because all of them name the same values."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -47,14 +48,35 @@ class CheckResult:
 
     def to_json(self) -> dict:
         return {
-            "name": self.name, "cites": self.cites, "kind": self.kind, "status": self.status,
-            "examples": self.examples, "counterexample": self.counterexample,
-            "violations": self.violations, "reason": self.reason, "candidate_output": self.output,
-            "unshrunk": self.unshrunk, "requests": self.requests, "statistics": self.statistics,
-            "cause": self.cause, "seconds": (self.statistics or {}).get("seconds", 0.0), "listed": self.listed,
-            "case": self.case, "short": self.short,
+            "name": self.name,
+            "cites": self.cites,
+            "kind": self.kind,
+            "status": self.status,
+            "examples": self.examples,
+            "counterexample": self.counterexample,
+            "violations": self.violations,
+            "reason": self.reason,
+            "candidate_output": self.output,
+            "unshrunk": self.unshrunk,
+            "requests": self.requests,
+            "statistics": self.statistics,
+            "cause": self.cause,
+            "seconds": (self.statistics or {}).get("seconds", 0.0),
+            "listed": self.listed,
+            "case": self.case,
+            "short": self.short,
         }
 
 
-__all__ = ["ALGORITHMS", "BUDGET_SKIP", "FAILED", "NOT_APPLICABLE", "NOT_RUN", "PASSED", "STATUSES", "XFAIL", "XPASS",
-           "CheckResult"]
+__all__ = [
+    "ALGORITHMS",
+    "BUDGET_SKIP",
+    "FAILED",
+    "NOT_APPLICABLE",
+    "NOT_RUN",
+    "PASSED",
+    "STATUSES",
+    "XFAIL",
+    "XPASS",
+    "CheckResult",
+]

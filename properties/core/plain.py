@@ -10,6 +10,7 @@ only ever decodes plain data (properties/core/contract.py), so no object the can
 
 This module is imported by the worker process that hosts a candidate (properties/
 worker.py), so it depends on nothing but the standard library."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -44,8 +45,9 @@ def to_plain(value, path: str = "result", depth: int = 0):
     if hasattr(value, "dtype") and callable(getattr(value, "tolist", None)):  # numpy scalars and arrays
         return to_plain(value.tolist(), path, depth + 1)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_plain(getattr(value, f.name), f"{path}.{f.name}", depth + 1)
-                for f in dataclasses.fields(value)}
+        return {
+            f.name: to_plain(getattr(value, f.name), f"{path}.{f.name}", depth + 1) for f in dataclasses.fields(value)
+        }
     if isinstance(value, Mapping):
         plain = {}
         for key, item in value.items():

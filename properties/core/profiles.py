@@ -4,10 +4,10 @@ dev: quick local runs; ci: derandomised, no deadline, no database (Hypothesis wo
 otherwise auto-load its own `ci` profile when CI is set); fuzz: long runs that keep the
 example database and search past the counterexamples an expected failure explains, for
 `HYPOTHESIS_PROFILE=fuzz` or `python -m properties check --profile fuzz`."""
+
 from __future__ import annotations
 
 import os
-
 from pathlib import Path
 
 from hypothesis import HealthCheck, settings
@@ -21,6 +21,7 @@ EXPLORES_PAST_EXPLAINED = frozenset({"fuzz"})
 _loaded: list[str] = []
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
 
+
 def dev_database_dir() -> Path:
     """Where the dev profile keeps Hypothesis's example database: one folder per user
     ($XDG_CACHE_HOME or ~/.cache, under cral-hypothesis), not `.hypothesis/` in whatever
@@ -31,10 +32,20 @@ def dev_database_dir() -> Path:
     return Path(cache) / "cral-hypothesis" / "examples"
 
 
-settings.register_profile("dev", max_examples=25, deadline=None, suppress_health_check=_SLOW_OK,
-                          database=DirectoryBasedExampleDatabase(str(dev_database_dir())))
 settings.register_profile(
-    "ci", max_examples=25, derandomize=True, deadline=None, database=None, print_blob=True,
+    "dev",
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=_SLOW_OK,
+    database=DirectoryBasedExampleDatabase(str(dev_database_dir())),
+)
+settings.register_profile(
+    "ci",
+    max_examples=25,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    print_blob=True,
     suppress_health_check=_SLOW_OK,
 )
 settings.register_profile("fuzz", max_examples=2000, deadline=None, suppress_health_check=_SLOW_OK)

@@ -6,6 +6,7 @@ One line per check, "[i/N] name ... status (k examples)". While a check runs lon
 is rewritten in place; otherwise (a log, CI) a plain line is added every `every` seconds,
 so a log never holds carriage returns. A quick check prints nothing more than its line.
 stdout is untouched: it carries only the report."""
+
 from __future__ import annotations
 
 import sys
@@ -54,8 +55,10 @@ class CheckProgress:
                 if self.terminal:
                     self._write(f"\r\033[K{self.head} {self.examples} examples, {seconds:.0f} s")
                 else:
-                    self._write(f"{'' if self.beats > 1 else chr(10)}  still running: {self.examples} examples "
-                                f"after {seconds:.0f} s\n")
+                    self._write(
+                        f"{'' if self.beats > 1 else chr(10)}  still running: {self.examples} examples "
+                        f"after {seconds:.0f} s\n"
+                    )
 
     def finish(self, text: str) -> None:
         self._done.set()
@@ -76,7 +79,7 @@ class CheckProgress:
 
 
 class CountProgress:
-    """"[i/N] <text>" for a run of N steps (crosscheck's cases): on a terminal one line
+    """ "[i/N] <text>" for a run of N steps (crosscheck's cases): on a terminal one line
     rewritten at every step and ended by close(); otherwise (a log, CI) a plain line at
     most every `every` seconds and at the last step, so a log never holds carriage
     returns nor one line per case."""

@@ -18,6 +18,7 @@ field that is missing still fails, and where an ignored field looks like it (dif
 the message says so: a misspelling is not an extra.
 
 Everything else is left as it is, for the decoders and the schemas to judge."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -26,13 +27,12 @@ import math
 import types
 import typing
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
+from properties.core.contract import TRACE_MODES
 from reference.calruption import EpochState
 from reference.certified import Enclosure
 from reference.trace import TRACE_TYPES, CALruptionEpoch
-
-from properties.core.contract import TRACE_MODES
 
 TRACE_HEADER_FIELDS = frozenset({"format", "version"})  # a trace's fields beyond its dataclass's
 DOCUMENT_HEADER_FIELDS = frozenset({"format", "version"})  # a result document's envelope
@@ -59,7 +59,7 @@ def _rational(data, floats: bool):
     return data
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fields(tp) -> dict:
     hints = typing.get_type_hints(tp)
     return {f.name: hints[f.name] for f in dataclasses.fields(tp)}
@@ -68,8 +68,9 @@ def _fields(tp) -> dict:
 def _union_option(options, data):
     """Of a union of dataclasses (Params' ScaledLog | Rational constants), the one whose
     fields are all present in `data`; None where no single one fits."""
-    fitting = [o for o in options if dataclasses.is_dataclass(o) and isinstance(data, dict)
-               and set(_fields(o)) <= set(data)]
+    fitting = [
+        o for o in options if dataclasses.is_dataclass(o) and isinstance(data, dict) and set(_fields(o)) <= set(data)
+    ]
     return fitting[0] if len(fitting) == 1 else None
 
 
@@ -91,7 +92,7 @@ def read(tp, data, path: str, ignored: set, floats: bool, header=frozenset()):
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
             return [read(args[0], v, f"{path}[]", ignored, floats) for v in data]
-        return [read(a, v, f"{path}[]", ignored, floats) for a, v in zip(args, data)] + data[len(args):]
+        return [read(a, v, f"{path}[]", ignored, floats) for a, v in zip(args, data)] + data[len(args) :]
     if dataclasses.is_dataclass(tp) and isinstance(data, dict):
         fields = _fields(tp)
         unknown = [k for k in data if k not in fields and k not in header]
@@ -100,11 +101,15 @@ def read(tp, data, path: str, ignored: set, floats: bool, header=frozenset()):
             close = {name: difflib.get_close_matches(name, unknown, n=1) for name in missing}
             for name, like in close.items():
                 if like:
-                    raise MissingField(f"{path} is missing field {name!r} (it has the unknown field {like[0]!r}: "
-                                       "misspelt?)")
+                    raise MissingField(
+                        f"{path} is missing field {name!r} (it has the unknown field {like[0]!r}: misspelt?)"
+                    )
             ignored.update(f"{path}.{k}" for k in unknown)
-        return {k: read(fields[k], v, f"{path}.{k}", ignored, floats) if k in fields else v
-                for k, v in data.items() if k in fields or k in header}
+        return {
+            k: read(fields[k], v, f"{path}.{k}", ignored, floats) if k in fields else v
+            for k, v in data.items()
+            if k in fields or k in header
+        }
     return data
 
 
@@ -128,8 +133,10 @@ def accept(function: str, plain, arithmetic: str) -> tuple[object, set]:
             plain = read(TRACE_TYPES[plain["algorithm"]], plain, "trace", ignored, floats, TRACE_HEADER_FIELDS)
     elif function == "calruption_epoch":
         if isinstance(plain, list) and len(plain) == 2:
-            plain = [read(CALruptionEpoch, plain[0], "record", ignored, floats),
-                     read(EpochState, plain[1], "state", ignored, floats)]
+            plain = [
+                read(CALruptionEpoch, plain[0], "record", ignored, floats),
+                read(EpochState, plain[1], "state", ignored, floats),
+            ]
     elif function == "catoni_root":
         plain = _pair(plain, floats, ignored, "catoni_root")
     elif function == "loss_difference_samples":
@@ -146,8 +153,7 @@ def accept_document(algorithm: str, document: dict, arithmetic: str) -> tuple[di
     floats = floats_accepted(arithmetic)
     if algorithm in TRACE_MODES:
         if document.get("algorithm") in TRACE_TYPES:
-            document = read(TRACE_TYPES[document["algorithm"]], document, "trace", ignored, floats,
-                            TRACE_HEADER_FIELDS)
+            document = read(TRACE_TYPES[document["algorithm"]], document, "trace", ignored, floats, TRACE_HEADER_FIELDS)
     elif algorithm == "calruption_epoch":
         document = _envelope(document, ("record", "state"), "epoch_result", ignored)
         for field, tp in (("record", CALruptionEpoch), ("state", EpochState)):

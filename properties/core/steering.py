@@ -1,5 +1,6 @@
 """Hypothesis's `event` and `target` for checks that may also be called directly (by a
 third party, or by a meta-test) outside a Hypothesis test, where both would raise."""
+
 from __future__ import annotations
 
 import math

@@ -1,9 +1,9 @@
 """What a check returns: a list of Violation records (empty = the property holds)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-
 
 MAX_TEXT = 2000  # characters of a message or value kept in a report
 
@@ -34,11 +34,11 @@ class Violation:
     fault: bool = field(default=False, compare=False)
 
     @classmethod
-    def of(cls, check: str, message: str, **values) -> "Violation":
+    def of(cls, check: str, message: str, **values) -> Violation:
         return cls.with_values(check, message, values)
 
     @classmethod
-    def with_values(cls, check: str, message: str, values, *, fault: bool = False) -> "Violation":
+    def with_values(cls, check: str, message: str, values, *, fault: bool = False) -> Violation:
         """From a mapping of values (any names, e.g. a candidate's), clipped to MAX_TEXT."""
         return cls(check, clip(message), {str(k): _text(v) for k, v in values.items()}, fault)
 

@@ -14,6 +14,7 @@ status 2; any other exception propagates (a traceback on stderr, exit status 1),
 the judge reports as the program exiting with 1. Serving, a request line that is not a
 valid request gets a `cral-error` document and the next line is read; whatever the
 module prints goes to stderr (stdout is the results' channel)."""
+
 from __future__ import annotations
 
 import importlib
@@ -22,14 +23,12 @@ import os
 import sys
 from collections.abc import Mapping
 
+from properties.core.contract import ARITHMETICS, PROTOCOL_ALGORITHMS, TRACE_MODES, decode_tape, function_of
+from properties.core.plain import encode_result, to_plain
 from reference import documents
 from reference.calruption import EpochCounts, EpochState
 from reference.exact import as_fraction
 from reference.serialization import from_jsonable
-
-from properties.core.contract import ARITHMETICS, PROTOCOL_ALGORITHMS, TRACE_MODES, decode_tape, function_of
-from properties.core.plain import encode_result, to_plain
-
 
 
 def describe(module, path: str, *, serve: bool = True) -> dict:
@@ -37,8 +36,14 @@ def describe(module, path: str, *, serve: bool = True) -> dict:
     if arithmetic not in ARITHMETICS:
         raise ValueError(f"module {path!r} declares ARITHMETIC = {arithmetic!r}, not one of {ARITHMETICS}")
     implements = [a for a in PROTOCOL_ALGORITHMS if callable(getattr(module, function_of(a), None))]
-    document = {"format": "cral-describe", "version": 1, "implements": implements, "arithmetic": arithmetic,
-                "tape_formats": ["json", "npy"], "name": path}
+    document = {
+        "format": "cral-describe",
+        "version": 1,
+        "implements": implements,
+        "arithmetic": arithmetic,
+        "tape_formats": ["json", "npy"],
+        "name": path,
+    }
     if serve:
         document["serve"] = True
     return document
@@ -75,8 +80,12 @@ def answer(module, path: str, request: dict, *, serve: bool = True):
         state = from_jsonable(EpochState, request["state"], "request.state")
         counts = from_jsonable(EpochCounts, request["counts"], "request.counts")
         record, next_state = function(hypotheses, state, counts, documents.load_params(request["params"]))
-        return {"format": "cral-epoch-result", "version": 1, "record": to_plain(record, "record"),
-                "state": to_plain(next_state, "state")}
+        return {
+            "format": "cral-epoch-result",
+            "version": 1,
+            "record": to_plain(record, "record"),
+            "state": to_plain(next_state, "state"),
+        }
     if algorithm == "catoni_root":
         values = request.get("values")
         values = [_exact_or_as_is(v) for v in values] if isinstance(values, list) else values
@@ -99,8 +108,12 @@ def answer(module, path: str, request: dict, *, serve: bool = True):
             q = tuple(as_fraction(v, f"request.calls[{i}].q") for v in call["q"])
             counts = from_jsonable(EpochCounts, call["counts"], f"request.calls[{i}].counts")
             values, multiplicities = function(hypotheses, call["h"], call["h2"], q, counts, call["length"])
-            results.append({"values": [to_plain(v, "values") for v in values],
-                            "counts": [to_plain(c, "counts") for c in multiplicities]})
+            results.append(
+                {
+                    "values": [to_plain(v, "values") for v in values],
+                    "counts": [to_plain(c, "counts") for c in multiplicities],
+                }
+            )
         return {"format": "cral-samples", "version": 1, "results": results}
     raise ValueError(f"request.algorithm: unknown algorithm {algorithm!r}")
 
@@ -181,16 +194,28 @@ def command_line(argv: list[str]) -> int:
         def error(self, message):
             raise ValueError(message)
 
-    parser = _Parser(prog="python -m properties answer", add_help=True,
-                     description="answer one run request (docs/protocol.md) with a Python module")
+    parser = _Parser(
+        prog="python -m properties answer",
+        add_help=True,
+        description="answer one run request (docs/protocol.md) with a Python module",
+    )
     parser.add_argument("--impl", required=True, help="import path of the module that answers")
     parser.add_argument("request", nargs="?", help="the request file (default: read the request from stdin)")
-    parser.add_argument("--serve", action="store_true",
-                        help="serve requests, one JSON line each way, until stdin ends (docs/protocol.md, Serve mode)")
-    parser.add_argument("--one-shot", action="store_true",
-                        help="describe does not declare serve mode: the judge runs one process per call")
-    parser.add_argument("--backend", help="fast's array backend, NAME[:DEVICE] (numpy, array-api-strict, torch, cupy; "
-                                          "fast/backends.py): sets $CRAL_FAST_BACKEND for the module")
+    parser.add_argument(
+        "--serve",
+        action="store_true",
+        help="serve requests, one JSON line each way, until stdin ends (docs/protocol.md, Serve mode)",
+    )
+    parser.add_argument(
+        "--one-shot",
+        action="store_true",
+        help="describe does not declare serve mode: the judge runs one process per call",
+    )
+    parser.add_argument(
+        "--backend",
+        help="fast's array backend, NAME[:DEVICE] (numpy, array-api-strict, torch, cupy; "
+        "fast/backends.py): sets $CRAL_FAST_BACKEND for the module",
+    )
     try:
         args = parser.parse_args(argv)
         if args.backend is not None:

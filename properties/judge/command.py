@@ -22,6 +22,7 @@ group, limits and outcomes hold per call; a call that fails as a program (crash,
 hang, a line that is not a valid result) stops that process and the next call starts a
 new one. The processes themselves (process group, limits, the serving process) are in
 properties/judge/processes.py."""
+
 from __future__ import annotations
 
 import collections
@@ -36,19 +37,30 @@ import tempfile
 import time
 from fractions import Fraction
 
-from reference import documents
-from reference.exact import fraction_text
-from reference.serialization import to_jsonable
-from reference.tape import Tape
-
-from properties.core import candidate as impl, representations
+from properties.core import candidate as impl
+from properties.core import representations
 from properties.core.candidate import Candidate, CandidateFault
 from properties.core.contract import ARITHMETICS, PROTOCOL_ALGORITHMS, TRACE_MODES, function_of
 from properties.core.plain import NotPlain, to_plain
 from properties.core.violation import clip
-from properties.judge.isolation import _Stream, _signal_name, take_streams
-from properties.judge.processes import (FAULT_OUTPUT_CHARS, MAX_RESULT_BYTES, SERVE_ARGUMENT, _Server, _argv,
-                                        _child_setup, _exit_message, _kill_group, _pidfd, _tail)
+from properties.judge.either_forms import read_either_forms
+from properties.judge.isolation import _signal_name, _Stream, take_streams
+from properties.judge.processes import (
+    FAULT_OUTPUT_CHARS,
+    MAX_RESULT_BYTES,
+    SERVE_ARGUMENT,
+    _argv,
+    _child_setup,
+    _exit_message,
+    _kill_group,
+    _pidfd,
+    _Server,
+    _tail,
+)
+from reference import documents
+from reference.exact import fraction_text
+from reference.serialization import to_jsonable
+from reference.tape import Tape
 
 PROTOCOL_VERSION = 1
 REQUEST_FORMAT = "cral-run-request"
@@ -78,8 +90,16 @@ class CommandCandidate(Candidate):
     isolated = True
     declares_modes = True
 
-    def __init__(self, command: str, *, timeout: float | None = None, memory_limit: int | None = None,
-                 tape_format: str = "auto", keep_dir: str | None = None, serve: bool | None = None):
+    def __init__(
+        self,
+        command: str,
+        *,
+        timeout: float | None = None,
+        memory_limit: int | None = None,
+        tape_format: str = "auto",
+        keep_dir: str | None = None,
+        serve: bool | None = None,
+    ):
         if not isinstance(command, str) or not command.strip():
             raise ValueError(f"the candidate's command is empty: {command!r}")
         if tape_format not in TAPE_FORMATS:
@@ -89,7 +109,9 @@ class CommandCandidate(Candidate):
         try:
             self._root = tempfile.mkdtemp(prefix="cral-requests-", dir=keep_dir)
         except OSError as error:  # a folder that is missing or not writable is bad input, not a traceback
-            raise ValueError(f"cannot keep request files under {keep_dir!r} (--keep-requests): {error.strerror}") from None
+            raise ValueError(
+                f"cannot keep request files under {keep_dir!r} (--keep-requests): {error.strerror}"
+            ) from None
         self._calls = 0
         self._recent: collections.deque = collections.deque()
         self._unwritten: dict[str, bytes] = {}  # serve mode: request files not written yet (_new_directory)
@@ -133,19 +155,24 @@ class CommandCandidate(Candidate):
         if document.get("format") == "cral-error":
             raise CandidateFault(f"answered describe with an error: {clip(str(document.get('message')), 300)}")
         if document["arithmetic"] not in ARITHMETICS:  # the schema requires it
-            raise ValueError(f"{self.path} declares arithmetic {document.get('arithmetic')!r}, not one of {ARITHMETICS}")
+            raise ValueError(
+                f"{self.path} declares arithmetic {document.get('arithmetic')!r}, not one of {ARITHMETICS}"
+            )
         implemented = [mode for mode in document["implements"] if mode in PROTOCOL_ALGORITHMS]
         if not implemented:
-            raise ValueError(f"{self.path} implements none of {', '.join(PROTOCOL_ALGORITHMS)} "
-                             f"(its describe lists {document['implements']})")
+            raise ValueError(
+                f"{self.path} implements none of {', '.join(PROTOCOL_ALGORITHMS)} "
+                f"(its describe lists {document['implements']})"
+            )
         return {**document, "implements": implemented}
 
     # -- calls ---------------------------------------------------------------------------
     def invoke(self, name, args, kwargs, timeout):
         algorithm = _algorithm(name, kwargs)
         if algorithm not in self.modes:
-            raise CandidateFault(f"the program does not implement {algorithm!r} (its describe lists "
-                                 f"{', '.join(sorted(self.modes))})")
+            raise CandidateFault(
+                f"the program does not implement {algorithm!r} (its describe lists {', '.join(sorted(self.modes))})"
+            )
         inputs = self._inputs(algorithm, args, kwargs)
         document = self._run(algorithm, inputs, timeout)
         if algorithm in TRACE_MODES and document.get("format") == "cral-trace":
@@ -162,12 +189,12 @@ class CommandCandidate(Candidate):
     def invoke_many(self, name, calls, timeout):
         """loss_difference_samples' calls (the checks ask hundreds at once) in one request;
         every other name one request per call."""
-        if name != "loss_difference_samples" or len(calls) <= 1 or any(
-                args[0] != calls[0][0][0] for args, _ in calls):
+        if name != "loss_difference_samples" or len(calls) <= 1 or any(args[0] != calls[0][0][0] for args, _ in calls):
             return [self.invoke(name, args, kwargs, timeout) for args, kwargs in calls]
         if name not in self.modes:
-            raise CandidateFault(f"the program does not implement {name!r} (its describe lists "
-                                 f"{', '.join(sorted(self.modes))})")
+            raise CandidateFault(
+                f"the program does not implement {name!r} (its describe lists {', '.join(sorted(self.modes))})"
+            )
         try:
             inputs = _samples_request(calls)
         except NotPlain as error:
@@ -177,8 +204,10 @@ class CommandCandidate(Candidate):
             self._plain_result(name, name, document)  # raises the program's error
         results = document["results"]
         if len(results) != len(calls):
-            raise CandidateFault(f"answered {len(results)} of {len(calls)} loss_difference_samples calls",
-                                 values={"request": self._keep_path(os.path.dirname(self._last_request))})
+            raise CandidateFault(
+                f"answered {len(results)} of {len(calls)} loss_difference_samples calls",
+                values={"request": self._keep_path(os.path.dirname(self._last_request))},
+            )
         return [[r["values"], r["counts"]] for r in results]
 
     def _inputs(self, algorithm: str, args: tuple, kwargs: dict) -> dict:
@@ -186,12 +215,19 @@ class CommandCandidate(Candidate):
         try:
             if algorithm in TRACE_MODES:
                 hypotheses, tape, params = args[:3]
-                return {"hypotheses": [list(h) for h in hypotheses], "tape": self._tape(tape),
-                        "params": to_jsonable(params)}
+                return {
+                    "hypotheses": [list(h) for h in hypotheses],
+                    "tape": self._tape(tape),
+                    "params": to_jsonable(params),
+                }
             if algorithm == "calruption_epoch":
                 hypotheses, state, counts, params = args
-                return {"hypotheses": [list(h) for h in hypotheses], "state": to_plain(state, "state"),
-                        "counts": to_plain(counts, "counts"), "params": to_jsonable(params)}
+                return {
+                    "hypotheses": [list(h) for h in hypotheses],
+                    "state": to_plain(state, "state"),
+                    "counts": to_plain(counts, "counts"),
+                    "params": to_jsonable(params),
+                }
             if algorithm == "catoni_root":
                 names = ("values", "counts", "alpha")
                 bound = dict(zip(names, args), **kwargs)
@@ -239,8 +275,10 @@ class CommandCandidate(Candidate):
         """The result document as the plain data the contract's decoders take."""
         if document.get("format") == "cral-error":
             kind = document["error"]
-            raise CandidateFault(f"crashed: {kind}: {clip(str(document.get('message', '')))} (in {name})",
-                                 values={"exception": kind, "request": self._last_request})
+            raise CandidateFault(
+                f"crashed: {kind}: {clip(str(document.get('message', '')))} (in {name})",
+                values={"exception": kind, "request": self._last_request},
+            )
         if algorithm in TRACE_MODES:
             return document
         if algorithm == "calruption_epoch":
@@ -253,8 +291,10 @@ class CommandCandidate(Candidate):
             try:
                 tape = documents.load_tape(document)
             except ValueError as error:
-                raise CandidateFault(f"wrote an invalid result document (in sample_tape): {clip(str(error))}",
-                                     values={"request": self._keep_path(os.path.dirname(self._last_request))}) from None
+                raise CandidateFault(
+                    f"wrote an invalid result document (in sample_tape): {clip(str(error))}",
+                    values={"request": self._keep_path(os.path.dirname(self._last_request))},
+                ) from None
             return _tape_plain(tape)
         raise CandidateFault(f"no result form for {algorithm!r}")
 
@@ -327,17 +367,26 @@ class CommandCandidate(Candidate):
         directory = self._new_directory()
         self._last_request = os.path.join(directory, "request.json")
         request_path, output_path = self._last_request, os.path.join(directory, "result.json")
-        request = {"format": REQUEST_FORMAT, "version": PROTOCOL_VERSION, "algorithm": algorithm,
-                   "output": output_path, **inputs}
+        request = {
+            "format": REQUEST_FORMAT,
+            "version": PROTOCOL_VERSION,
+            "algorithm": algorithm,
+            "output": output_path,
+            **inputs,
+        }
         payload = json.dumps(request, separators=(",", ":")).encode()
         with open(request_path, "wb") as handle:
             handle.write(payload)
-        command = (self.command.replace("{request}", shlex.quote(request_path)) if "{request}" in self.command
-                   else f"{self.command} {shlex.quote(request_path)}")
+        command = (
+            self.command.replace("{request}", shlex.quote(request_path))
+            if "{request}" in self.command
+            else f"{self.command} {shlex.quote(request_path)}"
+        )
         where = f"in {algorithm}"
         try:
-            code, stdout, stderr_tail = self._execute(command, payload, directory, timeout, where,
-                                                      {"CRAL_REQUEST": request_path, "CRAL_OUTPUT": output_path})
+            code, stdout, stderr_tail = self._execute(
+                command, payload, directory, timeout, where, {"CRAL_REQUEST": request_path, "CRAL_OUTPUT": output_path}
+            )
         except CandidateFault as fault:
             fault.values["request"] = self._keep_path(directory)
             raise
@@ -349,8 +398,9 @@ class CommandCandidate(Candidate):
                 self._fail(directory, f"left something other than a regular file as its result ({where})", values)
             size = os.path.getsize(output_path)
             if size > MAX_RESULT_BYTES:
-                self._fail(directory, f"wrote a result of {size} bytes, over the limit of {MAX_RESULT_BYTES} ({where})",
-                           values)
+                self._fail(
+                    directory, f"wrote a result of {size} bytes, over the limit of {MAX_RESULT_BYTES} ({where})", values
+                )
             with open(output_path, "rb") as handle:
                 data = handle.read()
             self._streams["stdout"].add(stdout)
@@ -359,8 +409,9 @@ class CommandCandidate(Candidate):
             data, source = stdout, "stdout"
         if code < 0:
             self._fail(directory, f"crashed: {_signal_name(-code)} ({where})", values)
-        document = self._read(data, source, algorithm, _exit_message(code, command, where), code, directory,
-                              where, values)
+        document = self._read(
+            data, source, algorithm, _exit_message(code, command, where), code, directory, where, values
+        )
         if code != 0 and document.get("format") != "cral-error":
             self._fail(directory, _exit_message(code, command, where), values)
         return document
@@ -372,8 +423,17 @@ class CommandCandidate(Candidate):
         values["request"] = self._keep_path(directory)
         raise CandidateFault(message, fatal=fatal, values=values)
 
-    def _read(self, data: bytes, source: str, algorithm: str, exit_message: str, code: int, directory: str,
-              where: str, values: dict) -> dict:
+    def _read(
+        self,
+        data: bytes,
+        source: str,
+        algorithm: str,
+        exit_message: str,
+        code: int,
+        directory: str,
+        where: str,
+        values: dict,
+    ) -> dict:
         """The result document: one JSON document of the expected format (or an error
         document), valid against its schema."""
         if not data.strip():
@@ -387,14 +447,22 @@ class CommandCandidate(Candidate):
                 self._fail(directory, exit_message, values)
             self._fail(directory, f"wrote an invalid result document ({where}): {error}", values)
         if not isinstance(document, dict):
-            self._fail(directory, f"wrote an invalid result document ({where}): {source} holds a JSON "
-                                  f"{type(document).__name__}, not an object", values)
+            self._fail(
+                directory,
+                f"wrote an invalid result document ({where}): {source} holds a JSON "
+                f"{type(document).__name__}, not an object",
+                values,
+            )
         expected, kind = RESULT_KINDS[algorithm]
         if document.get("format") == "cral-error":
             kind = "error"
         elif document.get("format") != expected:
-            self._fail(directory, f"wrote an invalid result document ({where}): asked for {algorithm}, the document's "
-                                  f"format is {clip(repr(document.get('format')), 100)}, not {expected!r}", values)
+            self._fail(
+                directory,
+                f"wrote an invalid result document ({where}): asked for {algorithm}, the document's "
+                f"format is {clip(repr(document.get('format')), 100)}, not {expected!r}",
+                values,
+            )
         arithmetic = getattr(self, "arithmetic", "exact")
         if kind != "error" and algorithm in representations.RESULT_ALGORITHMS:
             # read for its meaning first, by the import route's rule (properties/core/representations.py):
@@ -413,15 +481,22 @@ class CommandCandidate(Candidate):
             document = _samples_as_text(document)
         return document
 
-    def _execute(self, command: str, payload: bytes, directory: str, timeout: float | None, where: str,
-                 extra_env: dict) -> tuple[int, bytes, str]:
+    def _execute(
+        self, command: str, payload: bytes, directory: str, timeout: float | None, where: str, extra_env: dict
+    ) -> tuple[int, bytes, str]:
         """Run the command; (exit status, stdout up to MAX_RESULT_BYTES, stderr's tail).
         stderr goes to the check's captured output; a hang kills the process group."""
         in_child = _child_setup(self.memory_limit)
         try:
-            process = subprocess.Popen(_argv(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE, start_new_session=True,
-                                       env={**os.environ, **extra_env}, preexec_fn=in_child)
+            process = subprocess.Popen(
+                _argv(command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                env={**os.environ, **extra_env},
+                preexec_fn=in_child,
+            )
         except OSError as error:
             raise CandidateFault(f"cannot be started: {error} ({where})", fatal=True) from None
         stdout, stderr_tail = bytearray(), bytearray()
@@ -446,14 +521,15 @@ class CommandCandidate(Candidate):
                     remaining = None if deadline is None else deadline - time.monotonic()
                     if remaining is not None and remaining <= 0:
                         self._kill(process)
-                        raise CandidateFault(f"hung after {timeout:g} s ({where})", fatal=True,
-                                             values=_tail(stderr_tail))
+                        raise CandidateFault(
+                            f"hung after {timeout:g} s ({where})", fatal=True, values=_tail(stderr_tail)
+                        )
                     wait = remaining if exit_fd is not None else min(0.05, remaining or 0.05)
                     for key, _ in selector.select(wait):
                         fd = key.fd
                         if fd == stdin_fd:
                             try:
-                                pending = pending[os.write(fd, pending):]
+                                pending = pending[os.write(fd, pending) :]
                             except (BrokenPipeError, BlockingIOError) as error:
                                 if isinstance(error, BrokenPipeError):
                                     pending = memoryview(b"")  # the program reads the file, not stdin
@@ -465,8 +541,9 @@ class CommandCandidate(Candidate):
                                 continue
                             if len(stdout) > MAX_RESULT_BYTES:
                                 self._kill(process)
-                                raise CandidateFault(f"wrote more than {MAX_RESULT_BYTES} bytes to stdout ({where})",
-                                                     fatal=True)
+                                raise CandidateFault(
+                                    f"wrote more than {MAX_RESULT_BYTES} bytes to stdout ({where})", fatal=True
+                                )
                     code = process.poll()
                 # what it wrote before it exited is in the pipes; its group goes first, so
                 # no writer is left and each pipe ends
@@ -474,8 +551,9 @@ class CommandCandidate(Candidate):
                 for fd in list(streams):
                     while self._take(fd, streams, stdout, stderr_tail, None):
                         if len(stdout) > MAX_RESULT_BYTES:
-                            raise CandidateFault(f"wrote more than {MAX_RESULT_BYTES} bytes to stdout ({where})",
-                                                 fatal=True)
+                            raise CandidateFault(
+                                f"wrote more than {MAX_RESULT_BYTES} bytes to stdout ({where})", fatal=True
+                            )
         finally:
             self._kill(process)  # children it left in its group go with it
             if exit_fd is not None:
@@ -501,7 +579,7 @@ class CommandCandidate(Candidate):
             return False
         if streams[fd] == "stderr":
             self._streams["stderr"].add(data)
-            stderr_tail[:] = (stderr_tail + data)[-4 * FAULT_OUTPUT_CHARS:]
+            stderr_tail[:] = (stderr_tail + data)[-4 * FAULT_OUTPUT_CHARS :]
         else:
             stdout += data
         return True
@@ -541,7 +619,6 @@ class CommandCandidate(Candidate):
         """Where the kept request files are (None when nothing was kept)."""
         return self._root if self._kept else None
 
-
     # -- serve mode (docs/protocol.md, "Serve mode") ----------------------------------------
     def _serve_command(self) -> str:
         if "{request}" in self.command:
@@ -562,12 +639,15 @@ class CommandCandidate(Candidate):
         """One call through the serving process: the request as one line, the result as
         one line; the request file (the reproducer, in the one-shot form) is written only
         when it is kept -- a failing call, the minimal example of a failing check."""
-        line = json.dumps({"format": REQUEST_FORMAT, "version": PROTOCOL_VERSION, "algorithm": algorithm, **inputs},
-                          separators=(",", ":")).encode()
+        line = json.dumps(
+            {"format": REQUEST_FORMAT, "version": PROTOCOL_VERSION, "algorithm": algorithm, **inputs},
+            separators=(",", ":"),
+        ).encode()
         directory = self._new_directory(b"")
         # the request file, written if it is kept, is the one-shot form: `CMD request.json` reproduces the call
-        self._unwritten[directory] = (line[:-1] + b',"output":' + json.dumps(os.path.join(directory, "result.json"))
-                                      .encode() + b"}")
+        self._unwritten[directory] = (
+            line[:-1] + b',"output":' + json.dumps(os.path.join(directory, "result.json")).encode() + b"}"
+        )
         self._last_request = request_path = os.path.join(directory, "request.json")
         where = f"in {algorithm}"
         command = self._serve_command()
@@ -584,8 +664,9 @@ class CommandCandidate(Candidate):
             if code is not None:  # it ended before a whole line: the one-shot rules, on what it wrote
                 if code < 0:
                     self._fail(directory, f"crashed: {_signal_name(-code)} ({where})", values)
-                document = self._read(data, "stdout", algorithm, _exit_message(code, command, where), code, directory,
-                                      where, values)
+                document = self._read(
+                    data, "stdout", algorithm, _exit_message(code, command, where), code, directory, where, values
+                )
                 if code != 0 and document.get("format") != "cral-error":
                     self._fail(directory, _exit_message(code, command, where), values)
                 self._stop_server()
@@ -639,67 +720,32 @@ def _samples_request(calls) -> dict:
     entries = []
     for args, _ in calls:
         _, h, h2, q, counts, length = args
-        entries.append({"h": h, "h2": h2, "q": [to_plain(v, "q") for v in q], "counts": to_plain(counts, "counts"),
-                        "length": length})
+        entries.append(
+            {
+                "h": h,
+                "h2": h2,
+                "q": [to_plain(v, "q") for v in q],
+                "counts": to_plain(counts, "counts"),
+                "length": length,
+            }
+        )
     return {"hypotheses": [list(row) for row in hypotheses], "calls": entries}
-
-
-def read_either_forms(document: dict, request_params, arithmetic: str) -> tuple[dict, collections.Counter]:
-    """A trace document with docs/protocol.md section 6's *either* representations read as
-    the reference writes them, and how often each was read: a float program's params
-    echoed as the nearest doubles of the request's, and W null where rho^ = 0 (the judge
-    and the conformance kit share this one rule)."""
-    read: collections.Counter = collections.Counter()
-    if arithmetic != "exact" and document.get("params") != request_params and \
-            _as_doubles(document.get("params")) == _as_doubles(request_params):
-        document = {**document, "params": request_params}
-        read["params echoed as doubles"] += 1
-    epochs = document.get("epochs")
-    if isinstance(epochs, list):
-        for epoch in epochs:
-            try:
-                W, rho = epoch["W"], epoch["rho"]
-                for h, row in enumerate(W):
-                    for h2, value in enumerate(row):
-                        if value is None and h != h2 and _is_zero(rho[h][h2]):
-                            row[h2] = {"lo": "0", "hi": "0"}
-                            read["W null where rho^ = 0"] += 1
-            except (KeyError, TypeError, IndexError, AttributeError):
-                break  # a malformed trace: the decoders say what is wrong
-    return document, read
-
-
-def _is_zero(value) -> bool:
-    return value in (0, "0", "0/1", "-0") or (isinstance(value, float) and value == 0)
-
-
-def _as_doubles(value):
-    """A params document with every rational read as the nearest double (a float
-    program's echo of the request's params compares equal to this)."""
-    if isinstance(value, dict):
-        return {k: _as_doubles(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_as_doubles(v) for v in value]
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(Fraction(value))
-        except (ValueError, ZeroDivisionError, OverflowError):
-            return value
-    return value
 
 
 def _samples_as_text(document: dict) -> dict:
     """loss_difference_samples' values with a float program's numbers (and integers) written
     as their exact rationals "p/q", for the decoders (as properties/core/representations.py does
     for the other results)."""
+
     def text(v):
         return fraction_text(Fraction(v)) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
-    return {**document, "results": [{**r, "values": [text(v) for v in r["values"]]} if isinstance(r, dict) else r
-                                    for r in document["results"]]}
+
+    return {
+        **document,
+        "results": [
+            {**r, "values": [text(v) for v in r["values"]]} if isinstance(r, dict) else r for r in document["results"]
+        ],
+    }
 
 
 __all__ = ["CommandCandidate", "PROTOCOL_VERSION", "TAPE_FORMATS"]

@@ -20,6 +20,7 @@ document) -- and each answer is checked as a document, in seconds:
 What a document *means* (its numbers) is left to `check` and `crosscheck`: the kit only
 says whether the judge can read it. Exit status 0 when every document is readable, 1
 when one is not, 2 on bad input (a command that cannot describe itself)."""
+
 from __future__ import annotations
 
 import json
@@ -27,16 +28,16 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import reference
+from properties.core import representations
+from properties.core.candidate import CandidateFault
+from properties.core.contract import decode_enclosure, decode_epoch_result, decode_trace
+from properties.core.violation import CallFailed
+from properties.judge.command import RESULT_KINDS, CommandCandidate
+from properties.judge.either_forms import read_either_forms
 from reference import documents
-from reference.serialization import to_jsonable
 from reference.calruption import EpochCounts, calruption_epoch, initial_state
 from reference.documents import DocumentError, json_path, shown
-
-from properties.core import representations
-from properties.judge.command import RESULT_KINDS, CommandCandidate, read_either_forms
-from properties.core.contract import decode_enclosure, decode_epoch_result, decode_trace
-from properties.core.candidate import CandidateFault
-from properties.core.violation import CallFailed
+from reference.serialization import to_jsonable
 
 BAD_INPUT = "catoni_root (bad input: a negative count)"
 
@@ -91,9 +92,11 @@ def _small_case():
     3 hypotheses (two that agree on the support: a pair with rho^ = 0), n = 84: three
     complete CALruption epochs at beta1 = 1 (4 + 16 + 64 rounds), RobustCAL's checkpoints
     2..64 with eliminations (final_empirical_risk null outside V)."""
-    instance = reference.Instance([Fraction(1, 2), Fraction(1, 3), Fraction(1, 6), Fraction(0)],
-                                  [Fraction(1, 8), Fraction(1, 2), Fraction(7, 8), Fraction(1, 2)],
-                                  [(0, 0, 1, 0), (1, 1, 0, 1), (0, 0, 1, 1)])
+    instance = reference.Instance(
+        [Fraction(1, 2), Fraction(1, 3), Fraction(1, 6), Fraction(0)],
+        [Fraction(1, 8), Fraction(1, 2), Fraction(7, 8), Fraction(1, 2)],
+        [(0, 0, 1, 0), (1, 1, 0, 1), (0, 0, 1, 1)],
+    )
     n = 84
     params = reference.Params.scaled(n, 3, Fraction(1, 10), Fraction(1, 16), Fraction(1))
     tape = reference.sample_tape(instance, reference.adversary.clean(n), 7)
@@ -136,30 +139,40 @@ def _shape_differences(candidate, exact, path=()) -> list[str]:
     value, a list of another length, a field missing (values themselves are not judged)."""
     if exact is None or candidate is None:
         if (exact is None) != (candidate is None):
-            return [f"at {json_path(path)}: the reference writes {'null' if exact is None else shown(exact)}, the "
-                    f"program {'null' if candidate is None else shown(candidate)}"]
+            return [
+                f"at {json_path(path)}: the reference writes {'null' if exact is None else shown(exact)}, the "
+                f"program {'null' if candidate is None else shown(candidate)}"
+            ]
         return []
     if isinstance(exact, list):
         if not isinstance(candidate, list) or len(candidate) != len(exact):
-            return [f"at {json_path(path)}: the reference writes a list of {len(exact)}, the program "
-                    f"{shown(candidate)}"]
+            return [
+                f"at {json_path(path)}: the reference writes a list of {len(exact)}, the program {shown(candidate)}"
+            ]
         return [d for i, (c, e) in enumerate(zip(candidate, exact)) for d in _shape_differences(c, e, (*path, i))]
     if isinstance(exact, dict):
         if not isinstance(candidate, dict):
             return [f"at {json_path(path)}: the reference writes an object, the program {shown(candidate)}"]
-        return [d for key, e in exact.items() if key not in ("lp_method",)
-                for d in _shape_differences(candidate.get(key), e, (*path, key))]
+        return [
+            d
+            for key, e in exact.items()
+            if key not in ("lp_method",)
+            for d in _shape_differences(candidate.get(key), e, (*path, key))
+        ]
     return []
 
 
 # -- the run -------------------------------------------------------------------------------
 def _schema_problems(document, kind: str, arithmetic: str) -> list[str]:
-    return [line.split(": ", 1)[1] for line in documents.schema_errors(document, kind, arithmetic=arithmetic,
-                                                                        source="result")]
+    return [
+        line.split(": ", 1)[1]
+        for line in documents.schema_errors(document, kind, arithmetic=arithmetic, source="result")
+    ]
 
 
-def _judge(candidate: _RawCandidate, label: str, algorithm: str, args: tuple, exact_document, decode,
-           request_params=None) -> DocumentReport:
+def _judge(
+    candidate: _RawCandidate, label: str, algorithm: str, args: tuple, exact_document, decode, request_params=None
+) -> DocumentReport:
     report = DocumentReport(label)
     try:
         document = candidate.raw(algorithm, args)
@@ -173,8 +186,9 @@ def _judge(candidate: _RawCandidate, label: str, algorithm: str, args: tuple, ex
     expected_format, kind = RESULT_KINDS[algorithm]
     if label == BAD_INPUT:
         if document.get("format") != "cral-error":
-            report.problems.append(f"bad input must be answered with a cral-error document, got format "
-                                   f"{shown(document.get('format'))}")
+            report.problems.append(
+                f"bad input must be answered with a cral-error document, got format {shown(document.get('format'))}"
+            )
         else:
             report.problems += _schema_problems(document, "error", "exact")
         return report
@@ -194,11 +208,15 @@ def _judge(candidate: _RawCandidate, label: str, algorithm: str, args: tuple, ex
         return report
     if kind == "trace":
         document, read = read_either_forms(document, request_params, candidate.arithmetic)
-        report.notes += [f"{what} ({count} entries): accepted, read as the reference writes it"
-                         for what, count in sorted(read.items())]
+        report.notes += [
+            f"{what} ({count} entries): accepted, read as the reference writes it"
+            for what, count in sorted(read.items())
+        ]
         if document.get("params") != request_params:
-            report.problems.append(f"at $.params: must echo the request's params exactly, got "
-                                   f"{shown(document.get('params'))}, the request's {shown(request_params)}")
+            report.problems.append(
+                f"at $.params: must echo the request's params exactly, got "
+                f"{shown(document.get('params'))}, the request's {shown(request_params)}"
+            )
             document = {**document, "params": request_params}
     report.problems += _shape_differences(document, exact_document)
     if report.problems:
@@ -210,8 +228,9 @@ def _judge(candidate: _RawCandidate, label: str, algorithm: str, args: tuple, ex
     return report
 
 
-def conformance(command: str, *, timeout: float | None = 60, memory_limit: int | None = None,
-                tape_format: str = "auto") -> tuple[dict, list[DocumentReport]]:
+def conformance(
+    command: str, *, timeout: float | None = 60, memory_limit: int | None = None, tape_format: str = "auto"
+) -> tuple[dict, list[DocumentReport]]:
     """(the describe document, one report per request). Raises ValueError when the
     command cannot describe itself (that is the describe report, as bad input)."""
     candidate = _RawCandidate(command, timeout=timeout, memory_limit=memory_limit, tape_format=tape_format)
@@ -219,47 +238,100 @@ def conformance(command: str, *, timeout: float | None = 60, memory_limit: int |
         instance, params, tape = _small_case()
         H = instance.hypotheses
         request_params = json.loads(json.dumps(to_jsonable(params)))
-        reports = [DocumentReport("describe", notes=[f"implements {', '.join(sorted(candidate.modes))}; arithmetic "
-                                                      f"{candidate.arithmetic}"])]
-        runs = {"passive": lambda: reference.passive(H, tape, params),
-                "robust_cal": lambda: reference.robust_cal(H, tape, params),
-                "robust_cal_vanilla": lambda: reference.robust_cal(H, tape, params, vanilla=True),
-                "calruption": lambda: reference.calruption(H, tape, params)}
+        reports = [
+            DocumentReport(
+                "describe",
+                notes=[f"implements {', '.join(sorted(candidate.modes))}; arithmetic {candidate.arithmetic}"],
+            )
+        ]
+        runs = {
+            "passive": lambda: reference.passive(H, tape, params),
+            "robust_cal": lambda: reference.robust_cal(H, tape, params),
+            "robust_cal_vanilla": lambda: reference.robust_cal(H, tape, params, vanilla=True),
+            "calruption": lambda: reference.calruption(H, tape, params),
+        }
         for mode, run in runs.items():
             if mode not in candidate.modes:
                 continue
             exact = reference.trace_to_json(run())
-            reports.append(_judge(candidate, mode, mode, (H, tape, params), exact,
-                                  lambda plain, m=mode: decode_trace("conformance", plain, m), request_params))
+            reports.append(
+                _judge(
+                    candidate,
+                    mode,
+                    mode,
+                    (H, tape, params),
+                    exact,
+                    lambda plain, m=mode: decode_trace("conformance", plain, m),
+                    request_params,
+                )
+            )
         if "calruption" in candidate.modes:
             boundary = _boundary_tape(instance, params, tape)
             exact = reference.trace_to_json(reference.calruption(H, boundary, params))
-            reports.append(_judge(candidate, "calruption (boundary tape: a coin exactly on q)", "calruption",
-                                  (H, boundary, params), exact,
-                                  lambda plain: decode_trace("conformance", plain, "calruption"), request_params))
+            reports.append(
+                _judge(
+                    candidate,
+                    "calruption (boundary tape: a coin exactly on q)",
+                    "calruption",
+                    (H, boundary, params),
+                    exact,
+                    lambda plain: decode_trace("conformance", plain, "calruption"),
+                    request_params,
+                )
+            )
         if "calruption_epoch" in candidate.modes:
             args = _epoch_request(instance, params, tape)
             record, following = calruption_epoch(*args)
-            exact = {"format": "cral-epoch-result", "version": 1,
-                     "record": to_jsonable(record),
-                     "state": to_jsonable(following)}
-            reports.append(_judge(candidate, "calruption_epoch", "calruption_epoch", args, exact,
-                                  lambda plain: decode_epoch_result("conformance", [plain["record"], plain["state"]],
-                                                                    instance.num_points, len(H))))
+            exact = {
+                "format": "cral-epoch-result",
+                "version": 1,
+                "record": to_jsonable(record),
+                "state": to_jsonable(following),
+            }
+            reports.append(
+                _judge(
+                    candidate,
+                    "calruption_epoch",
+                    "calruption_epoch",
+                    args,
+                    exact,
+                    lambda plain: decode_epoch_result(
+                        "conformance", [plain["record"], plain["state"]], instance.num_points, len(H)
+                    ),
+                )
+            )
         if "catoni_root" in candidate.modes:
             args = ([Fraction(-1), Fraction(0), Fraction(3, 2)], [2, 5, 1], Fraction(1, 3))
             exact = {"format": "cral-catoni-root", "version": 1, "lo": "0", "hi": "0"}
             floats = candidate.arithmetic != "exact"
-            reports.append(_judge(candidate, "catoni_root", "catoni_root", args, exact,
-                                  lambda plain: decode_enclosure("conformance", [plain["lo"], plain["hi"]],
-                                                                 floats=floats)))
-            reports.append(_judge(candidate, BAD_INPUT, "catoni_root", ([Fraction(1)], [-1], Fraction(1)), None,
-                                  lambda plain: None))
+            reports.append(
+                _judge(
+                    candidate,
+                    "catoni_root",
+                    "catoni_root",
+                    args,
+                    exact,
+                    lambda plain: decode_enclosure("conformance", [plain["lo"], plain["hi"]], floats=floats),
+                )
+            )
+            reports.append(
+                _judge(
+                    candidate, BAD_INPUT, "catoni_root", ([Fraction(1)], [-1], Fraction(1)), None, lambda plain: None
+                )
+            )
         if "sample_tape" in candidate.modes:
             adversary = reference.adversary.clean(16)
             exact = reference.sample_tape(instance, adversary, 3).to_json()
-            reports.append(_judge(candidate, "sample_tape", "sample_tape", (instance, adversary, 3),
-                                  {**exact, "format": "cral-tape", "version": 1}, lambda plain: None))
+            reports.append(
+                _judge(
+                    candidate,
+                    "sample_tape",
+                    "sample_tape",
+                    (instance, adversary, 3),
+                    {**exact, "format": "cral-tape", "version": 1},
+                    lambda plain: None,
+                )
+            )
         return candidate.description, reports
     finally:
         candidate.close()
@@ -272,8 +344,10 @@ def report_text(reports: list[DocumentReport]) -> str:
         lines += [f"        {problem}" for problem in r.problems]
         lines += [f"        note: {note}" for note in r.notes]
     bad = sum(not r.ok for r in reports)
-    lines.append(f"{len(reports) - bad} of {len(reports)} documents readable by the judge"
-                 + ("" if not bad else f"; {bad} not (fix these before running check)"))
+    lines.append(
+        f"{len(reports) - bad} of {len(reports)} documents readable by the judge"
+        + ("" if not bad else f"; {bad} not (fix these before running check)")
+    )
     return "\n".join(lines)
 
 

@@ -27,6 +27,7 @@ each per check (and counts the rest), for the report.
 This protects the verdict from what candidates do to the interpreter they run in, not
 from a hostile program: the worker runs as the same user, so it could signal the judge
 or write files. For an untrusted candidate, run the whole suite in a container."""
+
 from __future__ import annotations
 
 import json
@@ -40,8 +41,8 @@ import time
 import weakref
 
 from properties.core import candidate as impl
-from properties.core.contract import ARITHMETICS, PUBLIC_NAMES
 from properties.core.candidate import Candidate, CandidateFault, check_required
+from properties.core.contract import ARITHMETICS, PUBLIC_NAMES
 from properties.core.violation import clip
 from properties.judge.worker import CONFIG_VAR, HEADER
 
@@ -52,8 +53,10 @@ DRAIN_BYTES = 1 << 20  # read after a reply, at most, of what the worker flushed
 # check's three tapes); JSON of a pathological shape decodes to ~25x its size in memory
 MAX_REPLY_BYTES = 32 << 20
 EXIT_GRACE_S = 2.0
-_BOOTSTRAP = ("import json, os, sys; sys.path[:] = json.loads(os.environ['" + CONFIG_VAR + "'])['sys_path']; "
-              "import properties.judge.worker as w; w.main()")
+_BOOTSTRAP = (
+    "import json, os, sys; sys.path[:] = json.loads(os.environ['" + CONFIG_VAR + "'])['sys_path']; "
+    "import properties.judge.worker as w; w.main()"
+)
 
 
 def _signal_name(number: int) -> str:
@@ -75,7 +78,7 @@ class _Stream:
         if room > 0:
             self.kept += data[:room]
         self.total += len(data)
-        self.call_tail = (self.call_tail + data)[-4 * FAULT_OUTPUT_CHARS:]
+        self.call_tail = (self.call_tail + data)[-4 * FAULT_OUTPUT_CHARS :]
 
     def take(self, name: str) -> dict:
         text = self.kept.decode("utf-8", "replace")
@@ -189,12 +192,23 @@ class IsolatedCandidate(Candidate):
         ValueError if it declares something the contract does not allow."""
         requests_r, requests_w = os.pipe()
         replies_r, replies_w = os.pipe()
-        config = {"path": self.path, "sys_path": list(sys.path), "fds": [requests_r, replies_w],
-                  "memory_limit": self.memory_limit, "judge": os.getpid()}
+        config = {
+            "path": self.path,
+            "sys_path": list(sys.path),
+            "fds": [requests_r, replies_w],
+            "memory_limit": self.memory_limit,
+            "judge": os.getpid(),
+        }
         try:
-            process = subprocess.Popen([sys.executable, "-c", _BOOTSTRAP], stdin=subprocess.DEVNULL,
-                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(requests_r, replies_w),
-                                       start_new_session=True, env={**os.environ, CONFIG_VAR: json.dumps(config)})
+            process = subprocess.Popen(
+                [sys.executable, "-c", _BOOTSTRAP],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                pass_fds=(requests_r, replies_w),
+                start_new_session=True,
+                env={**os.environ, CONFIG_VAR: json.dumps(config)},
+            )
         except OSError:
             os.close(requests_w)
             os.close(replies_r)
@@ -212,14 +226,20 @@ class IsolatedCandidate(Candidate):
             self._slot.kill()
             raise CandidateFault(f"cannot be imported: {hello['message']}")
         names, arithmetic = hello.get("names"), hello.get("arithmetic")
-        if (hello.get("ok") is not True or not isinstance(names, list) or not set(names) <= set(PUBLIC_NAMES)
-                or not isinstance(arithmetic, str)):
+        if (
+            hello.get("ok") is not True
+            or not isinstance(names, list)
+            or not set(names) <= set(PUBLIC_NAMES)
+            or not isinstance(arithmetic, str)
+        ):
             self._slot.kill()
             raise _garbled("its hello")
         if arithmetic not in ARITHMETICS:
             self._slot.kill()
-            raise ValueError(f"implementation {self.path!r} declares ARITHMETIC = {clip(arithmetic, 100)!r}, not one "
-                             f"of {ARITHMETICS}")
+            raise ValueError(
+                f"implementation {self.path!r} declares ARITHMETIC = {clip(arithmetic, 100)!r}, not one "
+                f"of {ARITHMETICS}"
+            )
         return frozenset(names), arithmetic
 
     def close(self) -> None:
@@ -236,14 +256,17 @@ class IsolatedCandidate(Candidate):
             try:
                 provided = self._start()
             except (ValueError, CandidateFault) as error:
-                raise CandidateFault(f"failed while importing again: {getattr(error, 'message', error)}",
-                                     fatal=True) from None
+                raise CandidateFault(
+                    f"failed while importing again: {getattr(error, 'message', error)}", fatal=True
+                ) from None
             if provided != (self.names, self.arithmetic):
                 self._slot.kill()
                 raise CandidateFault("provides other names when imported again", fatal=True)
         # one pickle per call: each call gets its own copy of the inputs, even in a batch
-        request = pickle.dumps(("call", name, [pickle.dumps(c, protocol=pickle.HIGHEST_PROTOCOL) for c in calls]),
-                               protocol=pickle.HIGHEST_PROTOCOL)
+        request = pickle.dumps(
+            ("call", name, [pickle.dumps(c, protocol=pickle.HIGHEST_PROTOCOL) for c in calls]),
+            protocol=pickle.HIGHEST_PROTOCOL,
+        )
         where = f"in {name}"
         reply = self._exchange(request, timeout, where, calls=len(calls))
         if reply.get("ok") is True:
@@ -287,13 +310,14 @@ class IsolatedCandidate(Candidate):
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
                     self._slot.kill()
-                    raise CandidateFault(f"hung after {timeout:g} s ({where})", fatal=True,
-                                         values=self._with_output({}))
+                    raise CandidateFault(
+                        f"hung after {timeout:g} s ({where})", fatal=True, values=self._with_output({})
+                    )
                 for key, _ in selector.select(remaining):
                     fd = key.fd
                     if fd == worker.send_fd:
                         try:
-                            pending = pending[os.write(fd, pending):]
+                            pending = pending[os.write(fd, pending) :]
                         except BrokenPipeError:
                             pending = memoryview(b"")
                         if not pending:
@@ -316,12 +340,14 @@ class IsolatedCandidate(Candidate):
                         size = HEADER.unpack_from(buffer)[0]
                         if size > MAX_REPLY_BYTES:
                             self._slot.kill()
-                            raise CandidateFault(f"sent a reply of {size} bytes, over the limit of {MAX_REPLY_BYTES} "
-                                                 f"({where})", fatal=True)
+                            raise CandidateFault(
+                                f"sent a reply of {size} bytes, over the limit of {MAX_REPLY_BYTES} ({where})",
+                                fatal=True,
+                            )
                         if len(buffer) < HEADER.size + size:
                             break
-                        frame = self._decode(bytes(buffer[HEADER.size:HEADER.size + size]), where)
-                        del buffer[:HEADER.size + size]
+                        frame = self._decode(bytes(buffer[HEADER.size : HEADER.size + size]), where)
+                        del buffer[: HEADER.size + size]
                         if request is not None and set(frame) == {"progress"}:
                             if frame["progress"] != progress + 1 or frame["progress"] >= calls:
                                 self._slot.kill()

@@ -2,19 +2,36 @@
 (properties/judge/isolation.py), or by command line, a program speaking docs/protocol.md
 (properties/judge/command.py). The one place that chooses among the three kinds of
 candidate, above all of them (properties/core/candidate.py holds what they share)."""
+
 from __future__ import annotations
 
 import importlib
 import os
 
 from properties.core import candidate as harness
-from properties.core.candidate import (CMD_ENV_VAR, DEFAULT_IMPL, DEFAULT_MEMORY_LIMIT, ENV_VAR,
-                                       Candidate, InProcessCandidate, _judges_signals, _time_limit, _Timeout,
-                                       check_required, env_cmd, impl_path)
+from properties.core.candidate import (
+    CMD_ENV_VAR,
+    DEFAULT_IMPL,
+    DEFAULT_MEMORY_LIMIT,
+    ENV_VAR,
+    Candidate,
+    InProcessCandidate,
+    _judges_signals,
+    _time_limit,
+    _Timeout,
+    check_required,
+    env_cmd,
+    impl_path,
+)
 
 
-def load_impl(path: str | None = None, *, isolate: bool | None = None, timeout: float | None = None,
-              memory_limit: int | None = DEFAULT_MEMORY_LIMIT) -> Candidate:
+def load_impl(
+    path: str | None = None,
+    *,
+    isolate: bool | None = None,
+    timeout: float | None = None,
+    memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
+) -> Candidate:
     """The candidate at import path `path` (default $CRAL_IMPL or the reference). Isolated
     in a worker process unless it is the built-in reference (or `isolate` says otherwise).
     A candidate that cannot be imported, or lacks a required name, is a ValueError (bad
@@ -34,8 +51,9 @@ def load_impl(path: str | None = None, *, isolate: bool | None = None, timeout: 
         with _judges_signals(), _time_limit(limit):
             module = importlib.import_module(path)
     except _Timeout:
-        raise ValueError(f"implementation {path!r} failed while importing: hung after {limit:g} s (importing "
-                         "it)") from None
+        raise ValueError(
+            f"implementation {path!r} failed while importing: hung after {limit:g} s (importing it)"
+        ) from None
     except (Exception, SystemExit) as error:  # ImportError, SyntaxError, sys.exit, whatever its import raises
         raise ValueError(f"implementation {path!r} cannot be imported: {type(error).__name__}: {error}") from None
     candidate = InProcessCandidate(module, path, timeout)
@@ -43,9 +61,16 @@ def load_impl(path: str | None = None, *, isolate: bool | None = None, timeout: 
     return candidate
 
 
-def load_candidate(impl: str | None = None, cmd: str | None = None, *, isolate: bool | None = None,
-                   timeout: float | None = None, memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
-                   tape_format: str = "auto", keep_dir: str | None = None) -> Candidate:
+def load_candidate(
+    impl: str | None = None,
+    cmd: str | None = None,
+    *,
+    isolate: bool | None = None,
+    timeout: float | None = None,
+    memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
+    tape_format: str = "auto",
+    keep_dir: str | None = None,
+) -> Candidate:
     """The candidate named by an import path (`impl`, see load_impl) or by a command line
     (`cmd`: a program of any language that speaks docs/protocol.md, run once per call);
     with neither, $CRAL_CMD if it is set, else $CRAL_IMPL or the reference.
@@ -63,8 +88,9 @@ def load_candidate(impl: str | None = None, cmd: str | None = None, *, isolate: 
             raise ValueError("a command candidate always runs in processes of its own (--in-process does not apply)")
         from properties.judge.command import CommandCandidate
 
-        return CommandCandidate(cmd, timeout=timeout, memory_limit=memory_limit, tape_format=tape_format,
-                                keep_dir=keep_dir)
+        return CommandCandidate(
+            cmd, timeout=timeout, memory_limit=memory_limit, tape_format=tape_format, keep_dir=keep_dir
+        )
     return load_impl(impl, isolate=isolate, timeout=timeout, memory_limit=memory_limit)
 
 

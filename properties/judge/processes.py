@@ -3,6 +3,7 @@ session and process group with its address-space limit and its death with the ju
 (_child_setup, _kill_group), the command line as argv, exit messages, and the one
 process of serve mode (_Server, docs/protocol.md "Serve mode"): one request per line on
 its stdin, one result per line on its stdout, the same limits and outcomes per call."""
+
 from __future__ import annotations
 
 import ctypes
@@ -19,11 +20,12 @@ import weakref
 from properties.core.candidate import CandidateFault
 from properties.judge.isolation import _signal_name
 
-
 MAX_RESULT_BYTES = 32 << 20  # as for a worker's reply (properties/judge/isolation.py)
 FAULT_OUTPUT_CHARS = 1000
 _PR_SET_PDEATHSIG = 1
 SERVE_ARGUMENT, SERVE_ENV = "--serve", "CRAL_SERVE"
+
+
 class _Server:
     """One serving process of a command candidate: started at once, in a session and
     process group of its own with the address-space limit; `call` sends one request line
@@ -32,16 +34,25 @@ class _Server:
 
     def __init__(self, command: str, memory_limit: int | None, streams: dict, where: str):
         try:
-            self.process = subprocess.Popen(_argv(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            stderr=subprocess.PIPE, start_new_session=True,
-                                            env={**os.environ, SERVE_ENV: "1"}, preexec_fn=_child_setup(memory_limit))
+            self.process = subprocess.Popen(
+                _argv(command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                env={**os.environ, SERVE_ENV: "1"},
+                preexec_fn=_child_setup(memory_limit),
+            )
         except OSError as error:
             raise CandidateFault(f"cannot be started: {error} ({where})", fatal=True) from None
         self._finalizer = weakref.finalize(self, _kill_group, self.process)
         self.streams = streams  # the candidate's captured streams
         self.buffer = bytearray()  # stdout read but not yet answered
-        self.stdin_fd, self.stdout_fd, self.stderr_fd = (self.process.stdin.fileno(), self.process.stdout.fileno(),
-                                                         self.process.stderr.fileno())
+        self.stdin_fd, self.stdout_fd, self.stderr_fd = (
+            self.process.stdin.fileno(),
+            self.process.stdout.fileno(),
+            self.process.stderr.fileno(),
+        )
         for fd in (self.stdin_fd, self.stdout_fd, self.stderr_fd):
             os.set_blocking(fd, False)
         self.exit_fd = _pidfd(self.process.pid)
@@ -57,7 +68,7 @@ class _Server:
         self.busy = False  # a call began and has not returned (an exception cut it short: out of step)
 
     def state(self):
-        """"ready" (alive, nothing on its stdout since its last answer), "out of turn"
+        """ "ready" (alive, nothing on its stdout since its last answer), "out of turn"
         (it wrote after its answer: that goes to the captured stdout), or the exit status
         of a process that ended since its last answer."""
         self.tail.clear()
@@ -86,7 +97,7 @@ class _Server:
             return False
         if fd == self.stderr_fd:
             self.streams["stderr"].add(data)
-            self.tail[:] = (self.tail + data)[-4 * FAULT_OUTPUT_CHARS:]
+            self.tail[:] = (self.tail + data)[-4 * FAULT_OUTPUT_CHARS :]
         else:
             self.buffer += data
         return True
@@ -103,7 +114,7 @@ class _Server:
             if end < 0:
                 return None
             line = bytes(self.buffer[:end])
-            del self.buffer[:end + 1]
+            del self.buffer[: end + 1]
             if line.strip():
                 return line
 
@@ -144,8 +155,9 @@ class _Server:
                         self.busy = False
                         return line, None, self.tail_text()
                     if len(self.buffer) > MAX_RESULT_BYTES:
-                        raise CandidateFault(f"wrote more than {MAX_RESULT_BYTES} bytes to stdout ({where})",
-                                             fatal=True)
+                        raise CandidateFault(
+                            f"wrote more than {MAX_RESULT_BYTES} bytes to stdout ({where})", fatal=True
+                        )
                     return bytes(self.buffer), self.process.returncode, self.tail_text()
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
@@ -155,7 +167,7 @@ class _Server:
                 for key, _ in self.selector.select(wait):
                     if key.fd == self.stdin_fd:
                         try:
-                            pending = pending[os.write(self.stdin_fd, pending):]
+                            pending = pending[os.write(self.stdin_fd, pending) :]
                         except BlockingIOError:
                             pass
                         except BrokenPipeError:  # it closed its stdin: it will end, or hang

@@ -20,6 +20,7 @@ anything the candidate could have shaped:
 The judge validates every frame: a candidate can forge them (this is its own process),
 which changes nothing but its own verdict.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -53,7 +54,7 @@ def read_exactly(fd: int, size: int) -> bytes | None:
 def write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 def send(fd: int, message: dict) -> None:
@@ -97,8 +98,8 @@ def _judges_modules() -> tuple:
     of its inputs; they are imported here too, and so loaded before the candidate runs."""
     import reference  # noqa: F401  (the inputs' classes, for pickle)
     import reference.calruption  # noqa: F401
-    from properties.core.contract import PUBLIC_NAMES
     from properties.core.candidate import fault_of_exception
+    from properties.core.contract import PUBLIC_NAMES
     from properties.core.plain import NotPlain, encode_result
 
     return PUBLIC_NAMES, fault_of_exception, NotPlain, encode_result
@@ -109,8 +110,13 @@ def _answer(module, name: str, calls, replies: int) -> dict:
 
     function = getattr(module, name, None)
     if not callable(function):
-        return {"ok": False, "index": 0, "message": f"the implementation has no callable {name!r}", "values": {},
-                "fatal": False}
+        return {
+            "ok": False,
+            "index": 0,
+            "message": f"the implementation has no callable {name!r}",
+            "values": {},
+            "fatal": False,
+        }
     values = []
     for index, call in enumerate(calls):
         if index:
@@ -121,13 +127,23 @@ def _answer(module, name: str, calls, replies: int) -> dict:
             value = function(*args, **kwargs)
             values.append(encode_result(name, value))
         except NotPlain as error:
-            return {"ok": False, "index": index, "message": f"{name} returned something that is not plain data: "
-                                                           f"{error}", "values": {}, "fatal": False}
+            return {
+                "ok": False,
+                "index": index,
+                "message": f"{name} returned something that is not plain data: {error}",
+                "values": {},
+                "fatal": False,
+            }
         except (Exception, SystemExit) as error:
             fault = fault_of_exception(name, error)
             # after a MemoryError the process may be in any state: the judge replaces it
-            return {"ok": False, "index": index, "message": fault.message, "values": fault.values,
-                    "fatal": isinstance(error, MemoryError)}
+            return {
+                "ok": False,
+                "index": index,
+                "message": fault.message,
+                "values": fault.values,
+                "fatal": isinstance(error, MemoryError),
+            }
     return {"ok": True, "values": values}
 
 
@@ -147,7 +163,11 @@ def main() -> None:
         module = importlib.import_module(config["path"])
         names = [name for name in PUBLIC_NAMES if callable(getattr(module, name, None))]
         arithmetic = getattr(module, "ARITHMETIC", "exact")
-        hello = {"ok": True, "names": names, "arithmetic": arithmetic if isinstance(arithmetic, str) else repr(arithmetic)}
+        hello = {
+            "ok": True,
+            "names": names,
+            "arithmetic": arithmetic if isinstance(arithmetic, str) else repr(arithmetic),
+        }
     except BaseException as error:  # ImportError, SyntaxError, SystemExit, whatever the import raises
         hello = {"ok": False, "message": f"{type(error).__name__}: {error}"[:4000]}
     _flush()

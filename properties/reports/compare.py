@@ -18,6 +18,7 @@ kind) are shown when they differ: comparing different settings is allowed but wo
 word. A cross-check's reproducer is that of its first failing run.
 
 Exit status: 1 when there is a new failure, else 0; 2 on bad input (one line on stderr)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -25,15 +26,26 @@ from dataclasses import dataclass, field
 from properties.reports.report import CROSSCHECK_FORMAT, FORMAT
 
 # what the two runs ran with, per report format: shown when it differs
-_LISTS = (("xfails file", lambda r: r["candidate_lists"]["xfails"]),
-          ("skips file", lambda r: r["candidate_lists"]["skips"]),
-          ("code commit", lambda r: r["code_version"]["commit"]))
+_LISTS = (
+    ("xfails file", lambda r: r["candidate_lists"]["xfails"]),
+    ("skips file", lambda r: r["candidate_lists"]["skips"]),
+    ("code commit", lambda r: r["code_version"]["commit"]),
+)
 SETTINGS = {
-    FORMAT: (("candidate", lambda r: r["candidate"]["path"]), ("profile", lambda r: r["profile"]),
-             ("seed", lambda r: r["seed"]), *_LISTS),
-    CROSSCHECK_FORMAT: (("candidate", lambda r: r["candidate"]), ("arithmetic", lambda r: r["arithmetic"]),
-                        ("seed", lambda r: r["seed"]), ("cases", lambda r: r["cases"]),
-                        ("large", lambda r: r["large"]), *_LISTS),
+    FORMAT: (
+        ("candidate", lambda r: r["candidate"]["path"]),
+        ("profile", lambda r: r["profile"]),
+        ("seed", lambda r: r["seed"]),
+        *_LISTS,
+    ),
+    CROSSCHECK_FORMAT: (
+        ("candidate", lambda r: r["candidate"]),
+        ("arithmetic", lambda r: r["arithmetic"]),
+        ("seed", lambda r: r["seed"]),
+        ("cases", lambda r: r["cases"]),
+        ("large", lambda r: r["large"]),
+        *_LISTS,
+    ),
 }
 
 
@@ -49,9 +61,15 @@ class Comparison:
     statuses: dict = field(default_factory=dict)  # name -> (old status or None, new status)
 
     def to_json(self) -> dict:
-        return {"new_failures": self.new_failures, "fixed": self.fixed, "still_failing": self.still_failing,
-                "changed_reproducers": self.changed_reproducers, "only_in_old": self.only_old,
-                "only_in_new": self.only_new, "settings_differ": self.settings}
+        return {
+            "new_failures": self.new_failures,
+            "fixed": self.fixed,
+            "still_failing": self.still_failing,
+            "changed_reproducers": self.changed_reproducers,
+            "only_in_old": self.only_old,
+            "only_in_new": self.only_new,
+            "settings_differ": self.settings,
+        }
 
 
 def compare(old: dict, new: dict) -> Comparison:
@@ -73,8 +91,12 @@ def compare(old: dict, new: dict) -> Comparison:
             found.still_failing.append(name)
         elif was and was["failing"]:
             found.fixed.append(name)
-        if was and was["counterexample"] and check["counterexample"] \
-                and was["counterexample"] != check["counterexample"]:
+        if (
+            was
+            and was["counterexample"]
+            and check["counterexample"]
+            and was["counterexample"] != check["counterexample"]
+        ):
             found.changed_reproducers.append(name)
     found.only_old = [name for name in before if name not in after]
     for what, get in SETTINGS[new["format"]]:
@@ -86,9 +108,14 @@ def compare(old: dict, new: dict) -> Comparison:
 def comparison_text(found: Comparison, old_name: str, new_name: str) -> str:
     lines = [f"compare {old_name} -> {new_name}"]
     lines += [f"  note: {line}" for line in found.settings]
-    for title, names in (("new failures", found.new_failures), ("fixed", found.fixed),
-                         ("still failing", found.still_failing), ("changed reproducers", found.changed_reproducers),
-                         ("only in old", found.only_old), ("only in new", found.only_new)):
+    for title, names in (
+        ("new failures", found.new_failures),
+        ("fixed", found.fixed),
+        ("still failing", found.still_failing),
+        ("changed reproducers", found.changed_reproducers),
+        ("only in old", found.only_old),
+        ("only in new", found.only_new),
+    ):
         lines.append(f"{title}: {len(names)}")
         for name in names:
             old_status, new_status = found.statuses.get(name, (None, None))
@@ -100,17 +127,18 @@ def comparison_text(found: Comparison, old_name: str, new_name: str) -> str:
 def main(old_path: str, new_path: str, as_json: bool = False) -> int:
     import json
 
-    from reference.cli import UsageError
-
     from properties.reports.report import ReportError, load
+    from reference.cli import UsageError
 
     try:
         old, new = (load(path, (FORMAT, CROSSCHECK_FORMAT)) for path in (old_path, new_path))
     except ReportError as error:
         raise UsageError(str(error)) from None
     if old["format"] != new["format"]:
-        raise UsageError(f"{old_path} is a {old['format']} and {new_path} a {new['format']}: compare two check "
-                         "reports or two crosscheck reports")
+        raise UsageError(
+            f"{old_path} is a {old['format']} and {new_path} a {new['format']}: compare two check "
+            "reports or two crosscheck reports"
+        )
     found = compare(old, new)
     print(json.dumps(found.to_json()) if as_json else comparison_text(found, old_path, new_path))
     return 1 if found.new_failures else 0

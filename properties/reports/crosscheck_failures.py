@@ -12,6 +12,7 @@ Replaying re-runs the cross-check of that one algorithm on that one case
 (properties/crosscheck.crosscheck_case, the same stepwise comparison and tolerance table)
 on the recorded candidate or another one, and prints the verdict: exit 1 while it still
 mismatches, 0 once it agrees."""
+
 from __future__ import annotations
 
 import time
@@ -25,26 +26,39 @@ KIND = "crosscheck"
 
 def failure_document(run, case, candidate, cmd: str | None, *, seed: int, large: bool, status: str) -> dict:
     return {
-        "format": FORMAT, "version": VERSION, "kind": KIND, "check": f"crosscheck_{run.algorithm}",
-        "algorithm": run.algorithm, "verdict": status, "case_index": run.case_index,
+        "format": FORMAT,
+        "version": VERSION,
+        "kind": KIND,
+        "check": f"crosscheck_{run.algorithm}",
+        "algorithm": run.algorithm,
+        "verdict": status,
+        "case_index": run.case_index,
         "case_set": {"seed": seed, "large": large},
         "mismatches": [{"message": v.message, "values": v.values} for v in run.mismatches],
-        "candidate": {"impl": None if cmd else candidate.path, "cmd": cmd,
-                      "arithmetic": getattr(candidate, "arithmetic", None)},
-        "case": encode_example(case), "reproducer": run.reproducer,
+        "candidate": {
+            "impl": None if cmd else candidate.path,
+            "cmd": cmd,
+            "arithmetic": getattr(candidate, "arithmetic", None),
+        },
+        "case": encode_example(case),
+        "reproducer": run.reproducer,
         "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
 
 
-def save_crosscheck_failures(summary, cases, statuses: dict, candidate, cmd: str | None, folder: str, *, seed: int,
-                             large: bool) -> dict:
+def save_crosscheck_failures(
+    summary, cases, statuses: dict, candidate, cmd: str | None, folder: str, *, seed: int, large: bool
+) -> dict:
     """Write the first SAVED_PER_ALGORITHM failing runs of each failed algorithm;
     {(algorithm, case index): path}. Nothing is written (not even the folder) when none
     failed."""
     chosen, per_algorithm = [], {}
     for run in summary.reports:
-        if run.mismatches and statuses.get(run.algorithm, (None,))[0] == FAILED \
-                and per_algorithm.get(run.algorithm, 0) < SAVED_PER_ALGORITHM:
+        if (
+            run.mismatches
+            and statuses.get(run.algorithm, (None,))[0] == FAILED
+            and per_algorithm.get(run.algorithm, 0) < SAVED_PER_ALGORITHM
+        ):
             per_algorithm[run.algorithm] = per_algorithm.get(run.algorithm, 0) + 1
             chosen.append(run)
     if not chosen:
@@ -52,10 +66,12 @@ def save_crosscheck_failures(summary, cases, statuses: dict, candidate, cmd: str
     root, stamp = results_folder(folder)
     written = {}
     for run in chosen:
-        doc = failure_document(run, cases[run.case_index], candidate, cmd, seed=seed, large=large,
-                               status=statuses[run.algorithm][0])
-        written[run.algorithm, run.case_index] = write_new(root, f"crosscheck_{run.algorithm}-case{run.case_index}-"
-                                                                 f"{stamp}", doc)
+        doc = failure_document(
+            run, cases[run.case_index], candidate, cmd, seed=seed, large=large, status=statuses[run.algorithm][0]
+        )
+        written[run.algorithm, run.case_index] = write_new(
+            root, f"crosscheck_{run.algorithm}-case{run.case_index}-{stamp}", doc
+        )
     return written
 
 

@@ -9,19 +9,26 @@ algorithm compared or skipped, id `crosscheck_<algorithm>` (the id the candidate
 and skips files use), in the check report's shape where the two overlap (name, status,
 failing, listed, reason, counterexample, seconds), so that `compare`
 (properties/reports/compare.py) and `--junitxml` (properties/reports/junit.py) read both kinds alike."""
+
 from __future__ import annotations
 
 from properties.checks.free_choices import DIVERGENCE_KINDS
-from properties.reports.report import CROSSCHECK_FORMAT, VERSION, code_version
 from properties.core.outcomes import NOT_RUN
+from properties.reports.report import CROSSCHECK_FORMAT, VERSION, code_version
 from properties.reports.xfails_file import YOUR_SKIP, status_fails_run
 
 
 def _failing_runs(reports, algorithm: str, saved: dict) -> list[dict]:
-    return [{"case": r.case_index,
-             "mismatches": [{"message": v.message, "values": v.values} for v in r.mismatches],
-             "reproduce": r.reproducer, "replay_file": saved.get((algorithm, r.case_index))}
-            for r in reports if r.mismatches]
+    return [
+        {
+            "case": r.case_index,
+            "mismatches": [{"message": v.message, "values": v.values} for v in r.mismatches],
+            "reproduce": r.reproducer,
+            "replay_file": saved.get((algorithm, r.case_index)),
+        }
+        for r in reports
+        if r.mismatches
+    ]
 
 
 def _entry(summary, algorithm: str, status: str, listed, lists, saved: dict, row: dict | None) -> dict:
@@ -34,28 +41,49 @@ def _entry(summary, algorithm: str, status: str, listed, lists, saved: dict, row
     else:
         reason = None
     return {
-        "name": f"crosscheck_{algorithm}", "algorithm": algorithm, "status": status,
+        "name": f"crosscheck_{algorithm}",
+        "algorithm": algorithm,
+        "status": status,
         "failing": status_fails_run(status, lists.strict_xfail),
-        "cases": row["cases"] if row else 0, "agreed": row["agreed"] if row else 0,
+        "cases": row["cases"] if row else 0,
+        "agreed": row["agreed"] if row else 0,
         "not_run": row["skipped"] if row else 0,
         "divergences": row["divergences"] if row else {kind: 0 for kind in DIVERGENCE_KINDS},
         "cases_with_divergences": row["cases_with_divergences"] if row else 0,
         "seconds": round(sum(r.seconds for r in mine), 3),
-        "listed": listed.to_json() if listed is not None else None, "reason": reason,
-        "counterexample": runs[0]["reproduce"] if runs else None, "failing_runs": runs,
+        "listed": listed.to_json() if listed is not None else None,
+        "reason": reason,
+        "counterexample": runs[0]["reproduce"] if runs else None,
+        "failing_runs": runs,
     }
 
 
-def crosscheck_report(summary, candidate, *, algorithms, statuses: dict, skipped: dict, lists, cases: int, seed: int,
-                      large: bool, budget, seconds: float, output, saved: dict | None = None) -> dict:
+def crosscheck_report(
+    summary,
+    candidate,
+    *,
+    algorithms,
+    statuses: dict,
+    skipped: dict,
+    lists,
+    cases: int,
+    seed: int,
+    large: bool,
+    budget,
+    seconds: float,
+    output,
+    saved: dict | None = None,
+) -> dict:
     """The report of one run. `algorithms`: those asked for, in order; `statuses`:
     xfails_file.crosscheck_statuses of the compared ones; `skipped`: {algorithm: the skips
     line} of those not run; `saved`: {(algorithm, case index): failure file}
     (properties/reports/crosscheck_failures.py)."""
     saved = saved or {}
     base = summary.to_json()
-    verdicts = {**{a: {"status": YOUR_SKIP, "listed": e.to_json()} for a, e in skipped.items()},
-                **{a: {"status": s, "listed": e.to_json() if e else None} for a, (s, e) in statuses.items()}}
+    verdicts = {
+        **{a: {"status": YOUR_SKIP, "listed": e.to_json()} for a, e in skipped.items()},
+        **{a: {"status": s, "listed": e.to_json() if e else None} for a, (s, e) in statuses.items()},
+    }
     checks = []
     for algorithm in algorithms:
         if algorithm in skipped:
@@ -64,10 +92,21 @@ def crosscheck_report(summary, candidate, *, algorithms, statuses: dict, skipped
             status, entry = statuses[algorithm]
             checks.append(_entry(summary, algorithm, status, entry, lists, saved, base["algorithms"][algorithm]))
     return {
-        "format": CROSSCHECK_FORMAT, "version": VERSION, "code_version": code_version(),
-        **base, "runs_in": candidate.runs_in, "isolated": candidate.isolated, "candidate_output": output,
-        "cases": cases, "seed": seed, "large": large, "seconds": round(seconds, 2), "verdicts": verdicts,
-        "candidate_lists": lists.to_json(), "budget": budget, "checks": checks,
+        "format": CROSSCHECK_FORMAT,
+        "version": VERSION,
+        "code_version": code_version(),
+        **base,
+        "runs_in": candidate.runs_in,
+        "isolated": candidate.isolated,
+        "candidate_output": output,
+        "cases": cases,
+        "seed": seed,
+        "large": large,
+        "seconds": round(seconds, 2),
+        "verdicts": verdicts,
+        "candidate_lists": lists.to_json(),
+        "budget": budget,
+        "checks": checks,
         # issue 28: the unknown fields of its results that were ignored (properties/core/representations.py)
         "ignored_fields": dict(sorted((getattr(candidate, "ignored_fields", None) or {}).items())),
     }

@@ -2,6 +2,7 @@
 items 6 and 7): the short form of each failure after the table, the arithmetic the
 candidate declared and what that changed, the hint that an import path (not a file) is
 needed, and the JSON report written to a file."""
+
 from __future__ import annotations
 
 import json
@@ -10,9 +11,8 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
-from reference.cli import UsageError
-
 from properties.core.outcomes import FAILED, NOT_APPLICABLE, PASSED
+from reference.cli import UsageError
 
 CLIP = 160  # a short line's violation, clipped
 
@@ -20,8 +20,10 @@ CLIP = 160  # a short line's violation, clipped
 def importable_advice(folder, name: str, option: str, command_line: str) -> str:
     """How to make a module importable: the one wording of check --impl, crosscheck
     --candidate, replay and pytest --cral-impl."""
-    return (f"put its folder on PYTHONPATH and give the module's name, e.g. PYTHONPATH={folder or '.'} "
-            f"{command_line} {option} {name}")
+    return (
+        f"put its folder on PYTHONPATH and give the module's name, e.g. PYTHONPATH={folder or '.'} "
+        f"{command_line} {option} {name}"
+    )
 
 
 def file_path_hint(path: str, option: str, command: str = "check", command_line: str | None = None) -> None:
@@ -33,8 +35,10 @@ def file_path_hint(path: str, option: str, command: str = "check", command_line:
         return
     target = Path(path)
     folder, name = (target.parent, target.stem) if path.endswith(".py") else (target.parent, target.name)
-    raise UsageError(f"{option} takes an import name, not a file path ({path!r}): "
-                     + importable_advice(folder, name, option, command_line or f"python -m properties {command}"))
+    raise UsageError(
+        f"{option} takes an import name, not a file path ({path!r}): "
+        + importable_advice(folder, name, option, command_line or f"python -m properties {command}")
+    )
 
 
 def current_folder_hint(name: str, option: str, command_line: str) -> str | None:
@@ -52,13 +56,14 @@ def current_folder_hint(name: str, option: str, command_line: str) -> str | None
             return None
     except (ImportError, ValueError):
         pass
-    return f"{option} {name}: {top!r} is in the current folder but not importable from here: " + \
-        importable_advice(".", name, option, command_line)
+    return f"{option} {name}: {top!r} is in the current folder but not importable from here: " + importable_advice(
+        ".", name, option, command_line
+    )
 
 
 def _clip(text: str) -> str:
     text = " ".join(text.split())
-    return text if len(text) <= CLIP else text[:CLIP - 3] + "..."
+    return text if len(text) <= CLIP else text[: CLIP - 3] + "..."
 
 
 def print_short(result, saved: str | None, out=print) -> None:
@@ -96,18 +101,24 @@ def arithmetic_lines(candidate, results) -> list[str]:
     lines = []
     if arithmetic in ("float64", "float32"):
         unit = "2^-53" if arithmetic == "float64" else "2^-24"
-        lines.append(f"arithmetic: {arithmetic} (declared): every value is judged within the error a correct "
-                     f"{arithmetic} computation of the paper's formula may make (unit roundoff {unit}; bounds derived "
-                     "per quantity from the case, properties/checks/judgement.py), and near-tie decisions (line 10's test, "
-                     "a coin on q, an argmin, a ceiling) may go either way")
+        lines.append(
+            f"arithmetic: {arithmetic} (declared): every value is judged within the error a correct "
+            f"{arithmetic} computation of the paper's formula may make (unit roundoff {unit}; bounds derived "
+            "per quantity from the case, properties/checks/judgement.py), and near-tie decisions (line 10's test, "
+            "a coin on q, an argmin, a ceiling) may go either way"
+        )
     else:
-        lines.append("arithmetic: exact (declared, or assumed: no ARITHMETIC attribute): results must be exact "
-                     "rationals, floats are refused")
+        lines.append(
+            "arithmetic: exact (declared, or assumed: no ARITHMETIC attribute): results must be exact "
+            "rationals, floats are refused"
+        )
         floats = [r.name for r in results if r.status == FAILED and any(_looks_float(v) for v in r.violations)]
         if floats:
-            lines.append(f"  hint: {len(floats)} failed check(s) show float values: if the implementation computes in "
-                         "floating point, declare it: ARITHMETIC = \"float64\" in the module (or \"arithmetic\": "
-                         "\"float64\" in a program's describe)")
+            lines.append(
+                f"  hint: {len(floats)} failed check(s) show float values: if the implementation computes in "
+                'floating point, declare it: ARITHMETIC = "float64" in the module (or "arithmetic": '
+                '"float64" in a program\'s describe)'
+            )
     return lines
 
 
@@ -117,8 +128,10 @@ def normalised_lines(candidate) -> list[str]:
     normalised = getattr(candidate, "normalised", None)
     if not normalised:
         return []
-    return ["read as the reference writes them (docs/protocol.md, section 6): "
-            + ", ".join(f"{what} ({count} times)" for what, count in sorted(normalised.items()))]
+    return [
+        "read as the reference writes them (docs/protocol.md, section 6): "
+        + ", ".join(f"{what} ({count} times)" for what, count in sorted(normalised.items()))
+    ]
 
 
 def crosscheck_arithmetic_lines(summary) -> list[str]:
@@ -126,15 +139,23 @@ def crosscheck_arithmetic_lines(summary) -> list[str]:
     ARITHMETIC declared) whose mismatches show float values gets the hint to declare it;
     a float64 one is told its tolerances come from one table."""
     if summary.arithmetic in ("float64", "float32"):
-        return [f"arithmetic: {summary.arithmetic} (declared): every value is compared within the tolerances of "
-                "properties/checks/tolerances.py, each with its reason"]
-    floats = [r for r in summary.reports for v in r.mismatches[:1]
-              if _looks_float(" ".join([v.message, *map(str, v.values.values())]))]
+        return [
+            f"arithmetic: {summary.arithmetic} (declared): every value is compared within the tolerances of "
+            "properties/checks/tolerances.py, each with its reason"
+        ]
+    floats = [
+        r
+        for r in summary.reports
+        for v in r.mismatches[:1]
+        if _looks_float(" ".join([v.message, *map(str, v.values.values())]))
+    ]
     if not floats:
         return []
-    return [f"hint: {len(floats)} failing run(s) show float values, but the candidate declares exact arithmetic (or "
-            "nothing): if it computes in floating point, declare it -- ARITHMETIC = \"float64\" in the module (or "
-            "\"arithmetic\": \"float64\" in a program's describe) -- and it is compared within tolerances"]
+    return [
+        f"hint: {len(floats)} failing run(s) show float values, but the candidate declares exact arithmetic (or "
+        'nothing): if it computes in floating point, declare it -- ARITHMETIC = "float64" in the module (or '
+        '"arithmetic": "float64" in a program\'s describe) -- and it is compared within tolerances'
+    ]
 
 
 # Evidence of float arithmetic (issue 28, item 7): a value the candidate reported that is
@@ -176,8 +197,13 @@ def is_float64(value: Fraction) -> bool:
 
 def float_like(candidate: Fraction, exact: Fraction) -> bool:
     """`candidate` looks like `exact` rounded to float64."""
-    return (candidate != exact and exact != 0 and is_float64(candidate) and not is_float64(exact)
-            and abs(candidate - exact) <= ROUNDING * abs(exact))
+    return (
+        candidate != exact
+        and exact != 0
+        and is_float64(candidate)
+        and not is_float64(exact)
+        and abs(candidate - exact) <= ROUNDING * abs(exact)
+    )
 
 
 def _looks_float(text: str) -> bool:
@@ -215,5 +241,14 @@ def check_report_file(option: str, path: str | None) -> None:
         raise UsageError(f"{option} {path}: its folder does not exist")
 
 
-__all__ = ["arithmetic_lines", "check_report_file", "crosscheck_arithmetic_lines", "current_folder_hint", "file_path_hint", "normalised_lines",
-           "print_short", "print_short_header", "write_json_file"]
+__all__ = [
+    "arithmetic_lines",
+    "check_report_file",
+    "crosscheck_arithmetic_lines",
+    "current_folder_hint",
+    "file_path_hint",
+    "normalised_lines",
+    "print_short",
+    "print_short_header",
+    "write_json_file",
+]

@@ -13,15 +13,16 @@ A cross-check's JUnit XML (testsuite "cral-crosscheck") has one <testcase> per a
 `crosscheck_<algorithm>`, with the same conventions: a failed algorithm's <failure> lists
 its failing runs (the first mismatches of each, the reproducer, the saved replay file),
 its properties the cases, agreements, runs not made and divergence counts."""
+
 from __future__ import annotations
 
 import socket
 import xml.etree.ElementTree as ET
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
-from properties.reports.report import CROSSCHECK_FORMAT
 from properties.core.outcomes import NOT_APPLICABLE, XFAIL
+from properties.reports.report import CROSSCHECK_FORMAT
 from properties.reports.xfails_file import YOUR_SKIP, YOUR_XFAIL
 
 CLASSNAME = "cral"
@@ -43,11 +44,22 @@ def _listed(entry: dict) -> list:
 def _check_case(check: dict) -> dict:
     """One check of a check report: what its <testcase> says."""
     message = check["violations"][0] if check["violations"] else (check["reason"] or check["status"])
-    return {"name": check["name"], "seconds": check["seconds"], "status": check["status"],
-            "failing": check["failing"], "reason": check["reason"],
-            "properties": [("status", check["status"]), ("cites", check["cites"]), ("kind", check["kind"]),
-                           ("examples", check["examples"]), *_listed(check)],
-            "message": message, "text": _failure_text(check)}
+    return {
+        "name": check["name"],
+        "seconds": check["seconds"],
+        "status": check["status"],
+        "failing": check["failing"],
+        "reason": check["reason"],
+        "properties": [
+            ("status", check["status"]),
+            ("cites", check["cites"]),
+            ("kind", check["kind"]),
+            ("examples", check["examples"]),
+            *_listed(check),
+        ],
+        "message": message,
+        "text": _failure_text(check),
+    }
 
 
 def _mismatch_text(mismatch: dict) -> str:
@@ -68,15 +80,30 @@ def _crosscheck_case(entry: dict) -> dict:
             lines.append(f"  replay: python -m properties replay {run['replay_file']}")
     if len(runs) > _RUNS_SHOWN:  # the JSON report has them all
         lines.append(f"... and {len(runs) - _RUNS_SHOWN} more failing runs")
-    message = f"case {runs[0]['case']}: {_mismatch_text(runs[0]['mismatches'][0])}" if runs else \
-        (entry["reason"] or entry["status"])
+    message = (
+        f"case {runs[0]['case']}: {_mismatch_text(runs[0]['mismatches'][0])}"
+        if runs
+        else (entry["reason"] or entry["status"])
+    )
     counted = ", ".join(f"{kind} {n}" for kind, n in entry["divergences"].items() if n) or "none"
-    return {"name": entry["name"], "seconds": entry["seconds"], "status": entry["status"], "failing": entry["failing"],
-            "reason": entry["reason"],
-            "properties": [("status", entry["status"]), ("algorithm", entry["algorithm"]), ("cases", entry["cases"]),
-                           ("agreed", entry["agreed"]), ("not_run", entry["not_run"]), ("divergences", counted),
-                           *_listed(entry)],
-            "message": message, "text": "\n".join(lines) or message}
+    return {
+        "name": entry["name"],
+        "seconds": entry["seconds"],
+        "status": entry["status"],
+        "failing": entry["failing"],
+        "reason": entry["reason"],
+        "properties": [
+            ("status", entry["status"]),
+            ("algorithm", entry["algorithm"]),
+            ("cases", entry["cases"]),
+            ("agreed", entry["agreed"]),
+            ("not_run", entry["not_run"]),
+            ("divergences", counted),
+            *_listed(entry),
+        ],
+        "message": message,
+        "text": "\n".join(lines) or message,
+    }
 
 
 def _value(value) -> str:
@@ -93,32 +120,57 @@ def junit_xml(report: dict) -> ET.ElementTree:
     properties/reports/crosscheck_report.py) as JUnit XML."""
     if report["format"] == CROSSCHECK_FORMAT:
         name, cases = "cral-crosscheck", [_crosscheck_case(entry) for entry in report["checks"]]
-        settings = (("candidate", report["candidate"]), ("seed", report["seed"]), ("cases", report["cases"]),
-                    ("large", report["large"]))
+        settings = (
+            ("candidate", report["candidate"]),
+            ("seed", report["seed"]),
+            ("cases", report["cases"]),
+            ("large", report["large"]),
+        )
     else:
         name, cases = "cral", [_check_case(check) for check in report["checks"]]
-        settings = (("candidate", report["candidate"]["path"]), ("profile", report["profile"]), ("seed", report["seed"]))
+        settings = (
+            ("candidate", report["candidate"]["path"]),
+            ("profile", report["profile"]),
+            ("seed", report["seed"]),
+        )
     failures = sum(c["failing"] for c in cases)
     skipped = sum(c["status"] in _SKIPPED and not c["failing"] for c in cases)
     suites = ET.Element("testsuites")
-    suite = ET.SubElement(suites, "testsuite", {
-        "name": name, "errors": "0", "failures": str(failures), "skipped": str(skipped),
-        "tests": str(len(cases)), "time": f"{sum(c['seconds'] for c in cases):.3f}",
-        "timestamp": datetime.now(timezone.utc).isoformat(timespec="seconds"), "hostname": socket.gethostname()})
+    suite = ET.SubElement(
+        suites,
+        "testsuite",
+        {
+            "name": name,
+            "errors": "0",
+            "failures": str(failures),
+            "skipped": str(skipped),
+            "tests": str(len(cases)),
+            "time": f"{sum(c['seconds'] for c in cases):.3f}",
+            "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
+            "hostname": socket.gethostname(),
+        },
+    )
     props = ET.SubElement(suite, "properties")
-    for key, value in (*settings, ("package", report["code_version"]["package"]),
-                       ("commit", report["code_version"]["commit"])):
+    for key, value in (
+        *settings,
+        ("package", report["code_version"]["package"]),
+        ("commit", report["code_version"]["commit"]),
+    ):
         ET.SubElement(props, "property", {"name": key, "value": _value(value)})
     for found in cases:
-        case = ET.SubElement(suite, "testcase", {"classname": CLASSNAME, "name": found["name"],
-                                                 "time": f"{found['seconds']:.3f}"})
+        case = ET.SubElement(
+            suite, "testcase", {"classname": CLASSNAME, "name": found["name"], "time": f"{found['seconds']:.3f}"}
+        )
         props = ET.SubElement(case, "properties")
         for key, value in found["properties"]:
             ET.SubElement(props, "property", {"name": key, "value": _value(value)})
         if found["failing"]:
             # a reason that already starts with the status ("not run: the time budget ...") is not repeated
-            message = found["message"] if found["message"].startswith(f"{found['status']}:") \
+            message = (
+                found["message"]
+                if found["message"].startswith(f"{found['status']}:")
                 else f"{found['status']}: {found['message']}"
+            )
             failure = ET.SubElement(case, "failure", {"message": message[:1000]})
             failure.text = found["text"]
         elif found["status"] in _SKIPPED:

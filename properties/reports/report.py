@@ -8,11 +8,12 @@ the suite in its CI keeps each run's report as an artefact and compares it with 
 one. Each check records its status, whether it makes the run fail (`failing`: the same rule
 as the exit status, properties/xfails_file.is_failure), the examples tried, its seconds and
 its minimal failing example (`counterexample`, a line of Python that rebuilds it)."""
+
 from __future__ import annotations
 
 import json
 import subprocess
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from properties.core.jsonfile import read_json
@@ -42,6 +43,7 @@ def code_version() -> dict:
         package = None
     commit = dirty = None
     try:
+
         def git(*args):
             return subprocess.run(["git", "-C", str(_ROOT), *args], capture_output=True, text=True, timeout=10)
 
@@ -63,19 +65,29 @@ def check_report(candidate, profile: str, seed: int | None, seconds: float, resu
 
     checks = [{**r.to_json(), "failing": is_failure(r, candidate.path, lists.strict_xfail)} for r in results]
     return {
-        "format": FORMAT, "version": VERSION, "code_version": code_version(),
-        "candidate": {"path": candidate.path, "runs_in": candidate.runs_in, "isolated": candidate.isolated,
-                      "arithmetic": candidate.arithmetic},
+        "format": FORMAT,
+        "version": VERSION,
+        "code_version": code_version(),
+        "candidate": {
+            "path": candidate.path,
+            "runs_in": candidate.runs_in,
+            "isolated": candidate.isolated,
+            "arithmetic": candidate.arithmetic,
+        },
         # the fields of the report before it had a schema, kept for the scripts that read them
-        "impl": candidate.path, "isolated": candidate.isolated,
-        "profile": profile, "seed": seed, "seconds": round(seconds, 2), "candidate_lists": lists.to_json(),
+        "impl": candidate.path,
+        "isolated": candidate.isolated,
+        "profile": profile,
+        "seed": seed,
+        "seconds": round(seconds, 2),
+        "candidate_lists": lists.to_json(),
         "checks": checks,
         # issue 28: the unknown fields of its results that were ignored (properties/core/representations.py)
         "ignored_fields": dict(sorted((candidate.ignored_fields or {}).items())),
     }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(fmt: str = FORMAT):
     from jsonschema import Draft202012Validator
 
@@ -105,12 +117,13 @@ def load(path, formats=(FORMAT,)) -> dict:
     data = read_json(path, ReportError)
     fmt = data.get("format") if isinstance(data, dict) else None
     if fmt is None and isinstance(data, dict) and "algorithms" in data and "mismatches" in data:
-        raise ReportError(f"{path}: a crosscheck --json from before the versioned report (no 'format'): re-run "
-                          f"crosscheck --json with this suite to compare it")
+        raise ReportError(
+            f"{path}: a crosscheck --json from before the versioned report (no 'format'): re-run "
+            f"crosscheck --json with this suite to compare it"
+        )
     if fmt not in formats:
         if len(formats) > 1 and fmt is not None:
-            raise ReportError(f"{path}: not a report of this suite: format {fmt!r} is not one of "
-                              f"{', '.join(formats)}")
+            raise ReportError(f"{path}: not a report of this suite: format {fmt!r} is not one of {', '.join(formats)}")
         fmt = formats[0]
     elif data.get("version") != VERSION:
         raise ReportError(f"{path}: a {fmt} of version {data.get('version')!r}; this suite reads version {VERSION}")
@@ -128,9 +141,19 @@ def _check_entries(report: dict, source: str) -> None:
             raise ReportError(f"{source}: check {entry['name']!r} is listed twice (at .checks[{i}])")
         seen.add(entry["name"])
         if "algorithm" in entry and entry["name"] != f"crosscheck_{entry['algorithm']}":
-            raise ReportError(f"{source}: at .checks[{i}]: name {entry['name']!r} is not crosscheck_"
-                              f"{entry['algorithm']}")
+            raise ReportError(
+                f"{source}: at .checks[{i}]: name {entry['name']!r} is not crosscheck_{entry['algorithm']}"
+            )
 
 
-__all__ = ["CROSSCHECK_FORMAT", "FORMAT", "ReportError", "SCHEMAS", "VERSION", "check_report", "code_version", "load",
-           "validate"]
+__all__ = [
+    "CROSSCHECK_FORMAT",
+    "FORMAT",
+    "ReportError",
+    "SCHEMAS",
+    "VERSION",
+    "check_report",
+    "code_version",
+    "load",
+    "validate",
+]

@@ -15,6 +15,7 @@ files have no `kind` and are check failures; replay reads both versions.
 
 A failure file holds a pickle only when the example has no JSON form; like any pickle
 it runs code when loaded, so replay only files you or your CI wrote."""
+
 from __future__ import annotations
 
 import base64
@@ -89,14 +90,18 @@ def recorded_candidate(doc: dict, path: str, impl: str | None, cmd: str | None, 
     recorded = doc.get("candidate")
     if recorded is None:
         recorded = {}
-    if not isinstance(recorded, dict) or any(recorded.get(k) is not None and not isinstance(recorded.get(k), str)
-                                             for k in ("impl", "cmd")):
-        raise ValueError(f"replay: {path}: candidate must be an object with an 'impl' or 'cmd' string, got "
-                         f"{recorded!r}"[:300])
+    if not isinstance(recorded, dict) or any(
+        recorded.get(k) is not None and not isinstance(recorded.get(k), str) for k in ("impl", "cmd")
+    ):
+        raise ValueError(
+            f"replay: {path}: candidate must be an object with an 'impl' or 'cmd' string, got {recorded!r}"[:300]
+        )
     impl, cmd = recorded.get("impl"), recorded.get("cmd")
     if impl is None and cmd is None:
         raise ValueError(f"replay: {path} names no candidate: give {options}")
     return impl, cmd
+
+
 # the modes whose trace the failure file records (the candidate's own output on the case)
 TRACE_MODES = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
 
@@ -126,11 +131,11 @@ def decode_example(doc: dict, where: str):
             kind = getattr(kind, part)
         return kind.from_json(doc["data"])
     except (ImportError, AttributeError) as error:
-        raise ValueError(f"{where}: case.type {doc['type']!r} is unknown to this version of the suite: {error}") \
-            from None
+        raise ValueError(
+            f"{where}: case.type {doc['type']!r} is unknown to this version of the suite: {error}"
+        ) from None
     except (ValueError, KeyError, TypeError) as error:
-        raise ValueError(f"{where}: case.data does not rebuild a {qualname}: {type(error).__name__}: {error}") \
-            from None
+        raise ValueError(f"{where}: case.data does not rebuild a {qualname}: {type(error).__name__}: {error}") from None
 
 
 def short_form(example) -> str:
@@ -155,10 +160,9 @@ def short_form(example) -> str:
 def _candidate_trace(check, candidate, example) -> dict:
     """The candidate's own output on the case, for a check of one algorithm's trace;
     its error if the call fails."""
-    from reference.trace import trace_to_json
-
     from properties.core.candidate import run_algorithm
     from properties.core.violation import CallFailed
+    from reference.trace import trace_to_json
 
     modes = [mode for mode in check.covers if mode in TRACE_MODES]
     if len(modes) != 1 or not hasattr(example, "tape"):
@@ -173,12 +177,24 @@ def _candidate_trace(check, candidate, example) -> dict:
 
 def failure_document(result, check, candidate, cmd: str | None, profile: str) -> dict:
     doc = {
-        "format": FORMAT, "version": VERSION, "kind": "check", "check": result.name, "cites": result.cites,
-        "verdict": result.status, "reason": result.reason, "violations": result.violations,
-        "candidate": {"impl": None if cmd else candidate.path, "cmd": cmd,
-                      "arithmetic": getattr(candidate, "arithmetic", None)},
-        "profile": profile, "unshrunk": result.unshrunk, "case": result.case,
-        "reproducer": result.counterexample, "requests": result.requests,
+        "format": FORMAT,
+        "version": VERSION,
+        "kind": "check",
+        "check": result.name,
+        "cites": result.cites,
+        "verdict": result.status,
+        "reason": result.reason,
+        "violations": result.violations,
+        "candidate": {
+            "impl": None if cmd else candidate.path,
+            "cmd": cmd,
+            "arithmetic": getattr(candidate, "arithmetic", None),
+        },
+        "profile": profile,
+        "unshrunk": result.unshrunk,
+        "case": result.case,
+        "reproducer": result.counterexample,
+        "requests": result.requests,
         "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     # a call that cost the worker (a hang, a crash) is not made again just to record it
@@ -224,14 +240,28 @@ def load_failure(path: str) -> dict:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ValueError(f"replay: {path}: not a failure file (format is not {FORMAT!r})")
     if doc.get("version") not in READABLE_VERSIONS:
-        raise ValueError(f"replay: {path}: version {doc.get('version')!r}, this suite reads versions "
-                         f"{', '.join(map(str, READABLE_VERSIONS))}")
+        raise ValueError(
+            f"replay: {path}: version {doc.get('version')!r}, this suite reads versions "
+            f"{', '.join(map(str, READABLE_VERSIONS))}"
+        )
     kind = doc.get("kind") if doc["version"] > 1 else "check"
     if kind not in KINDS:
         raise ValueError(f"replay: {path}: kind {kind!r} is not one of {', '.join(KINDS)}")
     return {**doc, "kind": kind}
 
 
-__all__ = ["DEFAULT_RESULTS_DIR", "RESULTS_DIR_ENV", "decode_example", "default_results_dir", "encode_example",
-           "load_failure", "recorded_candidate", "replay_command", "results_dir", "results_folder",
-           "save_failures", "short_form", "write_new"]
+__all__ = [
+    "DEFAULT_RESULTS_DIR",
+    "RESULTS_DIR_ENV",
+    "decode_example",
+    "default_results_dir",
+    "encode_example",
+    "load_failure",
+    "recorded_candidate",
+    "replay_command",
+    "results_dir",
+    "results_folder",
+    "save_failures",
+    "short_form",
+    "write_new",
+]

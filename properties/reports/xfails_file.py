@@ -39,6 +39,7 @@ stays "expected failure" (ours; the candidate's line is shown with it); if it fa
 another way (a crash, a counterexample the finding does not explain) the candidate's line
 covers it ("expected failure (yours)"); if it passes, that is an XPASS of the candidate's
 line, which `--strict-xfail` turns into a failure like any other."""
+
 from __future__ import annotations
 
 import difflib
@@ -47,8 +48,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from properties.core.outcomes import BUDGET_SKIP
-from properties.core.outcomes import FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, XFAIL, XPASS, CheckResult
+from properties.core.outcomes import BUDGET_SKIP, FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, XFAIL, XPASS, CheckResult
 
 # the candidate's own statuses, shown apart from ours (runner.STATUSES)
 YOUR_XFAIL = "expected failure (yours)"
@@ -92,12 +92,11 @@ class Entry:
         return f"{self.file}:{self.line}"
 
     def describe(self) -> str:
-        """"<reason> (FILE:LINE)", as printed with a result (whose status says "yours")."""
+        """ "<reason> (FILE:LINE)", as printed with a result (whose status says "yours")."""
         return f"{self.reason or 'no reason given'} ({self.where})"
 
     def to_json(self) -> dict:
-        return {"list": self.kind, "file": self.file, "line": self.line, "pattern": self.pattern,
-                "reason": self.reason}
+        return {"list": self.kind, "file": self.file, "line": self.line, "pattern": self.pattern, "reason": self.reason}
 
 
 @dataclass(frozen=True)
@@ -166,11 +165,13 @@ def read(path, kind: str, ids=None) -> CandidateList:
             continue
         where = f"{shown}:{number}"
         if not _PATTERN.fullmatch(pattern):
-            raise ListFileError(f"{where}: {pattern!r} is not one check id or glob pattern (one per line; "
-                                "a reason goes after '#')")
+            raise ListFileError(
+                f"{where}: {pattern!r} is not one check id or glob pattern (one per line; a reason goes after '#')"
+            )
         if set(pattern) <= _WILDCARDS:
-            raise ListFileError(f"{where}: empty pattern {pattern!r} (wildcards only: it would match every "
-                                "check; name the checks)")
+            raise ListFileError(
+                f"{where}: empty pattern {pattern!r} (wildcards only: it would match every check; name the checks)"
+            )
         if pattern in first_line:
             raise ListFileError(f"{where}: duplicate line {pattern!r} (first at line {first_line[pattern]})")
         first_line[pattern] = number
@@ -202,28 +203,37 @@ class CandidateLists:
         return self.xfails.match(check_id) if self.xfails else None
 
     def to_json(self) -> dict:
-        return {"xfails": self.xfails.file if self.xfails else None,
-                "skips": self.skips.file if self.skips else None, "strict_xfail": self.strict_xfail}
+        return {
+            "xfails": self.xfails.file if self.xfails else None,
+            "skips": self.skips.file if self.skips else None,
+            "strict_xfail": self.strict_xfail,
+        }
 
 
 def load(xfails=None, skips=None, *, strict_xfail: bool = False, ids=None) -> CandidateLists:
     """Read both files (either may be None) and refuse a check both list."""
     ids = tuple(known_ids() if ids is None else ids)
-    found = CandidateLists(read(xfails, "xfails", ids) if xfails is not None else None,
-                           read(skips, "skips", ids) if skips is not None else None, strict_xfail)
+    found = CandidateLists(
+        read(xfails, "xfails", ids) if xfails is not None else None,
+        read(skips, "skips", ids) if skips is not None else None,
+        strict_xfail,
+    )
     if found.xfails and found.skips:
         for check_id in ids:
             x, s = found.xfail_of(check_id), found.skip_of(check_id)
             if x and s:
-                raise ListFileError(f"{x.where}: {check_id} is also skipped by {s.where}: an expected failure "
-                                    "is run, a skip is not; list it in one file")
+                raise ListFileError(
+                    f"{x.where}: {check_id} is also skipped by {s.where}: an expected failure "
+                    "is run, a skip is not; list it in one file"
+                )
     return found
 
 
 def skipped_result(check, entry: Entry) -> CheckResult:
     """The result of a check the candidate skips: not run."""
-    return CheckResult(check.name, check.cites, check.kind, YOUR_SKIP, 0, reason=entry.describe(),
-                       listed=entry.to_json())
+    return CheckResult(
+        check.name, check.cites, check.kind, YOUR_SKIP, 0, reason=entry.describe(), listed=entry.to_json()
+    )
 
 
 def apply(result: CheckResult, lists: CandidateLists) -> CheckResult:
@@ -235,11 +245,19 @@ def apply(result: CheckResult, lists: CandidateLists) -> CheckResult:
     if result.status == XFAIL:  # our finding explains it: ours, the candidate's line shown with it
         return replace(result, listed=entry.to_json())
     if result.status == FAILED:
-        return replace(result, status=YOUR_XFAIL, listed=entry.to_json(),
-                       reason=entry.describe() + (f"; ours: {result.reason}" if result.reason else ""))
+        return replace(
+            result,
+            status=YOUR_XFAIL,
+            listed=entry.to_json(),
+            reason=entry.describe() + (f"; ours: {result.reason}" if result.reason else ""),
+        )
     if result.status in (PASSED, XPASS):
-        return replace(result, status=YOUR_XPASS, listed=entry.to_json(),
-                       reason=f"listed as an expected failure but passed: remove line {entry.where} ({entry.reason or 'no reason given'})")
+        return replace(
+            result,
+            status=YOUR_XPASS,
+            listed=entry.to_json(),
+            reason=f"listed as an expected failure but passed: remove line {entry.where} ({entry.reason or 'no reason given'})",
+        )
     return result
 
 
@@ -275,6 +293,23 @@ def is_failure(result: CheckResult, impl_path: str, strict_xfail: bool = False) 
     return status_fails_run(result.status, strict_xfail) or (result.status == XPASS and impl_path == DEFAULT_IMPL)
 
 
-__all__ = ["CandidateList", "CandidateLists", "Entry", "KINDS", "ListFileError", "YOUR_SKIP", "YOUR_STATUSES",
-           "YOUR_XFAIL", "YOUR_XPASS", "apply", "crosscheck_ids", "crosscheck_statuses", "is_failure", "known_ids", "load",
-           "read", "skipped_result", "status_fails_run"]
+__all__ = [
+    "CandidateList",
+    "CandidateLists",
+    "Entry",
+    "KINDS",
+    "ListFileError",
+    "YOUR_SKIP",
+    "YOUR_STATUSES",
+    "YOUR_XFAIL",
+    "YOUR_XPASS",
+    "apply",
+    "crosscheck_ids",
+    "crosscheck_statuses",
+    "is_failure",
+    "known_ids",
+    "load",
+    "read",
+    "skipped_result",
+    "status_fails_run",
+]

@@ -2,6 +2,7 @@
 run) that a saved failure file records (properties/reports/saved.py), on exactly its case,
 on the recorded candidate or another one, and print the verdict: exit 1 while the case
 still fails, 0 once it passes."""
+
 from __future__ import annotations
 
 import os
@@ -36,8 +37,7 @@ def verdict_of(check, candidate, example):
     return (XFAIL if expected else FAILED), shown
 
 
-def replay(path: str, impl: str | None, cmd: str | None, *, timeout=None, in_process: bool = False,
-           out=print) -> int:
+def replay(path: str, impl: str | None, cmd: str | None, *, timeout=None, in_process: bool = False, out=print) -> int:
     """Re-run the saved case's check (or cross-check run); 1 while it still fails (failed
     or expected failure), 0 when it passes."""
     doc = load_failure(path)
@@ -58,8 +58,9 @@ def replay(path: str, impl: str | None, cmd: str | None, *, timeout=None, in_pro
     return 1 if status in (FAILED, XFAIL) else 0
 
 
-def replay_crosscheck(doc: dict, path: str, impl: str | None, cmd: str | None, *, timeout=None,
-                      in_process: bool = False, out=print) -> int:
+def replay_crosscheck(
+    doc: dict, path: str, impl: str | None, cmd: str | None, *, timeout=None, in_process: bool = False, out=print
+) -> int:
     """Re-run the saved (case, algorithm) of the cross-check; 1 while it mismatches, 0 when
     it agrees."""
     algorithm, index = doc.get("algorithm"), doc.get("case_index")
@@ -69,8 +70,9 @@ def replay_crosscheck(doc: dict, path: str, impl: str | None, cmd: str | None, *
         raise ValueError(f"replay: {path}: case_index must be an integer >= 0, got {index!r}")
     case = decode_example(doc.get("case"), f"replay: {path}")
     if not isinstance(case, Case):
-        raise ValueError(f"replay: {path}: case is a {type(case).__name__}, a crosscheck file holds a "
-                         "properties.core.case.Case")
+        raise ValueError(
+            f"replay: {path}: case is a {type(case).__name__}, a crosscheck file holds a properties.core.case.Case"
+        )
     impl, cmd = recorded_candidate(doc, path, impl, cmd, "--candidate/--impl or --candidate-cmd")
     isolate = False if in_process else None
     with load_candidate(impl, cmd, isolate=isolate, timeout=timeout) as candidate:
@@ -78,8 +80,10 @@ def replay_crosscheck(doc: dict, path: str, impl: str | None, cmd: str | None, *
             raise ValueError(f"replay: {candidate.path} does not implement {algorithm}")
         (run,) = crosscheck_case(candidate, case, index, (algorithm,))
     status = FAILED if run.mismatches else PASSED
-    out(f"crosscheck_{algorithm} on {candidate.path} ({os.path.basename(path)}), case {index}: {status} "
-        f"(recorded: {doc.get('verdict')})")
+    out(
+        f"crosscheck_{algorithm} on {candidate.path} ({os.path.basename(path)}), case {index}: {status} "
+        f"(recorded: {doc.get('verdict')})"
+    )
     if len(run.mismatches) > 3:
         out(f"  {len(run.mismatches)} mismatches, the first 3:")
     for violation in run.mismatches[:3]:

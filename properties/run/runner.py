@@ -8,6 +8,7 @@ a failing result of that check ("crashed: ..."). A call that cost the candidate 
 worker (a hang, a crash of the process, exhausted memory) ends the check at once with
 the example that caused it, unshrunk: shrinking would run the hanging or crashing call
 again and again."""
+
 from __future__ import annotations
 
 import functools
@@ -17,24 +18,24 @@ from collections import Counter
 from dataclasses import replace
 
 from hypothesis import example as explicit_example
-from hypothesis import given, seed as fixed_seed, settings
+from hypothesis import given, settings
+from hypothesis import seed as fixed_seed
 from hypothesis.errors import Flaky, InvalidArgument
 from hypothesis.reporting import with_reporter
 from hypothesis.statistics import collector as statistics_collector
 
-from reference import interrupts
+from properties.checks.causes import CAUSES, Verdict, classify
+from properties.checks.registry import EXPECTED_FAILURES, Check, known_examples
 
 # importing profiles registers dev/ci/fuzz: profile="ci" is the suite's, not Hypothesis's built-in "ci"
 from properties.core import profiles
 from properties.core.budget import BudgetSpent, check_budget, spent
-from properties.core.contract import CHECKED_IF_PRESENT
 from properties.core.candidate import DEFAULT_IMPL, as_candidate, raised_at
-from properties.checks.causes import CAUSES, Verdict, classify
-from properties.checks.registry import EXPECTED_FAILURES, Check, known_examples
-from properties.reports.saved import encode_example, short_form
-from properties.core.outcomes import (FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, STATUSES, XFAIL, XPASS,  # noqa: F401
-                                      CheckResult)
+from properties.core.contract import CHECKED_IF_PRESENT
+from properties.core.outcomes import FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, STATUSES, XFAIL, XPASS, CheckResult  # noqa: F401
 from properties.core.violation import CallFailed, Violation
+from properties.reports.saved import encode_example, short_form
+from reference import interrupts
 
 # A candidate's fault (a crash, a malformed result) usually happens on every input: after
 # this many failing examples of faults alone, shrinking stops with the smallest so far.
@@ -52,12 +53,14 @@ class _FatalCall(BaseException):
     whether the example is the recorded failure)."""
 
 
-
-
 def crash_violation(check: str, error: Exception) -> Violation:
     """An exception raised by the check's own code while judging the candidate's results."""
-    return Violation.with_values(check, f"crashed: {type(error).__name__}: {error} (in the check, recomputing from "
-                                        f"the candidate's results)", {"at": raised_at(error)}, fault=True)
+    return Violation.with_values(
+        check,
+        f"crashed: {type(error).__name__}: {error} (in the check, recomputing from the candidate's results)",
+        {"at": raised_at(error)},
+        fault=True,
+    )
 
 
 def violations_of(check: Check, impl, example) -> list:
@@ -92,10 +95,20 @@ def not_applicable_reason(check: Check, impl) -> str | None:
     return None
 
 
-def run_check(check: Check, impl, *, max_examples: int | None = None, profile: str | None = None,
-              seed: int | None = None, known: bool = True, prefer_violations: bool = False,
-              database=_PROFILE_DATABASE, explore: bool | None = None, progress=None,
-              deadline: float | None = None) -> CheckResult:
+def run_check(
+    check: Check,
+    impl,
+    *,
+    max_examples: int | None = None,
+    profile: str | None = None,
+    seed: int | None = None,
+    known: bool = True,
+    prefer_violations: bool = False,
+    database=_PROFILE_DATABASE,
+    explore: bool | None = None,
+    progress=None,
+    deadline: float | None = None,
+) -> CheckResult:
     """Run one check under the loaded Hypothesis profile (or the named one), optionally with
     fewer examples or a fixed random seed. Its known examples run first (unless `known` is
     false: the strategy alone); a failure there ends the run, as any failure does.
@@ -120,8 +133,16 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
         return CheckResult(check.name, check.cites, check.kind, NOT_APPLICABLE, 0, reason=skip)
     if spent(deadline):
         return CheckResult(check.name, check.cites, check.kind, NOT_RUN, 0, reason=_BUDGET_BEFORE)
-    seen = {"examples": 0, "current": None, "failure": None, "faults": 0, "first_fault": None, "verdict": None,
-            "explained": 0, "first_explained": None}
+    seen = {
+        "examples": 0,
+        "current": None,
+        "failure": None,
+        "faults": 0,
+        "first_fault": None,
+        "verdict": None,
+        "explained": 0,
+        "first_explained": None,
+    }
     cause = CAUSES.get(check.name) if reason is not None else None
     if explore is None:
         explore = profiles.explores_past_explained(profile)
@@ -152,8 +173,11 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
             # the examples column counts the search up to the first failure, not shrink attempts
             seen.setdefault("until_failure", seen["examples"])
             if seen["faults"] > FAULT_SHRINK_BUDGET:
-                raise _FatalCall(found[0], f"shrunk for {FAULT_SHRINK_BUDGET} steps: the candidate failed as a "
-                                           "program every time", True)
+                raise _FatalCall(
+                    found[0],
+                    f"shrunk for {FAULT_SHRINK_BUDGET} steps: the candidate failed as a program every time",
+                    True,
+                )
             raise CheckFailed("; ".join(map(str, found[:3])))
 
     options = {} if max_examples is None else {"max_examples": max_examples}
@@ -167,8 +191,9 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
     try:
         parent = settings.get_profile(profile) if profile else settings.default
     except InvalidArgument:
-        raise ValueError(f"profile {profile!r} is not a registered Hypothesis profile (the suite's: "
-                         f"{', '.join(profiles.PROFILES)})") from None
+        raise ValueError(
+            f"profile {profile!r} is not a registered Hypothesis profile (the suite's: {', '.join(profiles.PROFILES)})"
+        ) from None
     test = settings(parent, **options)(test)
     candidate.take_output()  # what an earlier check left is not this check's
     fatal, unshrunk, out_of_budget, flaky = None, None, False, False
@@ -202,8 +227,10 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
     if found and out_of_budget and unshrunk is None:
         unshrunk = "shrinking stopped: the time budget was spent"
     if found and flaky and unshrunk is None:
-        unshrunk = ("not shrunk: the candidate's answer changed when the same example was run again (it failed "
-                    "once and passed on the replay): a flaky candidate")
+        unshrunk = (
+            "not shrunk: the candidate's answer changed when the same example was run again (it failed "
+            "once and passed on the replay): a flaky candidate"
+        )
     if found:
         reproducer = example.reproducer() if hasattr(example, "reproducer") else repr(example)
         # a crash, hang or malformed result is never the paper's finding an expected failure names,
@@ -212,20 +239,46 @@ def run_check(check: Check, impl, *, max_examples: int | None = None, profile: s
         shown = [str(v) for v in found]
         if verdict is not None and not verdict.explained:
             shown.insert(0, f"not explained by {verdict.describe()}")
-        return CheckResult(check.name, check.cites, check.kind, XFAIL if expected else FAILED,
-                           seen.get("until_failure", seen["examples"]),
-                           reproducer, shown, reason, output, unshrunk,
-                           # request files reproduce a failure; the paper's known finding on a
-                           # right answer is none, and a green run leaves nothing behind
-                           None if expected else candidate.keep_requests(), statistics=statistics,
-                           cause=_cause_record(verdict, seen["explained"]),
-                           case=_encoded(example), short=short_form(example))
+        return CheckResult(
+            check.name,
+            check.cites,
+            check.kind,
+            XFAIL if expected else FAILED,
+            seen.get("until_failure", seen["examples"]),
+            reproducer,
+            shown,
+            reason,
+            output,
+            unshrunk,
+            # request files reproduce a failure; the paper's known finding on a
+            # right answer is none, and a green run leaves nothing behind
+            None if expected else candidate.keep_requests(),
+            statistics=statistics,
+            cause=_cause_record(verdict, seen["explained"]),
+            case=_encoded(example),
+            short=short_form(example),
+        )
     if out_of_budget:  # some examples passed, but the check did not finish: no verdict
-        return CheckResult(check.name, check.cites, check.kind, NOT_RUN, seen["examples"],
-                           reason=f"stopped by the time budget after {seen['examples']} examples, before it "
-                                  "finished", output=output, statistics=statistics)
-    return CheckResult(check.name, check.cites, check.kind, XPASS if reason else PASSED, seen["examples"],
-                       reason=reason, output=output, statistics=statistics)
+        return CheckResult(
+            check.name,
+            check.cites,
+            check.kind,
+            NOT_RUN,
+            seen["examples"],
+            reason=f"stopped by the time budget after {seen['examples']} examples, before it finished",
+            output=output,
+            statistics=statistics,
+        )
+    return CheckResult(
+        check.name,
+        check.cites,
+        check.kind,
+        XPASS if reason else PASSED,
+        seen["examples"],
+        reason=reason,
+        output=output,
+        statistics=statistics,
+    )
 
 
 _BUDGET_BEFORE = "the time budget was spent before it started"
@@ -274,9 +327,13 @@ def run_statistics(seconds: float, engine: dict) -> dict:
         if not cases:
             continue
         outcomes = Counter(case.get("status") for case in cases)
-        summary = {"examples": len(cases), "passing": outcomes["valid"], "failing": outcomes["interesting"],
-                   "invalid": outcomes["invalid"] + outcomes["overrun"],
-                   "seconds": round(float(data.get("duration-seconds", 0.0)), 3)}
+        summary = {
+            "examples": len(cases),
+            "passing": outcomes["valid"],
+            "failing": outcomes["interesting"],
+            "invalid": outcomes["invalid"] + outcomes["overrun"],
+            "seconds": round(float(data.get("duration-seconds", 0.0)), 3),
+        }
         if phase == "shrink" and "shrinks-successful" in data:
             summary["successful"] = data["shrinks-successful"]
         found[phase] = summary

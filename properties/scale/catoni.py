@@ -19,6 +19,7 @@ exact); a sum of k terms gamma_k sum |c psi|. In all
     |f_computed - f| <= u sum_i c_i (alpha |v_i| + 2 |y_i| + (k + 4 + LOG1P_ULPS) |psi_i|) (1 + O(u)),
 
 and E is twice that (the O(u) terms, and E's own rounding)."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -46,8 +47,9 @@ def catoni_f(values: np.ndarray, counts: np.ndarray, alpha: np.ndarray, z: np.nd
 
 def _exact_sign(values_exact, counts_row, alpha: float, z) -> int:
     pairs = [(v, int(c)) for v, c in zip(values_exact, counts_row) if c > 0]
-    sign, _ = catoni_sign([v for v, _ in pairs], [c for _, c in pairs], Fraction(alpha),
-                          Fraction(*np.longdouble(z).as_integer_ratio()))
+    sign, _ = catoni_sign(
+        [v for v, _ in pairs], [c for _, c in pairs], Fraction(alpha), Fraction(*np.longdouble(z).as_integer_ratio())
+    )
     return sign
 
 
@@ -61,8 +63,9 @@ def signs(values: np.ndarray, values_exact, counts: np.ndarray, alpha: np.ndarra
     return result, len(undecided)
 
 
-def roots_within(values: np.ndarray, values_exact, counts: np.ndarray, alpha: np.ndarray, W: np.ndarray,
-                 bound: np.ndarray):
+def roots_within(
+    values: np.ndarray, values_exact, counts: np.ndarray, alpha: np.ndarray, W: np.ndarray, bound: np.ndarray
+):
     """Per row, whether the root of f lies in [W - bound, W + bound] (taken in longdouble:
     the interval the judge certifies is that one, within 2^-64 relative of it); the signs
     at both ends; how many signs took the exact route."""

@@ -16,6 +16,7 @@ free-choice table allows it), layer_boundary (line 12), output_member (the outpu
 coin does not arise (counts mode draws its own coins: the judge checks them against q
 through the counts' consistency, not round by round) and lp_non_unique is not counted:
 without the reference's D^ the judge asks only that the candidate's be optimal."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -81,7 +82,7 @@ class PairCounts:
         self.min_q = np.full((num_h, num_h), np.nan)
         self.plus, self.asked = [], []
         for g, v in enumerate(self.values):
-            cols = order[bounds[g]:bounds[g + 1]]
+            cols = order[bounds[g] : bounds[g + 1]]
             Hg = H[:, cols]
             one_zero = count_product(Hg * seen[cols], 1 - Hg)  # sum seen over h = 1, h' = 0
             D = one_zero + one_zero.T
@@ -127,9 +128,14 @@ class EpochJudge:
         if not len(idx):
             return True
         shown = [tuple(int(v) for v in row) for row in idx[:MAX_SHOWN]]
-        self.fail(where, f"{name}: {len(idx)} entries differ from the judge's value",
-                  first=shown, candidate=[_show(candidate[t]) for t in shown],
-                  exact=[_show(exact[t]) for t in shown], **extra)
+        self.fail(
+            where,
+            f"{name}: {len(idx)} entries differ from the judge's value",
+            first=shown,
+            candidate=[_show(candidate[t]) for t in shown],
+            exact=[_show(exact[t]) for t in shown],
+            **extra,
+        )
         return False
 
     def close(self, name: str, where: str, candidate: np.ndarray, exact: np.ndarray, mask, scale=1.0) -> bool:
@@ -145,13 +151,23 @@ class EpochJudge:
         if ratio.size:
             worst = float(ratio.max())
             self.cmp.report.worst[name] = max(self.cmp.report.worst.get(name, 0.0), worst)
-        return self.entries(where, f"outside the tolerance of {name!r} (rel {t.rel:g}, abs {t.abs:g} x {t.scale})",
-                            ratio > 1 + JUDGE_MARGIN, candidate, exact)
+        return self.entries(
+            where,
+            f"outside the tolerance of {name!r} (rel {t.rel:g}, abs {t.abs:g} x {t.scale})",
+            ratio > 1 + JUDGE_MARGIN,
+            candidate,
+            exact,
+        )
 
     def defined_as(self, where: str, candidate: np.ndarray, defined: np.ndarray) -> bool:
         bad = np.isnan(candidate) == defined
-        return self.entries(where, "is undefined where the exact value is defined, or the reverse", bad, candidate,
-                            np.where(defined, 1.0, np.nan))
+        return self.entries(
+            where,
+            "is undefined where the exact value is defined, or the reverse",
+            bad,
+            candidate,
+            np.where(defined, 1.0, np.nan),
+        )
 
     # -- the epoch ---------------------------------------------------------------------------
     def judge(self, r: dict, expect: Expect):
@@ -162,8 +178,12 @@ class EpochJudge:
         where = f"epoch {l}"
         found = (int(r["l"]), int(r["tau"]), int(r["length"]))
         if found != (expect.l, expect.tau, expect.length):
-            self.fail(f"{where} schedule", "is not l, tau_l, |I_l| = ceil(beta1 4^l) (line 1)", candidate=found,
-                      exact=(expect.l, expect.tau, expect.length))
+            self.fail(
+                f"{where} schedule",
+                "is not l, tau_l, |I_l| = ceil(beta1 4^l) (line 1)",
+                candidate=found,
+                exact=(expect.l, expect.tau, expect.length),
+            )
             return None
         if not np.array_equal(r["q"], expect.q):
             self.entries(f"{where} q (the previous next_q)", "q", r["q"] != expect.q, r["q"], expect.q)
@@ -173,8 +193,13 @@ class EpochJudge:
             return None
         pairs = PairCounts(H, q, seen, queried)
         off = ~np.eye(num_h, dtype=bool)
-        self.entries(f"{where} rho_counts (line 7, rho^ |I_l|)", "rho_counts", r["rho_counts"] != pairs.rho_counts,
-                     r["rho_counts"], pairs.rho_counts)
+        self.entries(
+            f"{where} rho_counts (line 7, rho^ |I_l|)",
+            "rho_counts",
+            r["rho_counts"] != pairs.rho_counts,
+            r["rho_counts"],
+            pairs.rho_counts,
+        )
         rho_c = pairs.rho_counts
         mq = pairs.min_q
         same_mq = (np.isnan(r["min_q"]) & np.isnan(mq)) | (r["min_q"] == mq)
@@ -194,16 +219,24 @@ class EpochJudge:
     def _counts(self, where, seen, queried, q, L, labels) -> bool:
         ok = True
         if (seen < 0).any() or int(seen.sum()) != L:
-            self.fail(f"{where} seen", "must be non-negative counts summing to |I_l| (line 3)",
-                      total=int(seen.sum()), length=L, negative=int((seen < 0).sum()))
+            self.fail(
+                f"{where} seen",
+                "must be non-negative counts summing to |I_l| (line 3)",
+                total=int(seen.sum()),
+                length=L,
+                negative=int((seen < 0).sum()),
+            )
             ok = False
         asked = queried.sum(axis=1)
         bad = (queried < 0).any(axis=1) | (asked > seen) | ((q == 0) & (asked > 0)) | ((q == 1) & (asked != seen))
-        ok = self.entries(f"{where} queried (line 4: Q_t = 1 iff u_t < q^x)", "queried",
-                          bad, asked, seen) and ok
+        ok = self.entries(f"{where} queried (line 4: Q_t = 1 iff u_t < q^x)", "queried", bad, asked, seen) and ok
         if labels != int(queried.sum()):
-            self.fail(f"{where} labels_requested", "differs from the queried counts", candidate=labels,
-                      exact=int(queried.sum()))
+            self.fail(
+                f"{where} labels_requested",
+                "differs from the queried counts",
+                candidate=labels,
+                exact=int(queried.sum()),
+            )
         return ok
 
     def _weights(self, where, r, rho_c, mq, L, active):
@@ -231,8 +264,13 @@ class EpochJudge:
             return
         alpha = r["alpha"]
         usable = np.isfinite(alpha) & (alpha > 0)
-        if not self.entries(f"{where} W (line 8)", "no certificate: the candidate's alpha is not a positive number",
-                            active & ~usable, alpha, np.ones_like(alpha)):
+        if not self.entries(
+            f"{where} W (line 8)",
+            "no certificate: the candidate's alpha is not a positive number",
+            active & ~usable,
+            alpha,
+            np.ones_like(alpha),
+        ):
             return
         i, j = np.nonzero(np.triu(active, 1))
         # the lower triangle: the root for (h', h) is minus (h, h')'s (the samples negate);
@@ -241,7 +279,7 @@ class EpochJudge:
         bad_lo, bad_hi, exact_route = [], [], 0
         for rows_i, rows_j, sign in ((i, j, 1), (j[alone], i[alone], -1)):
             for b in range(0, len(rows_i), CATONI_ROWS):
-                bi, bj = rows_i[b:b + CATONI_ROWS], rows_j[b:b + CATONI_ROWS]
+                bi, bj = rows_i[b : b + CATONI_ROWS], rows_j[b : b + CATONI_ROWS]
                 lo_i, lo_j = (bi, bj) if sign == 1 else (bj, bi)  # the pair's samples for h < h'
                 values, exact, counts = pairs.samples(lo_i, lo_j, L)
                 if sign == -1:
@@ -249,7 +287,7 @@ class EpochJudge:
                 bound = TOL["W"].abs / mq[bi, bj]  # abs 1e-12 x max(1, 1 / min q)
                 ok, s_lo, _, n = cat.roots_within(values, exact, counts, r["alpha"][bi, bj], W[bi, bj], bound)
                 exact_route += n
-                mirrored = ok & ~alone[b:b + CATONI_ROWS] if sign == 1 else np.zeros_like(ok)
+                mirrored = ok & ~alone[b : b + CATONI_ROWS] if sign == 1 else np.zeros_like(ok)
                 self.roots_certified += int(ok.sum() + mirrored.sum())  # W[h', h] = -W[h, h'] exactly: with it
                 self.exact_sign_tests += n
                 for t in np.flatnonzero(~ok):
@@ -261,10 +299,16 @@ class EpochJudge:
             self.cmp.report.worst["W"] = float("inf")
         if bad:
             shown = bad[:MAX_SHOWN]
-            self.fail(f"{where} W (line 8)", f"{len(bad)} Catoni roots are not within the tolerance of 'W' of the "
-                      "candidate's value: the sign test of f at W -/+ (1e-12 / min q) fails",
-                      first=shown, candidate=[repr(float(W[t])) for t in shown], root_below=len(bad_lo),
-                      root_above=len(bad_hi), exact_sign_tests=exact_route)
+            self.fail(
+                f"{where} W (line 8)",
+                f"{len(bad)} Catoni roots are not within the tolerance of 'W' of the "
+                "candidate's value: the sign test of f at W -/+ (1e-12 / min q) fails",
+                first=shown,
+                candidate=[repr(float(W[t])) for t in shown],
+                root_below=len(bad_lo),
+                root_above=len(bad_hi),
+                exact_sign_tests=exact_route,
+            )
 
     def _fit(self, where, r, seen, L, active):
         """Line 9: D^ defined exactly on the support, a probability; its objective over every
@@ -290,11 +334,16 @@ class EpochJudge:
         t = TOL["lp_objective"]
         allowed = t.rel * abs(float(value)) + t.abs * scale
         excess = abs(reported - float(value)) - error
-        self.cmp.report.worst["lp_objective"] = max(self.cmp.report.worst.get("lp_objective", 0.0),
-                                                    max(0.0, excess) / allowed)
+        self.cmp.report.worst["lp_objective"] = max(
+            self.cmp.report.worst.get("lp_objective", 0.0), max(0.0, excess) / allowed
+        )
         if excess > allowed:
-            self.fail(f"{where} lp_objective (line 9)", "is not the objective of the candidate's D^ over every row "
-                      "(within the tolerance of 'lp_objective')", candidate=reported, at_its_D=float(value))
+            self.fail(
+                f"{where} lp_objective (line 9)",
+                "is not the objective of the candidate's D^ over every row (within the tolerance of 'lp_objective')",
+                candidate=reported,
+                at_its_D=float(value),
+            )
         first = max(64, 2 * (len(support) + 1))
         upper = Fraction(float(value)) + Fraction(error)
         t = TOL["lp_optimality"]
@@ -302,16 +351,33 @@ class EpochJudge:
         def allowance(bound):
             return Fraction(t.rel) * abs(bound) + Fraction(t.abs) * Fraction(scale)
 
-        bound, rounds = lp.optimality_bound(H, support, seen, L, weight, W, rows, values, first,
-                                            enough=lambda b: upper - b <= allowance(b) / 10, near=NEAR)
+        bound, rounds = lp.optimality_bound(
+            H,
+            support,
+            seen,
+            L,
+            weight,
+            W,
+            rows,
+            values,
+            first,
+            enough=lambda b: upper - b <= allowance(b) / 10,
+            near=NEAR,
+        )
         allowed = allowance(bound)
         gap = upper - bound
-        self.cmp.report.worst["lp_optimality"] = max(self.cmp.report.worst.get("lp_optimality", 0.0),
-                                                     float(max(gap, Fraction(0)) / allowed))
+        self.cmp.report.worst["lp_optimality"] = max(
+            self.cmp.report.worst.get("lp_optimality", 0.0), float(max(gap, Fraction(0)) / allowed)
+        )
         if gap > allowed:
-            self.fail(f"{where} eta_hat (line 9)", "is not an optimal D^: its objective exceeds the judge's exact "
-                      "lower bound on the optimum (a dual certificate) by more than the tolerance of 'lp_optimality'",
-                      objective_at_candidate=float(value), lower_bound=float(bound), rounds=rounds)
+            self.fail(
+                f"{where} eta_hat (line 9)",
+                "is not an optimal D^: its objective exceeds the judge's exact "
+                "lower bound on the optimum (a dual certificate) by more than the tolerance of 'lp_optimality'",
+                objective_at_candidate=float(value),
+                lower_bound=float(bound),
+                rounds=rounds,
+            )
         return R, len(support)
 
     def _decisions(self, where, r, R, s_size, expect: Expect) -> bool:
@@ -333,19 +399,37 @@ class EpochJudge:
         if h != best:
             kind = divergence_of("calruption.h_star_tie")
             if kind is None:
-                self.fail(f"{where} h_star_hat (line 10)", "is not the lowest-index argmin, which the table pins",
-                          candidate=h, exact=best)
+                self.fail(
+                    f"{where} h_star_hat (line 10)",
+                    "is not the lowest-index argmin, which the table pins",
+                    candidate=h,
+                    exact=best,
+                )
                 return False
             if float(own[h] - own.min()) > tol_p:
-                self.fail(f"{where} h_star_hat (line 10)", "is not a minimiser of the candidate's own reported values",
-                          candidate=h, its_value=float(own[h]), its_minimum=float(own.min()))
+                self.fail(
+                    f"{where} h_star_hat (line 10)",
+                    "is not a minimiser of the candidate's own reported values",
+                    candidate=h,
+                    its_value=float(own[h]),
+                    its_minimum=float(own.min()),
+                )
                 return False
             if float(P[h] - P[best]) > tol_p:
-                self.fail(f"{where} h_star_hat (line 10)", "is not a minimiser", candidate=h, exact=best,
-                          candidate_value=float(P[h]), minimum=float(P[best]))
+                self.fail(
+                    f"{where} h_star_hat (line 10)",
+                    "is not a minimiser",
+                    candidate=h,
+                    exact=best,
+                    candidate_value=float(P[h]),
+                    minimum=float(P[best]),
+                )
                 return False
-            self.cmp.diverge(kind, f"{where} h_star_hat", f"h {h} instead of {best}: exact values {float(P[h])!r} "
-                                                          f"and {float(P[best])!r}")
+            self.cmp.diverge(
+                kind,
+                f"{where} h_star_hat",
+                f"h {h} instead of {best}: exact values {float(P[h])!r} and {float(P[best])!r}",
+            )
         gap = np.maximum(LD(2.0) ** -l, R - P[h])  # line 11
         self.close("gap_hat", f"{where} gap_hat (line 11)", r["gap_hat"], gap, np.ones(num_h, bool), penalty_scale)
         layers = r["layers"]
@@ -354,8 +438,13 @@ class EpochJudge:
             return False
         eps = np.ldexp(1.0, -np.arange(l + 1))
         own_layers = r["gap_hat"][None, :] <= eps[:, None]
-        if not self.entries(f"{where} layers (from the candidate's own gap_hat, line 12)", "layers",
-                            layers != own_layers, layers, own_layers):
+        if not self.entries(
+            f"{where} layers (from the candidate's own gap_hat, line 12)",
+            "layers",
+            layers != own_layers,
+            layers,
+            own_layers,
+        ):
             return False
         if not layers[0].all():
             self.fail(f"{where} layers[0]", "V^0 = H: Delta^ <= 1 always", missing=np.flatnonzero(~layers[0])[:5])
@@ -366,8 +455,9 @@ class EpochJudge:
             if abs(float(gap[hh] - LD(eps[i]))) <= tol_g:
                 self.cmp.diverge("layer_boundary", f"{where} V^{i} h {hh}", f"Delta^ {float(gap[hh])!r} at eps_{i}")
             else:
-                self.fail(f"{where} layer V^{i}", "membership differs from the exact one", h=int(hh),
-                          exact_gap=float(gap[hh]))
+                self.fail(
+                    f"{where} layer V^{i}", "membership differs from the exact one", h=int(hh), exact_gap=float(gap[hh])
+                )
                 return False
         return True
 
@@ -388,7 +478,7 @@ class EpochJudge:
         for b in range(0, len(order), 256):
             if not open_.any():
                 break
-            chunk = order[b:b + 256]
+            chunk = order[b : b + 256]
             cols = np.flatnonzero(open_)
             dis = H[i[chunk]][:, cols] != H[j[chunk]][:, cols]
             hit = dis.any(axis=0)

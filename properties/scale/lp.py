@@ -19,6 +19,7 @@ judge evaluates LB exactly, in Python integers over one power-of-two denominator
 lambda comes from does not matter for the bound's validity: the judge takes it from
 HiGHS (scipy.optimize.linprog) on the rows that bind near the candidate's D^, adding
 violated rows for a few rounds (row generation, as fast/line9.py does for the primal)."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -60,7 +61,7 @@ def objective_at(R: np.ndarray, weight: np.ndarray, W: np.ndarray, rows: np.ndar
     """(max(0, max row value), the values) at R, in blocks."""
     values = np.empty(len(rows), LD)
     for b in range(0, len(rows), ROW_BLOCK):
-        values[b:b + ROW_BLOCK] = row_values(R, weight, W, rows[b:b + ROW_BLOCK])
+        values[b : b + ROW_BLOCK] = row_values(R, weight, W, rows[b : b + ROW_BLOCK])
     top = values.max() if len(values) else LD(0)
     return max(LD(0), top), values
 
@@ -100,8 +101,9 @@ def _restricted(H, support, p, weight, W, rows):
     c = np.zeros(k + u + 1)
     c[-1] = 1
     del position
-    result = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq,
-                     bounds=[(0, 1)] * k + [(None, None)] * (u + 1), method="highs")
+    result = linprog(
+        c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=[(0, 1)] * k + [(None, None)] * (u + 1), method="highs"
+    )
     if result.status != 0:
         return None, None
     return np.concatenate([result.x[:k], result.x[-1:]]), np.maximum(-result.ineqlin.marginals, 0.0)
@@ -133,8 +135,9 @@ def _exact_bound(H, support, seen, length, weight, W, rows, lam) -> Fraction:
     return max(Fraction(0), bound)
 
 
-def optimality_bound(H, support, seen, length, weight, W, rows, values_at_candidate, first_rows: int,
-                     enough=None, near: float = 0.0):
+def optimality_bound(
+    H, support, seen, length, weight, W, rows, values_at_candidate, first_rows: int, enough=None, near: float = 0.0
+):
     """The best exact lower bound found on the LP's optimum (Fraction), and the rounds used.
 
     Starts from the rows of largest value at the candidate's D^, solves, adds the rows most
@@ -149,9 +152,9 @@ def optimality_bound(H, support, seen, length, weight, W, rows, values_at_candid
     chosen = set(order[:first_rows].tolist())
     top_value = float(values_at_candidate.max())
     binding = np.flatnonzero(values_at_candidate.astype(np.float64) >= top_value - near)
-    chosen.update(binding[np.argsort(-values_at_candidate[binding].astype(np.float64))][:4 * first_rows].tolist())
+    chosen.update(binding[np.argsort(-values_at_candidate[binding].astype(np.float64))][: 4 * first_rows].tolist())
     best, rounds = Fraction(0), 0
-    for rounds in range(1, ROUNDS + 1):
+    for rounds in range(1, ROUNDS + 1):  # noqa: B007 (read after the loop: how many rounds ran)
         idx = np.array(sorted(chosen))
         x, lam = _restricted(H, support, p, weight, W, rows[idx])
         if x is None:

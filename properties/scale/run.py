@@ -6,6 +6,7 @@ cross-check does (properties/checks/crosscheck.py's Summary: text and JSON).
 
 The instance at size s: thresholds with |X| = |H| = s (bench/run.py's thresholds_instance),
 n = 10^12, paper constants (delta = 1/10), a clean adversary, the given seed."""
+
 from __future__ import annotations
 
 import importlib
@@ -22,10 +23,10 @@ import numpy as np
 import reference as R
 from properties.checks.crosscheck import AlgorithmReport, Summary, _Comparer, summary_text
 from properties.checks.free_choices import divergence_of
-from properties.core.candidate import CandidateFault, InProcessCandidate, arithmetic_of_module
-from properties.judge.isolation import IsolatedCandidate
 from properties.checks.judgement import Judgement
 from properties.checks.tolerances import table
+from properties.core.candidate import CandidateFault, InProcessCandidate, arithmetic_of_module
+from properties.judge.isolation import IsolatedCandidate
 from reference.calruption import epoch_length
 
 from .epoch import EpochJudge, Expect
@@ -41,8 +42,21 @@ DEFAULT_TIMEOUT_S = 3600.0  # one whole run at |H| = 4096 (the cross-check's 60 
 DELTA = Fraction(1, 10)
 # the fields of one epoch's file, and their shapes in (|H|, m, l): fast/scale_record.py writes them
 SCALARS = ("l", "tau", "length", "labels_requested", "h_star_hat", "lp_objective")
-SHAPES = {"q": "m", "seen": "m", "queried": "m2", "eta_hat": "m", "next_q": "m", "risk_hat": "h", "gap_hat": "h",
-          "rho_counts": "hh", "min_q": "hh", "alpha": "hh", "W": "hh", "weight": "hh", "layers": "lh"}
+SHAPES = {
+    "q": "m",
+    "seen": "m",
+    "queried": "m2",
+    "eta_hat": "m",
+    "next_q": "m",
+    "risk_hat": "h",
+    "gap_hat": "h",
+    "rho_counts": "hh",
+    "min_q": "hh",
+    "alpha": "hh",
+    "W": "hh",
+    "weight": "hh",
+    "layers": "lh",
+}
 INTEGER = ("seen", "queried", "rho_counts")
 
 
@@ -58,8 +72,9 @@ class _RecordingCandidate(IsolatedCandidate):
         return name == RECORD_FUNCTION or super().provides(name)
 
 
-def load_candidate(path: str, *, in_process: bool = False, timeout: float | None = DEFAULT_TIMEOUT_S,
-                   memory_limit: int | None = None):
+def load_candidate(
+    path: str, *, in_process: bool = False, timeout: float | None = DEFAULT_TIMEOUT_S, memory_limit: int | None = None
+):
     if in_process:
         try:
             module = importlib.import_module(path)
@@ -94,9 +109,18 @@ class SizeResult:
         return self.judge_s / self.candidate_s if self.candidate_s else None
 
     def to_json(self) -> dict:
-        return {"size": self.size, "n": self.n, "epochs": self.epochs, "candidate_s": self.candidate_s,
-                "candidate_cpu_s": self.candidate_cpu_s, "judge_s": self.judge_s, "judge_cpu_s": self.judge_cpu_s,
-                "ratio": self.ratio, "roots_certified": self.roots_certified, "exact_sign_tests": self.exact_sign_tests}
+        return {
+            "size": self.size,
+            "n": self.n,
+            "epochs": self.epochs,
+            "candidate_s": self.candidate_s,
+            "candidate_cpu_s": self.candidate_cpu_s,
+            "judge_s": self.judge_s,
+            "judge_cpu_s": self.judge_cpu_s,
+            "ratio": self.ratio,
+            "roots_certified": self.roots_certified,
+            "exact_sign_tests": self.exact_sign_tests,
+        }
 
 
 def _load(path: str, num_h: int, m: int) -> dict:
@@ -130,8 +154,12 @@ def judge_record(cmp: _Comparer, H: np.ndarray, params, result: dict, directory:
     num_h, m = H.shape
     n = params.n
     if result.get("format") != RECORD_FORMAT or result.get("version") != RECORD_VERSION:
-        cmp.fail("record", "is not a cral-counts-record, version 1", format=result.get("format"),
-                 version=result.get("version"))
+        cmp.fail(
+            "record",
+            "is not a cral-counts-record, version 1",
+            format=result.get("format"),
+            version=result.get("version"),
+        )
         return
     files = result.get("epochs")
     if not isinstance(files, list) or not all(isinstance(f, str) and os.path.basename(f) == f for f in files):
@@ -142,8 +170,9 @@ def judge_record(cmp: _Comparer, H: np.ndarray, params, result: dict, directory:
         schedule.append((l, tau, epoch_length(params, l)))
         tau, l = tau + epoch_length(params, l), l + 1
     if len(files) != len(schedule):
-        cmp.fail("epochs", "are not the schedule's completed epochs (line 1)", candidate=len(files),
-                 exact=len(schedule))
+        cmp.fail(
+            "epochs", "are not the schedule's completed epochs (line 1)", candidate=len(files), exact=len(schedule)
+        )
         return
     beta3 = params.beta3.enclosure()
     judge = EpochJudge(cmp, H, params, (beta3.lo + beta3.hi) / 2)
@@ -175,8 +204,12 @@ def judge_record(cmp: _Comparer, H: np.ndarray, params, result: dict, directory:
             cmp.fail("unfinished epoch", f"malformed record: {type(error).__name__}: {error}")
             return
         if not np.array_equal(rest["q"], q) or int(seen.sum()) != n - start + 1 or (queried.sum(axis=1) > seen).any():
-            cmp.fail("unfinished epoch", "counts are not rounds start..n under the last next_q",
-                     seen=int(seen.sum()), rounds=n - start + 1)
+            cmp.fail(
+                "unfinished epoch",
+                "counts are not rounds start..n under the last next_q",
+                seen=int(seen.sum()),
+                rounds=n - start + 1,
+            )
         labels += int(queried.sum())
     cmp.same("labels_requested (total)", result.get("labels_requested"), labels)
     output = result.get("output")
@@ -187,14 +220,27 @@ def judge_record(cmp: _Comparer, H: np.ndarray, params, result: dict, directory:
         if kind is not None and output in top:
             cmp.diverge(kind, "output", f"h {output} instead of {documented}, both in V_L^(L-1)")
         else:
-            cmp.fail("output", "is not in V_l^{l-1}, the last completed epoch's top layer (R13)", candidate=output,
-                     h_star=documented)
+            cmp.fail(
+                "output",
+                "is not in V_l^{l-1}, the last completed epoch's top layer (R13)",
+                candidate=output,
+                h_star=documented,
+            )
 
 
-def judge_size(candidate, size: int, index: int, *, seed: int = DEFAULT_SEED, n: int = DEFAULT_N,
-               timeout: float | None = DEFAULT_TIMEOUT_S) -> tuple[AlgorithmReport, SizeResult]:
-    reproducer = (f"python -m properties crosscheck --candidate {candidate.path} --counts --sizes {size} "
-                  f"--seed {seed}" + (f" --n {n}" if n != DEFAULT_N else ""))
+def judge_size(
+    candidate,
+    size: int,
+    index: int,
+    *,
+    seed: int = DEFAULT_SEED,
+    n: int = DEFAULT_N,
+    timeout: float | None = DEFAULT_TIMEOUT_S,
+) -> tuple[AlgorithmReport, SizeResult]:
+    reproducer = (
+        f"python -m properties crosscheck --candidate {candidate.path} --counts --sizes {size} "
+        f"--seed {seed}" + (f" --n {n}" if n != DEFAULT_N else "")
+    )
     report = AlgorithmReport(index, ALGORITHM, reproducer)
     sizes = SizeResult(size, n)
     cmp = _Comparer(report, table(candidate.arithmetic), Judgement(candidate.arithmetic))
@@ -227,8 +273,16 @@ def judge_size(candidate, size: int, index: int, *, seed: int = DEFAULT_SEED, n:
     return report, sizes
 
 
-def judge_counts(path: str, sizes, *, seed: int = DEFAULT_SEED, n: int = DEFAULT_N, in_process: bool = False,
-                 timeout: float | None = DEFAULT_TIMEOUT_S, memory_limit: int | None = None):
+def judge_counts(
+    path: str,
+    sizes,
+    *,
+    seed: int = DEFAULT_SEED,
+    n: int = DEFAULT_N,
+    in_process: bool = False,
+    timeout: float | None = DEFAULT_TIMEOUT_S,
+    memory_limit: int | None = None,
+):
     """(Summary, [SizeResult]) of the candidate at import path `path` at each size."""
     for size in sizes:
         if not isinstance(size, int) or size < 2:
@@ -254,9 +308,11 @@ def report_text(summary: Summary, results) -> str:
     for index, r in enumerate(results):
         ratio = f"{r.ratio:.2f}x" if r.ratio is not None else "-"
         candidate = f"{r.candidate_s:.2f} s" if r.candidate_s is not None else "-"
-        lines.append(f"  case {index}: |H| = {r.size}, n = {r.n}: {r.epochs} epochs judged; candidate {candidate}, "
-                     f"judge {r.judge_s:.2f} s ({ratio}); {r.roots_certified} Catoni roots certified "
-                     f"({r.exact_sign_tests} signs by the exact route)")
+        lines.append(
+            f"  case {index}: |H| = {r.size}, n = {r.n}: {r.epochs} epochs judged; candidate {candidate}, "
+            f"judge {r.judge_s:.2f} s ({ratio}); {r.roots_certified} Catoni roots certified "
+            f"({r.exact_sign_tests} signs by the exact route)"
+        )
     return "\n".join(lines)
 
 
@@ -279,10 +335,15 @@ def main(args) -> int:
     n = args.n if args.n is not None else DEFAULT_N
     if n < 1:
         raise ValueError(f"--n must be >= 1, got {n}")
-    summary, results = judge_counts(args.candidate or DEFAULT_CANDIDATE, sizes,
-                                    seed=DEFAULT_SEED if args.seed is None else args.seed, n=n,
-                                    in_process=args.in_process, timeout=timeout,
-                                    memory_limit=args.memory_limit)
+    summary, results = judge_counts(
+        args.candidate or DEFAULT_CANDIDATE,
+        sizes,
+        seed=DEFAULT_SEED if args.seed is None else args.seed,
+        n=n,
+        in_process=args.in_process,
+        timeout=timeout,
+        memory_limit=args.memory_limit,
+    )
     if args.json:
         print(json.dumps(report_json(summary, results), indent=2))
     else:

@@ -1,5 +1,6 @@
 """Boundary tapes: cases placed at the edges the paper's algorithms branch on (ties of the
 ERM, the update rule's threshold, CALruption's layers; properties/checks/boundary.py)."""
+
 from __future__ import annotations
 
 import random
@@ -7,17 +8,26 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
+from properties.strategies.cases import CraftedCase
+from properties.strategies.instances import (
+    BETA1_CHOICES,
+    CALRUPTION_ADVERSARY_KINDS,
+    DELTA_CHOICES,
+    adversaries_for,
+    calruption_params,
+    epoch_blocks,
+    epoch_schedule,
+    hypothesis_classes,
+    params_for,
+    probabilities,
+    rational_epoch_length,
+    rich_instances,
+)
+from properties.strategies.one_epoch import _composition
 from reference import Adversary, Instance, Params, Tape, sample_tape
 from reference.calruption import EpochCounts, calruption_epoch, initial_state
 from reference.instance import disagreement_region
 from reference.robust_cal import checkpoint_update
-
-from properties.strategies.cases import CraftedCase
-from properties.strategies.instances import (BETA1_CHOICES, CALRUPTION_ADVERSARY_KINDS, DELTA_CHOICES, adversaries_for,
-                                             calruption_params, epoch_blocks, epoch_schedule, hypothesis_classes,
-                                             params_for, probabilities, rational_epoch_length, rich_instances)
-from properties.strategies.one_epoch import _composition
-
 
 # -- boundary tapes -------------------------------------------------------------------------
 # Tapes whose coins, checkpoint rounds or risks sit exactly on a decision boundary of the
@@ -124,8 +134,9 @@ def _boundary_rounds(draw, xs, start: int, length: int) -> set[int]:
     for x in sorted(by_point):
         rounds = by_point[x]
         k = min(len(rounds), draw(st.integers(1, 3), label="boundary_rounds_at_point"))
-        picks = draw(st.lists(st.integers(0, len(rounds) - 1), min_size=k, max_size=k, unique=True),
-                     label="boundary_round_picks")
+        picks = draw(
+            st.lists(st.integers(0, len(rounds) - 1), min_size=k, max_size=k, unique=True), label="boundary_round_picks"
+        )
         chosen |= {rounds[j] for j in picks}
     if draw(st.booleans(), label="boundary_epoch_edges"):
         chosen |= {start - 1, start - 2 + length}
@@ -220,8 +231,9 @@ class _RobustCALRun:
         seen[x] += 1
         asked = x in self.dis
         queried[x][y] += asked
-        return checkpoint_update(self.H, self.V, seen, queried, self.labels + asked, t, self.params,
-                                 self.vanilla).next_version_space
+        return checkpoint_update(
+            self.H, self.V, seen, queried, self.labels + asked, t, self.params, self.vanilla
+        ).next_version_space
 
     def step(self, t: int, x: int, y: int, checkpoint: bool) -> None:
         self.seen[x] += 1
@@ -229,8 +241,9 @@ class _RobustCALRun:
             self.queried[x][y] += 1
             self.labels += 1
         if checkpoint:  # lines 7-10
-            self.V = checkpoint_update(self.H, self.V, self.seen, self.queried, self.labels, t, self.params,
-                                       self.vanilla).next_version_space
+            self.V = checkpoint_update(
+                self.H, self.V, self.seen, self.queried, self.labels, t, self.params, self.vanilla
+            ).next_version_space
 
 
 @st.composite
@@ -325,8 +338,12 @@ def erm_tie_cases(draw):
     for t in range(1, n + 1):
         eta_t = adversary.eta(instance, t)
         left = n - t  # rounds after this one
-        closing = [(x, y) for x in disputed for y in allowed_labels(eta_t[x])
-                   if (y == H[a][x] and gap < 0) or (y == H[b][x] and gap > 0)]
+        closing = [
+            (x, y)
+            for x in disputed
+            for y in allowed_labels(eta_t[x])
+            if (y == H[a][x] and gap < 0) or (y == H[b][x] and gap > 0)
+        ]
         if closing and (left < abs(gap) or rng.random() < 0.5):
             x, y = closing[rng.randrange(len(closing))]
         else:

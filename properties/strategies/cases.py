@@ -1,5 +1,6 @@
 """Whole-run cases: generic and CALruption cases (paper, scaled and premise regimes, crafted
 tapes), RobustCAL / Theorem 4.1 cases and the lemmas' cases."""
+
 from __future__ import annotations
 
 import json
@@ -8,18 +9,35 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from reference import Adversary, Instance, Params, Tape, adversary as adversaries
+from properties.core.case import Case
+from properties.strategies.instances import (
+    ADVERSARY_KINDS,
+    BETA1_CHOICES,
+    CALRUPTION_ADVERSARY_KINDS,
+    COROLLARY51_KINDS,
+    DELTA_CHOICES,
+    FRACTIONAL_BETA1_CHOICES,
+    FULL_RUN_BETA1_CHOICES,
+    MAX_ROUNDS,
+    adversaries_for,
+    aligned_adversaries,
+    calruption_params,
+    deterministic_adversaries,
+    edge_adversaries,
+    epoch_blocks,
+    epoch_schedule,
+    hypothesis_classes,
+    instances,
+    low_noise_instances,
+    params_for,
+    premise_params,
+    probabilities,
+)
+from properties.strategies.one_epoch import _composition
+from reference import Adversary, Instance, Params, Tape
+from reference import adversary as adversaries
 from reference.params import BETA1_OVER_BETA3
 from reference.serialization import from_jsonable, to_jsonable
-
-from properties.core.case import Case
-from properties.strategies.instances import (ADVERSARY_KINDS, BETA1_CHOICES, CALRUPTION_ADVERSARY_KINDS,
-                                             COROLLARY51_KINDS, DELTA_CHOICES, FRACTIONAL_BETA1_CHOICES,
-                                             FULL_RUN_BETA1_CHOICES, MAX_ROUNDS, adversaries_for, aligned_adversaries,
-                                             calruption_params, deterministic_adversaries, edge_adversaries,
-                                             epoch_blocks, epoch_schedule, hypothesis_classes, instances,
-                                             low_noise_instances, params_for, premise_params, probabilities)
-from properties.strategies.one_epoch import _composition
 
 
 # -- generic cases ------------------------------------------------------------------------
@@ -61,8 +79,7 @@ def _rounds_choice(draw, beta1: Fraction, first_epochs: int):
     """n in [end of epoch `first_epochs`, MAX_ROUNDS], often an epoch's last round."""
     ends = [tau + length - 1 for _, tau, length in epoch_schedule(beta1, MAX_ROUNDS)]
     low = ends[min(first_epochs, len(ends)) - 1]
-    return draw(st.one_of(st.integers(low, MAX_ROUNDS), st.sampled_from([e for e in ends if e >= low])),
-                label="n")
+    return draw(st.one_of(st.integers(low, MAX_ROUNDS), st.sampled_from([e for e in ends if e >= low])), label="n")
 
 
 @st.composite
@@ -96,8 +113,11 @@ def _premise_setup(draw, families=("constant_on_support", "any"), min_points=1, 
         nu = [Fraction(w, sum(heavy)) for w in heavy]
     eta = draw(st.lists(st.sampled_from([Fraction(0), Fraction(1)]), min_size=m, max_size=m), label="eta")
     support = [x for x in range(m) if nu[x] > 0]
-    if contrarian and len(support) > 1 and draw(st.sampled_from([True, True, True, False]),
-                                                 label="contrarian_rare_point"):
+    if (
+        contrarian
+        and len(support) > 1
+        and draw(st.sampled_from([True, True, True, False]), label="contrarian_rare_point")
+    ):
         rare, top = min(support, key=lambda x: nu[x]), max(support, key=lambda x: nu[x])
         if rare != top:
             eta[rare] = 1 - eta[top]
@@ -107,8 +127,7 @@ def _premise_setup(draw, families=("constant_on_support", "any"), min_points=1, 
         H = []
         for _ in range(k):
             side = draw(st.integers(0, 1), label="side_on_support")
-            H.append(tuple(side if nu[x] > 0 else draw(st.integers(0, 1), label="label_off_support")
-                           for x in range(m)))
+            H.append(tuple(side if nu[x] > 0 else draw(st.integers(0, 1), label="label_off_support") for x in range(m)))
     else:
         H = draw(hypothesis_classes(m), label="hypotheses")
     instance = Instance(nu, eta, H)
@@ -150,17 +169,24 @@ class CraftedCase:
     seed = None
 
     def to_json(self) -> dict:
-        return {"instance": self.instance.to_json(), "adversary": self.adversary.to_json(),
-                "params": to_jsonable(self.params), "tape": self.tape.to_json()}
+        return {
+            "instance": self.instance.to_json(),
+            "adversary": self.adversary.to_json(),
+            "params": to_jsonable(self.params),
+            "tape": self.tape.to_json(),
+        }
 
     @classmethod
-    def from_json(cls, data) -> "CraftedCase":
-        return cls(Instance.from_json(data["instance"]), Adversary.from_json(data["adversary"]),
-                   from_jsonable(Params, data["params"], "params"), Tape.from_json(data["tape"]))
+    def from_json(cls, data) -> CraftedCase:
+        return cls(
+            Instance.from_json(data["instance"]),
+            Adversary.from_json(data["adversary"]),
+            from_jsonable(Params, data["params"], "params"),
+            Tape.from_json(data["tape"]),
+        )
 
     def reproducer(self) -> str:
-        return ("properties.strategies.CraftedCase.from_json("
-                f"json.loads({json.dumps(json.dumps(self.to_json()))}))")
+        return f"properties.strategies.CraftedCase.from_json(json.loads({json.dumps(json.dumps(self.to_json()))}))"
 
     def __repr__(self) -> str:
         return f"CraftedCase.from_json({json.dumps(self.to_json())})"
@@ -181,7 +207,7 @@ def crafted_case(instance: Instance, params: Params, x, adversary: Adversary | N
     adversary = adversary or adversaries.clean(len(x))
     u = []
     for tau, length in epoch_blocks(params.beta1.value, len(x)):
-        segment = x[tau - 1:tau - 1 + length]
+        segment = x[tau - 1 : tau - 1 + length]
         coins = {p: iter(balanced_coins(segment.count(p))) for p in set(segment)}
         u += [next(coins[p]) for p in segment]
     y = [int(adversary.eta(instance, t)[p]) for t, p in enumerate(x, start=1)]
@@ -203,7 +229,8 @@ def crafted_tape_cases(draw):
     instances are constant on the support 3 times in 4, have >= 2 points, and often give the
     least likely point the opposite label of the most likely one."""
     instance, beta1, beta3, n, adversary = _premise_setup(
-        draw, ("constant_on_support", "constant_on_support", "constant_on_support", "any"), 2, True)
+        draw, ("constant_on_support", "constant_on_support", "constant_on_support", "any"), 2, True
+    )
     delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")
     params = premise_params(n, instance.num_hypotheses, beta1, beta3, delta)
     support = [x for x in range(instance.num_points) if instance.nu[x] > 0]
@@ -211,8 +238,11 @@ def crafted_tape_cases(draw):
     pattern = draw(st.sampled_from(["rare_point", "rare_point", "per_epoch"]), label="tape_pattern")
     rare = min(support, key=lambda x: instance.nu[x])
     for _, length in epoch_blocks(beta1, n):
-        mode = "rare_point" if pattern == "rare_point" else draw(
-            st.sampled_from(["typical", "one_point", "wild"]), label="epoch_x_mode")
+        mode = (
+            "rare_point"
+            if pattern == "rare_point"
+            else draw(st.sampled_from(["typical", "one_point", "wild"]), label="epoch_x_mode")
+        )
         if mode == "rare_point":
             counts = [length if x == rare else 0 for x in range(instance.num_points)]
         elif mode == "one_point":
@@ -252,8 +282,10 @@ def burst_then_clean_cases(draw):
     if flip:
         target = tuple(1 - e for e in instance.eta)
     else:
-        target = draw(st.lists(st.one_of(st.none(), probabilities()), min_size=instance.num_points,
-                               max_size=instance.num_points), label="eta_burst")
+        target = draw(
+            st.lists(st.one_of(st.none(), probabilities()), min_size=instance.num_points, max_size=instance.num_points),
+            label="eta_burst",
+        )
     adversary = adversaries.early_burst(target, tau, n)
     seed = draw(st.integers(0, 2**64 - 1), label="seed")
     delta = draw(st.sampled_from(DELTA_CHOICES), label="delta")

@@ -1,11 +1,11 @@
 """Catoni problems (catoni_root called directly; properties/checks/catoni.py)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
 
 from hypothesis import strategies as st
-
 
 # -- Catoni problems (catoni_root called directly; properties/checks/catoni.py) ------------
 # catoni_root(values, counts, alpha) encloses the root of f(z) = sum_i counts[i] psi(alpha
@@ -38,8 +38,10 @@ class CatoniProblem:
 
     def reproducer(self) -> str:
         values = ", ".join(f"Fraction('{v}')" for v in self.values)
-        return (f"properties.strategies.CatoniProblem(values=({values},), counts={self.counts!r}, "
-                f"alpha=Fraction('{self.alpha}'), kind={self.kind!r}, permutation={self.permutation!r})")
+        return (
+            f"properties.strategies.CatoniProblem(values=({values},), counts={self.counts!r}, "
+            f"alpha=Fraction('{self.alpha}'), kind={self.kind!r}, permutation={self.permutation!r})"
+        )
 
     def __repr__(self) -> str:
         return self.reproducer()
@@ -47,8 +49,13 @@ class CatoniProblem:
 
 def _catoni_counts(draw, k: int) -> list[int]:
     """Counts from 1 to 10^12, the ends themselves included often."""
-    return [draw(st.one_of(st.sampled_from((1, 2, CATONI_MAX_COUNT)), st.integers(1, 50),
-                           st.integers(1, CATONI_MAX_COUNT)), label=f"count_{i}") for i in range(k)]
+    return [
+        draw(
+            st.one_of(st.sampled_from((1, 2, CATONI_MAX_COUNT)), st.integers(1, 50), st.integers(1, CATONI_MAX_COUNT)),
+            label=f"count_{i}",
+        )
+        for i in range(k)
+    ]
 
 
 def _catoni_alpha(draw) -> Fraction:
@@ -65,8 +72,12 @@ def _catoni_value(draw, label: str, kind: str) -> Fraction:
     if kind == "extreme":
         # +-m 2^e over the whole range of exponents: tiny and huge values in one problem
         mantissa = draw(st.fractions(Fraction(-8), 8, max_denominator=7), label=f"{label}_mantissa")
-        exponent = draw(st.one_of(st.sampled_from((-CATONI_EXPONENT, CATONI_EXPONENT)),
-                                  st.integers(-CATONI_EXPONENT, CATONI_EXPONENT)), label=f"{label}_exponent")
+        exponent = draw(
+            st.one_of(
+                st.sampled_from((-CATONI_EXPONENT, CATONI_EXPONENT)), st.integers(-CATONI_EXPONENT, CATONI_EXPONENT)
+            ),
+            label=f"{label}_exponent",
+        )
         return mantissa * Fraction(2) ** exponent
     if kind == "large_integers":
         # around 10^18 and 2^64: beyond 2^53, so float64 cannot hold them exactly
@@ -85,14 +96,18 @@ def catoni_problems(draw):
     root c."""
     kind = draw(st.sampled_from(CATONI_KINDS), label="catoni_kind")
     if kind == "single":
-        values = [_catoni_value(draw, "value", draw(st.sampled_from(("small", "extreme", "large_integers")),
-                                                    label="single_scale"))]
+        values = [
+            _catoni_value(
+                draw, "value", draw(st.sampled_from(("small", "extreme", "large_integers")), label="single_scale")
+            )
+        ]
         counts = _catoni_counts(draw, 1)
         alpha = _catoni_alpha(draw)
     elif kind == "constant":
         k = draw(st.integers(2, CATONI_MAX_ENTRIES), label="entries")
-        value = _catoni_value(draw, "value", draw(st.sampled_from(("small", "extreme", "large_integers")),
-                                                  label="constant_scale"))
+        value = _catoni_value(
+            draw, "value", draw(st.sampled_from(("small", "extreme", "large_integers")), label="constant_scale")
+        )
         values, counts, alpha = [value] * k, _catoni_counts(draw, k), _catoni_alpha(draw)
     elif kind == "symmetric":
         centre = _catoni_value(draw, "centre", "small")
@@ -108,8 +123,18 @@ def catoni_problems(draw):
         alpha = _catoni_alpha(draw)
     elif kind == "rational_root":
         centre = _catoni_value(draw, "centre", draw(st.sampled_from(("small", "extreme")), label="centre_scale"))
-        s = draw(st.sampled_from((Fraction(1), Fraction(1, 3), Fraction(1, 2**CATONI_EXPONENT),
-                                  Fraction(2**CATONI_EXPONENT), Fraction(5, 7))), label="root_scale")
+        s = draw(
+            st.sampled_from(
+                (
+                    Fraction(1),
+                    Fraction(1, 3),
+                    Fraction(1, 2**CATONI_EXPONENT),
+                    Fraction(2**CATONI_EXPONENT),
+                    Fraction(5, 7),
+                )
+            ),
+            label="root_scale",
+        )
         k = draw(st.integers(1, CATONI_MAX_COUNT // 2), label="root_count")
         values, counts, alpha = [centre + 2 * s, centre - 6 * s], [2 * k, k], 1 / s
         if draw(st.booleans(), label="entry_at_centre"):
@@ -117,10 +142,19 @@ def catoni_problems(draw):
             counts += _catoni_counts(draw, 1)
     else:  # small, extreme, large_integers: a pool of values spread over the entries
         k = draw(st.integers(2, CATONI_MAX_ENTRIES), label="entries")
-        pool = [_catoni_value(draw, f"pool_{j}", kind)
-                for j in range(draw(st.integers(2, k), label="distinct_values"))]
+        pool = [_catoni_value(draw, f"pool_{j}", kind) for j in range(draw(st.integers(2, k), label="distinct_values"))]
         values = [pool[draw(st.integers(0, len(pool) - 1), label=f"entry_{i}")] for i in range(k)]
         counts, alpha = _catoni_counts(draw, k), _catoni_alpha(draw)
+        if len(set(values)) >= 3 and draw(st.booleans(), label="extremes_inside"):
+            # the first and the last entry strictly between the data's minimum and maximum: an
+            # implementation that brackets or groups by position rather than by value is wrong here
+            lo, hi = min(values), max(values)
+            last = len(values) - 1
+            for end, middle in ((0, range(1, last)), (last, range(last - 1, 0, -1))):
+                i = next((i for i in middle if lo < values[i] < hi), None)
+                if i is not None and not lo < values[end] < hi:
+                    values[end], values[i] = values[i], values[end]
+                    counts[end], counts[i] = counts[i], counts[end]
     if kind in ("symmetric", "rational_root"):
         order = draw(st.permutations(range(len(values))), label="entry_order")  # not sorted by construction
         values, counts = [values[i] for i in order], [counts[i] for i in order]

@@ -1,17 +1,18 @@
 """The cross-check's fixed case sets (`crosscheck`, `crosscheck --large`): reproducible
 streams of cases from a seed."""
+
 from __future__ import annotations
 
 import itertools
 import random
 from fractions import Fraction
 
-from reference import Instance, Params, adversary as adversaries, instances as _instances
-from reference.certified import ScaledLog
-
 from properties.core.case import Case
 from properties.strategies.instances import BETA1_CHOICES, BETA2_CHOICES, BETA3_CHOICES, DELTA_CHOICES, SPECIAL_ETAS
-
+from reference import Instance, Params
+from reference import adversary as adversaries
+from reference import instances as _instances
+from reference.certified import ScaledLog
 
 # -- cross-check cases ---------------------------------------------------------------------
 CROSSCHECK_SEED = 20261121
@@ -62,7 +63,9 @@ def crosscheck_case_stream(count: int | None = 50, seed: int = CROSSCHECK_SEED):
             if kind == "clean":
                 adversary = adversaries.clean(n)
             elif kind == "misspecification":
-                adversary = adversaries.misspecification(Fraction(1, rng.choice((4, 8, 32))), [prob() for _ in range(m)], n)
+                adversary = adversaries.misspecification(
+                    Fraction(1, rng.choice((4, 8, 32))), [prob() for _ in range(m)], n
+                )
             elif kind == "burst":
                 adversary = adversaries.early_burst([prob() for _ in range(m)], rng.randint(0, n), n)
             else:
@@ -77,8 +80,9 @@ def crosscheck_case_stream(count: int | None = 50, seed: int = CROSSCHECK_SEED):
             params = Params.paper(n, num_h, delta)
         else:
             beta3 = rng.choice(BETA3_CHOICES)
-            params = Params.scaled(n, num_h, delta, Fraction(1, 4), rng.choice(CROSSCHECK_BETA1_CHOICES),
-                                   rng.choice(BETA2_CHOICES), beta3)
+            params = Params.scaled(
+                n, num_h, delta, Fraction(1, 4), rng.choice(CROSSCHECK_BETA1_CHOICES), rng.choice(BETA2_CHOICES), beta3
+            )
         yield Case(instance, adversary, rng.getrandbits(64), params)
 
 
@@ -119,8 +123,12 @@ def large_crosscheck_case_stream(count: int | None = 10, seed: int = LARGE_CROSS
         if kind == "clean":
             adversary = adversaries.clean(n)
         elif kind == "misspecification":
-            adversary = adversaries.misspecification(Fraction(1, 8), [Fraction(rng.randint(0, 8), 8) for _ in range(m)], n)
+            adversary = adversaries.misspecification(
+                Fraction(1, 8), [Fraction(rng.randint(0, 8), 8) for _ in range(m)], n
+            )
         else:
-            adversary = adversaries.early_burst([Fraction(rng.randint(0, 8), 8) for _ in range(m)], rng.randint(0, n), n)
+            adversary = adversaries.early_burst(
+                [Fraction(rng.randint(0, 8), 8) for _ in range(m)], rng.randint(0, n), n
+            )
         params = Params.scaled(n, len(H), rng.choice(DELTA_CHOICES), Fraction(1, 4), Fraction(16))
         yield Case(instance, adversary, rng.getrandbits(64), params)

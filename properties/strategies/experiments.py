@@ -1,12 +1,15 @@
 """Fixed experiments: the statistical checks' settings (vanilla RobustCAL, passive learning,
 Catoni's frequency), each a frozen value rather than a strategy."""
+
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 from fractions import Fraction
 
-from reference import Adversary, Instance, Params, adversary as adversaries, instances as _instances
+from reference import Adversary, Instance, Params
+from reference import adversary as adversaries
+from reference import instances as _instances
 from reference.certified import ScaledLog
 from reference.params import PAPER_BETA2
 from reference.serialization import to_jsonable
@@ -35,8 +38,13 @@ class VanillaExperiment:
 # lose it under vanilla. At half the scale (n = 2^15, tau = 2^14) vanilla loses it on only
 # 12 of 20. The check takes about 5 s (8 seeds x 3 runs of 2^16 rounds).
 VANILLA_EXPERIMENT = VanillaExperiment(
-    xi1=Fraction(1, 2), xi2=Fraction(1, 128), n=2**16, tau=2**15, delta=Fraction(1, 10),
-    seeds=tuple(range(8)), min_vanilla_eliminations=6,
+    xi1=Fraction(1, 2),
+    xi2=Fraction(1, 128),
+    n=2**16,
+    tau=2**15,
+    delta=Fraction(1, 10),
+    seeds=tuple(range(8)),
+    min_vanilla_eliminations=6,
 )
 
 
@@ -72,12 +80,21 @@ def _passive_settings(n: int = 1024) -> tuple[PassiveSetting, ...]:
     counter = _instances.counterexample(Fraction(1, 2), Fraction(1, 16))
     return (
         PassiveSetting(f"thresholds(4), clean, n={n}", thresholds, adversaries.clean(n)),
-        PassiveSetting(f"thresholds(4), 1/8-misspecification towards 1 - eta*, n={n}", thresholds,
-                       adversaries.misspecification(Fraction(1, 8), flipped, n)),
-        PassiveSetting(f"counterexample(1/2, 1/16), eta^{{x1}} = 3/8 throughout (c = 1/8), n={n}", counter,
-                       adversaries.early_burst((Fraction(3, 8), None, None), n, n)),
-        PassiveSetting(f"intervals(4) realizable, labels flipped for the first n/8 rounds, n={n}", realizable,
-                       adversaries.early_burst(tuple(1 - e for e in realizable.eta), n // 8, n)),
+        PassiveSetting(
+            f"thresholds(4), 1/8-misspecification towards 1 - eta*, n={n}",
+            thresholds,
+            adversaries.misspecification(Fraction(1, 8), flipped, n),
+        ),
+        PassiveSetting(
+            f"counterexample(1/2, 1/16), eta^{{x1}} = 3/8 throughout (c = 1/8), n={n}",
+            counter,
+            adversaries.early_burst((Fraction(3, 8), None, None), n, n),
+        ),
+        PassiveSetting(
+            f"intervals(4) realizable, labels flipped for the first n/8 rounds, n={n}",
+            realizable,
+            adversaries.early_burst(tuple(1 - e for e in realizable.eta), n // 8, n),
+        ),
     )
 
 
@@ -95,9 +112,11 @@ class CatoniFrequencyExperiment:
     alpha: Fraction  # level of the test
 
     def __repr__(self) -> str:
-        return (f"CatoniFrequencyExperiment(instance={json.dumps(self.instance.to_json())}, "
-                f"adversary={json.dumps(self.adversary.to_json())}, params={to_jsonable(self.params)}, "
-                f"seeds=range({self.seeds[0]}, {self.seeds[-1] + 1}), alpha={self.alpha})")
+        return (
+            f"CatoniFrequencyExperiment(instance={json.dumps(self.instance.to_json())}, "
+            f"adversary={json.dumps(self.adversary.to_json())}, params={to_jsonable(self.params)}, "
+            f"seeds=range({self.seeds[0]}, {self.seeds[-1] + 1}), alpha={self.alpha})"
+        )
 
 
 def _catoni_experiment() -> CatoniFrequencyExperiment:
@@ -109,8 +128,9 @@ def _catoni_experiment() -> CatoniFrequencyExperiment:
     eta = (Fraction(1, 10), Fraction(3, 10), Fraction(7, 10), Fraction(9, 10))
     H = tuple(tuple(1 if x >= k else 0 for x in range(4)) for k in range(5))
     n = 80
-    params = Params.scaled(n, len(H), Fraction(1, 10), Fraction(1, 4), Fraction(4), PAPER_BETA2,
-                           ScaledLog(Fraction(2), Fraction(4)))
+    params = Params.scaled(
+        n, len(H), Fraction(1, 10), Fraction(1, 4), Fraction(4), PAPER_BETA2, ScaledLog(Fraction(2), Fraction(4))
+    )
     adversary = adversaries.misspecification(Fraction(1, 8), (1, 1, 0, 0), n)
     return CatoniFrequencyExperiment(Instance(nu, eta, H), adversary, params, tuple(range(150)), Fraction(1, 1000))
 

@@ -1,15 +1,16 @@
 """Instances, hypothesis classes, adversaries and parameters (RobustCAL's and CALruption's,
 with CALruption's epoch schedule): the pieces every case is drawn from."""
+
 from __future__ import annotations
 
 from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from reference import Instance, Params, adversary as adversaries
+from reference import Instance, Params
+from reference import adversary as adversaries
 from reference.certified import ScaledLog, certified_ceil
 from reference.params import PAPER_BETA2
-
 
 # -- core instances and hypothesis classes ------------------------------------------------
 MAX_POINTS = 6
@@ -107,8 +108,14 @@ def rich_instances(draw, max_points: int = 5):
         H = H + [complement] if len(H) < 8 else H[:-1] + [complement]
     eta = base.eta
     if draw(st.booleans(), label="low_noise"):
-        eta = draw(st.lists(st.sampled_from([Fraction(0), Fraction(1, 10), Fraction(9, 10), Fraction(1)]),
-                            min_size=base.num_points, max_size=base.num_points), label="low_noise_eta")
+        eta = draw(
+            st.lists(
+                st.sampled_from([Fraction(0), Fraction(1, 10), Fraction(9, 10), Fraction(1)]),
+                min_size=base.num_points,
+                max_size=base.num_points,
+            ),
+            label="low_noise_eta",
+        )
     return Instance(base.nu, eta, H)
 
 
@@ -176,8 +183,14 @@ def adversaries_for(draw, instance: Instance, n: int, kinds=ADVERSARY_KINDS, bet
         # all of I_l gives c_t >= 1/2 there, so C_l / N_l >= C_l / |I_l| >= 1/2 > 1/32.
         _, tau, length = draw(st.sampled_from(epoch_schedule(beta1, n)), label="corrupted_epoch")
         burst = {"start": tau, "end": tau + length - 1, "gamma": Fraction(1), "target": far}
-        return adversaries.piecewise(n, [*_piecewise_segments(draw, m, 1, tau - 1, COROLLARY51_RATE), burst,
-                                         *_piecewise_segments(draw, m, tau + length, n, COROLLARY51_RATE)])
+        return adversaries.piecewise(
+            n,
+            [
+                *_piecewise_segments(draw, m, 1, tau - 1, COROLLARY51_RATE),
+                burst,
+                *_piecewise_segments(draw, m, tau + length, n, COROLLARY51_RATE),
+            ],
+        )
     # piecewise schedules: gamma <= 1/8 keeps every c_t <= 1/8 (Theorem 4.1's condition),
     # gamma <= 1/32 every C_l <= |I_l| / 32 (Corollary 5.1's, N_l = |I_l| for rational beta1)
     cap = {"theorem41_ok": Fraction(1, 8), "corollary51_ok": COROLLARY51_RATE}.get(kind, Fraction(1))
@@ -195,8 +208,9 @@ def deterministic_adversaries(draw, m: int, n: int):
     bounds = [0, *cuts, n]
     segments = []
     for a, b in zip(bounds, bounds[1:]):
-        target = draw(st.lists(st.sampled_from([None, Fraction(0), Fraction(1)]), min_size=m, max_size=m),
-                      label="segment_target")
+        target = draw(
+            st.lists(st.sampled_from([None, Fraction(0), Fraction(1)]), min_size=m, max_size=m), label="segment_target"
+        )
         segments.append({"start": a + 1, "end": b, "gamma": Fraction(1), "target": target})
     return adversaries.piecewise(n, segments)
 
@@ -285,6 +299,8 @@ FULL_RUN_BETA1_CHOICES = BETA1_CHOICES + FRACTIONAL_BETA1_CHOICES
 def beta1_of(params):
     """beta1 as the strategies draw it: a Fraction, or the ScaledLog itself."""
     return getattr(params.beta1, "value", params.beta1)
+
+
 BETA2_CHOICES = (PAPER_BETA2, Fraction(0), Fraction(1))  # the paper's 5/32, no penalty, a large one
 BETA3_CHOICES = (None, Fraction(1, 2), Fraction(8))  # None: the paper's 2 log(3/2 floor(log n) |H|^2 / delta)
 

@@ -1,5 +1,6 @@
 """One-epoch states of CALruption (Algorithm 2, one epoch l from a given state): the
 examples of properties/checks/calruption.py and properties/checks/calruption_events.py."""
+
 from __future__ import annotations
 
 import json
@@ -9,16 +10,22 @@ from math import isqrt
 
 from hypothesis import strategies as st
 
+from properties.core.epochs import eps, g_value, rho_matrix
+from properties.strategies.instances import (
+    BETA1_CHOICES,
+    DELTA_CHOICES,
+    FULL_RUN_BETA1_CHOICES,
+    MAX_POINTS,
+    calruption_params,
+    hypothesis_classes,
+    instances,
+    probabilities,
+    rational_epoch_length,
+)
 from reference import Instance, Params
 from reference.calruption import EpochCounts, EpochState
 from reference.certified import certified_ceil
 from reference.serialization import from_jsonable, to_jsonable
-
-from properties.core.epochs import eps, g_value, rho_matrix
-from properties.strategies.instances import (BETA1_CHOICES, DELTA_CHOICES, FULL_RUN_BETA1_CHOICES, MAX_POINTS,
-                                             calruption_params, hypothesis_classes, instances, probabilities,
-                                             rational_epoch_length)
-
 
 # -- one-epoch states ---------------------------------------------------------------------
 MAX_EPOCH_INDEX = 4  # one-epoch states: l = 1..4
@@ -34,20 +41,25 @@ class EpochExample:
     params: Params
 
     def to_json(self) -> dict:
-        return {"hypotheses": [list(h) for h in self.hypotheses], "state": to_jsonable(self.state),
-                "counts": to_jsonable(self.counts), "params": to_jsonable(self.params)}
+        return {
+            "hypotheses": [list(h) for h in self.hypotheses],
+            "state": to_jsonable(self.state),
+            "counts": to_jsonable(self.counts),
+            "params": to_jsonable(self.params),
+        }
 
     @classmethod
-    def from_json(cls, data) -> "EpochExample":
-        return cls(tuple(tuple(h) for h in data["hypotheses"]),
-                   from_jsonable(EpochState, data["state"], "state"),
-                   from_jsonable(EpochCounts, data["counts"], "counts"),
-                   from_jsonable(Params, data["params"], "params"))
+    def from_json(cls, data) -> EpochExample:
+        return cls(
+            tuple(tuple(h) for h in data["hypotheses"]),
+            from_jsonable(EpochState, data["state"], "state"),
+            from_jsonable(EpochCounts, data["counts"], "counts"),
+            from_jsonable(Params, data["params"], "params"),
+        )
 
     def reproducer(self) -> str:
         """A line of Python that rebuilds this example."""
-        return ("properties.strategies.EpochExample.from_json("
-                f"json.loads({json.dumps(json.dumps(self.to_json()))}))")
+        return f"properties.strategies.EpochExample.from_json(json.loads({json.dumps(json.dumps(self.to_json()))}))"
 
     def __repr__(self) -> str:
         return f"EpochExample.from_json({json.dumps(self.to_json())})"
@@ -74,8 +86,10 @@ def epoch_examples(draw, max_points: int = MAX_POINTS, max_l: int = MAX_EPOCH_IN
         gap = (Fraction(0),) * len(H)
     else:
         top = 4 ** (l - 1)
-        numerators = draw(st.lists(st.one_of(st.just(0), st.just(top), st.integers(1, top)), min_size=m, max_size=m),
-                          label="q_numerators")
+        numerators = draw(
+            st.lists(st.one_of(st.just(0), st.just(top), st.integers(1, top)), min_size=m, max_size=m),
+            label="q_numerators",
+        )
         q = tuple(Fraction(j, 4**l) for j in numerators)
         e_prev = eps(l - 1)
         steps = draw(st.lists(st.integers(0, 16), min_size=len(H), max_size=len(H)), label="gap_steps")
@@ -115,22 +129,32 @@ class OneEpochCase:
     mode: str  # how the counts were drawn
 
     def to_json(self) -> dict:
-        return {"instance": self.instance.to_json(), "params": to_jsonable(self.params),
-                "state": to_jsonable(self.state), "counts": to_jsonable(self.counts),
-                "prev_seen": list(self.prev_seen), "past_corruption": to_jsonable(self.past_corruption),
-                "epoch_eta": to_jsonable(self.epoch_eta), "mode": self.mode}
+        return {
+            "instance": self.instance.to_json(),
+            "params": to_jsonable(self.params),
+            "state": to_jsonable(self.state),
+            "counts": to_jsonable(self.counts),
+            "prev_seen": list(self.prev_seen),
+            "past_corruption": to_jsonable(self.past_corruption),
+            "epoch_eta": to_jsonable(self.epoch_eta),
+            "mode": self.mode,
+        }
 
     @classmethod
-    def from_json(cls, data) -> "OneEpochCase":
-        return cls(Instance.from_json(data["instance"]), from_jsonable(Params, data["params"], "params"),
-                   from_jsonable(EpochState, data["state"], "state"),
-                   from_jsonable(EpochCounts, data["counts"], "counts"), tuple(data["prev_seen"]),
-                   from_jsonable(tuple[Fraction, ...], data["past_corruption"], "past_corruption"),
-                   from_jsonable(tuple[Fraction, ...], data["epoch_eta"], "epoch_eta"), data["mode"])
+    def from_json(cls, data) -> OneEpochCase:
+        return cls(
+            Instance.from_json(data["instance"]),
+            from_jsonable(Params, data["params"], "params"),
+            from_jsonable(EpochState, data["state"], "state"),
+            from_jsonable(EpochCounts, data["counts"], "counts"),
+            tuple(data["prev_seen"]),
+            from_jsonable(tuple[Fraction, ...], data["past_corruption"], "past_corruption"),
+            from_jsonable(tuple[Fraction, ...], data["epoch_eta"], "epoch_eta"),
+            data["mode"],
+        )
 
     def reproducer(self) -> str:
-        return ("properties.strategies.OneEpochCase.from_json("
-                f"json.loads({json.dumps(json.dumps(self.to_json()))}))")
+        return f"properties.strategies.OneEpochCase.from_json(json.loads({json.dumps(json.dumps(self.to_json()))}))"
 
     def __repr__(self) -> str:
         return f"OneEpochCase.from_json({json.dumps(self.to_json())})"
@@ -160,8 +184,9 @@ def _composition(draw, label: str, total: int, nu, mode: str) -> tuple[int, ...]
     support = [x for x in range(m) if nu[x] > 0]
     top = max(support, key=lambda x: nu[x])
     if mode == "wild":
-        weights = draw(st.lists(st.integers(0, 20), min_size=len(support), max_size=len(support)),
-                       label=f"{label}_weights")
+        weights = draw(
+            st.lists(st.integers(0, 20), min_size=len(support), max_size=len(support)), label=f"{label}_weights"
+        )
         if sum(weights) == 0:
             weights[0] = 1
         counts = [0] * m
@@ -211,9 +236,12 @@ MAX_ONE_EPOCH = 7
 
 
 @st.composite
-def one_epoch_cases(draw, regimes=("paper",), modes=("typical", "typical", "wild_seen", "wild_prev", "one_point_seen",
-                                                     "population"),
-                    first_epoch: int = 1):
+def one_epoch_cases(
+    draw,
+    regimes=("paper",),
+    modes=("typical", "typical", "wild_seen", "wild_prev", "one_point_seen", "population"),
+    first_epoch: int = 1,
+):
     """A OneEpochCase satisfying the previous-epoch hypotheses of the lemmas "Upper bound of
     the estimated gap" and "Lower bound of the estimated gap" by construction:
       Delta_h <= 3/2 Delta^^{l-1}_h + 3/2 eps_{l-1} + 3 g_{l-1}  and
@@ -252,16 +280,25 @@ def one_epoch_cases(draw, regimes=("paper",), modes=("typical", "typical", "wild
     mode = draw(st.sampled_from(modes), label="counts_mode")
     R_star = instance.best_risk
     gaps = [instance.gap(h) for h in range(num_h)]
-    fractions = [Fraction(0), Fraction(0), Fraction(0), Fraction(1, 1000), Fraction(1, 32), Fraction(1, 16),
-                 Fraction(1, 4), Fraction(1)]
+    fractions = [
+        Fraction(0),
+        Fraction(0),
+        Fraction(0),
+        Fraction(1, 1000),
+        Fraction(1, 32),
+        Fraction(1, 16),
+        Fraction(1, 4),
+        Fraction(1),
+    ]
     past = tuple(draw(st.sampled_from(fractions), label="past_corruption_rate") * lengths[s] for s in range(l - 1))
     # the epoch's eta_t (constant on I_l)
     kind = draw(st.sampled_from(["clean", "clean", "misspecification", "burst"]), label="epoch_adversary")
     if kind == "clean":
         epoch_eta = instance.eta
     else:
-        gamma = Fraction(1) if kind == "burst" else draw(st.fractions(0, Fraction(1, 4), max_denominator=32),
-                                                          label="gamma")
+        gamma = (
+            Fraction(1) if kind == "burst" else draw(st.fractions(0, Fraction(1, 4), max_denominator=32), label="gamma")
+        )
         target = draw(st.lists(st.one_of(st.none(), probabilities()), min_size=m, max_size=m), label="target")
         epoch_eta = tuple(e if t is None else (1 - gamma) * e + gamma * t for e, t in zip(instance.eta, target))
     # the previous epoch: Delta^^{l-1}, rho^_{l-1}
@@ -278,12 +315,16 @@ def one_epoch_cases(draw, regimes=("paper",), modes=("typical", "typical", "wild
             hi = min(Fraction(1), 2 * (gaps[h] + e_prev + g_prev))
             j = draw(st.integers(0, 8), label="gap_prev_step")
             values.append(lo + (hi - lo) * Fraction(j, 8))
-        candidates = [h for h in range(num_h)
-                      if max(e_prev, Fraction(2, 3) * gaps[h] - e_prev - 2 * g_prev) == e_prev]
+        candidates = [h for h in range(num_h) if max(e_prev, Fraction(2, 3) * gaps[h] - e_prev - 2 * g_prev) == e_prev]
         values[draw(st.sampled_from(candidates), label="previous_h_star")] = e_prev
         gap_prev = tuple(values)
-        prev_seen = _composition(draw, "prev_seen", lengths[l - 2], instance.nu,
-                                 "wild" if mode == "wild_prev" else "population" if mode == "population" else "typical")
+        prev_seen = _composition(
+            draw,
+            "prev_seen",
+            lengths[l - 2],
+            instance.nu,
+            "wild" if mode == "wild_prev" else "population" if mode == "population" else "typical",
+        )
         rho_prev = rho_matrix(H, prev_seen, lengths[l - 2])
     q = line13_q(H, rho_prev, gap_prev, l)
     if mode == "one_point_seen":  # a point where H disagrees if there is one, the rarest first
@@ -292,8 +333,13 @@ def one_epoch_cases(draw, regimes=("paper",), modes=("typical", "typical", "wild
         point = draw(st.sampled_from(disputed or support), label="seen_point")
         seen = tuple(length if x == point else 0 for x in range(m))
     else:
-        seen = _composition(draw, "seen", length, instance.nu, "wild" if mode == "wild_seen" else
-                            "population" if mode == "population" else "typical")
+        seen = _composition(
+            draw,
+            "seen",
+            length,
+            instance.nu,
+            "wild" if mode == "wild_seen" else "population" if mode == "population" else "typical",
+        )
     spread = 0 if mode == "population" else 3
     queried = []
     for x in range(m):
@@ -301,10 +347,18 @@ def one_epoch_cases(draw, regimes=("paper",), modes=("typical", "typical", "wild
         ones = _near(draw, "label_deviation", asked, epoch_eta[x], spread)
         queried.append((asked - ones, ones))
     state = EpochState(l, tau, length, q, gap_prev)
-    return OneEpochCase(instance, params, state, EpochCounts(seen, tuple(queried)), prev_seen, past,
-                        tuple(epoch_eta), mode)
+    return OneEpochCase(
+        instance, params, state, EpochCounts(seen, tuple(queried)), prev_seen, past, tuple(epoch_eta), mode
+    )
 
 
 # the gap bounds bite from l = 2 on, and break when the epoch's x-counts are far from nu
-GAP_BOUND_MODES = ("typical", "one_point_seen", "one_point_seen", "one_point_seen", "wild_seen", "wild_prev",
-                   "population")
+GAP_BOUND_MODES = (
+    "typical",
+    "one_point_seen",
+    "one_point_seen",
+    "one_point_seen",
+    "wild_seen",
+    "wild_prev",
+    "population",
+)

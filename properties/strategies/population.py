@@ -1,5 +1,6 @@
 """Corruption-population cases (issue 15, item 1): noisy instances, per-epoch corruption,
 and the counterexample settings and theta examples of the lemmas."""
+
 from __future__ import annotations
 
 import json
@@ -8,11 +9,17 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from reference import Adversary, Instance, adversary as adversaries, instances as _instances
-
-from properties.strategies.instances import (MAX_POINTS, aligned_target, distributions, epoch_schedule, instances,
-                                             rational_epoch_length)
-
+from properties.strategies.instances import (
+    MAX_POINTS,
+    aligned_target,
+    distributions,
+    epoch_schedule,
+    instances,
+    rational_epoch_length,
+)
+from reference import Adversary, Instance
+from reference import adversary as adversaries
+from reference import instances as _instances
 
 # -- population cases (issue 15, item 1) -------------------------------------------------
 # Exact expectations under nu*, eta* and the adversary's eta_t, no sampling: the corruption
@@ -44,9 +51,10 @@ class PopulationCase:
         return {"instance": self.instance.to_json(), "adversary": self.adversary.to_json(), "beta1": str(self.beta1)}
 
     @classmethod
-    def from_json(cls, data) -> "PopulationCase":
-        return cls(Instance.from_json(data["instance"]), Adversary.from_json(data["adversary"]),
-                   Fraction(data["beta1"]))
+    def from_json(cls, data) -> PopulationCase:
+        return cls(
+            Instance.from_json(data["instance"]), Adversary.from_json(data["adversary"]), Fraction(data["beta1"])
+        )
 
     def reproducer(self) -> str:
         """A line of Python that rebuilds this case."""
@@ -59,8 +67,9 @@ class PopulationCase:
 def population_etas(mode: str):
     """eta* at one point: strictly inside (0, 1) ("interior"), at {0, 1/2, 1} ("edges"),
     or either ("mixed")."""
-    interior = st.one_of(st.sampled_from(POPULATION_INTERIOR_ETAS),
-                         st.fractions(Fraction(1, 64), Fraction(63, 64), max_denominator=64))
+    interior = st.one_of(
+        st.sampled_from(POPULATION_INTERIOR_ETAS), st.fractions(Fraction(1, 64), Fraction(63, 64), max_denominator=64)
+    )
     edge = st.sampled_from(POPULATION_EDGE_ETAS)
     return {"interior": interior, "edges": edge, "mixed": st.one_of(edge, interior)}[mode]
 
@@ -107,8 +116,14 @@ def epoch_corruption(draw, instance: Instance, start: int, end: int) -> list[dic
         points = disagreement_points(instance, against, other) or list(range(instance.num_points))
         target = aligned_target(instance, against, c, points)
     else:
-        target = draw(st.lists(st.one_of(st.none(), st.fractions(0, 1, max_denominator=32)),
-                               min_size=instance.num_points, max_size=instance.num_points), label="random_eta")
+        target = draw(
+            st.lists(
+                st.one_of(st.none(), st.fractions(0, 1, max_denominator=32)),
+                min_size=instance.num_points,
+                max_size=instance.num_points,
+            ),
+            label="random_eta",
+        )
     segments = [{"start": start, "end": start + active - 1, "gamma": Fraction(1), "target": target}]
     if active < length:
         segments.append({"start": start + active, "end": end})
@@ -150,8 +165,7 @@ class CounterexampleSetting:
         return adversaries.counterexample(self.tau, self.n)
 
     def reproducer(self) -> str:
-        return (f"CounterexampleSetting(Fraction('{self.xi1}'), Fraction('{self.xi2}'), "
-                f"tau={self.tau}, n={self.n})")
+        return f"CounterexampleSetting(Fraction('{self.xi1}'), Fraction('{self.xi2}'), tau={self.tau}, n={self.n})"
 
 
 @st.composite
@@ -159,10 +173,14 @@ def counterexample_settings(draw, max_rounds: int = 2000):
     """xi1 in [1/64, 1] (1/2 and 1 included), xi2 = u xi1 / 64 with u in [0, 1] (the
     proposition's xi2 <= xi1/64, both ends reached), capped so that xi1 + xi2 <= 1;
     tau in [0, n] (no corruption, corruption to the end, and in between)."""
-    xi1 = draw(st.one_of(st.sampled_from([Fraction(1, 2), Fraction(1)]),
-                         st.fractions(Fraction(1, 64), 1, max_denominator=64)), label="xi1")
-    u = draw(st.one_of(st.sampled_from([Fraction(0), Fraction(1)]), st.fractions(0, 1, max_denominator=16)),
-             label="xi2_over_xi1_64")
+    xi1 = draw(
+        st.one_of(st.sampled_from([Fraction(1, 2), Fraction(1)]), st.fractions(Fraction(1, 64), 1, max_denominator=64)),
+        label="xi1",
+    )
+    u = draw(
+        st.one_of(st.sampled_from([Fraction(0), Fraction(1)]), st.fractions(0, 1, max_denominator=16)),
+        label="xi2_over_xi1_64",
+    )
     xi2 = min(xi1 * u / 64, 1 - xi1)
     n = draw(st.integers(1, max_rounds), label="n")
     tau = draw(st.one_of(st.sampled_from([0, n]), st.integers(0, n)), label="tau")
@@ -178,8 +196,10 @@ class ThetaExample:
     rs: tuple[Fraction, ...]
 
     def reproducer(self) -> str:
-        return (f"ThetaExample(Instance.from_json({self.instance.to_json()!r}), Fraction('{self.r0}'), "
-                f"{tuple(str(r) for r in self.rs)!r})")
+        return (
+            f"ThetaExample(Instance.from_json({self.instance.to_json()!r}), Fraction('{self.r0}'), "
+            f"{tuple(str(r) for r in self.rs)!r})"
+        )
 
 
 @st.composite

@@ -1,5 +1,6 @@
 """Tapes for the sampler's checks (properties/checks/sampler.py): rounds, seeds and block
 edges."""
+
 from __future__ import annotations
 
 import json
@@ -8,10 +9,10 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from reference import Adversary, Instance, adversary as adversaries, instances as _instances
-
 from properties.strategies.instances import adversaries_for, instances
-
+from reference import Adversary, Instance
+from reference import adversary as adversaries
+from reference import instances as _instances
 
 # -- tape samplers (properties/checks/sampler.py) -------------------------------------------
 # cral-tape-v1 hashes rounds in blocks of 1024 (reference/tape.py): the rounds on either side
@@ -35,7 +36,7 @@ class SamplerCase:
         return {"instance": self.instance.to_json(), "adversary": self.adversary.to_json(), "seed": self.seed}
 
     @classmethod
-    def from_json(cls, data) -> "SamplerCase":
+    def from_json(cls, data) -> SamplerCase:
         return cls(Instance.from_json(data["instance"]), Adversary.from_json(data["adversary"]), data["seed"])
 
     def reproducer(self) -> str:
@@ -73,8 +74,7 @@ def prefix_adversary(adversary: Adversary, n: int) -> Adversary:
     (eta_t unchanged for t <= n)."""
     if not 1 <= n <= adversary.n:
         raise ValueError(f"n must lie in 1..{adversary.n}, got {n}")
-    kept = [adversaries.Segment(s.start, min(s.end, n), s.gamma, s.target) for s in adversary.segments
-            if s.start <= n]
+    kept = [adversaries.Segment(s.start, min(s.end, n), s.gamma, s.target) for s in adversary.segments if s.start <= n]
     return adversaries.piecewise(n, kept)
 
 
@@ -93,17 +93,23 @@ class SamplerPrefixCase:
         return prefix_adversary(self.adversary, self.n)
 
     def to_json(self) -> dict:
-        return {"instance": self.instance.to_json(), "adversary": self.adversary.to_json(), "n": self.n,
-                "seed": self.seed}
+        return {
+            "instance": self.instance.to_json(),
+            "adversary": self.adversary.to_json(),
+            "n": self.n,
+            "seed": self.seed,
+        }
 
     @classmethod
-    def from_json(cls, data) -> "SamplerPrefixCase":
-        return cls(Instance.from_json(data["instance"]), Adversary.from_json(data["adversary"]), data["n"],
-                   data["seed"])
+    def from_json(cls, data) -> SamplerPrefixCase:
+        return cls(
+            Instance.from_json(data["instance"]), Adversary.from_json(data["adversary"]), data["n"], data["seed"]
+        )
 
     def reproducer(self) -> str:
-        return ("properties.strategies.SamplerPrefixCase.from_json("
-                f"json.loads({json.dumps(json.dumps(self.to_json()))}))")
+        return (
+            f"properties.strategies.SamplerPrefixCase.from_json(json.loads({json.dumps(json.dumps(self.to_json()))}))"
+        )
 
     def __repr__(self) -> str:
         return f"SamplerPrefixCase.from_json({json.dumps(self.to_json())})"
@@ -158,22 +164,38 @@ def _sampler_law_settings() -> tuple[SamplerLawSetting, ...]:
        (eta^{x1} = 15/32 up to tau, then 1/2; deterministic labels at x2, x3);
     C: a mass-0 point and deterministic labels, nu = (0, 1/3, 2/3), eta* = (1/2, 0, 1),
        labels flipped for the first 2048 rounds (early_burst((0, 1, 0), 2048, 4096))."""
-    a = Instance((Fraction(1, 2), Fraction(1, 4), Fraction(3, 16), Fraction(1, 16)),
-                 (Fraction(1, 10), Fraction(1, 2), Fraction(9, 10), Fraction(1, 4)),
-                 ((0, 0, 0, 0), (1, 1, 1, 1), (0, 1, 1, 1)))
-    a_adversary = adversaries.piecewise(12000, [
-        {"start": 1, "end": 3000, "gamma": 1, "target": (Fraction(9, 10), Fraction(1, 10), None, Fraction(3, 4))},
-        {"start": 3001, "end": 7000, "gamma": Fraction(1, 4), "target": (1, 0, 0, 1)},
-        {"start": 7001, "end": 12000}])
-    c = Instance((Fraction(0), Fraction(1, 3), Fraction(2, 3)), (Fraction(1, 2), Fraction(0), Fraction(1)),
-                 ((0, 0, 1), (1, 1, 0)))
+    a = Instance(
+        (Fraction(1, 2), Fraction(1, 4), Fraction(3, 16), Fraction(1, 16)),
+        (Fraction(1, 10), Fraction(1, 2), Fraction(9, 10), Fraction(1, 4)),
+        ((0, 0, 0, 0), (1, 1, 1, 1), (0, 1, 1, 1)),
+    )
+    a_adversary = adversaries.piecewise(
+        12000,
+        [
+            {"start": 1, "end": 3000, "gamma": 1, "target": (Fraction(9, 10), Fraction(1, 10), None, Fraction(3, 4))},
+            {"start": 3001, "end": 7000, "gamma": Fraction(1, 4), "target": (1, 0, 0, 1)},
+            {"start": 7001, "end": 12000},
+        ],
+    )
+    c = Instance(
+        (Fraction(0), Fraction(1, 3), Fraction(2, 3)),
+        (Fraction(1, 2), Fraction(0), Fraction(1)),
+        ((0, 0, 1), (1, 1, 0)),
+    )
     return (
         SamplerLawSetting("A: four points, burst / 1/4-misspecification / clean, n=12000", a, a_adversary, 101),
-        SamplerLawSetting("B: counterexample(1/2, 1/16), counterexample adversary tau=3000, n=6000",
-                          _instances.counterexample(Fraction(1, 2), Fraction(1, 16)),
-                          adversaries.counterexample(3000, 6000), 202),
-        SamplerLawSetting("C: mass-0 point, deterministic labels flipped for 2048 of 4096 rounds", c,
-                          adversaries.early_burst((0, 1, 0), 2048, 4096), 303),
+        SamplerLawSetting(
+            "B: counterexample(1/2, 1/16), counterexample adversary tau=3000, n=6000",
+            _instances.counterexample(Fraction(1, 2), Fraction(1, 16)),
+            adversaries.counterexample(3000, 6000),
+            202,
+        ),
+        SamplerLawSetting(
+            "C: mass-0 point, deterministic labels flipped for 2048 of 4096 rounds",
+            c,
+            adversaries.early_burst((0, 1, 0), 2048, 4096),
+            303,
+        ),
     )
 
 

@@ -17,6 +17,7 @@ A choice the paper leaves open (properties/checks/free_choices.py) is never a mu
 broken towards the highest index, for instance, are legitimate variants
 (tests/legit/variants.py), which every check must accept.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -102,8 +103,7 @@ MUTANTS: list[Mutant] = [
         "(the next checkpoint is scaled by min(2, |V| - 1))",
         "robust_cal.py",
         "            next_checkpoint *= 2\n",
-        "            while next_checkpoint <= t:\n"
-        "                next_checkpoint *= min(2, len(version_space) - 1)\n",
+        "            while next_checkpoint <= t:\n                next_checkpoint *= min(2, len(version_space) - 1)\n",
         "check_robust_cal_version_space_only_shrinks",
         expect="timeout",
     ),
@@ -346,28 +346,34 @@ MUTANTS: list[Mutant] = [
 # power of two) and computes its beta_3 without complaint; the check that recomputes line
 # 9 from the trace asks Params.robust_cal_beta(3), which refuses t = 3 -- a crash of the
 # check's recomputation, which must be that check's failing result, not the end of the run.
-MUTANTS.append(Mutant(
-    "robust_cal_update_at_round_3",
-    "RobustCAL also updates at t = 3 (line 7: log t in N), with beta_t taken at the power of two below t",
-    "robust_cal.py",
-    ("            next_checkpoint *= 2", "    beta = params.robust_cal_beta(t)  # line 9"),
-    ("            next_checkpoint = 3 if next_checkpoint == 2 else 2 ** next_checkpoint.bit_length()",
-     "    beta = params.robust_cal_beta(1 << (t.bit_length() - 1))  # line 9"),
-    "check_robust_cal_checkpoints_at_powers_of_two",
-))
+MUTANTS.append(
+    Mutant(
+        "robust_cal_update_at_round_3",
+        "RobustCAL also updates at t = 3 (line 7: log t in N), with beta_t taken at the power of two below t",
+        "robust_cal.py",
+        ("            next_checkpoint *= 2", "    beta = params.robust_cal_beta(t)  # line 9"),
+        (
+            "            next_checkpoint = 3 if next_checkpoint == 2 else 2 ** next_checkpoint.bit_length()",
+            "    beta = params.robust_cal_beta(1 << (t.bit_length() - 1))  # line 9",
+        ),
+        "check_robust_cal_checkpoints_at_powers_of_two",
+    )
+)
 
 # The vanilla rule with a wrong threshold (issue 11: the trace checks ran only on the
 # modified rule, so a broken vanilla form passed every check).
 # It still loses h* in the appendix's counter-example, so check_counterexample_vanilla_
 # loses_best cannot tell (tests/test_teeth.py shows it passes there).
-MUTANTS.append(Mutant(
-    "robust_cal_vanilla_threshold_constant_half",
-    "vanilla RobustCAL's threshold (FINDINGS R6) uses beta_t / (2t) instead of 3 beta_t / (2t)",
-    "robust_cal.py",
-    "    bound = root + beta.scale(Fraction(3, 2 * t))",
-    "    bound = root + beta.scale(Fraction(1 if vanilla else 3, 2 * t))",
-    "check_robust_cal_vanilla_elimination_recomputed",
-))
+MUTANTS.append(
+    Mutant(
+        "robust_cal_vanilla_threshold_constant_half",
+        "vanilla RobustCAL's threshold (FINDINGS R6) uses beta_t / (2t) instead of 3 beta_t / (2t)",
+        "robust_cal.py",
+        "    bound = root + beta.scale(Fraction(3, 2 * t))",
+        "    bound = root + beta.scale(Fraction(1 if vanilla else 3, 2 * t))",
+        "check_robust_cal_vanilla_elimination_recomputed",
+    )
+)
 
 BY_NAME = {m.name: m for m in MUTANTS}
 assert len(BY_NAME) == len(MUTANTS), "mutant names must be unique"

@@ -6,6 +6,7 @@ judge does not fail a run for what it cannot see).
 
 Same mechanism as tests/broken/fast_mutants.py (a textual patch of one file of a copy of
 fast/, built by its `build`). A size is (|H| = |X|, n)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -28,11 +29,17 @@ MUTANTS = [
     ScaleMutant(
         FastMutant(
             "float32_counts",
-            "rho^ |I_l| (line 7) accumulated in float32: the counts of an epoch of 10^12 rounds exceed 2^24 and round",
-            "hypotheses.py",
-            "    Hf = H.astype(np.float64)\n    weighted = Hf * seen.astype(np.float64)\n",
-            "    Hf = H.astype(np.float32)\n    weighted = Hf * seen.astype(np.float32)\n", "-"),
-        hidden_at=(64, 10**7), shows_at=(64, N)),
+            "the per-point counts behind the pair statistics (rho^ |I_l|, line 7, and Catoni's counts, line 8) held "
+            "in float32: the counts of an epoch of 10^12 rounds exceed 2^24 and round",
+            "pair_kernel.py",
+            "        P = xp.cumulative_sum(self.backend.asarray(c, xp.int64), include_initial=True)\n",
+            "        c = np.asarray(c).astype(np.float32).astype(np.int64)  # held in float32\n"
+            "        P = xp.cumulative_sum(self.backend.asarray(c, xp.int64), include_initial=True)\n",
+            "-",
+        ),
+        hidden_at=(64, 10**7),
+        shows_at=(64, N),
+    ),
     ScaleMutant(
         FastMutant(
             "int16_pair_index",
@@ -43,17 +50,28 @@ MUTANTS = [
             "        W[ai, aj], W[aj, ai] = roots, -roots\n",
             "        flat = W.reshape(-1)  # a view: W is contiguous\n"
             "        flat[ai.astype(np.int16) * np.int16(num_h) + aj.astype(np.int16)] = roots\n"
-            "        flat[aj.astype(np.int16) * np.int16(num_h) + ai.astype(np.int16)] = -roots\n", "-"),
-        hidden_at=(128, N), shows_at=(192, N)),
+            "        flat[aj.astype(np.int16) * np.int16(num_h) + ai.astype(np.int16)] = -roots\n",
+            "-",
+        ),
+        hidden_at=(128, N),
+        shows_at=(192, N),
+    ),
     ScaleMutant(
         FastMutant(
             "last_block_dropped",
             "line 8's per-pair Catoni data go in row blocks; the block count is rounded down, so the last, partial "
             "block of rows is never solved once there is more than one block",
             "pair_stats.py",
-            "    for r0 in range(0, num_h, rows_per_block):\n",
-            "    for r0 in range(0, max(1, num_h // rows_per_block) * rows_per_block, rows_per_block):\n", "-"),
-        hidden_at=(64, N), shows_at=(256, N)),
+            "    blocks = [(r0, min(num_h, r0 + rows_per_block)) for r0 in range(0, num_h, rows_per_block)]\n",
+            "    blocks = [\n"
+            "        (r0, min(num_h, r0 + rows_per_block))\n"
+            "        for r0 in range(0, max(1, num_h // rows_per_block) * rows_per_block, rows_per_block)\n"
+            "    ]\n",
+            "-",
+        ),
+        hidden_at=(64, N),
+        shows_at=(256, N),
+    ),
 ]
 
 BY_NAME = {m.mutant.name: m for m in MUTANTS}

@@ -3,6 +3,7 @@ the contract does not name (a note on the trace, on each checkpoint or epoch, on
 epoch record). The judge ignores unknown fields and says which it ignored (issue 28,
 item 6); the values it judges are the reference's, so every check must pass it
 (tests/test_representations.py)."""
+
 from __future__ import annotations
 
 import reference

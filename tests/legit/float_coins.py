@@ -12,6 +12,7 @@ boundary tapes must still catch where the coin is a number of the format.
 
 The module patches fast's coin functions only for the duration of each call, so fast
 itself is unchanged for anyone else in the process."""
+
 from __future__ import annotations
 
 from contextlib import contextmanager

@@ -15,6 +15,7 @@ must pass every registered check with 0 failures and 0 errors (tests/test_legit_
 
 The copy is built like the broken copies of fast (tests/broken/fast_mutants.py: a copy of
 fast/ with one snippet patched), under the package name legit_fast_float32."""
+
 from __future__ import annotations
 
 from tests.broken.fast_mutants import FastMutant, build
@@ -23,8 +24,13 @@ PREFIX = "legit_fast_"
 COMMAND = "python -m properties answer --impl fast"  # fast as a program (docs/protocol.md)
 
 FLOAT32 = FastMutant(
-    "float32", "fast computing in float32 (fast/precision.py's FLOAT), counts in int64, HiGHS in float64",
-    "precision.py", "FLOAT = np.float64\n", "FLOAT = np.float32\n", "-")
+    "float32",
+    "fast computing in float32 (fast/precision.py's FLOAT), counts in int64, HiGHS in float64",
+    "precision.py",
+    "FLOAT = np.float64\n",
+    "FLOAT = np.float32\n",
+    "-",
+)
 
 
 def build_float32(directory) -> str:

@@ -5,14 +5,15 @@ ratios of counts it reports exactly stay "p/q". The judge must read these floats
 exact values on the import route, as it reads a float64 program's JSON numbers on the
 command route (issue 28, item 6): the same values as `fast`'s, so the same verdicts
 (tests/test_representations.py)."""
+
 from __future__ import annotations
 
 import re
 from fractions import Fraction
 
 import fast
-from fast import sample_tape  # noqa: F401 (a public name, unchanged)
 import reference
+from fast import sample_tape  # noqa: F401 (a public name, unchanged)
 from reference.serialization import to_jsonable
 from tests.legit.wrapping import traces
 

@@ -4,6 +4,7 @@ is returned as a Python int or a numpy integer instead of a Fraction, as an exac
 implementation written without Fractions for its integral values would. Its values are
 the reference's exactly, so every check must pass it (issue 28, item 6: representations
 are not verdicts; tests/test_representations.py)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -28,8 +29,9 @@ def integral_as_int(value):
         _flip[0] = not _flip[0]
         return np.int64(value.numerator) if _flip[0] and abs(value.numerator) < 1 << 62 else int(value.numerator)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.replace(value, **{f.name: integral_as_int(getattr(value, f.name))
-                                             for f in dataclasses.fields(value) if f.init})
+        return dataclasses.replace(
+            value, **{f.name: integral_as_int(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
+        )
     if isinstance(value, tuple):
         return tuple(integral_as_int(v) for v in value)
     if isinstance(value, list):

@@ -10,6 +10,7 @@ not depend on n. With w uniform on {0, ..., 2^64 - 1}:
   y_t = [w_y < ceil(eta_t^{x_t} 2^64)]                             (exactly 0 or 1 at eta 0 or 1);
   u_t = w_u / 2^64, returned as the word (field u_words).
 Integers only; no float."""
+
 from __future__ import annotations
 
 from bisect import bisect_right
@@ -18,7 +19,13 @@ from fractions import Fraction
 import numpy as np
 
 from reference import (
-    ARITHMETIC, calruption, calruption_epoch, catoni_root, loss_difference_samples, passive, robust_cal,
+    ARITHMETIC,
+    calruption,
+    calruption_epoch,
+    catoni_root,
+    loss_difference_samples,
+    passive,
+    robust_cal,
 )
 
 GENERATOR = "pcg64-grid-v1"
@@ -47,5 +54,14 @@ def sample_tape(instance, adversary, seed):
 
 
 # the reference's public names, unchanged, and the sampler of its own
-__all__ = ["ARITHMETIC", "GENERATOR", "calruption", "calruption_epoch", "catoni_root", "loss_difference_samples",
-           "passive", "robust_cal", "sample_tape"]
+__all__ = [
+    "ARITHMETIC",
+    "GENERATOR",
+    "calruption",
+    "calruption_epoch",
+    "catoni_root",
+    "loss_difference_samples",
+    "passive",
+    "robust_cal",
+    "sample_tape",
+]

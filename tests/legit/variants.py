@@ -7,13 +7,14 @@ accept each of them (tests/test_legit.py), and the cross-check must report no mi
 `choices` names the table entries the variant exercises; `modes` the modes of
 properties.core.contract.MODES whose results the patch can change (the copy runs the
 reference's own code everywhere else)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import ClassVar
 
-from properties.core.contract import MODES
 from properties.checks.free_choices import choice
+from properties.core.contract import MODES
 from properties.strategies import fixed_crosscheck_cases
 from tests.reference_copies import Patch, build, patched_source
 
@@ -48,7 +49,8 @@ VARIANTS: list[Variant] = [
         "passive.py",
         "        output=argmin_lowest_index(risks, everyone),",
         "        output=min(reversed(everyone), key=lambda h: risks[h]),",
-        ("passive.erm_tie",), ("passive",),
+        ("passive.erm_tie",),
+        ("passive",),
     ),
     Variant(
         "robust_cal_highest_index",
@@ -59,7 +61,8 @@ VARIANTS: list[Variant] = [
         "def argmin_lowest_index(values, members):\n"
         '    """Legitimate variant: line 8\'s and the output\'s argmin, ties towards the HIGHEST index."""\n'
         "    return min(sorted(members, reverse=True), key=lambda h: values[h])\n",
-        ("robust_cal.h_hat_tie", "robust_cal.output_tie"), ("robust_cal", "robust_cal_vanilla"),
+        ("robust_cal.h_hat_tie", "robust_cal.output_tie"),
+        ("robust_cal", "robust_cal_vanilla"),
     ),
     Variant(
         "calruption_output_highest_member",
@@ -68,7 +71,8 @@ VARIANTS: list[Variant] = [
         "calruption.py",
         "        output=records[-1].h_star_hat if records else 0,",
         "        output=max(records[-1].layers[-1]) if records else len(H) - 1,",
-        ("calruption.output",), ("calruption",),
+        ("calruption.output",),
+        ("calruption",),
     ),
     Variant(
         "calruption_h_star_highest_index",
@@ -76,7 +80,8 @@ VARIANTS: list[Variant] = [
         "calruption.py",
         "    h_star = penalised.index(min(penalised))",
         "    h_star = max(h for h, v in enumerate(penalised) if v == min(penalised))",
-        ("calruption.h_star_tie",), ("calruption", "calruption_epoch"),
+        ("calruption.h_star_tie",),
+        ("calruption", "calruption_epoch"),
     ),
     Variant(
         "calruption_fit_midpoint",
@@ -90,7 +95,8 @@ VARIANTS: list[Variant] = [
         "    least = solve_lp([Fraction(1)] * k + [Fraction(0)], A, b, lower, upper)\n"
         "    middle = tuple((u + v) / 2 for u, v in zip(most.x[:k], least.x[:k]))\n"
         "    return middle, solution.objective, solution.method",
-        ("calruption.fit",), ("calruption", "calruption_epoch"),
+        ("calruption.fit",),
+        ("calruption", "calruption_epoch"),
     ),
     Variant(
         "calruption_fit_without_rows_zero",
@@ -98,7 +104,8 @@ VARIANTS: list[Variant] = [
         "calruption.py",
         '        return (Fraction(1, 2),) * k, Fraction(0), "no-rows"',
         '        return (Fraction(0),) * k, Fraction(0), "no-rows"',
-        ("calruption.fit_without_rows",), ("calruption", "calruption_epoch"),
+        ("calruption.fit_without_rows",),
+        ("calruption", "calruption_epoch"),
     ),
     Variant(
         "catoni_alpha_rounded_up",
@@ -113,7 +120,8 @@ VARIANTS: list[Variant] = [
         "    if shift >= 0:\n"
         "        return Fraction(-((-hi << shift) // den), 1 << shift)\n"
         "    return Fraction(-(-hi // (den << -shift)) << -shift)\n",
-        ("calruption.alpha_rounding",), ("calruption", "calruption_epoch"),
+        ("calruption.alpha_rounding",),
+        ("calruption", "calruption_epoch"),
     ),
     Variant(
         "calruption_weights_rounded_up",
@@ -122,37 +130,41 @@ VARIANTS: list[Variant] = [
         "calruption.py",
         "            w = sqrt_lower(mq / r)",
         "            w = (mq / r) / sqrt_lower(mq / r, 66)",
-        ("calruption.weight_rounding",), ("calruption", "calruption_epoch"),
+        ("calruption.weight_rounding",),
+        ("calruption", "calruption_epoch"),
     ),
 ]
 
 # catoni_root given a count of 0 (FINDINGS R16): the reference refuses it, fast ignores it
-VARIANTS.append(Variant(
-    "catoni_root_ignores_zero_counts",
-    "catoni_root ignores an entry whose count is 0 instead of refusing it",
-    "catoni.py",
-    "            c = as_int(c, f\"counts[{i}]\", minimum=1)\n"
-    "        key = (v.numerator, v.denominator)\n"
-    "        entry = merged.get(key)\n"
-    "        if entry is None:\n"
-    "            merged[key] = [v, c]\n"
-    "        else:\n"
-    "            entry[1] += c\n"
-    "    return [(v, c) for v, c in sorted(merged.values(), key=lambda entry: entry[0])]\n",
-    "            c = as_int(c, f\"counts[{i}]\", minimum=0)\n"
-    "        if c == 0:  # legitimate variant: a count of 0 is ignored, not refused (FINDINGS R16)\n"
-    "            continue\n"
-    "        key = (v.numerator, v.denominator)\n"
-    "        entry = merged.get(key)\n"
-    "        if entry is None:\n"
-    "            merged[key] = [v, c]\n"
-    "        else:\n"
-    "            entry[1] += c\n"
-    "    if not merged:\n"
-    "        raise ValueError(f\"counts must not all be 0, got {list(counts)}\")\n"
-    "    return [(v, c) for v, c in sorted(merged.values(), key=lambda entry: entry[0])]\n",
-    ("catoni.zero_count",), ("catoni_root",),
-))
+VARIANTS.append(
+    Variant(
+        "catoni_root_ignores_zero_counts",
+        "catoni_root ignores an entry whose count is 0 instead of refusing it",
+        "catoni.py",
+        '            c = as_int(c, f"counts[{i}]", minimum=1)\n'
+        "        key = (v.numerator, v.denominator)\n"
+        "        entry = merged.get(key)\n"
+        "        if entry is None:\n"
+        "            merged[key] = [v, c]\n"
+        "        else:\n"
+        "            entry[1] += c\n"
+        "    return [(v, c) for v, c in sorted(merged.values(), key=lambda entry: entry[0])]\n",
+        '            c = as_int(c, f"counts[{i}]", minimum=0)\n'
+        "        if c == 0:  # legitimate variant: a count of 0 is ignored, not refused (FINDINGS R16)\n"
+        "            continue\n"
+        "        key = (v.numerator, v.denominator)\n"
+        "        entry = merged.get(key)\n"
+        "        if entry is None:\n"
+        "            merged[key] = [v, c]\n"
+        "        else:\n"
+        "            entry[1] += c\n"
+        "    if not merged:\n"
+        '        raise ValueError(f"counts must not all be 0, got {list(counts)}")\n'
+        "    return [(v, c) for v, c in sorted(merged.values(), key=lambda entry: entry[0])]\n",
+        ("catoni.zero_count",),
+        ("catoni_root",),
+    )
+)
 
 BY_NAME = {v.name: v for v in VARIANTS}
 assert len(BY_NAME) == len(VARIANTS), "variant names must be unique"

@@ -1,11 +1,13 @@
 """The trace functions of an implementation with each result passed through a function:
 how the representation variants (int_rationals, extra_fields, tests/test_representations.py's
 float64 wrapper of fast) change only how a result is written, never what it says."""
+
 from __future__ import annotations
 
 
 def traces(implementation, rewrite):
     """(passive, robust_cal, calruption) of `implementation`, results rewritten."""
+
     def passive(hypotheses, tape, params):
         return rewrite(implementation.passive(hypotheses, tape, params))
 

@@ -1,4 +1,5 @@
 """Correct, but prints debugging output on every call, to stdout and stderr (and at import)."""
+
 import sys
 
 import reference

@@ -1,6 +1,7 @@
 """Forges the worker's reply frames (the worker is the candidate's own process, so it
 can): which forgery is chosen by $CRAL_PLANTED_FORGE. The judge must refuse each as a
 failing result ("sent a garbled reply" or a named failure), never crash or trust it."""
+
 import json
 import os
 
@@ -11,8 +12,9 @@ _FORGERIES = {
     # a frame nested deeper than any JSON decoder's recursion
     "deep": lambda message: b"[" * 200_000 + b"]" * 200_000,
     # a failure whose values use the names of the judge's own parameters
-    "values": lambda message: json.dumps({"ok": False, "message": "x", "values": {"check": "y", "message": "z"},
-                                          "fatal": False}).encode(),
+    "values": lambda message: json.dumps(
+        {"ok": False, "message": "x", "values": {"check": "y", "message": "z"}, "fatal": False}
+    ).encode(),
     # a success with the wrong number of values, then one that is not an object
     "count": lambda message: json.dumps({"ok": True, "values": []}).encode(),
     "list": lambda message: b"[1, 2, 3]",

@@ -1,4 +1,5 @@
 """passive asks for 64 GiB at once (above the worker's default 16 GiB address-space limit)."""
+
 from reference import calruption, calruption_epoch, catoni_root, robust_cal
 
 

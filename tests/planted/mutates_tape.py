@@ -2,6 +2,7 @@
 dataclass), "for cache locality", and computes on the reordered stream: a real bug
 (RobustCAL depends on the order of the rounds). When the judge shared the tape object,
 it recomputed from the reordered tape too and agreed."""
+
 import reference
 from reference import calruption, calruption_epoch, catoni_root, passive
 

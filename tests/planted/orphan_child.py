@@ -1,5 +1,6 @@
 """calruption starts a child process that would run for ten minutes, records its pid (in
 the file named by $CRAL_PLANTED_PID_FILE), and then hangs."""
+
 import os
 import subprocess
 import sys

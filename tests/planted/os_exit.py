@@ -1,4 +1,5 @@
 """passive ends its process with os._exit(3) (no exception, no cleanup)."""
+
 import os
 
 from reference import calruption, calruption_epoch, catoni_root, robust_cal

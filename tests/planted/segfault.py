@@ -1,4 +1,5 @@
 """calruption crashes the interpreter (as a C extension or a ctypes call can)."""
+
 import ctypes
 
 from reference import calruption_epoch, catoni_root, passive, robust_cal

@@ -1,5 +1,6 @@
 """catoni_root takes 0.4 s, then appends to the lists it was given (in place): within a
 batch of calls each call must still get its own inputs and its own timeout."""
+
 import time
 
 import reference

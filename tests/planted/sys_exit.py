@@ -1,4 +1,5 @@
 """passive calls sys.exit(4): a SystemExit, which the worker reports (and survives)."""
+
 import sys
 
 from reference import calruption, calruption_epoch, catoni_root, robust_cal

@@ -6,15 +6,16 @@ the functions the judge recomputes line 10 with -- the check's threshold and the
 cross-check's checkpoint update -- by versions that apply the vanilla rule too. In the
 judge's own process (--in-process) that fooled both routes; in a worker process it can
 only change the worker's copies."""
+
 from dataclasses import replace
 
 import reference
-from reference.robust_cal import checkpoint_update
 from reference import calruption, calruption_epoch, catoni_root, passive
+from reference.robust_cal import checkpoint_update
 
 try:  # the judge's modules, if they are loaded in this process
-    import properties.checks.robust_cal as _checks
     import properties.checks.crosscheck as _crosscheck
+    import properties.checks.robust_cal as _checks
 
     _threshold = _checks._threshold
     _checks._threshold = lambda beta, rho, t, vanilla, bits: _threshold(beta, rho, t, True, bits)

@@ -4,6 +4,7 @@ correctly, through the reference, where the mode says so (stderr noise, .npy tap
 float64 numbers). The request path is the last argument, as the harness appends it.
 
     python tests/planted_cmd/misbehave.py MODE [--declare FIELD=JSON ...] REQUEST"""
+
 import json
 import os
 import signal
@@ -47,8 +48,20 @@ def main():
             json.dump(document, out)
 
     if request["algorithm"] == "describe":
-        describe = {"format": "cral-describe", "version": 1, "implements": ["passive", "robust_cal", "robust_cal_vanilla",
-                    "calruption", "calruption_epoch", "catoni_root"], "arithmetic": "exact", "name": f"misbehave {mode}"}
+        describe = {
+            "format": "cral-describe",
+            "version": 1,
+            "implements": [
+                "passive",
+                "robust_cal",
+                "robust_cal_vanilla",
+                "calruption",
+                "calruption_epoch",
+                "catoni_root",
+            ],
+            "arithmetic": "exact",
+            "name": f"misbehave {mode}",
+        }
         describe.update({k: json.loads(v) for k, v in declared.items()})
         if mode == "describe-garbage":
             print("hello")

@@ -13,6 +13,7 @@ answer), partial (half a line, then SIGSEGV), missing-field, two-lines (its answ
 exit-after (answers, then exits 0), blank-lines (blank lines around every answer), stderr
 (a log line on stderr for every request), crash-passive (SIGSEGV on every passive request,
 whatever K), flood (33 MiB on stdout without a newline, then sleeps)."""
+
 import json
 import os
 import signal
@@ -70,7 +71,7 @@ def serve(mode: str, state: str, k: int) -> int:
             if mode == "print":
                 text = f"computing...\n{text}"
             if mode == "partial":
-                out.write(text[:len(text) // 2])
+                out.write(text[: len(text) // 2])
                 out.flush()
                 os.kill(os.getpid(), signal.SIGSEGV)
             if mode == "missing-field":
@@ -99,9 +100,14 @@ def main():
         request = json.load(handle)
     if request["algorithm"] != "describe":
         raise SystemExit("asked for a one-shot call other than describe")
-    describe = {"format": "cral-describe", "version": 1, "implements": ["passive", "robust_cal", "robust_cal_vanilla",
-                "calruption", "calruption_epoch", "catoni_root"], "arithmetic": "exact", "name": f"serving {mode}",
-                "serve": True}
+    describe = {
+        "format": "cral-describe",
+        "version": 1,
+        "implements": ["passive", "robust_cal", "robust_cal_vanilla", "calruption", "calruption_epoch", "catoni_root"],
+        "arithmetic": "exact",
+        "name": f"serving {mode}",
+        "serve": True,
+    }
     with open(request["output"], "w") as out:
         json.dump(describe, out)
     return 0

@@ -1,6 +1,7 @@
 """mycral: a downstream team's implementation of the paper's algorithms (here, for the
 example, the reference's own functions), whose one-epoch CALruption mode is not written
 yet. Its CI runs the property suite with the expected failures in ../cral-xfails.txt."""
+
 from reference import calruption, catoni_root, passive, robust_cal
 
 
