@@ -411,8 +411,8 @@ def write_report(path: Path, summary, sweep_info, spec, figures, adversary, real
             else ""
         )
         + f", {len(summary['errors'])} errors; this invocation ran {sweep_info['ran']} tasks in "
-        f"{sweep_info['seconds']:.0f} s wall on a shared 2-core machine (other agents' load; wall times are not "
-        "comparable). Results file: `" + _shown(sweep_info["results"]) + "`.",
+        f"{sweep_info['seconds']:.0f} s wall on a 2-core machine (wall times depend on the machine and its load; "
+        "earlier invocations of a resumed sweep are not counted). Results file: `" + _shown(sweep_info["results"]) + "`.",
         "",
         "| family | points | hypotheses | R* | Delta_min | theta*(0.01) | theta*(0.1) |",
         "| --- | --- | --- | --- | --- | --- | --- |",
