@@ -412,7 +412,9 @@ def write_report(path: Path, summary, sweep_info, spec, figures, adversary, real
         )
         + f", {len(summary['errors'])} errors; this invocation ran {sweep_info['ran']} tasks in "
         f"{sweep_info['seconds']:.0f} s wall on a 2-core machine (wall times depend on the machine and its load; "
-        "earlier invocations of a resumed sweep are not counted). Results file: `" + _shown(sweep_info["results"]) + "`.",
+        "earlier invocations of a resumed sweep are not counted). Results file: `"
+        + _shown(sweep_info["results"])
+        + "`.",
         "",
         "| family | points | hypotheses | R* | Delta_min | theta*(0.01) | theta*(0.1) |",
         "| --- | --- | --- | --- | --- | --- | --- |",
