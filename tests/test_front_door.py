@@ -110,4 +110,5 @@ def test_a_command_without_its_extra_says_which_to_install(module, argv, extra, 
     assert result.returncode == 2, result.stdout + result.stderr
     error = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
     assert len(error) == 1 and f"[{extra}]" in error[0], result.stderr
+    assert result.stderr.splitlines()[0] == error[0], f"printed before the missing extra was named: {result.stderr}"
     assert "Traceback" not in result.stderr, result.stderr

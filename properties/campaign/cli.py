@@ -19,6 +19,7 @@ from properties.campaign.experiments import load_spec, spec_digest
 from properties.campaign.results import ResultsFile, read_results
 from reference import interrupts
 from reference.cli import UsageError, positive_number
+from reference.extras import require
 
 RESULTS_DIR = Path("campaigns")
 EXIT_BUDGET = 3
@@ -129,6 +130,8 @@ def _scheduler(args) -> str | None:
 
 
 def _run(args, kind: str, name: str, spec: dict, task_list, is_failure, summarize, database=None) -> int:
+    # the `campaign` extra, named before the campaign prints anything (reference/extras.py)
+    require("distributed", package="dask[distributed]", extra="campaign", needed_by="python -m properties campaign")
     digest = spec_digest(spec)
     results = ResultsFile(_results_path(args, name, digest), name, spec, digest)
     scheduler = _scheduler(args)
