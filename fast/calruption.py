@@ -131,10 +131,10 @@ def epoch_update(
         roots = catoni_roots(values, counts, alpha[ai, aj])
         W[ai, aj], W[aj, ai] = roots, -roots
 
-    # line 9; its spanning tree from the kernel's Hamming distances on S_l (passed inline,
-    # so that the |H| x |H| array is freed before the LP's rounds)
+    # line 9; row generation's spanning tree from the kernel's Hamming distances on S_l
+    # (computed only if it runs, and freed before the LP's rounds)
     eta_support, objective = fit_distribution(
-        H, support, p_hat, weight, W, distance=disagreement_counts(kernel, (seen > 0).astype(np.int64))
+        H, support, p_hat, weight, W, distance=lambda: disagreement_counts(kernel, (seen > 0).astype(np.int64))
     )
     eta = np.full(m, np.nan, FLOAT)
     eta[support] = eta_support

@@ -49,6 +49,7 @@ import numpy as np
 from reference.highs import TOLERANCE, new_lp
 
 from .hypotheses import disagreement_counts
+from .line9_chain import CHAIN_ATOL, CHAIN_RTOL, fit_nested
 from .precision import FLOAT
 
 HIGHS_TOLERANCE = TOLERANCE  # HiGHS's feasibility tolerances (reference/highs.py gives the reason)
@@ -170,20 +171,31 @@ def _solver(cost, lower, upper, equalities, rhs, warm: bool = True):
     return new_lp(cost, lower, upper, (csr.indptr, csr.indices, csr.data, rhs), warm=warm)
 
 
-def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: dict | None = None, distance=None):
-    """Line 9: (eta^ on the support, the value of that eta^ over all rows). eta^ = 1/2 when
-    there is no row (every D^ is optimal). weight and W are |H| x |H|, nan where (h, h')
-    gives no row. warm=False forces the linprog fallback; `stats`, if given, receives the
-    rounds and the working-set size; `distance`, if given, the Hamming distances of H on
-    the support (the spanning tree's input)."""
-    num_h = H.shape[0]
-    k = len(support)
-    HS = H[:, support].astype(FLOAT)
-    pS = p_hat[support]
+def _chain_route(HS, pS, weight, W, scale: float, stats: dict | None):
+    """(eta^, R) from fast/line9_chain.py when the class is nested on S_l and the cycle
+    certificate holds (the value of eta^ over every row within CHAIN_RTOL |s| + CHAIN_ATOL
+    scale of the cycle's lower bound), else None."""
+    chain_stats: dict = {}
+    fitted = fit_nested(HS, pS, weight, W, chain_stats)
+    if fitted is not None:
+        eta, lower = fitted
+        eta = eta.astype(FLOAT, copy=False)
+        R = HS @ (pS * (1 - eta)) + (1 - HS) @ (pS * eta)
+        if lp_value(R, weight, W) - lower <= CHAIN_RTOL * abs(lower) + CHAIN_ATOL * scale:
+            if stats is not None:
+                stats.update(chain_stats, lower_bound=lower, rows=int(np.isfinite(weight).sum()))
+            return eta, R
+    if stats is not None:
+        stats.update(chain_stats, chain_fallback=bool(chain_stats.get("nested")))
+    return None
+
+
+def _row_generation(HS, pS, weight, W, scale: float, warm: bool, stats: dict | None, distance):
+    """(eta^, R) by HiGHS on a growing working set of rows (module notes)."""
+    num_h, k = HS.shape
     eta = np.full(k, 0.5, FLOAT)
-    if not np.isfinite(weight).any():
-        return eta, 0.0
-    scale = float(np.nanmax(weight * (np.abs(W) + 1)))
+    if callable(distance):
+        distance = distance()
     cost = np.zeros(k + num_h + 1)
     cost[-1] = 1.0
     lower = np.concatenate([np.zeros(k), np.full(num_h + 1, -np.inf)])
@@ -211,5 +223,30 @@ def fit_distribution(H, support, p_hat, weight, W, *, warm: bool = True, stats: 
         above = s_set + ROWGEN_RTOL * abs(s_set) + ROWGEN_ATOL * scale
         a, b = most_violated(R, weight, W, in_set, above, max(ROWS_PER_ROUND, int(ROWS_PER_ROUND_PER_COLUMN * (k + 1))))
     if stats is not None:
-        stats.update(rounds=rounds, working_rows=int(in_set.sum()), rows=int(np.isfinite(weight).sum()))
+        stats.update(
+            method="row_generation", rounds=rounds, working_rows=int(in_set.sum()), rows=int(np.isfinite(weight).sum())
+        )
+    return eta, R
+
+
+def fit_distribution(
+    H, support, p_hat, weight, W, *, warm: bool = True, stats: dict | None = None, distance=None, nested: bool = True
+):
+    """Line 9: (eta^ on the support, the value of that eta^ over all rows). eta^ = 1/2 when
+    there is no row (every D^ is optimal). weight and W are |H| x |H|, nan where (h, h')
+    gives no row. A class nested on the support takes the cycle-ratio route first
+    (fast/line9_chain.py; nested=False skips it), any other, or one whose certificate fails,
+    row generation: warm=False forces its linprog fallback; `distance`, the Hamming
+    distances of H on the support (the spanning tree's input), as an array or a function
+    called only if row generation runs. `stats`, if given, receives the route ("method")
+    and its figures."""
+    k = len(support)
+    HS = H[:, support].astype(FLOAT)
+    pS = p_hat[support]
+    eta = np.full(k, 0.5, FLOAT)
+    if not np.isfinite(weight).any():
+        return eta, 0.0
+    scale = float(np.nanmax(weight * (np.abs(W) + 1)))
+    fitted = _chain_route(HS, pS, weight, W, scale, stats) if nested else None
+    eta, R = fitted if fitted is not None else _row_generation(HS, pS, weight, W, scale, warm, stats, distance)
     return eta, lp_value(R, weight, W)

@@ -385,6 +385,8 @@ VARIANTS = [
         "    return eta, lp_value(R, weight, W)\n",
         "    from scipy.optimize import linprog\n"
         "    from scipy.sparse import csr_matrix\n"
+        "    num_h = HS.shape[0]\n"
+        "    equalities = tree_equalities(HS, pS)\n"
         "    every_a, every_b = np.nonzero(np.isfinite(weight))\n"
         "    indptr, indices, data, upper = pair_rows(every_a, every_b, weight, W, k, num_h)\n"
         "    every_row = csr_matrix((data, indices, indptr), shape=(len(upper), k + num_h + 1))\n"

@@ -1,0 +1,337 @@
+"""Line 9 of CALruption (fast path) for a nested class: the LP as a minimum cycle ratio.
+
+When the hypotheses, restricted to the support S_l, form a chain under inclusion (thresholds
+of one orientation, any one-sided class, the constant hypotheses among them), order the
+points of S_l by how many hypotheses hold them, most first: every h is then the set of the
+first c_h points. With z_x = p^_x (1 - 2 eta^_x), which ranges over [-p^_x, p^_x],
+r_h = P(c_h), P(c) = the sum of z over the first c points, and R_D(h) - R_D(h') = P(c_h) -
+P(c_h') (fast/line9.py's notes). Line 9's LP
+
+    minimise s  subject to  w (P(c_h) - P(c_h') - W^{h,h'}) <= s  for every row (h, h'),
+                            |P(c') - P(c)| <= m(c, c')  for consecutive prefix lengths c < c'
+
+(m = the mass p^ of the points in between, the box on eta^) is a system of difference
+constraints P(v) - P(u) <= a + s b: a row (h, h') is an edge from node c_h' to node c_h with
+a = W^{h,h'} and b = 1/w; a chain step is an edge each way with a = m and b = 0. For a
+given s, a P exists iff no cycle has negative cost A(C) + s B(C), so the optimum is
+
+    s* = - min over cycles C with B(C) > 0 of A(C) / B(C)
+
+(a cycle of chain steps alone has B = 0 and A >= 0, so it never binds), the minimum cycle
+ratio, found here by Howard's policy iteration (Cochet-Terrasson et al. 1998; Dasdan 2004
+measured it the fastest of the cycle-ratio algorithms in practice): a few dense |H| x |H|
+passes per iteration instead of an LP over |H|^2 rows.
+
+Certificate. Any cycle C gives the lower bound s* >= -A(C)/B(C): it is the dual solution
+that puts lambda = 1/w on its rows (properties/scale/lp.py's weak-duality bound, whose
+box term is the cycle's chain steps). The final policy's cycle gives that bound, the
+potentials P = -d of its values give eta^, and the value of that eta^ over every row is
+the upper bound `lp_value` reports anyway. `fit_nested` returns None -- and line 9 goes on
+to row generation -- unless the two are within CHAIN_RTOL |s| + CHAIN_ATOL x scale of each
+other, where scale = max over rows of w (|W| + 1), as in fast/line9.py. So what this path
+returns is as close to the LP's optimum as row generation's own answer is (HiGHS's
+feasibility tolerance, 1e-10 in the rows' units, bounds the latter's error).
+
+Not nested, two hypotheses with rows that coincide on S_l (parallel edges), a zero-time
+policy cycle or no convergence within MAX_ITERATIONS: None (row generation)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+CHAIN_RTOL = 1e-9
+CHAIN_ATOL = 1e-12
+MAX_ITERATIONS = 500
+ROW_BLOCK_ELEMENTS = 2**20  # dense passes go in row blocks of this many elements
+# an improvement must beat the current value by this much (in the values' units, relative
+# to their magnitude): float noise must not make the policy cycle
+IMPROVE_RTOL = 1e-13
+
+
+def nested_order(HS: np.ndarray):
+    """(prefix length c_h per hypothesis, points of S in the nesting order) or None when the
+    hypotheses on S do not form a chain under inclusion."""
+    counts = HS.sum(axis=0)
+    order = np.argsort(-counts, kind="stable")
+    ordered = HS[:, order]
+    if ordered.shape[1] > 1 and (np.diff(ordered.astype(np.int8), axis=1) > 0).any():
+        return None  # some h holds a point that fewer hypotheses hold while missing a more popular one
+    return ordered.sum(axis=1).astype(np.int64), order
+
+
+def _blocks(rows: int, cols: int):
+    size = max(1, ROW_BLOCK_ELEMENTS // max(1, cols))
+    for r0 in range(0, rows, size):
+        yield r0, min(rows, r0 + size)
+
+
+def _policy_values(succ: np.ndarray, pa: np.ndarray, pb: np.ndarray):
+    """Howard's value determination on the policy graph (one out-edge per node, with its a
+    and b): per node the ratio chi of the cycle its path reaches and the value d, with
+    d(u) = a - chi b + d(succ u) and d = 0 at the first node found of each cycle; and the
+    cycles as (ratio, nodes). None if a policy cycle has B = 0."""
+    n = len(succ)
+    succ_l, a_l, b_l = succ.tolist(), pa.tolist(), pb.tolist()
+    state = [0] * n  # 0 new, 1 on the current walk, 2 done
+    chi = [0.0] * n
+    d = [0.0] * n
+    cycles = []
+    for start in range(n):
+        if state[start]:
+            continue
+        walk = []
+        u = start
+        while state[u] == 0:
+            state[u] = 1
+            walk.append(u)
+            u = succ_l[u]
+        if state[u] == 1:  # a new cycle: the walk from u on
+            k = walk.index(u)
+            cycle = walk[k:]
+            A = sum(a_l[v] for v in cycle)
+            B = sum(b_l[v] for v in cycle)
+            if not B > 0:
+                return None
+            ratio = A / B
+            cycles.append((ratio, cycle))
+            chi[u], d[u] = ratio, 0.0
+            for v in reversed(cycle[1:]):
+                chi[v] = ratio
+                d[v] = a_l[v] - ratio * b_l[v] + d[succ_l[v]]
+            for v in cycle:
+                state[v] = 2
+            walk = walk[:k]
+        for v in reversed(walk):  # the path into a known part, from its end
+            chi[v] = chi[succ_l[v]]
+            d[v] = a_l[v] - chi[v] * b_l[v] + d[succ_l[v]]
+            state[v] = 2
+    return np.array(chi), np.array(d), cycles
+
+
+def _first_minimum(values: np.ndarray, src: np.ndarray, indptr: np.ndarray):
+    """Per node (every segment non-empty): the least value over its out-edges and the first
+    edge that attains it."""
+    least = np.minimum.reduceat(values, indptr[:-1])
+    hit = np.flatnonzero(values == least[src])
+    _, first = np.unique(src[hit], return_index=True)
+    return least, hit[first]
+
+
+class _Sparse:
+    """Howard's policy iteration on a sparse graph in CSR form (edges grouped by source)."""
+
+    def __init__(self, n, src, dst, a, b):
+        order = np.lexsort((dst, src))
+        self.src, self.dst, self.a, self.b = src[order], dst[order], a[order], b[order]
+        self.indptr = np.searchsorted(self.src, np.arange(n + 1))
+        self.n = n
+
+    def edge_of(self, src, dst, chain):
+        """The index of edge (src -> dst) of the given kind, per node (or -1)."""
+        is_chain = self.b == 0
+        key = (self.src.astype(np.int64) * self.n + self.dst) * 2 + is_chain
+        want = (src.astype(np.int64) * self.n + dst) * 2 + chain
+        at = np.searchsorted(key, want)
+        at = np.minimum(at, len(key) - 1)
+        return np.where(key[at] == want, at, -1)
+
+    def solve(self, policy: np.ndarray, tol_ratio: float, tol_value):
+        """(chi, d, cycles, policy, iterations) at convergence, or None."""
+        for iteration in range(1, MAX_ITERATIONS + 1):
+            found = _policy_values(self.dst[policy], self.a[policy], self.b[policy])
+            if found is None:
+                return None
+            chi, d, cycles = found
+            if chi.min() < chi.max():  # phase 1: towards a smaller cycle ratio
+                least, first = _first_minimum(chi[self.dst], self.src, self.indptr)
+                better = least < chi - tol_ratio * np.maximum(1.0, np.abs(chi))
+                if better.any():
+                    policy = np.where(better, first, policy)
+                    continue
+            values = self.a - chi[self.src] * self.b + d[self.dst]  # phase 2: a better value
+            if chi.min() < chi.max():
+                values = np.where(chi[self.dst] == chi[self.src], values, np.inf)
+            least, first = _first_minimum(values, self.src, self.indptr)
+            better = least < d - tol_value(d)
+            if not better.any():
+                return chi, d, cycles, policy, iteration
+            policy = np.where(better, first, policy)
+        return None
+
+
+def _first_policy(graph: _Sparse, chain_nodes: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Each node with a pair edge takes its cheapest (by a + d(v)); each other node steps
+    along the chain towards the nearest node with one. No policy cycle is then made of chain
+    steps alone (B = 0), and Howard's strict improvements never make one: a node u moves to
+    the step u -> v only if m + d(v) < d(u) - tol, while v -> u already gives d(v) = m + d(u)."""
+    is_pair = graph.b > 0
+    values = np.where(is_pair, graph.a + d[graph.dst], np.inf)
+    least, policy = _first_minimum(values, graph.src, graph.indptr)
+    n = len(chain_nodes)
+    with_pair = np.isfinite(least)[chain_nodes]  # by chain position
+    t = np.arange(n)
+    left = np.maximum.accumulate(np.where(with_pair, t, -1))
+    right = np.minimum.accumulate(np.where(with_pair, t, n)[::-1])[::-1]
+    go_left = (left >= 0) & ((right >= n) | (t - left <= right - t))
+    target = np.where(go_left, t - 1, t + 1)
+    walkers = ~with_pair & (left >= 0) | ~with_pair & (right < n)
+    nodes = chain_nodes[walkers]
+    policy[nodes] = graph.edge_of(nodes, chain_nodes[target[walkers]], np.ones(len(nodes), bool))
+    return policy
+
+
+CANDIDATES_FIRST = 16  # out-edges per node in the first sparse graph
+CANDIDATES_ADDED = 8  # out-edges added per node that violates the dense check
+MAX_ROUNDS = 60
+
+
+def _tolerance(d: np.ndarray) -> float:
+    return IMPROVE_RTOL * max(1.0, float(np.abs(d).max()))
+
+
+def _smallest_per_row(values: np.ndarray, count: int):
+    """(rows, cols) of the `count` smallest finite entries of each row."""
+    count = min(count, values.shape[1])
+    cols = np.argpartition(values, count - 1, axis=1)[:, :count]
+    rows = np.repeat(np.arange(values.shape[0]), count)
+    cols = cols.ravel()
+    keep = np.isfinite(values[rows, cols])
+    return rows[keep], cols[keep]
+
+
+def min_cycle_ratio(A: np.ndarray, B: np.ndarray, chain_nodes: np.ndarray, chain_mass: np.ndarray, stats=None):
+    """Howard's algorithm with edge generation: (d, the critical cycle's edges as (src,
+    dst, is chain step)) or None.
+
+    A, B: the dense pair edges (A = +inf where none); chain_nodes: the nodes in chain order,
+    chain_mass[t] the a of the steps between chain_nodes[t] and chain_nodes[t+1] (b = 0).
+    Howard runs on the chain plus a few candidate pair edges per node, chosen by reduced
+    cost a - lambda b + d(v) - d(u); a dense pass then checks every pair edge at the sparse
+    optimum (lambda, d) and adds the violated ones. When none is violated, d is feasible
+    for the whole graph at lambda, so lambda is the whole graph's minimum ratio."""
+    n = A.shape[0]
+    c_src = np.concatenate([chain_nodes[:-1], chain_nodes[1:]])
+    c_dst = np.concatenate([chain_nodes[1:], chain_nodes[:-1]])
+    c_a = np.concatenate([chain_mass, chain_mass])
+    # first guess of the potentials: d(h) = P(h) ~ r_h - mean r ~ the row mean of W
+    finite = np.isfinite(A)
+    counts = np.maximum(1, finite.sum(axis=1))
+    d = np.where(finite, A, 0.0).sum(axis=1) / counts
+    lam = 0.0
+    chosen = np.zeros((n, n), bool)
+    src_parts, dst_parts = [], []
+    for r0, r1 in _blocks(n, n):
+        rows, cols = _smallest_per_row(A[r0:r1] + d[None, :], CANDIDATES_FIRST)
+        rows += r0
+        chosen[rows, cols] = True
+        src_parts.append(rows)
+        dst_parts.append(cols)
+    policy_src = policy_dst = policy_chain = None
+    for rounds in range(1, MAX_ROUNDS + 1):
+        p_src = np.concatenate(src_parts)
+        p_dst = np.concatenate(dst_parts)
+        graph = _Sparse(
+            n,
+            np.concatenate([p_src, c_src]),
+            np.concatenate([p_dst, c_dst]),
+            np.concatenate([A[p_src, p_dst], c_a]),
+            np.concatenate([B[p_src, p_dst], np.zeros(len(c_src))]),
+        )
+        if policy_src is None:
+            policy = _first_policy(graph, chain_nodes, d)
+        else:
+            policy = graph.edge_of(policy_src, policy_dst, policy_chain)
+        solved = graph.solve(policy, IMPROVE_RTOL, _tolerance)
+        if solved is None:
+            return None
+        chi, d, cycles, policy, iterations = solved
+        if chi.min() < chi.max():
+            return None  # the chain joins every node: one class at convergence
+        lam = float(chi[0])
+        policy_src, policy_dst, policy_chain = graph.src[policy], graph.dst[policy], graph.b[policy] == 0
+        tol = _tolerance(d)
+        added = 0
+        for r0, r1 in _blocks(n, n):
+            reduced = A[r0:r1] - lam * B[r0:r1] + d[None, :] - d[r0:r1, None]
+            reduced[chosen[r0:r1]] = np.inf
+            bad = np.flatnonzero(reduced.min(axis=1) < -tol)
+            if not len(bad):
+                continue
+            rows, cols = _smallest_per_row(reduced[bad], CANDIDATES_ADDED)
+            keep = reduced[bad][rows, cols] < -tol
+            rows, cols = bad[rows[keep]] + r0, cols[keep]
+            chosen[rows, cols] = True
+            src_parts.append(rows)
+            dst_parts.append(cols)
+            added += len(rows)
+        if stats is not None:
+            stats["rounds"] = rounds
+            stats["iterations"] = stats.get("iterations", 0) + iterations
+            stats["edges"] = int(chosen.sum())
+        if not added:
+            _, cycle = min(cycles, key=lambda rc: rc[0])
+            edges = policy[np.array(cycle)]
+            return d, (graph.src[edges], graph.dst[edges], graph.b[edges] == 0)
+    return None
+
+
+def cycle_lower_bound(cycle, W: np.ndarray, weight: np.ndarray, chain_nodes: np.ndarray, chain_mass: np.ndarray):
+    """The lower bound max(0, -A(C)/B(C)) on line 9's optimum from a cycle (src, dst, is
+    chain step per edge), recomputed from W, the weights and the chain alone (module
+    notes: the dual solution lambda = 1/w on its rows), or None if it is not a closed
+    walk of existing edges with B > 0."""
+    src, dst, chain = cycle
+    if not len(src) or (np.roll(dst, 1) != src).any():
+        return None
+    position = np.empty(len(chain_nodes), np.int64)
+    position[chain_nodes] = np.arange(len(chain_nodes))
+    step = position[dst[chain]] - position[src[chain]]
+    if (np.abs(step) != 1).any():
+        return None
+    pair_w = weight[src[~chain], dst[~chain]]
+    if not np.isfinite(pair_w).all() or not len(pair_w):
+        return None
+    A = float(np.sum(W[src[~chain], dst[~chain]])) + float(
+        np.sum(chain_mass[np.minimum(position[src[chain]], position[dst[chain]])])
+    )
+    B = float(np.sum(1.0 / pair_w))
+    return max(0.0, -A / B)
+
+
+def fit_nested(HS: np.ndarray, pS: np.ndarray, weight: np.ndarray, W: np.ndarray, stats: dict | None = None):
+    """(eta^ on S, the lower bound from the critical cycle, recomputed by
+    `cycle_lower_bound`) for a nested class, or None (module notes). The caller computes
+    the value of eta^ over every row and compares."""
+    nested = nested_order(HS)
+    if stats is not None:
+        stats["nested"] = nested is not None
+    if nested is None or HS.shape[0] < 2:
+        return None
+    c, order = nested
+    sigma = np.argsort(c, kind="stable")  # the chain: hypotheses by prefix length
+    prefix = np.concatenate([[0.0], np.cumsum(pS[order])])
+    mass = prefix[c[sigma[1:]]] - prefix[c[sigma[:-1]]]
+    rows = np.isfinite(weight)
+    A = np.where(rows, W.astype(np.float64), np.inf)  # float64 also for a float32 build's inputs
+    with np.errstate(divide="ignore", invalid="ignore"):
+        B = np.where(rows, 1.0 / weight.astype(np.float64), 0.0)
+    solved = min_cycle_ratio(A, B, sigma, mass, stats)
+    del A, B
+    if solved is None:
+        return None
+    P, cycle = solved  # P = d: r_h - r_h' <= W + s* / w on every row (module notes)
+    lower = cycle_lower_bound(cycle, W, weight, sigma, mass)
+    if lower is None:
+        return None
+    step = np.clip(P[sigma[1:]] - P[sigma[:-1]], -mass, mass)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        block_eta = np.where(mass > 0, (1 - step / mass) / 2, 0.5)
+    eta_ordered = np.full(len(order), 0.5)
+    starts, ends = c[sigma[:-1]], c[sigma[1:]]
+    for t in np.flatnonzero(ends > starts):  # z_x = p^_x step / m on the block: one eta^ per block
+        eta_ordered[starts[t] : ends[t]] = block_eta[t]
+    eta = np.empty(len(order))
+    eta[order] = np.clip(eta_ordered, 0.0, 1.0)
+    if stats is not None:
+        stats.update(method="cycle_ratio", cycle_length=len(cycle[0]))
+    return eta, lower
