@@ -88,8 +88,10 @@ def _policy_values(succ: np.ndarray, pa: np.ndarray, pb: np.ndarray):
         if state[u] == 1:  # a new cycle: the walk from u on
             k = walk.index(u)
             cycle = walk[k:]
-            A = sum(a_l[v] for v in cycle)
-            B = sum(b_l[v] for v in cycle)
+            smallest = cycle.index(min(cycle))  # sum from the smallest node: one ratio per cycle, bit for bit
+            canonical = cycle[smallest:] + cycle[:smallest]
+            A = sum(a_l[v] for v in canonical)
+            B = sum(b_l[v] for v in canonical)
             if not B > 0:
                 return None
             ratio = A / B
@@ -135,6 +137,33 @@ class _Sparse:
         at = np.minimum(at, len(key) - 1)
         return np.where(key[at] == want, at, -1)
 
+    def route_to(self, targets: np.ndarray, policy: np.ndarray):
+        """The policy with every node outside `targets` on a shortest path (in edges) to
+        them, by a breadth-first search backwards from them; None if some node cannot
+        reach them. (Howard's first improvement moves a node to a successor of smaller
+        ratio one edge at a time: on a sparse graph that spreads one hop per iteration.)"""
+        if not hasattr(self, "_by_dst"):
+            self._by_dst = np.argsort(self.dst, kind="stable")
+            self._dst_ptr = np.searchsorted(self.dst[self._by_dst], np.arange(self.n + 1))
+        policy = policy.copy()
+        reached = targets.copy()
+        frontier = np.flatnonzero(targets)
+        while frontier.size:
+            starts, ends = self._dst_ptr[frontier], self._dst_ptr[frontier + 1]
+            lengths = ends - starts
+            total = int(lengths.sum())
+            if not total:
+                break
+            offsets = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+            edges = self._by_dst[offsets + np.arange(total)]
+            sources = self.src[edges]
+            new = ~reached[sources]
+            edges, sources = edges[new], sources[new]
+            frontier, first = np.unique(sources, return_index=True)
+            policy[frontier] = edges[first]
+            reached[frontier] = True
+        return policy if reached.all() else None
+
     def solve(self, policy: np.ndarray, tol_ratio: float, tol_value):
         """(chi, d, cycles, policy, iterations) at convergence, or None."""
         for iteration in range(1, MAX_ITERATIONS + 1):
@@ -142,12 +171,11 @@ class _Sparse:
             if found is None:
                 return None
             chi, d, cycles = found
-            if chi.min() < chi.max():  # phase 1: towards a smaller cycle ratio
-                least, first = _first_minimum(chi[self.dst], self.src, self.indptr)
-                better = least < chi - tol_ratio * np.maximum(1.0, np.abs(chi))
-                if better.any():
-                    policy = np.where(better, first, policy)
-                    continue
+            if chi.min() < chi.max():  # phase 1: every node to the class of the least ratio
+                policy = self.route_to(chi == chi.min(), policy)
+                if policy is None:
+                    return None
+                continue
             values = self.a - chi[self.src] * self.b + d[self.dst]  # phase 2: a better value
             if chi.min() < chi.max():
                 values = np.where(chi[self.dst] == chi[self.src], values, np.inf)
