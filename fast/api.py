@@ -124,10 +124,25 @@ def robust_cal_counts(instance, adversary, params, seed, vanilla=False, *, raw=F
     return run if raw else convert.robust_cal_trace(run, params)
 
 
-def calruption_counts(instance, adversary, params, seed, *, raw=False, backend=None, device=None):
+def calruption_counts(
+    instance, adversary, params, seed, *, raw=False, backend=None, device=None, timings=None, keep_pairs=True
+):
     """Counts mode: the draws on the host (numpy's Generator, the same counts for a seed on
-    every backend), the pair statistics on `backend`/`device`."""
+    every backend), the pair statistics on `backend`/`device`. `timings`, a dict, gains
+    the seconds of each line's part (fast.calruption.epoch_update); keep_pairs=False (with
+    raw=True only: the trace needs them) keeps no |H| x |H| field of the epochs
+    (fast.calruption.calruption_run)."""
+    if not keep_pairs and not raw:
+        raise ValueError("keep_pairs=False needs raw=True: the trace reports every pair's fields")
     backend = get_backend(backend, device)
     H, env, fparams = _environment(instance, adversary, params)
-    run = calruption_run(H, env.n, fparams, counts_mode.epoch_counts(env, np.random.default_rng(seed)), backend)
+    run = calruption_run(
+        H,
+        env.n,
+        fparams,
+        counts_mode.epoch_counts(env, np.random.default_rng(seed)),
+        backend,
+        timings=timings,
+        keep_pairs=keep_pairs,
+    )
     return run if raw else convert.calruption_trace(run, params, fparams)

@@ -20,14 +20,16 @@ properties/checks/tolerances.py."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .catoni import catoni_roots
 from .constants import FloatParams
 from .line9 import fit_distribution, risks
+from .nested import Nested
 from .pair_kernel import PairKernel
 from .pair_stats import (
     disagreement_counts,
@@ -100,42 +102,65 @@ def epoch_update(
     kernel: PairKernel | None = None,
     *,
     backend=None,
+    nested=False,
+    timings: dict | None = None,
 ):
     """Lines 7-14 at the end of epoch l = state.l; returns (Epoch, next State).
 
     Memory O(|H|^2 + |H| |X|): pair quantities are |H| x |H| matrices, and whatever runs
     over pairs and points at once goes in blocks (fast/pair_stats.py, fast/line9.py).
     The pair statistics run on `kernel`'s backend (fast/pair_kernel.py; built from H on
-    `backend` when not given: a run builds it once)."""
+    `backend` when not given: a run builds it once). `nested`: H's fast.nested.Nested
+    (None: H is not nested; False, the default: found here), which lines 9 and 13 use.
+    `timings`, if given, gains the seconds of each part (keys "line 7" .. "line 13")."""
+    clock = _Clock(timings)
     l, length, q = state.l, state.length, state.q
     num_h, m = H.shape
     if kernel is None:
         kernel = PairKernel(H, backend)
+    if nested is False:
+        nested = Nested.of(H)
     support = np.flatnonzero(seen > 0)
     p_hat = (seen / length).astype(FLOAT, copy=False)
 
     rho_counts = disagreement_counts(kernel, seen)  # line 7, times |I_l|
     rho = (rho_counts / length).astype(FLOAT, copy=False)
+    clock("line 7")
     groups = q_groups(q, support)
     min_q = min_q_on_disagreement(kernel, seen, groups, rho_counts)  # nan where rho^ = 0
-    alpha = np.full((num_h, num_h), np.nan, FLOAT)
+    clock("line 8 min q")
     W = np.where(rho_counts == 0, 0.0, np.nan).astype(FLOAT, copy=False)  # agrees on all of S_l: W = 0, no LP row
     np.fill_diagonal(W, np.nan)
-    weight = np.full((num_h, num_h), np.nan, FLOAT)
     active = (rho_counts > 0) & (min_q > 0)  # min q = 0: weight 0, no row
-    mq, r = min_q[active], rho[active]
-    a = np.sqrt(2 * fparams.beta3 * mq / (5 * length * r))  # appendix lemma "Concentration inequality in our case"
-    alpha[active] = a
-    weight[active] = np.sqrt(mq / r)
+    # alpha = sqrt(2 beta3 mq / (5 |I_l| rho^)) (appendix lemma "Concentration inequality in
+    # our case") and weight = sqrt(mq / rho^), in place on the active pairs (nan elsewhere):
+    # no |H| x |H| temporary, each a page-fault bill at |H| in the thousands
+    alpha = np.full((num_h, num_h), np.nan, FLOAT)
+    np.multiply(min_q, 2 * fparams.beta3, out=alpha, where=active)
+    weight = np.full((num_h, num_h), np.nan, FLOAT)
+    np.multiply(rho, 5 * length, out=weight, where=active)
+    np.divide(alpha, weight, out=alpha, where=active)
+    np.sqrt(alpha, out=alpha, where=active)
+    np.divide(min_q, rho, out=weight, where=active)
+    np.sqrt(weight, out=weight, where=active)
+    clock("line 8 weights")
     for ai, aj, values, counts in loss_difference_blocks(kernel, groups, queried, length, active):  # line 8
         roots = catoni_roots(values, counts, alpha[ai, aj])
         W[ai, aj], W[aj, ai] = roots, -roots
+    clock("line 8 Catoni")
 
     # line 9; row generation's spanning tree from the kernel's Hamming distances on S_l
     # (computed only if it runs, and freed before the LP's rounds)
     eta_support, objective = fit_distribution(
-        H, support, p_hat, weight, W, distance=lambda: disagreement_counts(kernel, (seen > 0).astype(np.int64))
+        H,
+        support,
+        p_hat,
+        weight,
+        W,
+        distance=lambda: disagreement_counts(kernel, (seen > 0).astype(np.int64)),
+        nested=nested.on(support) if nested is not None else True,
     )
+    clock("line 9")
     eta = np.full(m, np.nan, FLOAT)
     eta[support] = eta_support
     risk_hat = risks(H, p_hat, eta)
@@ -147,9 +172,11 @@ def epoch_update(
     layers = gap_hat[None, :] <= np.ldexp(1.0, -np.arange(l + 1))[:, None]  # line 12
     level = layers.sum(axis=0) - 1  # nested: the deepest i with Delta^ <= eps_i
     # line 13: q_{l+1}^x = max over pairs disagreeing at x of rho^ 4^(k - l - 1), k = min level
+    clock("lines 10-12")
     k = np.minimum(level[:, None], level[None, :])
     pair_value = np.ldexp(rho, 2 * (k - l - 1))
-    next_q = next_query_probabilities(H, pair_value)
+    next_q = next_query_probabilities(H, pair_value, nested=nested)
+    clock("line 13")
     record = Epoch(
         l=l,
         tau=state.tau,
@@ -174,16 +201,50 @@ def epoch_update(
     return record, next_state
 
 
+class _Clock:
+    """Adds the seconds since the last call to timings[name] (nothing without timings)."""
+
+    def __init__(self, timings: dict | None):
+        self.timings = timings
+        self.last = time.perf_counter()
+
+    def __call__(self, name: str) -> None:
+        if self.timings is not None:
+            now = time.perf_counter()
+            self.timings[name] = self.timings.get(name, 0.0) + now - self.last
+            self.last = now
+
+
+PAIR_FIELDS = ("rho_counts", "min_q", "alpha", "W", "weight")  # the |H| x |H| fields of an Epoch
+
+
 def calruption_run(
-    H: np.ndarray, n: int, fparams: FloatParams, epoch_counts: EpochCountsFn, backend=None
+    H: np.ndarray,
+    n: int,
+    fparams: FloatParams,
+    epoch_counts: EpochCountsFn,
+    backend=None,
+    timings: dict | None = None,
+    *,
+    on_epoch: Callable[[Epoch], None] | None = None,
+    keep_pairs: bool = True,
 ) -> CALruptionRun:
+    """The whole run. `on_epoch(record)` sees each epoch as it completes (fast/scale_record.py
+    writes it out there); keep_pairs=False drops the |H| x |H| fields (PAIR_FIELDS, set to
+    None) from the records the run keeps, after on_epoch: at |H| = 4096 they are 5 x 128 MiB
+    an epoch, the bulk of a run's memory. The computation is the same either way."""
     kernel = PairKernel(H, backend)  # one pass over H: which kernel, and H on the device
+    nested = Nested.of(H)  # once per run (fast/nested.py)
     state = initial_state(H.shape[1], H.shape[0], fparams)
     epochs = []
     labels = 0
     while state.tau + state.length - 1 <= n:
         seen, queried = epoch_counts(state.tau, state.tau + state.length - 1, state.q)
-        record, state = epoch_update(H, state, seen, queried, fparams, kernel)
+        record, state = epoch_update(H, state, seen, queried, fparams, kernel, nested=nested, timings=timings)
+        if on_epoch is not None:
+            on_epoch(record)
+        if not keep_pairs:
+            record = replace(record, **dict.fromkeys(PAIR_FIELDS))
         epochs.append(record)
         labels += record.labels_requested
     if state.tau <= n:  # the unfinished epoch still asks for labels

@@ -171,12 +171,12 @@ def _solver(cost, lower, upper, equalities, rhs, warm: bool = True):
     return new_lp(cost, lower, upper, (csr.indptr, csr.indices, csr.data, rhs), warm=warm)
 
 
-def _chain_route(HS, pS, weight, W, scale: float, stats: dict | None):
+def _chain_route(HS, pS, weight, W, scale: float, stats: dict | None, nested=None):
     """(eta^, R) from fast/line9_chain.py when the class is nested on S_l and the cycle
     certificate holds (the value of eta^ over every row within CHAIN_RTOL |s| + CHAIN_ATOL
     scale of the cycle's lower bound), else None."""
     chain_stats: dict = {}
-    fitted = fit_nested(HS, pS, weight, W, chain_stats)
+    fitted = fit_nested(HS, pS, weight, W, chain_stats, None if nested is True else nested)
     if fitted is not None:
         eta, lower = fitted
         eta = eta.astype(FLOAT, copy=False)
@@ -230,12 +230,13 @@ def _row_generation(HS, pS, weight, W, scale: float, warm: bool, stats: dict | N
 
 
 def fit_distribution(
-    H, support, p_hat, weight, W, *, warm: bool = True, stats: dict | None = None, distance=None, nested: bool = True
+    H, support, p_hat, weight, W, *, warm: bool = True, stats: dict | None = None, distance=None, nested=True
 ):
     """Line 9: (eta^ on the support, the value of that eta^ over all rows). eta^ = 1/2 when
     there is no row (every D^ is optimal). weight and W are |H| x |H|, nan where (h, h')
     gives no row. A class nested on the support takes the cycle-ratio route first
-    (fast/line9_chain.py; nested=False skips it), any other, or one whose certificate fails,
+    (fast/line9_chain.py; nested=False skips it, a fast.nested.Nested of H on the support
+    saves finding the order), any other, or one whose certificate fails,
     row generation: warm=False forces its linprog fallback; `distance`, the Hamming
     distances of H on the support (the spanning tree's input), as an array or a function
     called only if row generation runs. `stats`, if given, receives the route ("method")
@@ -247,6 +248,6 @@ def fit_distribution(
     if not np.isfinite(weight).any():
         return eta, 0.0
     scale = float(np.nanmax(weight * (np.abs(W) + 1)))
-    fitted = _chain_route(HS, pS, weight, W, scale, stats) if nested else None
+    fitted = _chain_route(HS, pS, weight, W, scale, stats, nested) if nested is not False else None
     eta, R = fitted if fitted is not None else _row_generation(HS, pS, weight, W, scale, warm, stats, distance)
     return eta, lp_value(R, weight, W)

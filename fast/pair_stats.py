@@ -214,7 +214,33 @@ def _unpacked(words: np.ndarray, m: int) -> np.ndarray:
     return np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=1, bitorder="little")[:, :m].astype(bool)
 
 
-def next_query_probabilities(H: np.ndarray, pair_value: np.ndarray, chunk_words: int = BLOCK_ELEMENTS) -> np.ndarray:
+def _nested_next_q(nested, pair_value: np.ndarray) -> np.ndarray:
+    """Line 13 for a nested class (fast/nested.py): with the hypotheses in chain order, the
+    pairs a < b that disagree at the point of rank r are those with c_a <= r < c_b: rows
+    0..A(r)-1 (the hypotheses without it, c <= r) and columns A(r).. (those with it) of
+    the chain-ordered pair matrix, a max over a quadrant, which a
+    suffix max along the rows and then a prefix max down the columns give for every r at
+    once. pair_value is symmetric (rho^ 4^(k-l-1) with k = the pair's min level). Exact:
+    only maxima are taken, so the result is the sweep's, bit for bit."""
+    chain = nested.chain
+    lengths = nested.lengths[chain]
+    num_h, m = len(chain), len(nested.order)
+    result = np.zeros(m, pair_value.dtype)
+    if num_h < 2:
+        return result
+    V = pair_value[np.ix_(chain, chain)]
+    np.maximum.accumulate(V[:, ::-1], axis=1, out=V[:, ::-1])  # V[a, t] = max_{b >= t} value(a, b)
+    np.maximum.accumulate(V, axis=0, out=V)  # V[a, t] = max_{a' <= a, b >= t} value(a', b)
+    below = np.searchsorted(lengths, np.arange(m), side="right")  # A(r): hypotheses with c <= r
+    inside = (below > 0) & (below < num_h)
+    at = np.flatnonzero(inside)
+    result[nested.order[at]] = V[below[at] - 1, below[at]]
+    return result
+
+
+def next_query_probabilities(
+    H: np.ndarray, pair_value: np.ndarray, chunk_words: int = BLOCK_ELEMENTS, nested=None
+) -> np.ndarray:
     """Line 13: q_{l+1}^x = max over pairs h < h' with h(x) != h'(x) of pair_value[h, h']
     (0 where all hypotheses agree), without a pairs x points array.
 
@@ -223,7 +249,10 @@ def next_query_probabilities(H: np.ndarray, pair_value: np.ndarray, chunk_words:
     sets of points (64 points a word), so a chunk of pairs costs pairs x |X|/64 words: the
     XOR of the pair's rows, masked by the open points, and its running OR along the chunk
     (a bit set in row c and not in row c-1 is a point whose first disagreeing pair is c).
-    Once the remaining values are all 0, the open points keep 0."""
+    Once the remaining values are all 0, the open points keep 0. `nested`, a
+    fast.nested.Nested of H: the closed form of `_nested_next_q` instead, O(|H|^2)."""
+    if nested is not None:
+        return _nested_next_q(nested, pair_value)
     num_h, m = H.shape
     result = np.zeros(m, pair_value.dtype)
     packed = _packed(H)
