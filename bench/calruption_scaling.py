@@ -2,7 +2,7 @@
 
     python bench/calruption_scaling.py [--sizes 128,256,512,1024] [--skip-tape] [--skip-reference]
         [--reference-epochs 64x256:10,256x256:10] [--reference-timeout 3600] [--json PATH]
-        [--backend numpy] [--timeout 1800]
+        [--backend numpy] [--workers 1] [--timeout 1800]
 
 Each measurement runs in a fresh subprocess (BLAS and OpenMP pinned to one thread before
 numpy loads), which reports its wall time, its CPU time (process time: all its threads;
@@ -21,7 +21,9 @@ ratio to it says how far the whole epoch (Catoni's iterations, the LP of line 9 
   timed apart, `setup_s`), CPU seconds, peak RSS, the floor estimate, epochs completed, q
   groups per epoch, output against instance.best; the growth exponents
   log(t_1024 / t_128) / log 8 and log(t_4096 / t_1024) / log 4 (wall and CPU) when the
-  sizes ran; --backend picks fast's array backend (fast/backends.py);
+  sizes ran; --backend picks fast's array backend (fast/backends.py), --workers the threads
+  of line 8's Catoni roots (BLAS stays at one thread); the run keeps no |H| x |H| field of
+  finished epochs (keep_pairs=False), and each size prints its CPU seconds by line;
 * tape mode: fast CALruption on 1024 hypotheses x 1024 points, paper constants, clean
   stream, seed 1, n = 2^24: the smallest power of two for which two epochs complete with
   the paper's constants at |H| = 1024 (|I_1| + |I_2| = 16.18 million rounds; the rest of
@@ -113,7 +115,7 @@ def floor_estimate(hypotheses: int, points: int, groups_per_epoch, per_element: 
     return per_element * sum(pairs * (2 * g + 1) + hypotheses * points for g in groups_per_epoch)
 
 
-def _child_counts(size: int, backend: str = "numpy") -> None:
+def _child_counts(size: int, backend: str = "numpy", workers: str = "1") -> None:
     import numpy as np
     from _instances import thresholds_instance
 
@@ -157,7 +159,15 @@ def _child_counts(size: int, backend: str = "numpy") -> None:
     # keep_pairs=False: the run keeps no |H| x |H| field of finished epochs (the same
     # computation; at 4096 the fields are 640 MiB an epoch, fast.calruption.calruption_run)
     run = fast.calruption_counts(
-        instance, adversary, params, 1, raw=True, backend=backend, keep_pairs=False, timings=timings
+        instance,
+        adversary,
+        params,
+        1,
+        raw=True,
+        backend=backend,
+        keep_pairs=False,
+        timings=timings,
+        workers=int(workers),
     )
     seconds, cpu_s = time.perf_counter() - started, time.process_time() - cpu
     peak_rss_mb = _peak_rss_mb()  # before the pass-rate measurement's arrays
@@ -169,6 +179,7 @@ def _child_counts(size: int, backend: str = "numpy") -> None:
             "points": size,
             "n": COUNTS_N,
             "backend": backend,
+            "workers": int(workers),
             "seconds": seconds,
             "cpu_s": cpu_s,
             "setup_s": setup_s,
@@ -312,13 +323,13 @@ def _exponent(by_size: dict, small: int, large: int, field: str = "seconds"):
     return None
 
 
-def counts_scaling(sizes=SIZES, backend: str = "numpy", timeout: float | None = None) -> dict:
+def counts_scaling(sizes=SIZES, backend: str = "numpy", timeout: float | None = None, workers: int = 1) -> dict:
     """Counts mode at each size, each in a fresh process; the growth exponents 128 -> 1024
     and 1024 -> 4096 (wall and CPU), and between consecutive sizes."""
     rows, unfinished = [], []
     for size in sizes:
         progress = []
-        lines, ended = _run_child(["counts", size, backend], timeout, progress)
+        lines, ended = _run_child(["counts", size, backend, workers], timeout, progress)
         if ended != "ok" or not lines:
             print(f"counts |H| = |X| = {size:>5}: not finished ({ended})", flush=True)
             unfinished.append({"hypotheses": size, "ended": ended, "progress": progress})
@@ -480,6 +491,9 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--backend", default="numpy", help="fast's array backend (fast/backends.py; default numpy)")
     parser.add_argument(
+        "--workers", type=int, default=1, help="threads for line 8's Catoni roots in counts mode (default 1)"
+    )
+    parser.add_argument(
         "--timeout", type=float, default=1800.0, help="seconds per counts-mode size before it is stopped (default 1800)"
     )
     args = parser.parse_args(argv)
@@ -492,8 +506,8 @@ def main(argv=None) -> int:
         return 2
     report = {
         "benchmark": "calruption_scaling",
-        "threads": "1 (OPENBLAS/OMP/MKL_NUM_THREADS=1)",
-        "counts_mode": counts_scaling(args.sizes, args.backend, args.timeout),
+        "threads": f"BLAS 1 (OPENBLAS/OMP/MKL_NUM_THREADS=1); line 8 on {args.workers}",
+        "counts_mode": counts_scaling(args.sizes, args.backend, args.timeout, args.workers),
     }
     if not args.skip_tape:
         report["tape_mode"] = tape_run()

@@ -125,13 +125,23 @@ def robust_cal_counts(instance, adversary, params, seed, vanilla=False, *, raw=F
 
 
 def calruption_counts(
-    instance, adversary, params, seed, *, raw=False, backend=None, device=None, timings=None, keep_pairs=True
+    instance,
+    adversary,
+    params,
+    seed,
+    *,
+    raw=False,
+    backend=None,
+    device=None,
+    timings=None,
+    keep_pairs=True,
+    workers=1,
 ):
     """Counts mode: the draws on the host (numpy's Generator, the same counts for a seed on
     every backend), the pair statistics on `backend`/`device`. `timings`, a dict, gains
     the seconds of each line's part (fast.calruption.epoch_update); keep_pairs=False (with
     raw=True only: the trace needs them) keeps no |H| x |H| field of the epochs
-    (fast.calruption.calruption_run)."""
+    (fast.calruption.calruption_run); workers > 1: line 8 on that many threads."""
     if not keep_pairs and not raw:
         raise ValueError("keep_pairs=False needs raw=True: the trace reports every pair's fields")
     backend = get_backend(backend, device)
@@ -144,5 +154,6 @@ def calruption_counts(
         backend,
         timings=timings,
         keep_pairs=keep_pairs,
+        workers=workers,
     )
     return run if raw else convert.calruption_trace(run, params, fparams)

@@ -21,7 +21,9 @@ properties/checks/tolerances.py."""
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -104,6 +106,7 @@ def epoch_update(
     backend=None,
     nested=False,
     timings: dict | None = None,
+    workers: int = 1,
 ):
     """Lines 7-14 at the end of epoch l = state.l; returns (Epoch, next State).
 
@@ -112,7 +115,9 @@ def epoch_update(
     The pair statistics run on `kernel`'s backend (fast/pair_kernel.py; built from H on
     `backend` when not given: a run builds it once). `nested`: H's fast.nested.Nested
     (None: H is not nested; False, the default: found here), which lines 9 and 13 use.
-    `timings`, if given, gains the seconds of each part (keys "line 7" .. "line 13")."""
+    `timings`, if given, gains the CPU seconds of each part (keys "line 7" .. "line 13").
+    workers > 1 solves line 8's Catoni blocks on that many threads (numpy releases the GIL
+    in its loops; each root is its own problem, so the roots are the same)."""
     clock = _Clock(timings)
     l, length, q = state.l, state.length, state.q
     num_h, m = H.shape
@@ -144,8 +149,8 @@ def epoch_update(
     np.divide(min_q, rho, out=weight, where=active)
     np.sqrt(weight, out=weight, where=active)
     clock("line 8 weights")
-    for ai, aj, values, counts in loss_difference_blocks(kernel, groups, queried, length, active):  # line 8
-        roots = catoni_roots(values, counts, alpha[ai, aj])
+    blocks = loss_difference_blocks(kernel, groups, queried, length, active)  # line 8
+    for ai, aj, roots in _catoni_blocks(blocks, alpha, workers):
         W[ai, aj], W[aj, ai] = roots, -roots
     clock("line 8 Catoni")
 
@@ -201,16 +206,36 @@ def epoch_update(
     return record, next_state
 
 
+def _catoni_blocks(blocks, alpha: np.ndarray, workers: int):
+    """(hi, hj, roots) per block of line 8's problems, solved here or on `workers` threads
+    (at most 2 x workers blocks in flight, in order)."""
+    if workers <= 1:
+        for ai, aj, values, counts in blocks:
+            yield ai, aj, catoni_roots(values, counts, alpha[ai, aj], trusted=True)  # blocks built valid
+        return
+    with ThreadPoolExecutor(workers) as pool:
+        pending: deque = deque()
+        for ai, aj, values, counts in blocks:
+            pending.append((ai, aj, pool.submit(catoni_roots, values, counts, alpha[ai, aj], trusted=True)))
+            while len(pending) > 2 * workers:
+                ai_, aj_, future = pending.popleft()
+                yield ai_, aj_, future.result()
+        while pending:
+            ai_, aj_, future = pending.popleft()
+            yield ai_, aj_, future.result()
+
+
 class _Clock:
-    """Adds the seconds since the last call to timings[name] (nothing without timings)."""
+    """Adds the CPU seconds (process time: every thread, and not another process's load)
+    since the last call to timings[name] (nothing without timings)."""
 
     def __init__(self, timings: dict | None):
         self.timings = timings
-        self.last = time.perf_counter()
+        self.last = time.process_time()
 
     def __call__(self, name: str) -> None:
         if self.timings is not None:
-            now = time.perf_counter()
+            now = time.process_time()
             self.timings[name] = self.timings.get(name, 0.0) + now - self.last
             self.last = now
 
@@ -228,11 +253,13 @@ def calruption_run(
     *,
     on_epoch: Callable[[Epoch], None] | None = None,
     keep_pairs: bool = True,
+    workers: int = 1,
 ) -> CALruptionRun:
     """The whole run. `on_epoch(record)` sees each epoch as it completes (fast/scale_record.py
     writes it out there); keep_pairs=False drops the |H| x |H| fields (PAIR_FIELDS, set to
     None) from the records the run keeps, after on_epoch: at |H| = 4096 they are 5 x 128 MiB
-    an epoch, the bulk of a run's memory. The computation is the same either way."""
+    an epoch, the bulk of a run's memory. The computation is the same either way.
+    `workers`: threads for line 8's Catoni roots (epoch_update)."""
     kernel = PairKernel(H, backend)  # one pass over H: which kernel, and H on the device
     nested = Nested.of(H)  # once per run (fast/nested.py)
     state = initial_state(H.shape[1], H.shape[0], fparams)
@@ -240,7 +267,9 @@ def calruption_run(
     labels = 0
     while state.tau + state.length - 1 <= n:
         seen, queried = epoch_counts(state.tau, state.tau + state.length - 1, state.q)
-        record, state = epoch_update(H, state, seen, queried, fparams, kernel, nested=nested, timings=timings)
+        record, state = epoch_update(
+            H, state, seen, queried, fparams, kernel, nested=nested, timings=timings, workers=workers
+        )
         if on_epoch is not None:
             on_epoch(record)
         if not keep_pairs:
