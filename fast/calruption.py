@@ -41,6 +41,7 @@ from .pair_stats import (
     q_groups,
 )
 from .precision import FLOAT
+from .workspace import Workspace, array
 
 EpochCountsFn = Callable[[int, int, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
@@ -107,6 +108,7 @@ def epoch_update(
     nested=False,
     timings: dict | None = None,
     workers: int = 1,
+    workspace: Workspace | None = None,
 ):
     """Lines 7-14 at the end of epoch l = state.l; returns (Epoch, next State).
 
@@ -117,7 +119,8 @@ def epoch_update(
     (None: H is not nested; False, the default: found here), which lines 9 and 13 use.
     `timings`, if given, gains the CPU seconds of each part (keys "line 7" .. "line 13").
     workers > 1 solves line 8's Catoni blocks on that many threads (numpy releases the GIL
-    in its loops; each root is its own problem, so the roots are the same)."""
+    in its loops; each root is its own problem, so the roots are the same). `workspace`
+    (fast/workspace.py): arrays reused from the last epoch where nothing holds them."""
     clock = _Clock(timings)
     l, length, q = state.l, state.length, state.q
     num_h, m = H.shape
@@ -128,21 +131,28 @@ def epoch_update(
     support = np.flatnonzero(seen > 0)
     p_hat = (seen / length).astype(FLOAT, copy=False)
 
-    rho_counts = disagreement_counts(kernel, seen)  # line 7, times |I_l|
-    rho = (rho_counts / length).astype(FLOAT, copy=False)
+    pairs = (num_h, num_h)
+    rho_counts = disagreement_counts(kernel, seen, out=array(workspace, "rho_counts", pairs, np.int64))  # line 7
+    rho = array(workspace, "rho", pairs, FLOAT)
+    np.divide(rho_counts, length, out=rho)  # in float64, then to FLOAT
     clock("line 7")
     groups = q_groups(q, support)
-    min_q = min_q_on_disagreement(kernel, seen, groups, rho_counts)  # nan where rho^ = 0
+    # nan where rho^ = 0
+    min_q = min_q_on_disagreement(kernel, seen, groups, rho_counts, out=array(workspace, "min_q", pairs, q.dtype))
     clock("line 8 min q")
-    W = np.where(rho_counts == 0, 0.0, np.nan).astype(FLOAT, copy=False)  # agrees on all of S_l: W = 0, no LP row
+    W = array(workspace, "W", pairs, FLOAT)
+    W.fill(np.nan)
+    np.copyto(W, 0.0, where=rho_counts == 0)  # agrees on all of S_l: W = 0, no LP row
     np.fill_diagonal(W, np.nan)
     active = (rho_counts > 0) & (min_q > 0)  # min q = 0: weight 0, no row
     # alpha = sqrt(2 beta3 mq / (5 |I_l| rho^)) (appendix lemma "Concentration inequality in
     # our case") and weight = sqrt(mq / rho^), in place on the active pairs (nan elsewhere):
-    # no |H| x |H| temporary, each a page-fault bill at |H| in the thousands
-    alpha = np.full((num_h, num_h), np.nan, FLOAT)
+    # no |H| x |H| temporary, each a page-fault bill at |H| in the thousands (fast/workspace.py)
+    alpha = array(workspace, "alpha", pairs, FLOAT)
+    alpha.fill(np.nan)
     np.multiply(min_q, 2 * fparams.beta3, out=alpha, where=active)
-    weight = np.full((num_h, num_h), np.nan, FLOAT)
+    weight = array(workspace, "weight", pairs, FLOAT)
+    weight.fill(np.nan)
     np.multiply(rho, 5 * length, out=weight, where=active)
     np.divide(alpha, weight, out=alpha, where=active)
     np.sqrt(alpha, out=alpha, where=active)
@@ -164,11 +174,12 @@ def epoch_update(
         W,
         distance=lambda: disagreement_counts(kernel, (seen > 0).astype(np.int64)),
         nested=nested.on(support) if nested is not None else True,
+        workspace=workspace,
     )
     clock("line 9")
     eta = np.full(m, np.nan, FLOAT)
     eta[support] = eta_support
-    risk_hat = risks(H, p_hat, eta)
+    risk_hat = risks(H, p_hat, eta, workspace)
     penalised = risk_hat + fparams.beta2 * state.gap_hat  # line 10
     h_star = int(np.argmin(penalised))
     # line 11; exactly, eps_l <= Delta^ <= 1 (risks lie in [0, 1], the penalty is >= 0), and
@@ -178,8 +189,11 @@ def epoch_update(
     level = layers.sum(axis=0) - 1  # nested: the deepest i with Delta^ <= eps_i
     # line 13: q_{l+1}^x = max over pairs disagreeing at x of rho^ 4^(k - l - 1), k = min level
     clock("lines 10-12")
-    k = np.minimum(level[:, None], level[None, :])
-    pair_value = np.ldexp(rho, 2 * (k - l - 1))
+    pair_value = array(workspace, "pair_value", pairs, FLOAT)
+    for r0 in range(0, num_h, max(1, 2**20 // num_h)):  # by row blocks: no |H| x |H| integer temporary
+        r1 = min(num_h, r0 + max(1, 2**20 // num_h))
+        k = np.minimum(level[r0:r1, None], level[None, :])
+        np.ldexp(rho[r0:r1], 2 * (k - l - 1), out=pair_value[r0:r1])
     next_q = next_query_probabilities(H, pair_value, nested=nested)
     clock("line 13")
     record = Epoch(
@@ -262,13 +276,23 @@ def calruption_run(
     `workers`: threads for line 8's Catoni roots (epoch_update)."""
     kernel = PairKernel(H, backend)  # one pass over H: which kernel, and H on the device
     nested = Nested.of(H)  # once per run (fast/nested.py)
+    workspace = Workspace()  # arrays reused by the next epoch where nothing keeps them
     state = initial_state(H.shape[1], H.shape[0], fparams)
     epochs = []
     labels = 0
     while state.tau + state.length - 1 <= n:
         seen, queried = epoch_counts(state.tau, state.tau + state.length - 1, state.q)
         record, state = epoch_update(
-            H, state, seen, queried, fparams, kernel, nested=nested, timings=timings, workers=workers
+            H,
+            state,
+            seen,
+            queried,
+            fparams,
+            kernel,
+            nested=nested,
+            timings=timings,
+            workers=workers,
+            workspace=workspace,
         )
         if on_epoch is not None:
             on_epoch(record)

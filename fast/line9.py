@@ -51,6 +51,7 @@ from reference.highs import TOLERANCE, new_lp
 from .hypotheses import disagreement_counts
 from .line9_chain import CHAIN_ATOL, CHAIN_RTOL, fit_nested
 from .precision import FLOAT
+from .workspace import array
 
 HIGHS_TOLERANCE = TOLERANCE  # HiGHS's feasibility tolerances (reference/highs.py gives the reason)
 ROWGEN_RTOL = 1e-9
@@ -64,11 +65,15 @@ FIRST_ROWS, FIRST_ROWS_PER_COLUMN = 64, 1.0
 ROWS_PER_ROUND, ROWS_PER_ROUND_PER_COLUMN = 64, 0.5
 
 
-def risks(H: np.ndarray, p_hat: np.ndarray, eta: np.ndarray) -> np.ndarray:
-    """R_D(h) for every h; eta indexed by point (any value where p^ = 0)."""
+def risks(H: np.ndarray, p_hat: np.ndarray, eta: np.ndarray, workspace=None) -> np.ndarray:
+    """R_D(h) for every h; eta indexed by point (any value where p^ = 0). `workspace`
+    (fast/workspace.py) holds the two float copies of H."""
     eta0 = np.where(p_hat > 0, eta, 0.0)
-    Hf = H.astype(FLOAT)  # int64 @ float32 would compute in float64 (for float64 the same bits as H @ ...)
-    return Hf @ (p_hat * (1 - eta0)) + (1 - Hf) @ (p_hat * eta0)
+    Hf = array(workspace, "risks H", H.shape, FLOAT)
+    np.copyto(Hf, H)  # int64 @ float32 would compute in float64 (for float64 the same bits as H @ ...)
+    Hf_not = array(workspace, "risks 1 - H", H.shape, FLOAT)
+    np.subtract(1, Hf, out=Hf_not)
+    return Hf @ (p_hat * (1 - eta0)) + Hf_not @ (p_hat * eta0)
 
 
 def _row_blocks(num_h: int):
@@ -171,20 +176,23 @@ def _solver(cost, lower, upper, equalities, rhs, warm: bool = True):
     return new_lp(cost, lower, upper, (csr.indptr, csr.indices, csr.data, rhs), warm=warm)
 
 
-def _chain_route(HS, pS, weight, W, scale: float, stats: dict | None, nested=None):
-    """(eta^, R) from fast/line9_chain.py when the class is nested on S_l and the cycle
-    certificate holds (the value of eta^ over every row within CHAIN_RTOL |s| + CHAIN_ATOL
-    scale of the cycle's lower bound), else None."""
+def _chain_route(HS, pS, weight, W, scale: float, stats: dict | None, nested=None, workspace=None):
+    """(eta^, R, the value of eta^ over every row) from fast/line9_chain.py when the class
+    is nested on S_l and the cycle certificate holds (that value within CHAIN_RTOL |s| +
+    CHAIN_ATOL scale of the cycle's lower bound), else None."""
     chain_stats: dict = {}
-    fitted = fit_nested(HS, pS, weight, W, chain_stats, None if nested is True else nested)
+    fitted = fit_nested(HS, pS, weight, W, chain_stats, None if nested is True else nested, workspace)
     if fitted is not None:
         eta, lower = fitted
         eta = eta.astype(FLOAT, copy=False)
-        R = HS @ (pS * (1 - eta)) + (1 - HS) @ (pS * eta)
-        if lp_value(R, weight, W) - lower <= CHAIN_RTOL * abs(lower) + CHAIN_ATOL * scale:
+        HS_not = array(workspace, "1 - HS", HS.shape, FLOAT)
+        np.subtract(1, HS, out=HS_not)
+        R = HS @ (pS * (1 - eta)) + HS_not @ (pS * eta)
+        value = lp_value(R, weight, W)
+        if value - lower <= CHAIN_RTOL * abs(lower) + CHAIN_ATOL * scale:
             if stats is not None:
                 stats.update(chain_stats, lower_bound=lower, rows=int(np.isfinite(weight).sum()))
-            return eta, R
+            return eta, R, value
     if stats is not None:
         stats.update(chain_stats, chain_fallback=bool(chain_stats.get("nested")))
     return None
@@ -229,8 +237,28 @@ def _row_generation(HS, pS, weight, W, scale: float, warm: bool, stats: dict | N
     return eta, R
 
 
+def _scale(weight, W) -> float | None:
+    """max over rows of w (|W| + 1), by row blocks; None without rows."""
+    best = -np.inf
+    for r0, r1 in _row_blocks(weight.shape[0]):
+        block = weight[r0:r1] * (np.abs(W[r0:r1]) + 1)
+        if np.isfinite(block).any():
+            best = max(best, float(np.nanmax(block)))
+    return None if best == -np.inf else best
+
+
 def fit_distribution(
-    H, support, p_hat, weight, W, *, warm: bool = True, stats: dict | None = None, distance=None, nested=True
+    H,
+    support,
+    p_hat,
+    weight,
+    W,
+    *,
+    warm: bool = True,
+    stats: dict | None = None,
+    distance=None,
+    nested=True,
+    workspace=None,
 ):
     """Line 9: (eta^ on the support, the value of that eta^ over all rows). eta^ = 1/2 when
     there is no row (every D^ is optimal). weight and W are |H| x |H|, nan where (h, h')
@@ -240,14 +268,19 @@ def fit_distribution(
     row generation: warm=False forces its linprog fallback; `distance`, the Hamming
     distances of H on the support (the spanning tree's input), as an array or a function
     called only if row generation runs. `stats`, if given, receives the route ("method")
-    and its figures."""
+    and its figures; `workspace` (fast/workspace.py), arrays to reuse."""
     k = len(support)
-    HS = H[:, support].astype(FLOAT)
+    HS = array(workspace, "HS", (H.shape[0], k), FLOAT)
+    np.copyto(HS, H if k == H.shape[1] else H[:, support])  # support is sorted: all points, H itself
     pS = p_hat[support]
     eta = np.full(k, 0.5, FLOAT)
-    if not np.isfinite(weight).any():
+    scale = _scale(weight, W)
+    if scale is None:
         return eta, 0.0
-    scale = float(np.nanmax(weight * (np.abs(W) + 1)))
-    fitted = _chain_route(HS, pS, weight, W, scale, stats, nested) if nested is not False else None
-    eta, R = fitted if fitted is not None else _row_generation(HS, pS, weight, W, scale, warm, stats, distance)
-    return eta, lp_value(R, weight, W)
+    fitted = _chain_route(HS, pS, weight, W, scale, stats, nested, workspace) if nested is not False else None
+    if fitted is not None:
+        eta, R, objective = fitted
+    else:
+        eta, R = _row_generation(HS, pS, weight, W, scale, warm, stats, distance)
+        objective = lp_value(R, weight, W)
+    return eta, objective

@@ -40,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from .nested import Nested
+from .workspace import array
 
 CHAIN_RTOL = 1e-9
 CHAIN_ATOL = 1e-12
@@ -229,7 +230,9 @@ def _smallest_per_row(values: np.ndarray, count: int):
     return rows[keep], cols[keep]
 
 
-def min_cycle_ratio(A: np.ndarray, B: np.ndarray, chain_nodes: np.ndarray, chain_mass: np.ndarray, stats=None):
+def min_cycle_ratio(
+    A: np.ndarray, B: np.ndarray, chain_nodes: np.ndarray, chain_mass: np.ndarray, stats=None, workspace=None
+):
     """Howard's algorithm with edge generation: (d, the critical cycle's edges as (src,
     dst, is chain step)) or None.
 
@@ -244,12 +247,15 @@ def min_cycle_ratio(A: np.ndarray, B: np.ndarray, chain_nodes: np.ndarray, chain
     c_dst = np.concatenate([chain_nodes[1:], chain_nodes[:-1]])
     c_a = np.concatenate([chain_mass, chain_mass])
     # first guess of the potentials: d(h) = P(h) ~ r_h - mean r ~ the row mean of W
-    finite = np.isfinite(A)
-    counts = np.maximum(1, finite.sum(axis=1))
-    d = np.where(finite, A, 0.0).sum(axis=1) / counts
+    d = np.zeros(n)
+    for r0, r1 in _blocks(n, n):
+        block = A[r0:r1]
+        finite = np.isfinite(block)
+        d[r0:r1] = np.where(finite, block, 0.0).sum(axis=1) / np.maximum(1, finite.sum(axis=1))
     lam = 0.0
-    chosen = np.zeros((n, n), bool)
-    buffer = np.empty((min(n, max(1, ROW_BLOCK_ELEMENTS // n)), n))
+    chosen = array(workspace, "chosen edges", (n, n), bool)
+    chosen.fill(False)
+    buffer = array(workspace, "reduced costs", (min(n, max(1, ROW_BLOCK_ELEMENTS // n)), n), np.float64)
     src_parts, dst_parts = [], []
     for r0, r1 in _blocks(n, n):
         rows, cols = _smallest_per_row(A[r0:r1] + d[None, :], CANDIDATES_FIRST)
@@ -336,12 +342,18 @@ def cycle_lower_bound(cycle, W: np.ndarray, weight: np.ndarray, chain_nodes: np.
 
 
 def fit_nested(
-    HS: np.ndarray, pS: np.ndarray, weight: np.ndarray, W: np.ndarray, stats: dict | None = None, nested=None
+    HS: np.ndarray,
+    pS: np.ndarray,
+    weight: np.ndarray,
+    W: np.ndarray,
+    stats: dict | None = None,
+    nested=None,
+    workspace=None,
 ):
     """(eta^ on S, the lower bound from the critical cycle, recomputed by
     `cycle_lower_bound`) for a nested class, or None (module notes). The caller computes
     the value of eta^ over every row and compares. `nested`: the class's Nested on S, when
-    the caller has it (else found from HS)."""
+    the caller has it (else found from HS); `workspace` (fast/workspace.py), arrays to reuse."""
     if nested is None:
         nested = nested_order(HS)
     elif not isinstance(nested, tuple):
@@ -354,11 +366,16 @@ def fit_nested(
     sigma = np.argsort(c, kind="stable")  # the chain: hypotheses by prefix length
     prefix = np.concatenate([[0.0], np.cumsum(pS[order])])
     mass = prefix[c[sigma[1:]]] - prefix[c[sigma[:-1]]]
-    rows = np.isfinite(weight)
-    A = np.where(rows, W.astype(np.float64), np.inf)  # float64 also for a float32 build's inputs
+    no_row = ~np.isfinite(weight)
+    A = array(workspace, "edge a", weight.shape, np.float64)  # float64 also for a float32 build's inputs
+    np.copyto(A, W)
+    np.copyto(A, np.inf, where=no_row)
+    B = array(workspace, "edge b", weight.shape, np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        B = np.where(rows, 1.0 / weight.astype(np.float64), 0.0)
-    solved = min_cycle_ratio(A, B, sigma, mass, stats)
+        np.divide(1.0, weight, out=B)
+    np.copyto(B, 0.0, where=no_row)
+    del no_row
+    solved = min_cycle_ratio(A, B, sigma, mass, stats, workspace)
     del A, B
     if solved is None:
         return None

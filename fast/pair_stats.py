@@ -77,14 +77,15 @@ def _kernel(kernel) -> PairKernel:
     return kernel if isinstance(kernel, PairKernel) else PairKernel(np.asarray(kernel, dtype=np.int64))
 
 
-def disagreement_counts(kernel: PairKernel, seen: np.ndarray) -> np.ndarray:
+def disagreement_counts(kernel: PairKernel, seen: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Line 7 times |I_l|: sum_x seen[x] 1{h(x) != h'(x)} for all pairs, host int64
-    |H| x |H| (fast/pair_kernel.py; exact)."""
+    |H| x |H| (fast/pair_kernel.py; exact), into `out` if given."""
     kernel = _kernel(kernel)
     b = kernel.backend
     weighted = kernel.prepare(seen)
     num_h = kernel.num_h
-    out = np.empty((num_h, num_h), dtype=np.int64)
+    if out is None:
+        out = np.empty((num_h, num_h), dtype=np.int64)
     for r0, r1 in _row_blocks(num_h, num_h, PAIR_BATCH):
         out[r0:r1] = b.to_numpy(weighted.disagreement_block(r0, r1, 0, num_h))
     return out
@@ -97,7 +98,9 @@ def _upper_pairs(mask: np.ndarray, r0: int, r1: int):
     return bi + r0, bj + r0
 
 
-def min_q_on_disagreement(kernel: PairKernel, seen: np.ndarray, groups: QGroups, rho_counts: np.ndarray) -> np.ndarray:
+def min_q_on_disagreement(
+    kernel: PairKernel, seen: np.ndarray, groups: QGroups, rho_counts: np.ndarray, out: np.ndarray | None = None
+) -> np.ndarray:
     """min_{x in Dis(h,h') on S_l} q^x for every pair, |H| x |H|; nan where the pair agrees
     on all of S_l (rho^ = 0). Per block of pairs, groups are taken in ascending q and a
     pair leaves once its first group with a seen disagreement is found (D_g > 0, exact):
@@ -105,7 +108,11 @@ def min_q_on_disagreement(kernel: PairKernel, seen: np.ndarray, groups: QGroups,
     kernel = _kernel(kernel)
     b, xp = kernel.backend, kernel.backend.xp
     num_h = kernel.num_h
-    min_q = np.full(rho_counts.shape, np.nan, groups.values.dtype)  # q's values, q's dtype
+    if out is None:
+        min_q = np.full(rho_counts.shape, np.nan, groups.values.dtype)  # q's values, q's dtype
+    else:
+        min_q = out
+        min_q.fill(np.nan)
     # one prepared weight vector per group (seen on the group's points): O(m) each
     prepared = [kernel.prepare(seen, groups.members(g)) for g in range(len(groups))]
     disagree = rho_counts > 0

@@ -150,11 +150,25 @@ def test_interval_form_recognises_at_most_two_changes():
     assert pair_kernel.interval_form(np.array([[0, 1, 0, 1]])) is None
 
 
+def _into(out, value):
+    """value, written into `out` when the caller passes one (fast.calruption's workspace)."""
+    if out is None:
+        return value
+    np.copyto(out, value)
+    return out
+
+
 def _old_epoch_functions(monkeypatch):
     """fast.calruption with the previous pair statistics (the oracle), for whole-run comparisons."""
-    monkeypatch.setattr(FC, "disagreement_counts", lambda kernel, seen: old_disagreement_counts(kernel.H_host, seen))
     monkeypatch.setattr(
-        FC, "min_q_on_disagreement", lambda kernel, *args: oracle.min_q_on_disagreement(kernel.H_host, *args)
+        FC,
+        "disagreement_counts",
+        lambda kernel, seen, out=None: _into(out, old_disagreement_counts(kernel.H_host, seen)),
+    )
+    monkeypatch.setattr(
+        FC,
+        "min_q_on_disagreement",
+        lambda kernel, *args, out=None: _into(out, oracle.min_q_on_disagreement(kernel.H_host, *args)),
     )
     monkeypatch.setattr(
         FC, "loss_difference_blocks", lambda kernel, *args: oracle.loss_difference_blocks(kernel.H_host, *args)
