@@ -216,21 +216,28 @@ def _one_step(V, C, A, used, rtol: float):
     scaling by 2^-e and without its other stopping rules, for the problems where the
     one-step rule (module notes) holds: their roots, the Newton points. Scaling by a power
     of two commutes with every operation here unless something over- or underflows, so
-    these are `_solve`'s numbers; rows with max|X| or alpha max|X| above _LEAN_LIMIT, and
-    rows the rule does not settle, are left (done False) to `_solve`."""
+    these are the Newton points of `_solve`'s first evaluation (the rule's max|X - z| is
+    over the used slots here, over every slot there: here it may settle a few more rows);
+    rows with max|X| or alpha max|X| above _LEAN_LIMIT, and rows the rule does not
+    settle, are left (done False) to `_solve`."""
     lo = np.where(used, V, np.inf).min(axis=1)
     hi = np.where(used, V, -np.inf).max(axis=1)
     scale_abs = np.maximum(np.abs(lo), np.abs(hi))
     total = np.sum(C, axis=1)
     z = np.clip(np.sum(C * V, axis=1) / total, lo, hi)
     d = V - z[:, None]
-    a = A[:, None]
-    t = np.abs(d) * a
-    tt = t * t / 2
+    t = np.abs(d)
+    t *= A[:, None]
+    tt = t * t
+    tt *= 0.5  # t^2/2 (halving is exact), and below the sums associated as _psi_and_slope does
     f = np.sum(C * np.copysign(np.log1p(t + tt), d), axis=1)
-    g = A * np.sum(C * ((1 + t) / (1 + t + tt)), axis=1)
+    t += 1
+    tt += t
+    t /= tt  # psi'(t) = (1 + t) / ((1 + t) + t^2/2)
+    g = A * np.sum(C * t, axis=1)
     step = f / g
-    reach = A * (np.max(np.abs(d), axis=1) + 2 * np.abs(step))
+    # max over the used slots of |X - z|: fl is monotone, so it is fl(hi - z) or fl(z - lo)
+    reach = A * (np.maximum(hi - z, z - lo) + 2 * np.abs(step))
     curvature = np.minimum(0.25, reach * (1 + reach / 2))
     tol = rtol * np.maximum(1.0, scale_abs)
     done = (

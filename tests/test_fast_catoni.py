@@ -91,6 +91,19 @@ def test_agrees_with_reference(generator, seed, n):
     assert worst_tol <= 1
 
 
+@pytest.mark.parametrize("generator, seed, n", [(importance_weighted, 3, 200), (far_from_root, 4, 60)])
+def test_trusted_route_agrees_with_reference(generator, seed, n):
+    """trusted=True (fast.calruption's blocks: the lean first evaluation and its one-step
+    rule, then the general search for the rest) is held to the same enclosure."""
+    rng = np.random.default_rng(seed)
+    problems = [generator(rng) for _ in range(n)]
+    V, C, A = batch(problems, 8)
+    roots, iterations = catoni_roots(V, C, A, trusted=True, return_iterations=True)
+    assert (iterations == 1).any() and (iterations > 1).any()  # both routes ran
+    worst = max(error_over_tolerance(roots[i], V[i], C[i], A[i])[1] for i in range(n))
+    assert worst <= 1, worst
+
+
 def test_extremes_agree_with_reference():
     """Counts of 1e13, alpha down to 1e-12, values up to 1e12, alpha max|X| up to 1e18."""
     cases = [
