@@ -138,7 +138,9 @@ def epoch_update(
     clock("line 7")
     groups = q_groups(q, support)
     # nan where rho^ = 0
-    min_q = min_q_on_disagreement(kernel, seen, groups, rho_counts, out=array(workspace, "min_q", pairs, q.dtype))
+    min_q = min_q_on_disagreement(
+        kernel, seen, groups, rho_counts, out=array(workspace, "min_q", pairs, q.dtype), nested=nested, q=q
+    )
     clock("line 8 min q")
     W = array(workspace, "W", pairs, FLOAT)
     W.fill(np.nan)
@@ -194,7 +196,7 @@ def epoch_update(
         r1 = min(num_h, r0 + max(1, 2**20 // num_h))
         k = np.minimum(level[r0:r1, None], level[None, :])
         np.ldexp(rho[r0:r1], 2 * (k - l - 1), out=pair_value[r0:r1])
-    next_q = next_query_probabilities(H, pair_value, nested=nested)
+    next_q = next_query_probabilities(H, pair_value, nested=nested, overwrite=True)  # pair_value: scratch
     clock("line 13")
     record = Epoch(
         l=l,

@@ -98,13 +98,57 @@ def _upper_pairs(mask: np.ndarray, r0: int, r1: int):
     return bi + r0, bj + r0
 
 
+def _nested_min_q(nested, seen: np.ndarray, q: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """min q over Dis(h, h') on S_l for a nested class (fast/nested.py), into `out`: with the
+    hypotheses in chain order, a < b disagree exactly on the points of rank c_a..c_b-1, so
+    the pair's min is the min over the blocks t = a..b-1 between consecutive prefix lengths
+    of each block's least q among its seen points: a running min along each row of the
+    chain-ordered matrix. nan where no seen point lies between (rho^ = 0). Exact: only
+    minima are taken, so the result is the grouped search's, bit for bit."""
+    chain = nested.chain
+    lengths = nested.lengths[chain]
+    n = len(chain)
+    out.fill(np.nan)
+    if n < 2:
+        return out
+    order = nested.order[: lengths[-1]]  # ranks held by some hypothesis; the rest lie in no Dis
+    q_rank = np.where(seen[order] > 0, q[order], np.inf).astype(out.dtype, copy=False)
+    block_min = np.full(n - 1, np.inf, out.dtype)
+    nonempty = lengths[1:] > lengths[:-1]
+    if nonempty.any():  # consecutive non-empty blocks abut, the last ends at lengths[-1]
+        block_min[nonempty] = np.minimum.reduceat(q_rank, lengths[:-1][nonempty])
+    O = chain_ordered(out, chain, overwrite=True) if _is_view_chain(chain) else np.empty_like(out)
+    O[:, 0] = np.inf
+    T = O[:, 1:]  # T[a, t]: min over the blocks a..t (t >= a), inf for t < a
+    np.copyto(T, block_min[None, :])
+    np.copyto(T, np.inf, where=np.arange(n - 1)[None, :] < np.arange(n)[:, None])
+    np.minimum.accumulate(T, axis=1, out=T)
+    np.minimum(O, O.T, out=O)  # the lower triangle from the upper (overlap: numpy buffers)
+    np.copyto(O, np.nan, where=np.isinf(O))
+    if not _is_view_chain(chain):
+        out[np.ix_(chain, chain)] = O
+    return out
+
+
+def _is_view_chain(chain: np.ndarray) -> bool:
+    n = len(chain)
+    return bool(np.array_equal(chain, np.arange(n)) or np.array_equal(chain, np.arange(n)[::-1]))
+
+
 def min_q_on_disagreement(
-    kernel: PairKernel, seen: np.ndarray, groups: QGroups, rho_counts: np.ndarray, out: np.ndarray | None = None
+    kernel: PairKernel,
+    seen: np.ndarray,
+    groups: QGroups,
+    rho_counts: np.ndarray,
+    out: np.ndarray | None = None,
+    nested=None,
+    q: np.ndarray | None = None,
 ) -> np.ndarray:
     """min_{x in Dis(h,h') on S_l} q^x for every pair, |H| x |H|; nan where the pair agrees
     on all of S_l (rho^ = 0). Per block of pairs, groups are taken in ascending q and a
     pair leaves once its first group with a seen disagreement is found (D_g > 0, exact):
-    the work is the sum over groups of the pairs still open."""
+    the work is the sum over groups of the pairs still open. With `nested` (H's
+    fast.nested.Nested) and q, the closed form of `_nested_min_q` instead, O(|H|^2)."""
     kernel = _kernel(kernel)
     b, xp = kernel.backend, kernel.backend.xp
     num_h = kernel.num_h
@@ -113,6 +157,8 @@ def min_q_on_disagreement(
     else:
         min_q = out
         min_q.fill(np.nan)
+    if nested is not None and q is not None:
+        return _nested_min_q(nested, seen, q, min_q)
     # one prepared weight vector per group (seen on the group's points): O(m) each
     prepared = [kernel.prepare(seen, groups.members(g)) for g in range(len(groups))]
     disagree = rho_counts > 0
@@ -221,21 +267,33 @@ def _unpacked(words: np.ndarray, m: int) -> np.ndarray:
     return np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=1, bitorder="little")[:, :m].astype(bool)
 
 
-def _nested_next_q(nested, pair_value: np.ndarray) -> np.ndarray:
+def chain_ordered(matrix: np.ndarray, chain: np.ndarray, overwrite: bool = False) -> np.ndarray:
+    """matrix[chain][:, chain]: a view when the chain is the identity or its reverse (with
+    overwrite=True the caller lets it be written), else a copy."""
+    n = len(chain)
+    if np.array_equal(chain, np.arange(n)):
+        return matrix if overwrite else matrix.copy()
+    if np.array_equal(chain, np.arange(n)[::-1]):
+        return matrix[::-1, ::-1] if overwrite else matrix[::-1, ::-1].copy()
+    return matrix[np.ix_(chain, chain)]
+
+
+def _nested_next_q(nested, pair_value: np.ndarray, overwrite: bool = False) -> np.ndarray:
     """Line 13 for a nested class (fast/nested.py): with the hypotheses in chain order, the
     pairs a < b that disagree at the point of rank r are those with c_a <= r < c_b: rows
     0..A(r)-1 (the hypotheses without it, c <= r) and columns A(r).. (those with it) of
     the chain-ordered pair matrix, a max over a quadrant, which a
     suffix max along the rows and then a prefix max down the columns give for every r at
     once. pair_value is symmetric (rho^ 4^(k-l-1) with k = the pair's min level). Exact:
-    only maxima are taken, so the result is the sweep's, bit for bit."""
+    only maxima are taken, so the result is the sweep's, bit for bit. overwrite=True lets
+    it work in pair_value itself (a scratch array of the caller's)."""
     chain = nested.chain
     lengths = nested.lengths[chain]
     num_h, m = len(chain), len(nested.order)
     result = np.zeros(m, pair_value.dtype)
     if num_h < 2:
         return result
-    V = pair_value[np.ix_(chain, chain)]
+    V = chain_ordered(pair_value, chain, overwrite)
     np.maximum.accumulate(V[:, ::-1], axis=1, out=V[:, ::-1])  # V[a, t] = max_{b >= t} value(a, b)
     np.maximum.accumulate(V, axis=0, out=V)  # V[a, t] = max_{a' <= a, b >= t} value(a', b)
     below = np.searchsorted(lengths, np.arange(m), side="right")  # A(r): hypotheses with c <= r
@@ -246,7 +304,7 @@ def _nested_next_q(nested, pair_value: np.ndarray) -> np.ndarray:
 
 
 def next_query_probabilities(
-    H: np.ndarray, pair_value: np.ndarray, chunk_words: int = BLOCK_ELEMENTS, nested=None
+    H: np.ndarray, pair_value: np.ndarray, chunk_words: int = BLOCK_ELEMENTS, nested=None, overwrite: bool = False
 ) -> np.ndarray:
     """Line 13: q_{l+1}^x = max over pairs h < h' with h(x) != h'(x) of pair_value[h, h']
     (0 where all hypotheses agree), without a pairs x points array.
@@ -257,9 +315,10 @@ def next_query_probabilities(
     XOR of the pair's rows, masked by the open points, and its running OR along the chunk
     (a bit set in row c and not in row c-1 is a point whose first disagreeing pair is c).
     Once the remaining values are all 0, the open points keep 0. `nested`, a
-    fast.nested.Nested of H: the closed form of `_nested_next_q` instead, O(|H|^2)."""
+    fast.nested.Nested of H: the closed form of `_nested_next_q` instead, O(|H|^2), which
+    with overwrite=True may leave pair_value overwritten."""
     if nested is not None:
-        return _nested_next_q(nested, pair_value)
+        return _nested_next_q(nested, pair_value, overwrite)
     num_h, m = H.shape
     result = np.zeros(m, pair_value.dtype)
     packed = _packed(H)
