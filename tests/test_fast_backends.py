@@ -168,7 +168,9 @@ def _old_epoch_functions(monkeypatch):
     monkeypatch.setattr(
         FC,
         "min_q_on_disagreement",
-        lambda kernel, *args, out=None: _into(out, oracle.min_q_on_disagreement(kernel.H_host, *args)),
+        lambda kernel, *args, out=None, nested=None, q=None: _into(
+            out, oracle.min_q_on_disagreement(kernel.H_host, *args)
+        ),
     )
     monkeypatch.setattr(
         FC, "loss_difference_blocks", lambda kernel, *args: oracle.loss_difference_blocks(kernel.H_host, *args)

@@ -263,7 +263,7 @@ MUTANTS = [
         "calruption_fit_returns_half",
         "D^_l (line 9) is eta^ = 1/2 on S_l instead of the LP's solution",
         "line9.py",
-        "    return eta, lp_value(R, weight, W)\n",
+        "    return eta, objective\n",
         "    eta = np.full(k, 0.5)\n"
         "    R = HS @ (pS * (1 - eta)) + (1 - HS) @ (pS * eta)\n"
         "    return eta, lp_value(R, weight, W)\n",
@@ -382,7 +382,7 @@ VARIANTS = [
         "lp_largest_optimal_eta",
         "line 9 returns, among the optimal D^, one maximising sum eta^ (a second LP)",
         "line9.py",
-        "    return eta, lp_value(R, weight, W)\n",
+        "    return eta, objective\n",
         "    from scipy.optimize import linprog\n"
         "    from scipy.sparse import csr_matrix\n"
         "    num_h = HS.shape[0]\n"
