@@ -198,12 +198,21 @@ def test_a_risk_rounded_above_one_keeps_every_hypothesis_in_V0(tmp_path, monkeyp
     assert report.ok, report.mismatches
     from tests.broken.fast_mutants import FastMutant
 
+    # the 1 + ulp comes from the vertex row generation returns here; the cycle route of a
+    # nested class (fast/line9_chain.py) returns another optimal D^, so the broken copy
+    # takes row generation, where the rounding is
     unclipped = FastMutant(
         "gap_unclipped",
         "Delta^ not clipped at 1",
         "calruption.py",
-        "    gap_hat = np.clip(risk_hat - penalised[h_star], 2.0**-l, 1.0)",
-        "    gap_hat = np.maximum(2.0**-l, risk_hat - penalised[h_star])",
+        (
+            "    gap_hat = np.clip(risk_hat - penalised[h_star], 2.0**-l, 1.0)",
+            "        nested=nested.on(support) if nested is not None else True,",
+        ),
+        (
+            "    gap_hat = np.maximum(2.0**-l, risk_hat - penalised[h_star])",
+            "        nested=False,",
+        ),
         "layer_boundary",
     )
     monkeypatch.syspath_prepend(str(tmp_path))
