@@ -132,7 +132,9 @@ def epoch_update(
     p_hat = (seen / length).astype(FLOAT, copy=False)
 
     pairs = (num_h, num_h)
-    rho_counts = disagreement_counts(kernel, seen, out=array(workspace, "rho_counts", pairs, np.int64))  # line 7
+    rho_counts = disagreement_counts(  # line 7
+        kernel, seen, out=array(workspace, "rho_counts", pairs, np.int64), nested=nested
+    )
     rho = array(workspace, "rho", pairs, FLOAT)
     np.divide(rho_counts, length, out=rho)  # in float64, then to FLOAT
     clock("line 7")

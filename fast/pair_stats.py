@@ -77,15 +77,24 @@ def _kernel(kernel) -> PairKernel:
     return kernel if isinstance(kernel, PairKernel) else PairKernel(np.asarray(kernel, dtype=np.int64))
 
 
-def disagreement_counts(kernel: PairKernel, seen: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+def disagreement_counts(kernel: PairKernel, seen: np.ndarray, out: np.ndarray | None = None, nested=None) -> np.ndarray:
     """Line 7 times |I_l|: sum_x seen[x] 1{h(x) != h'(x)} for all pairs, host int64
-    |H| x |H| (fast/pair_kernel.py; exact), into `out` if given."""
+    |H| x |H| (fast/pair_kernel.py; exact), into `out` if given. With `nested` (H's
+    fast.nested.Nested): |S(c_h) - S(c_h')| for the prefix sums S of seen in the nesting
+    order (h and h' differ exactly on the points between their prefix lengths), exact."""
     kernel = _kernel(kernel)
-    b = kernel.backend
-    weighted = kernel.prepare(seen)
     num_h = kernel.num_h
     if out is None:
         out = np.empty((num_h, num_h), dtype=np.int64)
+    if nested is not None:
+        prefix = np.concatenate([[0], np.cumsum(np.asarray(seen, np.int64)[nested.order])])
+        at = prefix[nested.lengths]
+        for r0, r1 in _row_blocks(num_h, num_h, BLOCK_ELEMENTS):
+            np.subtract(at[r0:r1, None], at[None, :], out=out[r0:r1])
+            np.abs(out[r0:r1], out=out[r0:r1])
+        return out
+    b = kernel.backend
+    weighted = kernel.prepare(seen)
     for r0, r1 in _row_blocks(num_h, num_h, PAIR_BATCH):
         out[r0:r1] = b.to_numpy(weighted.disagreement_block(r0, r1, 0, num_h))
     return out
@@ -118,13 +127,23 @@ def _nested_min_q(nested, seen: np.ndarray, q: np.ndarray, out: np.ndarray) -> n
     if nonempty.any():  # consecutive non-empty blocks abut, the last ends at lengths[-1]
         block_min[nonempty] = np.minimum.reduceat(q_rank, lengths[:-1][nonempty])
     O = chain_ordered(out, chain, overwrite=True) if _is_view_chain(chain) else np.empty_like(out)
-    O[:, 0] = np.inf
-    T = O[:, 1:]  # T[a, t]: min over the blocks a..t (t >= a), inf for t < a
-    np.copyto(T, block_min[None, :])
-    np.copyto(T, np.inf, where=np.arange(n - 1)[None, :] < np.arange(n)[:, None])
-    np.minimum.accumulate(T, axis=1, out=T)
-    np.minimum(O, O.T, out=O)  # the lower triangle from the upper (overlap: numpy buffers)
-    np.copyto(O, np.nan, where=np.isinf(O))
+    columns = np.arange(n - 1)
+    step = max(1, BLOCK_ELEMENTS // n)  # by row blocks: no |H| x |H| temporary
+    for r0 in range(0, n, step):
+        r1 = min(n, r0 + step)
+        T = O[r0:r1, 1:]  # T[a, t]: min over the blocks a..t (t >= a), inf for t < a
+        np.copyto(T, block_min[None, :])
+        np.copyto(T, np.inf, where=columns[None, :] < np.arange(r0, r1)[:, None])
+        np.minimum.accumulate(T, axis=1, out=T)
+        O[r0:r1, 0] = np.inf
+    for r0 in range(0, n, step):  # the lower triangle from the upper one
+        r1 = min(n, r0 + step)
+        O[r0:r1, :r0] = O[:r0, r0:r1].T
+        D = O[r0:r1, r0:r1]
+        np.minimum(D, D.T.copy(), out=D)
+    for r0 in range(0, n, step):
+        rows = O[r0 : min(n, r0 + step)]
+        np.copyto(rows, np.nan, where=np.isinf(rows))
     if not _is_view_chain(chain):
         out[np.ix_(chain, chain)] = O
     return out

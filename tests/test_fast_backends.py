@@ -163,7 +163,7 @@ def _old_epoch_functions(monkeypatch):
     monkeypatch.setattr(
         FC,
         "disagreement_counts",
-        lambda kernel, seen, out=None: _into(out, old_disagreement_counts(kernel.H_host, seen)),
+        lambda kernel, seen, out=None, nested=None: _into(out, old_disagreement_counts(kernel.H_host, seen)),
     )
     monkeypatch.setattr(
         FC,

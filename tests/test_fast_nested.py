@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 from fractions import Fraction
+from unittest.mock import patch
 
 import numpy as np
 import pytest
@@ -63,6 +64,17 @@ def test_line_13_quadrant_max_is_the_sweep(H, data):
 
 
 @given(nested_class(), st.data())
+def test_line_7_prefix_differences_are_the_kernel(H, data):
+    m = H.shape[1]
+    seen = np.array(data.draw(st.lists(st.integers(0, 10**12), min_size=m, max_size=m), label="seen"), np.int64)
+    expected = pair_stats.disagreement_counts(H, seen)
+    for block in (pair_stats.BLOCK_ELEMENTS, 5):
+        with patch.object(pair_stats, "BLOCK_ELEMENTS", block):
+            got = pair_stats.disagreement_counts(H, seen, nested=Nested.of(H))
+        assert np.array_equal(got, expected), (H, seen, block)
+
+
+@given(nested_class(), st.data())
 def test_line_8_min_q_running_min_is_the_grouped_search(H, data):
     m = H.shape[1]
     seen = np.array(data.draw(st.lists(st.integers(0, 3), min_size=m, max_size=m), label="seen"), np.int64)
@@ -71,10 +83,12 @@ def test_line_8_min_q_running_min_is_the_grouped_search(H, data):
     groups = pair_stats.q_groups(q, support)
     rho_counts = pair_stats.disagreement_counts(H, seen)
     expected = pair_stats.min_q_on_disagreement(H, seen, groups, rho_counts)
-    out = np.empty_like(expected)
-    got = pair_stats.min_q_on_disagreement(H, seen, groups, rho_counts, out=out, nested=Nested.of(H), q=q)
-    assert got is out
-    assert np.array_equal(got, expected, equal_nan=True), (H, seen, q)
+    for block in (pair_stats.BLOCK_ELEMENTS, 7):  # one row block, and many (the lower triangle from earlier ones)
+        out = np.empty_like(expected)
+        with patch.object(pair_stats, "BLOCK_ELEMENTS", block):
+            got = pair_stats.min_q_on_disagreement(H, seen, groups, rho_counts, out=out, nested=Nested.of(H), q=q)
+        assert got is out
+        assert np.array_equal(got, expected, equal_nan=True), (H, seen, q, block)
 
 
 def test_nested_detects_chains_only():
