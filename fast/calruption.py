@@ -118,8 +118,9 @@ def epoch_update(
     `backend` when not given: a run builds it once). `nested`: H's fast.nested.Nested
     (None: H is not nested; False, the default: found here), which lines 9 and 13 use.
     `timings`, if given, gains the CPU seconds of each part (keys "line 7" .. "line 13").
-    workers > 1 solves line 8's Catoni blocks on that many threads (numpy releases the GIL
-    in its loops; each root is its own problem, so the roots are the same). `workspace`
+    workers > 1 solves line 8's Catoni blocks, and line 9's dense passes for a nested
+    class, on that many threads (numpy releases the GIL in its loops; the results do not
+    depend on it). `workspace`
     (fast/workspace.py): arrays reused from the last epoch where nothing holds them."""
     clock = _Clock(timings)
     l, length, q = state.l, state.length, state.q
@@ -183,6 +184,7 @@ def epoch_update(
         distance=lambda: disagreement_counts(kernel, (seen > 0).astype(np.int64)),
         nested=nested.on(support) if nested is not None else True,
         workspace=workspace,
+        workers=workers,
     )
     clock("line 9")
     eta = np.full(m, np.nan, FLOAT)

@@ -176,12 +176,12 @@ def _solver(cost, lower, upper, equalities, rhs, warm: bool = True):
     return new_lp(cost, lower, upper, (csr.indptr, csr.indices, csr.data, rhs), warm=warm)
 
 
-def _chain_route(HS, pS, weight, W, scale: float, stats: dict | None, nested=None, workspace=None):
+def _chain_route(HS, pS, weight, W, scale: float, stats: dict | None, nested=None, workspace=None, workers=1):
     """(eta^, R, the value of eta^ over every row) from fast/line9_chain.py when the class
     is nested on S_l and the cycle certificate holds (that value within CHAIN_RTOL |s| +
     CHAIN_ATOL scale of the cycle's lower bound), else None."""
     chain_stats: dict = {}
-    fitted = fit_nested(HS, pS, weight, W, chain_stats, None if nested is True else nested, workspace)
+    fitted = fit_nested(HS, pS, weight, W, chain_stats, None if nested is True else nested, workspace, workers)
     if fitted is not None:
         eta, lower = fitted
         eta = eta.astype(FLOAT, copy=False)
@@ -259,6 +259,7 @@ def fit_distribution(
     distance=None,
     nested=True,
     workspace=None,
+    workers: int = 1,
 ):
     """Line 9: (eta^ on the support, the value of that eta^ over all rows). eta^ = 1/2 when
     there is no row (every D^ is optimal). weight and W are |H| x |H|, nan where (h, h')
@@ -268,7 +269,8 @@ def fit_distribution(
     row generation: warm=False forces its linprog fallback; `distance`, the Hamming
     distances of H on the support (the spanning tree's input), as an array or a function
     called only if row generation runs. `stats`, if given, receives the route ("method")
-    and its figures; `workspace` (fast/workspace.py), arrays to reuse."""
+    and its figures; `workspace` (fast/workspace.py), arrays to reuse; `workers`, threads
+    for the cycle route's dense passes."""
     k = len(support)
     HS = array(workspace, "HS", (H.shape[0], k), FLOAT)
     np.copyto(HS, H if k == H.shape[1] else H[:, support])  # support is sorted: all points, H itself
@@ -277,7 +279,7 @@ def fit_distribution(
     scale = _scale(weight, W)
     if scale is None:
         return eta, 0.0
-    fitted = _chain_route(HS, pS, weight, W, scale, stats, nested, workspace) if nested is not False else None
+    fitted = _chain_route(HS, pS, weight, W, scale, stats, nested, workspace, workers) if nested is not False else None
     if fitted is not None:
         eta, R, objective = fitted
     else:

@@ -37,6 +37,8 @@ dense checks: None (row generation)."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from .nested import Nested
@@ -230,8 +232,30 @@ def _smallest_per_row(values: np.ndarray, count: int):
     return rows[keep], cols[keep]
 
 
+def _by_blocks(n: int, workers: int, task) -> list:
+    """[task(r0, r1, slot) for each row block], in order; with workers > 1 the blocks are
+    split into that many contiguous runs, one thread each (slot: the thread's number, for
+    its own buffer). numpy releases the GIL in the passes, so the runs overlap."""
+    blocks = list(_blocks(n, n))
+    if workers <= 1 or len(blocks) < 2:
+        return [task(r0, r1, 0) for r0, r1 in blocks]
+    runs = np.array_split(np.arange(len(blocks)), min(workers, len(blocks)))
+
+    def run(slot):
+        return [task(*blocks[i], slot) for i in runs[slot]]
+
+    with ThreadPoolExecutor(len(runs)) as pool:
+        return [result for part in pool.map(run, range(len(runs))) for result in part]
+
+
 def min_cycle_ratio(
-    A: np.ndarray, B: np.ndarray, chain_nodes: np.ndarray, chain_mass: np.ndarray, stats=None, workspace=None
+    A: np.ndarray,
+    B: np.ndarray,
+    chain_nodes: np.ndarray,
+    chain_mass: np.ndarray,
+    stats=None,
+    workspace=None,
+    workers: int = 1,
 ):
     """Howard's algorithm with edge generation: (d, the critical cycle's edges as (src,
     dst, is chain step)) or None.
@@ -255,11 +279,19 @@ def min_cycle_ratio(
     lam = 0.0
     chosen = array(workspace, "chosen edges", (n, n), bool)
     chosen.fill(False)
-    buffer = array(workspace, "reduced costs", (min(n, max(1, ROW_BLOCK_ELEMENTS // n)), n), np.float64)
+    buffers = [
+        array(workspace, f"reduced costs {slot}", (min(n, max(1, ROW_BLOCK_ELEMENTS // n)), n), np.float64)
+        for slot in range(max(1, workers))
+    ]
+
+    def first_candidates(r0, r1, slot):
+        block = buffers[slot][: r1 - r0]
+        np.add(A[r0:r1], d[None, :], out=block)
+        rows, cols = _smallest_per_row(block, CANDIDATES_FIRST)
+        return rows + r0, cols
+
     src_parts, dst_parts = [], []
-    for r0, r1 in _blocks(n, n):
-        rows, cols = _smallest_per_row(A[r0:r1] + d[None, :], CANDIDATES_FIRST)
-        rows += r0
+    for rows, cols in _by_blocks(n, workers, first_candidates):
         chosen[rows, cols] = True
         src_parts.append(rows)
         dst_parts.append(cols)
@@ -287,22 +319,28 @@ def min_cycle_ratio(
         lam = float(chi[0])
         policy_src, policy_dst, policy_chain = graph.src[policy], graph.dst[policy], graph.b[policy] == 0
         tol = _tolerance(d)
-        added = 0
-        for r0, r1 in _blocks(n, n):
+
+        def violated_edges(r0, r1, slot, lam=lam, d=d, tol=tol):
             # reduced costs a - lambda b + d(v) - d(u); Howard's optimum keeps the chosen
             # edges >= -tol, so only the others can be below it
-            reduced = buffer[: r1 - r0]
+            reduced = buffers[slot][: r1 - r0]
             np.multiply(B[r0:r1], -lam, out=reduced)
             reduced += A[r0:r1]
             reduced += d[None, :]
             reduced -= d[r0:r1, None]
             bad = np.flatnonzero(reduced.min(axis=1) < -tol)
             if not len(bad):
-                continue
+                return None
             violated = reduced[bad]
             rows, cols = _smallest_per_row(violated, CANDIDATES_ADDED)
             keep = (violated[rows, cols] < -tol) & ~chosen[bad[rows] + r0, cols]
-            rows, cols = bad[rows[keep]] + r0, cols[keep]
+            return bad[rows[keep]] + r0, cols[keep]
+
+        added = 0
+        for found in _by_blocks(n, workers, violated_edges):
+            if found is None:
+                continue
+            rows, cols = found
             chosen[rows, cols] = True
             src_parts.append(rows)
             dst_parts.append(cols)
@@ -349,11 +387,13 @@ def fit_nested(
     stats: dict | None = None,
     nested=None,
     workspace=None,
+    workers: int = 1,
 ):
     """(eta^ on S, the lower bound from the critical cycle, recomputed by
     `cycle_lower_bound`) for a nested class, or None (module notes). The caller computes
     the value of eta^ over every row and compares. `nested`: the class's Nested on S, when
-    the caller has it (else found from HS); `workspace` (fast/workspace.py), arrays to reuse."""
+    the caller has it (else found from HS); `workspace` (fast/workspace.py), arrays to reuse;
+    `workers`, threads for the dense passes (the result does not depend on them)."""
     if nested is None:
         nested = nested_order(HS)
     elif not isinstance(nested, tuple):
@@ -375,7 +415,7 @@ def fit_nested(
         np.divide(1.0, weight, out=B)
     np.copyto(B, 0.0, where=no_row)
     del no_row
-    solved = min_cycle_ratio(A, B, sigma, mass, stats, workspace)
+    solved = min_cycle_ratio(A, B, sigma, mass, stats, workspace, workers)
     del A, B
     if solved is None:
         return None

@@ -153,3 +153,24 @@ def test_a_planted_fault_fails_the_certificate_and_falls_back(monkeypatch, fault
     _, objective = line9.fit_distribution(H, np.arange(k), p, weight, W, stats=stats)
     assert stats["method"] == "row_generation" and stats["chain_fallback"], stats
     assert abs(objective - dense_optimum(H, p, weight, W)) <= LP_TOL * 4
+
+
+def test_workers_and_block_sizes_do_not_change_the_answer(monkeypatch):
+    """The dense passes by row blocks, on one thread or two (the blocks split between them)."""
+    rng = np.random.default_rng(11)
+    num_h = k = 40
+    H = np.tril(np.ones((num_h, k)), -1)[::-1].copy()
+    p = rng.uniform(1, 2, k)
+    p /= p.sum()
+    weight = rng.uniform(0.5, 2, (num_h, num_h))
+    weight = (weight + weight.T) / 2
+    np.fill_diagonal(weight, np.nan)
+    W = rng.uniform(-0.3, 0.3, (num_h, num_h))
+    W = W - W.T
+    np.fill_diagonal(W, np.nan)
+    whole = line9_chain.fit_nested(H, p, weight, W)
+    monkeypatch.setattr(line9_chain, "ROW_BLOCK_ELEMENTS", 3 * num_h)  # 3 rows a block: 14 blocks
+    for workers in (1, 2, 3):
+        eta, lower = line9_chain.fit_nested(H, p, weight, W, workers=workers)
+        assert np.array_equal(eta, whole[0]) and lower == whole[1], workers
+    assert abs(whole[1] - dense_optimum(H.astype(np.int64), p, weight, W)) <= LP_TOL * 4
