@@ -29,12 +29,13 @@ MUTANTS = [
     ScaleMutant(
         FastMutant(
             "float32_counts",
-            "the per-point counts behind the pair statistics (rho^ |I_l|, line 7, and Catoni's counts, line 8) held "
-            "in float32: the counts of an epoch of 10^12 rounds exceed 2^24 and round",
-            "pair_kernel.py",
-            "        P = xp.cumulative_sum(self.backend.asarray(c, xp.int64), include_initial=True)\n",
-            "        c = np.asarray(c).astype(np.float32).astype(np.int64)  # held in float32\n"
-            "        P = xp.cumulative_sum(self.backend.asarray(c, xp.int64), include_initial=True)\n",
+            "the per-point seen counts behind line 7's rho^ |I_l| held in float32 (the prefix sums of a nested "
+            "class, fast/pair_stats.py; the judge's thresholds are one): the counts of an epoch of 10^12 rounds "
+            "exceed 2^24 and round",
+            "pair_stats.py",
+            "        prefix = np.concatenate([[0], np.cumsum(np.asarray(seen, np.int64)[nested.order])])\n",
+            "        held = np.asarray(seen).astype(np.float32).astype(np.int64)  # held in float32\n"
+            "        prefix = np.concatenate([[0], np.cumsum(held[nested.order])])\n",
             "-",
         ),
         hidden_at=(64, 10**7),
