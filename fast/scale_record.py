@@ -10,8 +10,10 @@ not plain data: at |H| = 4096 one epoch's pair matrices are ~1 GB, beyond what a
 of the worker protocol carries (properties/judge/isolation.py); the judge reads them with
 numpy's loader without pickles.
 
-Returns plain data: the run's scalars, the files, and the seconds the run itself took
-(writing the record excluded), which the judge's cost is measured against."""
+Each epoch's file is written as the epoch completes (`calruption_run`'s on_epoch), and the
+run keeps no pair field of finished epochs (keep_pairs=False): memory stays at one
+epoch's. Returns plain data: the run's scalars, the files, and the seconds the run itself
+took (writing the record excluded), which the judge's cost is measured against."""
 
 from __future__ import annotations
 
@@ -53,26 +55,33 @@ def calruption_counts_record(instance, adversary, params, seed, directory):
         raise ValueError(f"directory must be an existing folder, got {directory!r}")
     H, env, fparams = _environment(instance, adversary, params)
     draw = counts_mode.epoch_counts(env, np.random.default_rng(seed))
-    drawn = []  # (start, end, seen, queried) of every call, in order: epochs, then the unfinished rest
+    drawn = []  # (start, end, seen, queried) of the last call: an epoch's, then the unfinished rest's
+    files = []
+    writing = [0.0, 0.0]  # wall and CPU seconds spent writing, taken off the run's
 
     def epoch_counts(start, end, q):
         seen, queried = draw(start, end, q)
-        drawn.append((start, end, seen.copy(), queried.copy()))
+        drawn[:] = [(start, end, seen.copy(), queried.copy())]
         return seen, queried
 
-    started = time.perf_counter()
-    cpu = time.process_time()
-    run = calruption_run(H, env.n, fparams, epoch_counts)
-    seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu
-    files = []
-    for epoch, (start, end, _, queried) in zip(run.epochs, drawn):
+    def write(epoch):  # as each epoch completes: the run keeps no pair field of finished epochs
+        wall, cpu = time.perf_counter(), time.process_time()
+        start, end, _, queried = drawn[0]
         assert (start, end) == (epoch.tau, epoch.tau + epoch.length - 1)
         path = os.path.join(directory, f"epoch_{epoch.l:03d}.npz")
         np.savez(path, queried=queried, **{name: np.asarray(getattr(epoch, name)) for name in EPOCH_FIELDS})
         files.append(os.path.basename(path))
+        writing[0] += time.perf_counter() - wall
+        writing[1] += time.process_time() - cpu
+
+    started = time.perf_counter()
+    cpu = time.process_time()
+    run = calruption_run(H, env.n, fparams, epoch_counts, on_epoch=write, keep_pairs=False)
+    seconds = time.perf_counter() - started - writing[0]
+    cpu_seconds = time.process_time() - cpu - writing[1]
     unfinished = None
-    if len(drawn) > len(run.epochs):
-        start, end, seen, queried = drawn[-1]
+    if run.unfinished_rounds:
+        start, end, seen, queried = drawn[0]
         q = run.epochs[-1].next_q if run.epochs else np.ones(H.shape[1])
         np.savez(os.path.join(directory, "unfinished.npz"), start=start, end=end, seen=seen, queried=queried, q=q)
         unfinished = "unfinished.npz"
