@@ -125,21 +125,28 @@ def test_nested_order_reads_prefixes_of_one_order():
         assert H[h, order[: c[h]]].all() and not H[h, order[c[h] :]].any()
 
 
+def thresholds_lp(size: int, rng):
+    """Thresholds on `size` points (prefixes of lengths size-1..0), random p^, symmetric
+    weights in [0.5, 2] on every pair and antisymmetric W in [-0.6, 0.6]."""
+    H = np.tril(np.ones((size, size)), -1)[::-1].copy()
+    p = rng.uniform(1, 2, size)
+    p /= p.sum()
+    weight = rng.uniform(0.5, 2, (size, size))
+    weight = (weight + weight.T) / 2
+    np.fill_diagonal(weight, np.nan)
+    W = rng.uniform(-0.3, 0.3, (size, size))
+    W = W - W.T
+    np.fill_diagonal(W, np.nan)
+    return H, p, weight, W
+
+
 @pytest.mark.parametrize("fault", ["values", "cycle"])
 def test_a_planted_fault_fails_the_certificate_and_falls_back(monkeypatch, fault):
     """A wrong potential (values) or a cycle that is not one (cycle): the certificate must
     not hold, and the answer must still be the optimum (row generation's)."""
     rng = np.random.default_rng(3)
-    k = num_h = 12
-    H = np.tril(np.ones((num_h, k)), -1)[::-1].copy()  # thresholds: prefixes of lengths 11..0
-    p = rng.uniform(1, 2, k)
-    p /= p.sum()
-    weight = rng.uniform(0.5, 2, (num_h, num_h))
-    weight = (weight + weight.T) / 2
-    np.fill_diagonal(weight, np.nan)
-    W = rng.uniform(-0.3, 0.3, (num_h, num_h))
-    W = W - W.T
-    np.fill_diagonal(W, np.nan)
+    H, p, weight, W = thresholds_lp(12, rng)
+    k = 12
     original = line9_chain.min_cycle_ratio
 
     def faulty(*args, **kwargs):
@@ -157,17 +164,8 @@ def test_a_planted_fault_fails_the_certificate_and_falls_back(monkeypatch, fault
 
 def test_workers_and_block_sizes_do_not_change_the_answer(monkeypatch):
     """The dense passes by row blocks, on one thread or two (the blocks split between them)."""
-    rng = np.random.default_rng(11)
-    num_h = k = 40
-    H = np.tril(np.ones((num_h, k)), -1)[::-1].copy()
-    p = rng.uniform(1, 2, k)
-    p /= p.sum()
-    weight = rng.uniform(0.5, 2, (num_h, num_h))
-    weight = (weight + weight.T) / 2
-    np.fill_diagonal(weight, np.nan)
-    W = rng.uniform(-0.3, 0.3, (num_h, num_h))
-    W = W - W.T
-    np.fill_diagonal(W, np.nan)
+    num_h = 40
+    H, p, weight, W = thresholds_lp(num_h, np.random.default_rng(11))
     whole = line9_chain.fit_nested(H, p, weight, W)
     monkeypatch.setattr(line9_chain, "ROW_BLOCK_ELEMENTS", 3 * num_h)  # 3 rows a block: 14 blocks
     for workers in (1, 2, 3):
