@@ -288,6 +288,7 @@ def test_fast_record_is_certified_by_cycles_alone(recorded, tmp_path, monkeypatc
     report, sizes, judge = _run(recorded, tmp_path, monkeypatch)
     assert report.mismatches == []
     assert judge.nest is not None and judge.cycle_bounds == sizes.epochs and judge.lp_solves == 0
+    assert (sizes.cycle_bounds, sizes.lp_solves) == (sizes.epochs, 0)  # reported per size
 
 
 @pytest.mark.parametrize("pull", [0.5, 1e-3])
