@@ -6,26 +6,19 @@ caught through it."""
 
 from __future__ import annotations
 
-import os
 from fractions import Fraction
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-import reference as R
 from properties.checks.catoni_sign import catoni_sign
-from properties.checks.crosscheck import AlgorithmReport, _Comparer
-from properties.checks.judgement import Judgement
-from properties.checks.tolerances import table
 from properties.scale import catoni as scale_catoni
 from properties.scale import lp, lp_cycle, nested
-from properties.scale import run as scale
 from properties.scale.epoch import EpochJudge, PairCounts
 from reference.calruption import fit_distribution
 from reference.catoni import catoni_sign_exact
-
-N = 10**12
+from tests.scale_records import judge_copy, record_fast
 
 
 def _chain(rng, num_h, m, flip=False):
@@ -249,50 +242,18 @@ def test_cycle_bound_is_a_lower_bound_and_tight_at_the_optimum(seed):
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory):
-    """fast's record at |H| = 64 (in-process), and the judge's view of one epoch."""
-    directory = str(tmp_path_factory.mktemp("record"))
-    size = 64
-    instance = scale.thresholds_instance(size)
-    params = R.Params.paper(N, size, scale.DELTA)
-    candidate = scale.load_candidate("fast", in_process=True)
-    result = candidate.invoke(scale.RECORD_FUNCTION, (instance, R.adversary.clean(N), params, 1, directory), {}, None)
-    return np.array(instance.hypotheses, dtype=np.int64), params, result, directory
+    """fast's record at |H| = 64 (in-process)."""
+    return record_fast(str(tmp_path_factory.mktemp("record")), 64)
 
 
-def _run(recorded, tmp_path, monkeypatch, tamper=None):
-    H, params, result, directory = recorded
-    copy = str(tmp_path / "copy")
-    os.mkdir(copy)
-    for name in os.listdir(directory):
-        with np.load(os.path.join(directory, name), allow_pickle=False) as data:
-            fields = {k: data[k].copy() for k in data.files}
-        if tamper and name.startswith("epoch_"):
-            tamper(fields)
-        np.savez(os.path.join(copy, name), **fields)
-    report = AlgorithmReport(0, "calruption")
-    cmp = _Comparer(report, table("float64"), Judgement("float64"))
-    sizes = scale.SizeResult(64, N)
-    judges = []
-    original = EpochJudge.__init__
-
-    def keep(self, *args, **kwargs):
-        original(self, *args, **kwargs)
-        judges.append(self)
-
-    monkeypatch.setattr(EpochJudge, "__init__", keep)
-    scale.judge_record(cmp, H, params, dict(result), copy, sizes)
-    return report, sizes, judges[0]
-
-
-def test_fast_record_is_certified_by_cycles_alone(recorded, tmp_path, monkeypatch):
-    report, sizes, judge = _run(recorded, tmp_path, monkeypatch)
-    assert report.mismatches == []
-    assert judge.nest is not None and judge.cycle_bounds == sizes.epochs and judge.lp_solves == 0
+def test_fast_record_is_certified_by_cycles_alone(recorded, tmp_path):
+    report, sizes = judge_copy(recorded, str(tmp_path / "copy"))
+    assert report.mismatches == [] and nested.nesting(recorded[0]) is not None
     assert (sizes.cycle_bounds, sizes.lp_solves) == (sizes.epochs, 0)  # reported per size
 
 
 @pytest.mark.parametrize("pull", [0.5, 1e-3])
-def test_non_optimal_D_is_caught_through_the_cycle_route(recorded, tmp_path, monkeypatch, pull):
+def test_non_optimal_D_is_caught_through_the_cycle_route(recorded, tmp_path, pull):
     """Every epoch's eta^ pulled toward 1/2: feasible, not optimal. No cycle certifies it,
     the LP fallback's bound does not either, and the mismatch names line 9's optimality."""
 
@@ -300,6 +261,6 @@ def test_non_optimal_D_is_caught_through_the_cycle_route(recorded, tmp_path, mon
         on = fields["seen"] > 0
         fields["eta_hat"][on] = (1 - pull) * fields["eta_hat"][on] + pull * 0.5
 
-    report, _, judge = _run(recorded, tmp_path, monkeypatch, tamper)
+    report, sizes = judge_copy(recorded, str(tmp_path / "copy"), tamper, epochs=None)
     assert any("optimal D^" in v.message for v in report.mismatches), [v.message for v in report.mismatches]
-    assert judge.lp_solves > 0  # the fallback ran: the cycles were not enough
+    assert sizes.lp_solves > 0  # the fallback ran: the cycles were not enough
