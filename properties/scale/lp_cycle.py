@@ -67,14 +67,14 @@ def cycle_bound(nest, H, support, seen, length, weight, W, rows, values, eta, ne
     forward = step[m - dz <= CHAIN_TIGHT]  # P(n') - P(n) <= m tight: edge n -> n'
     backward = step[m + dz <= CHAIN_TIGHT]  # P(n) - P(n') <= m tight: edge n' -> n
     chain = (np.concatenate([forward, backward + 1]), np.concatenate([forward + 1, backward]))
-    node_rows = index[node_of[rows]]  # row (h, h'): edge n_h' -> n_h
     v64 = values.astype(np.float64)
     top = float(v64.max())
     best, tried = Fraction(0), 0
     for near in nears:
         binding = np.flatnonzero(v64 >= top - near)
         binding = binding[np.argsort(-v64[binding], kind="stable")]
-        for picked in _cycles(len(nodes), chain, node_rows[binding, 1], node_rows[binding, 0], binding):
+        ends = index[node_of[rows[binding]]]  # row (h, h'): edge n_h' -> n_h
+        for picked in _cycles(len(nodes), chain, ends[:, 1], ends[:, 0], binding):
             tried += 1
             picked = rows[np.array(picked)]
             lam = 1.0 / weight[picked[:, 0], picked[:, 1]].astype(np.float64)
