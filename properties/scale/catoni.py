@@ -26,12 +26,14 @@ rounded to float64 once more, |fl(z) - z| <= u64 |z|, which adds alpha |z| to y'
 and numpy's float64 log1p may be a SIMD routine (SVML on AVX-512) rather than glibc's, so
 its error is taken as F64_LOG1P_U units of u64 (numpy's own accuracy tests hold these
 routines to a few ulps; tests/test_scale_judge_routes.py measures it here against
-longdouble, and the margin is 8x what it finds). The counts c must be exact in float64
+longdouble and requires at most 1/8 of F64_LOG1P_U). The counts c must be exact in float64
 (c < 2^53; else every row goes to longdouble). So
 
     |f64 - f| <= u64 sum_i c_i (alpha |v_i| + alpha |z| + 2 |y_i| + (k + 4 + F64_LOG1P_U) |psi_i|) (1 + O(u64)),
 
-E64 twice that. A sign is taken where |f64| > E64; the rest go to the longdouble
+E64 twice that, plus sum_i c_i 1e-300 for underflow (the standard model holds above
+float64's normal range; below it each operation errs by at most 2^-1075 absolute, a few
+per term). A sign is taken where |f64| > E64; the rest go to the longdouble
 evaluation, and what that leaves to the exact route."""
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ U = float(np.finfo(LD).eps) / 2  # unit roundoff of the format the judge evaluat
 LOG1P_ULPS = 4
 U64 = float(np.finfo(np.float64).eps) / 2
 F64_LOG1P_U = 32  # in units of u64 (16 ulps): numpy's SIMD log1p is tested to a few ulps
+UNDERFLOW = 1e-300  # per unit of count: covers the absolute errors below the normal range
 EXACT_COUNTS = 2**53  # counts at most this are exact in float64
 
 
@@ -73,7 +76,7 @@ def catoni_f64(values: np.ndarray, counts: np.ndarray, alpha: np.ndarray, z: np.
     f = np.sum(c * np.copysign(psi, y), axis=1)
     k = values.shape[0]
     slack = alpha[:, None] * (np.abs(values)[None, :] + np.abs(zf)[:, None]) + 2 * ay + (k + 4 + F64_LOG1P_U) * psi
-    return f, 2 * U64 * np.sum(c * slack, axis=1)
+    return f, 2 * U64 * np.sum(c * slack, axis=1) + UNDERFLOW * np.sum(c, axis=1)
 
 
 def _exact_sign(values_exact, counts_row, alpha: float, z) -> int:
