@@ -70,7 +70,12 @@ class PairCounts:
     Per q group g (the support split by the candidate's q^x, ascending): D_g(h, h') =
     sum_{x in g, h(x) != h'(x)} seen[x], and P_g(h, h') the queried rounds in g where h
     errs and h' does not (h(x) = 1, h'(x) = 0, label 0; or 0, 1, label 1): the samples
-    l^(h) - l^(h') = +1/v_g there; -1/v_g on P_g(h', h); 0 elsewhere (line 8)."""
+    l^(h) - l^(h') = +1/v_g there; -1/v_g on P_g(h', h); 0 elsewhere (line 8).
+
+    With `nest` (H is a chain, properties/scale/nested.py) both are differences of int64
+    prefix sums along the nesting order, and P_g is kept as two prefix arrays, evaluated per
+    block of pairs; else exact products (`count_product`) and |H| x |H| tables. The counts
+    are the epoch's, checked to sum to |I_l| <= n before this runs: no int64 overflow."""
 
     def __init__(self, H: np.ndarray, q: np.ndarray, seen: np.ndarray, queried: np.ndarray, nest=None):
         num_h = H.shape[0]
