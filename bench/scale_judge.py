@@ -17,6 +17,8 @@ bench/results/scale_judge.json (or --json)."""
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import sys
 import tempfile
 import time
@@ -44,6 +46,10 @@ def _size_row(path: str, size: int, n: int = 10**12) -> dict:
         "mismatches": len(summary.mismatches),
         "first_mismatch": str(summary.mismatches[0]) if summary.mismatches else None,
         "total_s": time.perf_counter() - started,
+        # this process's peak resident set so far (the judge runs here, the candidate in its
+        # worker): monotone over the run, so per size with the sizes ascending
+        "judge_peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "load_average_1m": os.getloadavg()[0],
     }
     return row
 
@@ -64,7 +70,8 @@ def main(argv=None) -> int:
         print(
             f"|H| = |X| = {size:>5}: candidate {row['candidate_s']:8.2f} s (cpu {row['candidate_cpu_s']:7.2f} s), "
             f"judge {row['judge_s']:8.2f} s (cpu {row['judge_cpu_s']:7.2f} s): ratio {row['ratio']:.2f}x wall, "
-            f"{cpu} cpu; {row['epochs']} epochs, {row['mismatches']} mismatches",
+            f"{cpu} cpu; {row['epochs']} epochs, {row['mismatches']} mismatches; peak rss {row['judge_peak_rss_mb']:.0f} MB, "
+            f"load {row['load_average_1m']:.1f}",
             flush=True,
         )
     planted = []

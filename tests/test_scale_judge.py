@@ -16,16 +16,13 @@ import numpy as np
 import pytest
 
 import fast.scale_record as record_format
-import reference as R
-from properties.checks.crosscheck import AlgorithmReport, _Comparer
-from properties.checks.judgement import Judgement
-from properties.checks.tolerances import table
 from properties.scale import catoni as scale_catoni
 from properties.scale import run as scale
 from properties.scale.epoch import count_product
 from reference.catoni import catoni_sign_exact
 from tests.broken.fast_mutants import build
 from tests.broken.scale_mutants import MUTANTS, PREFIX
+from tests.scale_records import judge_copy, record_fast
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 N = 10**12
@@ -64,29 +61,11 @@ def test_planted_scale_bug_is_caught_where_it_shows(planted, tmp_path, monkeypat
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory):
     """fast's record at |H| = 64 (in-process: only the record matters here)."""
-    directory = str(tmp_path_factory.mktemp("record"))
-    size = 64
-    instance = scale.thresholds_instance(size)
-    params = R.Params.paper(N, size, scale.DELTA)
-    candidate = scale.load_candidate("fast", in_process=True)
-    result = candidate.invoke(scale.RECORD_FUNCTION, (instance, R.adversary.clean(N), params, 1, directory), {}, None)
-    return np.array(instance.hypotheses, dtype=np.int64), params, result, directory
+    return record_fast(str(tmp_path_factory.mktemp("record")), 64)
 
 
 def _judge(recorded, tmp_path, tamper=None):
-    H, params, result, directory = recorded
-    copy = str(tmp_path / "copy")
-    os.mkdir(copy)
-    for name in os.listdir(directory):
-        with np.load(os.path.join(directory, name), allow_pickle=False) as data:
-            fields = {k: data[k].copy() for k in data.files}
-        if tamper and name == "epoch_004.npz":
-            tamper(fields)
-        np.savez(os.path.join(copy, name), **fields)
-    report = AlgorithmReport(0, "calruption")
-    cmp = _Comparer(report, table("float64"), Judgement("float64"))
-    scale.judge_record(cmp, H, params, dict(result), copy, scale.SizeResult(64, N))
-    return report
+    return judge_copy(recorded, str(tmp_path / "copy"), tamper)[0]
 
 
 def _set(field, index, change):

@@ -6,11 +6,13 @@ candidate drew (issue 33, item 4; docs/scale_judge.md).
 
 `run.py` runs the candidate's `calruption_counts_record` (fast/scale_record.py: its
 record format) in the worker process of properties/judge/isolation.py and drives the judge;
-`epoch.py` judges one epoch: the pair statistics recomputed exactly in integers, every
-Catoni root certified by a sign test at the candidate's W +/- the tolerance
-(`catoni.py`: vectorised, rigorous error bound, exact fallback), the D^ fit checked for
-feasibility and against a dual lower bound the judge computes with HiGHS and verifies in
-exact integers (`lp.py`), the risks, gaps, h^*, layers and next q recomputed. Mismatches
+`epoch.py` judges one epoch: the pair statistics recomputed exactly in integers (for a
+nested class from prefix sums, `nested.py`), every Catoni root certified by a sign test at
+the candidate's W +/- the tolerance (`catoni.py`: vectorised in float64, then longdouble,
+each with a rigorous error bound, exact fallback), the D^ fit checked for feasibility and
+against a dual lower bound verified in exact integers (`lp.py`), its multipliers from one
+cycle of binding constraints for a nested class (`lp_cycle.py`) or else from HiGHS, the
+risks, gaps, h^*, layers and next q recomputed. Mismatches
 and divergences are those of the small cross-check (properties/checks/crosscheck.py), in its
 report format.
 

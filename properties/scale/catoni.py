@@ -18,7 +18,23 @@ exact); a sum of k terms gamma_k sum |c psi|. In all
 
     |f_computed - f| <= u sum_i c_i (alpha |v_i| + 2 |y_i| + (k + 4 + LOG1P_ULPS) |psi_i|) (1 + O(u)),
 
-and E is twice that (the O(u) terms, and E's own rounding)."""
+and E is twice that (the O(u) terms, and E's own rounding).
+
+A float64 filter goes first (issue 33 item 4: longdouble's log1p costs ~30 ns an element,
+float64's ~2 ns). The same analysis with u64 = 2^-53, two differences: z (a longdouble) is
+rounded to float64 once more, |fl(z) - z| <= u64 |z|, which adds alpha |z| to y's error;
+and numpy's float64 log1p may be a SIMD routine (SVML on AVX-512) rather than glibc's, so
+its error is taken as F64_LOG1P_U units of u64 (numpy's own accuracy tests hold these
+routines to a few ulps; tests/test_scale_judge_routes.py measures it here against
+longdouble and requires at most 1/8 of F64_LOG1P_U). The counts c must be exact in float64
+(c < 2^53; else every row goes to longdouble). So
+
+    |f64 - f| <= u64 sum_i c_i (alpha |v_i| + alpha |z| + 2 |y_i| + (k + 4 + F64_LOG1P_U) |psi_i|) (1 + O(u64)),
+
+E64 twice that, plus sum_i c_i 1e-300 for underflow (the standard model holds above
+float64's normal range; below it each operation errs by at most 2^-1075 absolute, a few
+per term). A sign is taken where |f64| > E64; the rest go to the longdouble
+evaluation, and what that leaves to the exact route."""
 
 from __future__ import annotations
 
@@ -31,6 +47,10 @@ from properties.checks.catoni_sign import catoni_sign
 LD = np.longdouble
 U = float(np.finfo(LD).eps) / 2  # unit roundoff of the format the judge evaluates in
 LOG1P_ULPS = 4
+U64 = float(np.finfo(np.float64).eps) / 2
+F64_LOG1P_U = 32  # in units of u64 (16 ulps): numpy's SIMD log1p is tested to a few ulps
+UNDERFLOW = 1e-300  # per unit of count: covers the absolute errors below the normal range
+EXACT_COUNTS = 2**53  # counts at most this are exact in float64
 
 
 def catoni_f(values: np.ndarray, counts: np.ndarray, alpha: np.ndarray, z: np.ndarray):
@@ -45,6 +65,20 @@ def catoni_f(values: np.ndarray, counts: np.ndarray, alpha: np.ndarray, z: np.nd
     return f, 2 * U * err
 
 
+def catoni_f64(values: np.ndarray, counts: np.ndarray, alpha: np.ndarray, z: np.ndarray):
+    """(f(z), E64) per row in float64 (module notes): values (k,) as Fractions' float64
+    roundings, counts (P, k) int64 below 2^53, alpha (P,) float64, z (P,) longdouble."""
+    zf = z.astype(np.float64)
+    y = alpha[:, None] * (values[None, :] - zf[:, None])
+    ay = np.abs(y)
+    psi = np.log1p(ay + ay * ay / 2)
+    c = counts.astype(np.float64)
+    f = np.sum(c * np.copysign(psi, y), axis=1)
+    k = values.shape[0]
+    slack = alpha[:, None] * (np.abs(values)[None, :] + np.abs(zf)[:, None]) + 2 * ay + (k + 4 + F64_LOG1P_U) * psi
+    return f, 2 * U64 * np.sum(c * slack, axis=1) + UNDERFLOW * np.sum(c, axis=1)
+
+
 def _exact_sign(values_exact, counts_row, alpha: float, z) -> int:
     pairs = [(v, int(c)) for v, c in zip(values_exact, counts_row) if c > 0]
     sign, _ = catoni_sign(
@@ -53,24 +87,41 @@ def _exact_sign(values_exact, counts_row, alpha: float, z) -> int:
     return sign
 
 
-def signs(values: np.ndarray, values_exact, counts: np.ndarray, alpha: np.ndarray, z: np.ndarray):
-    """Certified sign of f(z) per row (-1, 0, +1), and how many rows took the exact route."""
-    f, err = catoni_f(values, counts, alpha.astype(LD), z)
-    result = np.where(f > err, 1, np.where(f < -err, -1, 0))
-    undecided = np.flatnonzero(np.abs(f) <= err)
-    for r in undecided:
+def signs(values: np.ndarray, values_exact, counts: np.ndarray, alpha: np.ndarray, z: np.ndarray, f64=True):
+    """Certified sign of f(z) per row (-1, 0, +1), and how many rows took the exact route:
+    float64 where its bound decides, longdouble for the rest where its bound does, exact
+    (properties/checks/catoni_sign.py) for what is left."""
+    result = np.zeros(len(z), np.int64)
+    todo = np.arange(len(z))
+    if f64 and len(todo) and int(counts.max(initial=0)) < EXACT_COUNTS:
+        values64 = np.array([float(v) for v in values_exact])  # each Fraction rounded once
+        f, err = catoni_f64(values64, counts, np.asarray(alpha, np.float64), z)
+        result = np.where(f > err, 1, np.where(f < -err, -1, 0))
+        todo = np.flatnonzero(result == 0)  # within the bound, or a nan / inf: not decided here
+    if len(todo):
+        f, err = catoni_f(values, counts[todo], alpha[todo].astype(LD), z[todo])
+        decided = np.where(f > err, 1, np.where(f < -err, -1, 0))
+        result[todo] = decided
+        todo = todo[decided == 0]
+    for r in todo:
         result[r] = _exact_sign(values_exact, counts[r], float(alpha[r]), z[r])
-    return result, len(undecided)
+    return result, len(todo)
 
 
 def roots_within(
-    values: np.ndarray, values_exact, counts: np.ndarray, alpha: np.ndarray, W: np.ndarray, bound: np.ndarray
+    values: np.ndarray,
+    values_exact,
+    counts: np.ndarray,
+    alpha: np.ndarray,
+    W: np.ndarray,
+    bound: np.ndarray,
+    f64: bool = True,
 ):
     """Per row, whether the root of f lies in [W - bound, W + bound] (taken in longdouble:
     the interval the judge certifies is that one, within 2^-64 relative of it); the signs
     at both ends; how many signs took the exact route."""
     lo = W.astype(LD) - bound.astype(LD)
     hi = W.astype(LD) + bound.astype(LD)
-    s_lo, n_lo = signs(values, values_exact, counts, alpha, lo)
-    s_hi, n_hi = signs(values, values_exact, counts, alpha, hi)
+    s_lo, n_lo = signs(values, values_exact, counts, alpha, lo, f64)
+    s_hi, n_hi = signs(values, values_exact, counts, alpha, hi, f64)
     return (s_lo >= 0) & (s_hi <= 0), s_lo, s_hi, n_lo + n_hi

@@ -28,7 +28,7 @@ from properties.checks.free_choices import divergence_of
 from properties.checks.tolerances import table
 
 from . import catoni as cat
-from . import lp
+from . import lp, lp_cycle, nested
 
 LD = np.longdouble
 TOL = table("float64")
@@ -70,9 +70,14 @@ class PairCounts:
     Per q group g (the support split by the candidate's q^x, ascending): D_g(h, h') =
     sum_{x in g, h(x) != h'(x)} seen[x], and P_g(h, h') the queried rounds in g where h
     errs and h' does not (h(x) = 1, h'(x) = 0, label 0; or 0, 1, label 1): the samples
-    l^(h) - l^(h') = +1/v_g there; -1/v_g on P_g(h', h); 0 elsewhere (line 8)."""
+    l^(h) - l^(h') = +1/v_g there; -1/v_g on P_g(h', h); 0 elsewhere (line 8).
 
-    def __init__(self, H: np.ndarray, q: np.ndarray, seen: np.ndarray, queried: np.ndarray):
+    With `nest` (H is a chain, properties/scale/nested.py) both are differences of int64
+    prefix sums along the nesting order, and P_g is kept as two prefix arrays, evaluated per
+    block of pairs; else exact products (`count_product`) and |H| x |H| tables. The counts
+    are the epoch's, checked to sum to |I_l| <= n before this runs: no int64 overflow."""
+
+    def __init__(self, H: np.ndarray, q: np.ndarray, seen: np.ndarray, queried: np.ndarray, nest=None):
         num_h = H.shape[0]
         support = np.flatnonzero(seen > 0)
         self.values = np.unique(q[support])
@@ -80,22 +85,42 @@ class PairCounts:
         bounds = np.append(np.searchsorted(q[order], self.values, side="left"), len(order))
         self.rho_counts = np.zeros((num_h, num_h), np.int64)
         self.min_q = np.full((num_h, num_h), np.nan)
+        self.nest = nest
         self.plus, self.asked = [], []
         for g, v in enumerate(self.values):
             cols = order[bounds[g] : bounds[g + 1]]
-            Hg = H[:, cols]
-            one_zero = count_product(Hg * seen[cols], 1 - Hg)  # sum seen over h = 1, h' = 0
-            D = one_zero + one_zero.T
+            if nest is None:
+                Hg = H[:, cols]
+                one_zero = count_product(Hg * seen[cols], 1 - Hg)  # sum seen over h = 1, h' = 0
+                D = one_zero + one_zero.T
+            else:
+                # a nested class: the pair's disagreement is one run of the nesting order (properties/scale/nested.py)
+                D = nest.differences(nest.prefix(_on(seen, cols)))
             first = (D > 0) & np.isnan(self.min_q)
             self.min_q[first] = v
             self.rho_counts += D
+            del D
             q0, q1 = queried[cols, 0], queried[cols, 1]
             if v > 0 and (q0.sum() + q1.sum()) > 0:
-                A = np.concatenate([Hg * q0, (1 - Hg) * q1], axis=1)
-                B = np.concatenate([1 - Hg, Hg], axis=1)
-                self.plus.append(count_product(A, B))
+                if nest is None:
+                    A = np.concatenate([Hg * q0, (1 - Hg) * q1], axis=1)
+                    B = np.concatenate([1 - Hg, Hg], axis=1)
+                    self.plus.append(count_product(A, B))
+                else:
+                    # h errs where h' does not: ranks c_h'..c_h-1 (h = 1, h' = 0) with label 0 when
+                    # c_h > c_h'; ranks c_h..c_h'-1 (h = 0, h' = 1) with label 1 when c_h < c_h'
+                    self.plus.append((nest.prefix(_on(queried[:, 0], cols)), nest.prefix(_on(queried[:, 1], cols))))
                 self.asked.append(v)
         self.asked = np.array(self.asked, dtype=np.float64)
+
+    def plus_counts(self, g: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """P_g(h_i, h_j) for the index arrays i, j."""
+        P = self.plus[g]
+        if self.nest is None:
+            return P[i, j]
+        Q0, Q1 = P
+        ci, cj = self.nest.lengths[i], self.nest.lengths[j]
+        return np.where(ci > cj, Q0[ci] - Q0[cj], Q1[cj] - Q1[ci])
 
     def samples(self, i: np.ndarray, j: np.ndarray, length: int):
         """(values (k,) longdouble, the same as Fractions, counts (pairs, k) int64) of pairs (i, j)."""
@@ -104,19 +129,29 @@ class PairCounts:
         exact = [1 / Fraction(x) for x in self.asked] + [-1 / Fraction(x) for x in self.asked] + [Fraction(0)]
         counts = np.empty((len(i), len(values)), np.int64)
         k = len(self.asked)
-        for g, P in enumerate(self.plus):
-            counts[:, g] = P[i, j]
-            counts[:, k + g] = P[j, i]
+        for g in range(k):
+            counts[:, g] = self.plus_counts(g, i, j)
+            counts[:, k + g] = self.plus_counts(g, j, i)
         counts[:, -1] = length - counts[:, :-1].sum(axis=1)
         return values, exact, counts
+
+
+def _on(per_point: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """per_point on cols, 0 elsewhere."""
+    out = np.zeros_like(per_point)
+    out[cols] = per_point[cols]
+    return out
 
 
 class EpochJudge:
     def __init__(self, cmp, H: np.ndarray, params, beta3: Fraction):
         self.cmp, self.H, self.params, self.beta3 = cmp, H, params, beta3
+        self.nest = nested.nesting(H)  # None: the general routes (products, pair scans)
         self.beta2 = Fraction(params.beta2)
         self.roots_certified = 0  # Catoni roots shown within tolerance (both triangles), over the epochs judged
         self.exact_sign_tests = 0  # signs the vectorised bound left undecided, taken by the exact route
+        self.cycle_bounds = 0  # line 9 optimality certified by one cycle of binding constraints (nested classes)
+        self.lp_solves = 0  # restricted LPs solved (HiGHS) for line 9's bound
 
     # -- reporting -------------------------------------------------------------------------
     def fail(self, where, message, **values):
@@ -191,7 +226,7 @@ class EpochJudge:
         seen, queried, q = r["seen"], r["queried"], r["q"]
         if not self._counts(where, seen, queried, q, L, int(r["labels_requested"])):
             return None
-        pairs = PairCounts(H, q, seen, queried)
+        pairs = PairCounts(H, q, seen, queried, self.nest)
         off = ~np.eye(num_h, dtype=bool)
         self.entries(
             f"{where} rho_counts (line 7, rho^ |I_l|)",
@@ -351,19 +386,22 @@ class EpochJudge:
         def allowance(bound):
             return Fraction(t.rel) * abs(bound) + Fraction(t.abs) * Fraction(scale)
 
-        bound, rounds = lp.optimality_bound(
-            H,
-            support,
-            seen,
-            L,
-            weight,
-            W,
-            rows,
-            values,
-            first,
-            enough=lambda b: upper - b <= allowance(b) / 10,
-            near=NEAR,
-        )
+        def enough(b):
+            return upper - b <= allowance(b) / 10
+
+        bound, rounds = Fraction(0), 0
+        if self.nest is not None:
+            # a nested class: one cycle of the binding constraints, verified exactly (properties/scale/lp_cycle.py)
+            top = abs(float(value))
+            nears = (1e-12 * top + 1e-15 * scale, 1e-9 * top + 1e-12 * scale, NEAR)
+            bound, _ = lp_cycle.cycle_bound(self.nest, H, support, seen, L, weight, W, rows, values, eta, nears, enough)
+            self.cycle_bounds += int(enough(bound))
+        if not enough(bound):
+            found, rounds = lp.optimality_bound(
+                H, support, seen, L, weight, W, rows, values, first, enough=enough, near=NEAR
+            )
+            bound = max(bound, found)
+            self.lp_solves += rounds
         allowed = allowance(bound)
         gap = upper - bound
         self.cmp.report.worst["lp_optimality"] = max(
@@ -469,6 +507,14 @@ class EpochJudge:
         l = int(r["l"])
         m = H.shape[1]
         level = r["layers"].sum(axis=0) - 1
+        if self.nest is not None:
+            # a nested class: the pairs disagreeing at a point are a quadrant in the nesting order
+            k = np.minimum(level[:, None], level[None, :])
+            values = rho_c.astype(LD) / LD(L) * np.ldexp(LD(1), 2 * (k - l - 1))
+            del k
+            exact = nested.cut_max(values, self.nest)
+            self.close("next_q", f"{where} next_q (line 13)", r["next_q"], exact, np.ones(m, bool))
+            return
         i, j = np.nonzero(np.triu(rho_c > 0, 1))
         k = np.minimum(level[i], level[j])
         values = rho_c[i, j].astype(LD) / LD(L) * np.ldexp(LD(1), 2 * (k - l - 1))

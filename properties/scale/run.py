@@ -102,6 +102,8 @@ class SizeResult:
     judge_cpu_s: float = 0.0
     roots_certified: int = 0
     exact_sign_tests: int = 0
+    cycle_bounds: int = 0  # epochs whose line-9 optimality one cycle certified (nested classes, lp_cycle.py)
+    lp_solves: int = 0  # restricted LPs (HiGHS) solved for line 9's bound where no cycle was enough
     notes: list = field(default_factory=list)
 
     @property
@@ -120,6 +122,8 @@ class SizeResult:
             "ratio": self.ratio,
             "roots_certified": self.roots_certified,
             "exact_sign_tests": self.exact_sign_tests,
+            "cycle_bounds": self.cycle_bounds,
+            "lp_solves": self.lp_solves,
         }
 
 
@@ -187,6 +191,7 @@ def judge_record(cmp: _Comparer, H: np.ndarray, params, result: dict, directory:
         state = judge.judge(record, Expect(l, tau, length, q, gap_prev))
         sizes.epochs += 1
         sizes.roots_certified, sizes.exact_sign_tests = judge.roots_certified, judge.exact_sign_tests
+        sizes.cycle_bounds, sizes.lp_solves = judge.cycle_bounds, judge.lp_solves
         labels += int(record["queried"].sum())
         if state is None:
             return
