@@ -35,7 +35,7 @@ from .nested import Nested
 from .pair_kernel import PairKernel
 from .pair_stats import (
     disagreement_counts,
-    loss_difference_blocks,
+    loss_difference_batches,
     min_q_on_disagreement,
     next_query_probabilities,
     q_groups,
@@ -168,8 +168,8 @@ def epoch_update(
         np.copyto(weight, np.nan, where=inactive)
     del inactive
     clock("line 8 weights")
-    blocks = loss_difference_blocks(kernel, groups, queried, length, active)  # line 8
-    for ai, aj, roots in _catoni_blocks(blocks, alpha, workers):
+    batches = loss_difference_batches(kernel, groups, queried, length, active)  # line 8
+    for ai, aj, roots in _catoni_blocks(batches, alpha, workers):
         W[ai, aj], W[aj, ai] = roots, -roots
     clock("line 8 Catoni")
 
@@ -230,23 +230,29 @@ def epoch_update(
     return record, next_state
 
 
-def _catoni_blocks(blocks, alpha: np.ndarray, workers: int):
-    """(hi, hj, roots) per block of line 8's problems, solved here or on `workers` threads
-    (at most 2 x workers blocks in flight, in order)."""
+def _catoni_blocks(batches, alpha: np.ndarray, workers: int):
+    """(hi, hj, roots) per block of line 8's problems, batch by batch (fast/pair_stats.py's
+    `loss_difference_batches`), here or on `workers` threads: each thread computes a batch's
+    counts and solves its blocks (at most 2 x workers batches in flight, results in order)."""
+
+    def solve(batch):
+        return [
+            (ai, aj, catoni_roots(values, counts, alpha[ai, aj], trusted=True))  # blocks built valid
+            for ai, aj, values, counts in batch()
+        ]
+
     if workers <= 1:
-        for ai, aj, values, counts in blocks:
-            yield ai, aj, catoni_roots(values, counts, alpha[ai, aj], trusted=True)  # blocks built valid
+        for batch in batches:
+            yield from solve(batch)
         return
     with ThreadPoolExecutor(workers) as pool:
         pending: deque = deque()
-        for ai, aj, values, counts in blocks:
-            pending.append((ai, aj, pool.submit(catoni_roots, values, counts, alpha[ai, aj], trusted=True)))
+        for batch in batches:
+            pending.append(pool.submit(solve, batch))
             while len(pending) > 2 * workers:
-                ai_, aj_, future = pending.popleft()
-                yield ai_, aj_, future.result()
+                yield from pending.popleft().result()
         while pending:
-            ai_, aj_, future = pending.popleft()
-            yield ai_, aj_, future.result()
+            yield from pending.popleft().result()
 
 
 class _Clock:

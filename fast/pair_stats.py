@@ -214,11 +214,20 @@ def loss_difference_blocks(kernel: PairKernel, groups: QGroups, queried: np.ndar
     that are 0 for every pair of the block are dropped (a 0 count is padding to
     catoni_roots; dropping it changes nothing but the order of the sum). The blocks of
     rows (BLOCK_ELEMENTS) fix which columns are dropped, hence the last bits of the roots;
-    the counts themselves are computed for PAIR_BATCH pairs at a time on the backend.
+    the counts themselves are computed for PAIR_BATCH pairs at a time on the backend
+    (`loss_difference_batches`: one task per batch).
 
     Per asked group g: plus_g = e0_h + e1_h' - common, minus_g = e1_h + e0_h' - common, with
     e_y = sum_{x in g} h(x) queried[x, y] and common = sum_{x in g} h(x) h'(x) (queried[x, 0]
     + queried[x, 1]): h = 1, h' = 0, label 0, or h = 0, h' = 1, label 1, and the reverse."""
+    for batch in loss_difference_batches(kernel, groups, queried, length, active):
+        yield from batch()
+
+
+def loss_difference_batches(kernel: PairKernel, groups: QGroups, queried: np.ndarray, length: int, active: np.ndarray):
+    """`loss_difference_blocks` as tasks: the per-group tables are prepared here, once; each
+    returned function computes one batch of about PAIR_BATCH pairs and returns its blocks
+    (a list, in order). The tasks only read what they share, so threads may run them."""
     kernel = _kernel(kernel)
     b, xp = kernel.backend, kernel.backend.xp
     num_h = kernel.num_h
@@ -233,19 +242,13 @@ def loss_difference_blocks(kernel: PairKernel, groups: QGroups, queried: np.ndar
     slots = 2 * len(asked) + 1
     rows_per_block = max(1, BLOCK_ELEMENTS // (num_h * slots))
     blocks = [(r0, min(num_h, r0 + rows_per_block)) for r0 in range(0, num_h, rows_per_block)]
-    position = 0
-    while position < len(blocks):
-        # a batch: consecutive row blocks, about PAIR_BATCH pairs (at least one block)
-        batch, pairs = [], []
-        while position < len(blocks) and (not batch or sum(len(p[0]) for p in pairs) < PAIR_BATCH):
-            r0, r1 = blocks[position]
-            pairs.append(_upper_pairs(active, r0, r1))
-            batch.append(blocks[position])
-            position += 1
+
+    def run(batch, pairs):
+        out = []
         hi = np.concatenate([p[0] for p in pairs])
         hj = np.concatenate([p[1] for p in pairs])
         if len(hi) == 0:
-            continue
+            return out
         r0, r1 = batch[0][0], batch[-1][1]
         i, j = b.asarray(hi, xp.int64), b.asarray(hj, xp.int64)
         geo = kernel.geometry(i, j)
@@ -271,7 +274,21 @@ def loss_difference_blocks(kernel: PairKernel, groups: QGroups, queried: np.ndar
             size = max(1, CATONI_ELEMENTS // block.shape[1])
             for c0 in range(0, n, size):
                 part = slice(c0, c0 + size)
-                yield bhi[part], bhj[part], np.broadcast_to(values_row[used], block[part].shape), block[part]
+                out.append((bhi[part], bhj[part], np.broadcast_to(values_row[used], block[part].shape), block[part]))
+        return out
+
+    tasks = []
+    position = 0
+    while position < len(blocks):
+        # a batch: consecutive row blocks, about PAIR_BATCH pairs (at least one block)
+        batch, pairs = [], []
+        while position < len(blocks) and (not batch or sum(len(p[0]) for p in pairs) < PAIR_BATCH):
+            r0, r1 = blocks[position]
+            pairs.append(_upper_pairs(active, r0, r1))
+            batch.append(blocks[position])
+            position += 1
+        tasks.append(lambda batch=batch, pairs=pairs: run(batch, pairs))
+    return tasks
 
 
 def _packed(mask: np.ndarray) -> np.ndarray:

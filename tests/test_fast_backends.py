@@ -173,7 +173,9 @@ def _old_epoch_functions(monkeypatch):
         ),
     )
     monkeypatch.setattr(
-        FC, "loss_difference_blocks", lambda kernel, *args: oracle.loss_difference_blocks(kernel.H_host, *args)
+        FC,
+        "loss_difference_batches",
+        lambda kernel, *args: [lambda: list(oracle.loss_difference_blocks(kernel.H_host, *args))],
     )
     original = FC.fit_distribution
     monkeypatch.setattr(FC, "fit_distribution", lambda *args, distance=None, **kw: original(*args, **kw))

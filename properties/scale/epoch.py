@@ -33,6 +33,7 @@ from . import lp, lp_cycle, nested
 LD = np.longdouble
 TOL = table("float64")
 JUDGE_MARGIN = 1e-3
+WEIGHT_BLOCK = 1 << 18  # pairs per block of the alpha and weight checks (longdouble temporaries)
 MAX_SHOWN = 3  # entries named in a mismatch message
 CATONI_ROWS = 1 << 15  # pairs per vectorised Catoni evaluation (pairs x slots longdouble temporaries)
 EXACT_FLOAT = 2**53
@@ -173,8 +174,10 @@ class EpochJudge:
         )
         return False
 
-    def close(self, name: str, where: str, candidate: np.ndarray, exact: np.ndarray, mask, scale=1.0) -> bool:
-        """candidate within tolerance `name` of exact on mask; nan must match nan off it."""
+    @staticmethod
+    def _ratio(name: str, candidate: np.ndarray, exact: np.ndarray, mask, scale=1.0) -> np.ndarray:
+        """|candidate - exact| over tolerance `name`'s bound on mask (0 off it; inf for a nan
+        candidate on it)."""
         t = TOL[name]
         bound = t.rel * np.abs(exact.astype(np.float64)) + t.abs * np.asarray(scale, dtype=np.float64)
         err = np.abs(candidate.astype(LD) - exact).astype(np.float64)
@@ -182,17 +185,24 @@ class EpochJudge:
         bound = np.where(mask, bound, 1.0)
         with np.errstate(invalid="ignore", divide="ignore"):
             ratio = np.where(bound > 0, err / bound, np.where(err > 0, np.inf, 0.0))
-        ratio = np.where(np.isnan(ratio), np.inf, ratio)  # a nan candidate on the mask is outside
-        if ratio.size:
-            worst = float(ratio.max())
-            self.cmp.report.worst[name] = max(self.cmp.report.worst.get(name, 0.0), worst)
+        return np.where(np.isnan(ratio), np.inf, ratio)  # a nan candidate on the mask is outside
+
+    def _verdict(self, name: str, where: str, ratio_max: float, bad: np.ndarray, candidate, exact) -> bool:
+        self.cmp.report.worst[name] = max(self.cmp.report.worst.get(name, 0.0), ratio_max)
+        t = TOL[name]
         return self.entries(
             where,
             f"outside the tolerance of {name!r} (rel {t.rel:g}, abs {t.abs:g} x {t.scale})",
-            ratio > 1 + JUDGE_MARGIN,
+            bad,
             candidate,
             exact,
         )
+
+    def close(self, name: str, where: str, candidate: np.ndarray, exact: np.ndarray, mask, scale=1.0) -> bool:
+        """candidate within tolerance `name` of exact on mask; nan must match nan off it."""
+        ratio = self._ratio(name, candidate, exact, mask, scale)
+        worst = float(ratio.max()) if ratio.size else 0.0
+        return self._verdict(name, where, worst, ratio > 1 + JUDGE_MARGIN, candidate, exact)
 
     def defined_as(self, where: str, candidate: np.ndarray, defined: np.ndarray) -> bool:
         bad = np.isnan(candidate) == defined
@@ -278,12 +288,30 @@ class EpochJudge:
         """alpha = sqrt(2 beta3 min q / (5 |I_l| rho^)) = sqrt(2 beta3 min q / (5 rho^ |I_l|)) with
         rho^ |I_l| the count; weight = sqrt(min q / rho^) (the appendix lemma)."""
         b3 = LD(self.beta3.numerator) / LD(self.beta3.denominator)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            alpha = np.sqrt(2 * b3 * mq.astype(LD) / (5 * rho_c.astype(LD)))
-            weight = np.sqrt(mq.astype(LD) * LD(L) / rho_c.astype(LD))
-        for name, cand, exact in (("alpha", r["alpha"], alpha), ("weight", r["weight"], weight)):
-            if self.defined_as(f"{where} {name}", cand, active):
-                self.close(name, f"{where} {name}", cand, exact, active)
+
+        def exact(name, rows):
+            with np.errstate(invalid="ignore", divide="ignore"):
+                if name == "alpha":
+                    return np.sqrt(2 * b3 * mq[rows].astype(LD) / (5 * rho_c[rows].astype(LD)))
+                return np.sqrt(mq[rows].astype(LD) * LD(L) / rho_c[rows].astype(LD))
+
+        # by row blocks: |H| x |H| longdouble temporaries are 256 MiB each at |H| = 4096, and
+        # fresh memory costs page faults (fast/workspace.py); the values are the same
+        num_h = rho_c.shape[0]
+        step = max(1, WEIGHT_BLOCK // max(1, num_h))
+        for name in ("alpha", "weight"):
+            cand = r[name]
+            if not self.defined_as(f"{where} {name}", cand, active):
+                continue
+            bad = np.zeros(cand.shape, bool)
+            worst = 0.0
+            for r0 in range(0, num_h, step):
+                rows = slice(r0, min(num_h, r0 + step))
+                ratio = self._ratio(name, cand[rows], exact(name, rows), active[rows])
+                if ratio.size:
+                    worst = max(worst, float(ratio.max()))
+                bad[rows] = ratio > 1 + JUDGE_MARGIN
+            self._verdict(name, f"{where} {name}", worst, bad, cand, _Rows(lambda rows, n=name: exact(n, rows)))
 
     def _W(self, where, r, pairs: PairCounts, rho_c, mq, L, active):
         """Line 8: 0 where rho^ = 0 (every sample is 0; nan accepted, docs/protocol.md section 6),
@@ -531,6 +559,17 @@ class EpochJudge:
             exact[cols[hit]] = values[chunk[dis[:, hit].argmax(axis=0)]]
             open_[cols[hit]] = False
         self.close("next_q", f"{where} next_q (line 13)", r["next_q"], exact, np.ones(m, bool))
+
+
+class _Rows:
+    """exact[t] for an index (row, col) without the whole array: computes row `row`."""
+
+    def __init__(self, rows_of):
+        self.rows_of = rows_of
+
+    def __getitem__(self, index):
+        row, col = index
+        return self.rows_of(slice(row, row + 1))[0, col]
 
 
 def _show(value):
