@@ -190,3 +190,16 @@ def test_planted_scale_bug_is_caught_at_1024(planted, tmp_path, monkeypatch):
     package = build(planted.mutant, tmp_path, PREFIX)
     summary, _ = _summary(package, 1024)
     assert summary.mismatches, f"{planted.mutant.name} passed at |H| = 1024"
+
+
+@pytest.mark.parametrize("field, at", [("alpha", (50, 3)), ("weight", (3, 50))])
+def test_alpha_and_weight_checked_by_row_blocks(recorded, tmp_path, monkeypatch, field, at):
+    """The alpha and weight checks run by row blocks (no |H| x |H| longdouble array): an
+    entry in a later block is caught, and the message shows the judge's value there."""
+    from properties.scale import epoch as scale_epoch
+
+    monkeypatch.setattr(scale_epoch, "WEIGHT_BLOCK", 3 * 64)  # 3 rows a block at |H| = 64
+    report = _judge(recorded, tmp_path, _set(field, at, lambda v: v * 1.01))
+    found = [v for v in report.mismatches if field in v.message]
+    assert found, [v.message for v in report.mismatches]
+    assert str(list(at)) in str(found[0]) or str(at) in str(found[0]), found[0]
