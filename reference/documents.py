@@ -522,22 +522,32 @@ def load_tape(document, *, source: str | None = None) -> Tape:
     return _build(source, document, lambda: Tape.from_json(document))
 
 
+def _shown_path(name) -> str:
+    """A document's file name for a one-line message: as written, or as its repr when it
+    holds a newline or another unprintable character (drawn from the schema, found so)."""
+    return name if isinstance(name, str) and name.isprintable() else repr(name)
+
+
 def _load_npy_tape(document: dict, source: str, folder: Path) -> Tape:
     import numpy as np  # here: reading JSON documents does not need numpy's import time
 
     n = document["n"]
     arrays = {
-        field: _read_npy(folder / document[field], dtype, n, f"{source}: at $.{field}: {document[field]}")
+        field: _read_npy(folder / document[field], dtype, n, f"{source}: at $.{field}: {_shown_path(document[field])}")
         for field, (_, dtype) in NPY_FILES.items()
     }
     negative = np.flatnonzero(arrays["x"] < 0)
     if negative.size:
         i = int(negative[0])
-        raise DocumentError(f"{source}: at $.x: {document['x']}: entry {i} must be >= 0, got {int(arrays['x'][i])}")
+        raise DocumentError(
+            f"{source}: at $.x: {_shown_path(document['x'])}: entry {i} must be >= 0, got {int(arrays['x'][i])}"
+        )
     not_label = np.flatnonzero(arrays["y"] > 1)
     if not_label.size:
         i = int(not_label[0])
-        raise DocumentError(f"{source}: at $.y: {document['y']}: entry {i} must be 0 or 1, got {int(arrays['y'][i])}")
+        raise DocumentError(
+            f"{source}: at $.y: {_shown_path(document['y'])}: entry {i} must be 0 or 1, got {int(arrays['y'][i])}"
+        )
     u = tuple(Fraction(w, _WORD_SCALE) for w in arrays["u_words"].tolist())
     # every field was checked above (x >= 0, y in {0, 1}, 0 <= u < 1 by construction,
     # seed by the schema), so the per-entry checks of Tape() are skipped for speed

@@ -924,3 +924,13 @@ def test_cli_reads_an_npy_tape_and_refuses_a_bad_file_in_one_line(tmp_path):
     result = _cli("run", "passive", "--instance", tmp_path / "bad.json")
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == f"error: instance file {tmp_path / 'bad.json'}: at $.nu: duplicate key\n"
+
+
+def test_a_file_name_with_a_newline_gives_a_one_line_message(tmp_path):
+    """Found by the schema-drawn documents above: a file name "\\n" put a newline in the
+    message. Names are shown as written, or as their repr when not printable."""
+    document = documents.write_tape_npy(CASES[0].tape, tmp_path)
+    with pytest.raises(DocumentError) as caught:
+        documents.load_tape({**document, "x": "\n"}, source="req")
+    message = str(caught.value)
+    assert "\n" not in message and message.startswith("req: at $.x: '\\n': cannot read"), message
