@@ -34,6 +34,7 @@ from .line9 import fit_distribution, risks
 from .nested import Nested
 from .pair_kernel import PairKernel
 from .pair_stats import (
+    BLOCK_ELEMENTS,
     disagreement_counts,
     loss_difference_batches,
     min_q_on_disagreement,
@@ -200,8 +201,9 @@ def epoch_update(
     # line 13: q_{l+1}^x = max over pairs disagreeing at x of rho^ 4^(k - l - 1), k = min level
     clock("lines 10-12")
     pair_value = array(workspace, "pair_value", pairs, FLOAT)
-    for r0 in range(0, num_h, max(1, 2**20 // num_h)):  # by row blocks: no |H| x |H| integer temporary
-        r1 = min(num_h, r0 + max(1, 2**20 // num_h))
+    step = max(1, BLOCK_ELEMENTS // num_h)
+    for r0 in range(0, num_h, step):  # by row blocks: no |H| x |H| integer temporary
+        r1 = min(num_h, r0 + step)
         k = np.minimum(level[r0:r1, None], level[None, :])
         np.ldexp(rho[r0:r1], 2 * (k - l - 1), out=pair_value[r0:r1])
     next_q = next_query_probabilities(H, pair_value, nested=nested, overwrite=True)  # pair_value: scratch

@@ -53,13 +53,6 @@ ROW_BLOCK_ELEMENTS = 2**20  # dense passes go in row blocks of this many element
 IMPROVE_RTOL = 1e-13
 
 
-def nested_order(HS: np.ndarray):
-    """(prefix length c_h per hypothesis, points of S in the nesting order) or None when the
-    hypotheses on S do not form a chain under inclusion (fast/nested.py)."""
-    nested = Nested.of(HS)
-    return None if nested is None else (nested.lengths, nested.order)
-
-
 def _blocks(rows: int, cols: int):
     size = max(1, ROW_BLOCK_ELEMENTS // max(1, cols))
     for r0 in range(0, rows, size):
@@ -165,7 +158,7 @@ class _Sparse:
             reached[frontier] = True
         return policy if reached.all() else None
 
-    def solve(self, policy: np.ndarray, tol_ratio: float, tol_value):
+    def solve(self, policy: np.ndarray, tol_value):
         """(chi, d, cycles, policy, iterations) at convergence, or None."""
         for iteration in range(1, MAX_ITERATIONS + 1):
             found = _policy_values(self.dst[policy], self.a[policy], self.b[policy])
@@ -310,7 +303,7 @@ def min_cycle_ratio(
             policy = _first_policy(graph, chain_nodes, d)
         else:
             policy = graph.edge_of(policy_src, policy_dst, policy_chain)
-        solved = graph.solve(policy, IMPROVE_RTOL, _tolerance)
+        solved = graph.solve(policy, _tolerance)
         if solved is None:
             return None
         chi, d, cycles, policy, iterations = solved
@@ -385,7 +378,7 @@ def fit_nested(
     weight: np.ndarray,
     W: np.ndarray,
     stats: dict | None = None,
-    nested=None,
+    nested: Nested | None = None,
     workspace=None,
     workers: int = 1,
 ):
@@ -395,14 +388,12 @@ def fit_nested(
     the caller has it (else found from HS); `workspace` (fast/workspace.py), arrays to reuse;
     `workers`, threads for the dense passes (the result does not depend on them)."""
     if nested is None:
-        nested = nested_order(HS)
-    elif not isinstance(nested, tuple):
-        nested = (nested.lengths, nested.order)
+        nested = Nested.of(HS)
     if stats is not None:
         stats["nested"] = nested is not None
     if nested is None or HS.shape[0] < 2:
         return None
-    c, order = nested
+    c, order = nested.lengths, nested.order
     sigma = np.argsort(c, kind="stable")  # the chain: hypotheses by prefix length
     prefix = np.concatenate([[0.0], np.cumsum(pS[order])])
     mass = prefix[c[sigma[1:]]] - prefix[c[sigma[:-1]]]

@@ -126,7 +126,8 @@ def _nested_min_q(nested, seen: np.ndarray, q: np.ndarray, out: np.ndarray) -> n
     nonempty = lengths[1:] > lengths[:-1]
     if nonempty.any():  # consecutive non-empty blocks abut, the last ends at lengths[-1]
         block_min[nonempty] = np.minimum.reduceat(q_rank, lengths[:-1][nonempty])
-    O = chain_ordered(out, chain, overwrite=True) if _is_view_chain(chain) else np.empty_like(out)
+    viewable = _is_view_chain(chain)
+    O = chain_ordered(out, chain, overwrite=True) if viewable else np.empty_like(out)
     columns = np.arange(n - 1)
     step = max(1, BLOCK_ELEMENTS // n)  # by row blocks: no |H| x |H| temporary
     for r0 in range(0, n, step):
@@ -144,7 +145,7 @@ def _nested_min_q(nested, seen: np.ndarray, q: np.ndarray, out: np.ndarray) -> n
     for r0 in range(0, n, step):
         rows = O[r0 : min(n, r0 + step)]
         np.copyto(rows, np.nan, where=np.isinf(rows))
-    if not _is_view_chain(chain):
+    if not viewable:
         out[np.ix_(chain, chain)] = O
     return out
 
@@ -306,12 +307,10 @@ def _unpacked(words: np.ndarray, m: int) -> np.ndarray:
 def chain_ordered(matrix: np.ndarray, chain: np.ndarray, overwrite: bool = False) -> np.ndarray:
     """matrix[chain][:, chain]: a view when the chain is the identity or its reverse (with
     overwrite=True the caller lets it be written), else a copy."""
-    n = len(chain)
-    if np.array_equal(chain, np.arange(n)):
-        return matrix if overwrite else matrix.copy()
-    if np.array_equal(chain, np.arange(n)[::-1]):
-        return matrix[::-1, ::-1] if overwrite else matrix[::-1, ::-1].copy()
-    return matrix[np.ix_(chain, chain)]
+    if not _is_view_chain(chain):
+        return matrix[np.ix_(chain, chain)]
+    view = matrix if chain[0] == 0 else matrix[::-1, ::-1]  # identity, or its reverse
+    return view if overwrite else view.copy()
 
 
 def _nested_next_q(nested, pair_value: np.ndarray, overwrite: bool = False) -> np.ndarray:

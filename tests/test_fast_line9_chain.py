@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 from fast import line9, line9_chain
+from fast.nested import Nested
 
 LP_TOL = 1e-9  # HiGHS's own optimum on these rows (feasibility 1e-10 in the rows' units) and ours
 
@@ -110,7 +111,7 @@ def test_a_class_that_is_not_nested_goes_to_row_generation():
     p = np.array([0.2, 0.5, 0.3])
     weight = np.array([[np.nan, 2.0, 1.0], [2.0, np.nan, 3.0], [1.0, 3.0, np.nan]])
     W = np.array([[np.nan, 0.1, 0.4], [-0.1, np.nan, 0.2], [-0.4, -0.2, np.nan]])
-    assert line9_chain.nested_order(H.astype(float)) is None
+    assert Nested.of(H) is None
     stats: dict = {}
     _, objective = line9.fit_distribution(H, np.arange(3), p, weight, W, stats=stats)
     assert stats["method"] == "row_generation" and not stats["chain_fallback"], stats
@@ -119,7 +120,8 @@ def test_a_class_that_is_not_nested_goes_to_row_generation():
 
 def test_nested_order_reads_prefixes_of_one_order():
     H = np.array([[0, 1, 1, 0], [0, 1, 0, 0], [1, 1, 1, 0], [0, 0, 0, 0]], float)
-    c, order = line9_chain.nested_order(H)
+    nested = Nested.of(H)
+    c, order = nested.lengths, nested.order
     assert c.tolist() == [2, 1, 3, 0]
     for h in range(4):  # each h is the first c_h points of the order
         assert H[h, order[: c[h]]].all() and not H[h, order[c[h] :]].any()
