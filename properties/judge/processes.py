@@ -229,6 +229,39 @@ def _kill_group(process: subprocess.Popen) -> None:
     except (ProcessLookupError, PermissionError):
         pass
     process.wait()
+    _wait_group_gone(process.pid)
+
+
+GROUP_GONE_LIMIT_S = 10.0  # a bound, never reached in practice: SIGKILL lands within moments
+
+
+def _wait_group_gone(pgid: int) -> None:
+    """SIGKILL is delivered asynchronously: the group's other members (a candidate's own
+    children) can outlive the leader we reaped by a moment, and a caller that looks for them
+    right after would still find them (seen once in CI). Wait until only zombies are left
+    in the group (Linux /proc; elsewhere nothing to read, no wait), at most the bound."""
+    deadline = time.monotonic() + GROUP_GONE_LIMIT_S
+    while _live_members(pgid) and time.monotonic() < deadline:
+        time.sleep(0.002)
+
+
+def _live_members(pgid: int) -> bool:
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return False
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                stat = handle.read()
+        except OSError:
+            continue  # gone meanwhile
+        state, _, group = stat[stat.rindex(")") + 2 :].split()[:3]
+        if state != "Z" and int(group) == pgid:
+            return True
+    return False
 
 
 def _pidfd(pid: int) -> int | None:
