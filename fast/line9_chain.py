@@ -241,6 +241,134 @@ def _by_blocks(n: int, workers: int, task) -> list:
         return [result for part in pool.map(run, range(len(runs))) for result in part]
 
 
+class _HostPasses:
+    """The dense passes of `min_cycle_ratio` on host numpy arrays A and B (`edge_rounds`
+    gives the interface), with a dense mask of the chosen edges and one reduced-cost
+    buffer per thread."""
+
+    def __init__(self, A: np.ndarray, B: np.ndarray, workspace=None, workers: int = 1):
+        n = A.shape[0]
+        self.A, self.B, self.workers = A, B, workers
+        self.chosen = array(workspace, "chosen edges", (n, n), bool)
+        self.chosen.fill(False)
+        self.buffers = [
+            array(workspace, f"reduced costs {slot}", (min(n, max(1, ROW_BLOCK_ELEMENTS // n)), n), np.float64)
+            for slot in range(max(1, workers))
+        ]
+
+    def first(self):
+        A, n = self.A, self.A.shape[0]
+        # first guess of the potentials: d(h) = P(h) ~ r_h - mean r ~ the row mean of W
+        d = np.zeros(n)
+        for r0, r1 in _blocks(n, n):
+            block = A[r0:r1]
+            finite = np.isfinite(block)
+            d[r0:r1] = np.where(finite, block, 0.0).sum(axis=1) / np.maximum(1, finite.sum(axis=1))
+
+        def first_candidates(r0, r1, slot):
+            block = self.buffers[slot][: r1 - r0]
+            np.add(A[r0:r1], d[None, :], out=block)
+            rows, cols = _smallest_per_row(block, CANDIDATES_FIRST)
+            return rows + r0, cols
+
+        found = _by_blocks(n, self.workers, first_candidates)
+        for rows, cols in found:
+            self.chosen[rows, cols] = True
+        return d, found
+
+    def gather(self, rows, cols):
+        return self.A[rows, cols], self.B[rows, cols]
+
+    def violated(self, lam: float, d: np.ndarray, tol: float):
+        A, B, chosen = self.A, self.B, self.chosen
+
+        def violated_edges(r0, r1, slot):
+            # reduced costs a - lambda b + d(v) - d(u); Howard's optimum keeps the chosen
+            # edges >= -tol, so only the others can be below it
+            reduced = self.buffers[slot][: r1 - r0]
+            np.multiply(B[r0:r1], -lam, out=reduced)
+            reduced += A[r0:r1]
+            reduced += d[None, :]
+            reduced -= d[r0:r1, None]
+            bad = np.flatnonzero(reduced.min(axis=1) < -tol)
+            if not len(bad):
+                return None
+            violated = reduced[bad]
+            rows, cols = _smallest_per_row(violated, CANDIDATES_ADDED)
+            keep = (violated[rows, cols] < -tol) & ~chosen[bad[rows] + r0, cols]
+            return bad[rows[keep]] + r0, cols[keep]
+
+        found = [part for part in _by_blocks(A.shape[0], self.workers, violated_edges) if part is not None]
+        for rows, cols in found:
+            chosen[rows, cols] = True
+        return found
+
+    def edges(self) -> int:
+        return int(self.chosen.sum())
+
+
+def edge_rounds(n: int, chain_nodes: np.ndarray, chain_mass: np.ndarray, passes, stats=None):
+    """Howard's algorithm with edge generation on n nodes: (d, the critical cycle's edges
+    as (src, dst, is chain step)) or None. The chain (chain_nodes in chain order,
+    chain_mass[t] the a of the steps between chain_nodes[t] and chain_nodes[t+1], b = 0)
+    is always in the sparse graph; the pair edges come from `passes`, which does every
+    dense pass wherever its arrays live:
+
+    * passes.first() -> (d, parts): the first potentials (host, length n) and the first
+      candidate edges as a list of (rows, cols) host arrays, recorded as chosen;
+    * passes.gather(rows, cols) -> (a, b) of those edges, host arrays;
+    * passes.violated(lam, d, tol) -> parts: edges not chosen before whose reduced cost
+      a - lam b + d(v) - d(u) is below -tol (a few per violating node), recorded as chosen;
+    * passes.edges() -> how many are chosen."""
+    c_src = np.concatenate([chain_nodes[:-1], chain_nodes[1:]])
+    c_dst = np.concatenate([chain_nodes[1:], chain_nodes[:-1]])
+    c_a = np.concatenate([chain_mass, chain_mass])
+    src_parts, dst_parts, a_parts, b_parts = [], [], [], []
+
+    def add(parts):
+        for rows, cols in parts:
+            a, b = passes.gather(rows, cols)
+            src_parts.append(rows)
+            dst_parts.append(cols)
+            a_parts.append(a)
+            b_parts.append(b)
+        return sum(len(rows) for rows, _ in parts)
+
+    d, parts = passes.first()
+    add(parts)
+    policy_src = policy_dst = policy_chain = None
+    for rounds in range(1, MAX_ROUNDS + 1):
+        graph = _Sparse(
+            n,
+            np.concatenate([*src_parts, c_src]),
+            np.concatenate([*dst_parts, c_dst]),
+            np.concatenate([*a_parts, c_a]),
+            np.concatenate([*b_parts, np.zeros(len(c_src))]),
+        )
+        if policy_src is None:
+            policy = _first_policy(graph, chain_nodes, d)
+        else:
+            policy = graph.edge_of(policy_src, policy_dst, policy_chain)
+        solved = graph.solve(policy, _tolerance)
+        if solved is None:
+            return None
+        chi, d, cycles, policy, iterations = solved
+        if chi.min() < chi.max():
+            return None  # the chain joins every node: one class at convergence
+        lam = float(chi[0])
+        policy_src, policy_dst, policy_chain = graph.src[policy], graph.dst[policy], graph.b[policy] == 0
+        added = add(passes.violated(lam, d, _tolerance(d)))
+        if stats is not None:
+            stats["rounds"] = rounds
+            stats["iterations"] = stats.get("iterations", 0) + iterations
+            stats["edges"] = passes.edges()
+        if not added:
+            _, cycle = min(cycles, key=lambda rc: rc[0])
+            edges = policy[np.array(cycle)]
+            return d, (graph.src[edges], graph.dst[edges], graph.b[edges] == 0)
+    return None
+
+
 def min_cycle_ratio(
     A: np.ndarray,
     B: np.ndarray,
@@ -258,95 +386,9 @@ def min_cycle_ratio(
     Howard runs on the chain plus a few candidate pair edges per node, chosen by reduced
     cost a - lambda b + d(v) - d(u); a dense pass then checks every pair edge at the sparse
     optimum (lambda, d) and adds the violated ones. When none is violated, d is feasible
-    for the whole graph at lambda, so lambda is the whole graph's minimum ratio."""
-    n = A.shape[0]
-    c_src = np.concatenate([chain_nodes[:-1], chain_nodes[1:]])
-    c_dst = np.concatenate([chain_nodes[1:], chain_nodes[:-1]])
-    c_a = np.concatenate([chain_mass, chain_mass])
-    # first guess of the potentials: d(h) = P(h) ~ r_h - mean r ~ the row mean of W
-    d = np.zeros(n)
-    for r0, r1 in _blocks(n, n):
-        block = A[r0:r1]
-        finite = np.isfinite(block)
-        d[r0:r1] = np.where(finite, block, 0.0).sum(axis=1) / np.maximum(1, finite.sum(axis=1))
-    lam = 0.0
-    chosen = array(workspace, "chosen edges", (n, n), bool)
-    chosen.fill(False)
-    buffers = [
-        array(workspace, f"reduced costs {slot}", (min(n, max(1, ROW_BLOCK_ELEMENTS // n)), n), np.float64)
-        for slot in range(max(1, workers))
-    ]
-
-    def first_candidates(r0, r1, slot):
-        block = buffers[slot][: r1 - r0]
-        np.add(A[r0:r1], d[None, :], out=block)
-        rows, cols = _smallest_per_row(block, CANDIDATES_FIRST)
-        return rows + r0, cols
-
-    src_parts, dst_parts = [], []
-    for rows, cols in _by_blocks(n, workers, first_candidates):
-        chosen[rows, cols] = True
-        src_parts.append(rows)
-        dst_parts.append(cols)
-    policy_src = policy_dst = policy_chain = None
-    for rounds in range(1, MAX_ROUNDS + 1):
-        p_src = np.concatenate(src_parts)
-        p_dst = np.concatenate(dst_parts)
-        graph = _Sparse(
-            n,
-            np.concatenate([p_src, c_src]),
-            np.concatenate([p_dst, c_dst]),
-            np.concatenate([A[p_src, p_dst], c_a]),
-            np.concatenate([B[p_src, p_dst], np.zeros(len(c_src))]),
-        )
-        if policy_src is None:
-            policy = _first_policy(graph, chain_nodes, d)
-        else:
-            policy = graph.edge_of(policy_src, policy_dst, policy_chain)
-        solved = graph.solve(policy, _tolerance)
-        if solved is None:
-            return None
-        chi, d, cycles, policy, iterations = solved
-        if chi.min() < chi.max():
-            return None  # the chain joins every node: one class at convergence
-        lam = float(chi[0])
-        policy_src, policy_dst, policy_chain = graph.src[policy], graph.dst[policy], graph.b[policy] == 0
-        tol = _tolerance(d)
-
-        def violated_edges(r0, r1, slot, lam=lam, d=d, tol=tol):
-            # reduced costs a - lambda b + d(v) - d(u); Howard's optimum keeps the chosen
-            # edges >= -tol, so only the others can be below it
-            reduced = buffers[slot][: r1 - r0]
-            np.multiply(B[r0:r1], -lam, out=reduced)
-            reduced += A[r0:r1]
-            reduced += d[None, :]
-            reduced -= d[r0:r1, None]
-            bad = np.flatnonzero(reduced.min(axis=1) < -tol)
-            if not len(bad):
-                return None
-            violated = reduced[bad]
-            rows, cols = _smallest_per_row(violated, CANDIDATES_ADDED)
-            keep = (violated[rows, cols] < -tol) & ~chosen[bad[rows] + r0, cols]
-            return bad[rows[keep]] + r0, cols[keep]
-
-        added = 0
-        for found in _by_blocks(n, workers, violated_edges):
-            if found is None:
-                continue
-            rows, cols = found
-            chosen[rows, cols] = True
-            src_parts.append(rows)
-            dst_parts.append(cols)
-            added += len(rows)
-        if stats is not None:
-            stats["rounds"] = rounds
-            stats["iterations"] = stats.get("iterations", 0) + iterations
-            stats["edges"] = int(chosen.sum())
-        if not added:
-            _, cycle = min(cycles, key=lambda rc: rc[0])
-            edges = policy[np.array(cycle)]
-            return d, (graph.src[edges], graph.dst[edges], graph.b[edges] == 0)
-    return None
+    for the whole graph at lambda, so lambda is the whole graph's minimum ratio. The dense
+    passes here are on the host (fast/line9_device.py has them on an array backend)."""
+    return edge_rounds(A.shape[0], chain_nodes, chain_mass, _HostPasses(A, B, workspace, workers), stats)
 
 
 def cycle_lower_bound(cycle, W: np.ndarray, weight: np.ndarray, chain_nodes: np.ndarray, chain_mass: np.ndarray):
@@ -355,6 +397,14 @@ def cycle_lower_bound(cycle, W: np.ndarray, weight: np.ndarray, chain_nodes: np.
     notes: the dual solution lambda = 1/w on its rows), or None if it is not a closed
     walk of existing edges with B > 0."""
     src, dst, chain = cycle
+    pairs = src[~chain], dst[~chain]
+    return cycle_bound(cycle, W[pairs], weight[pairs], chain_nodes, chain_mass)
+
+
+def cycle_bound(cycle, pair_W: np.ndarray, pair_w: np.ndarray, chain_nodes: np.ndarray, chain_mass: np.ndarray):
+    """`cycle_lower_bound` with the W and weights of the cycle's pair edges (in the cycle's
+    order) gathered by the caller, wherever those matrices live."""
+    src, dst, chain = cycle
     if not len(src) or (np.roll(dst, 1) != src).any():
         return None
     position = np.empty(len(chain_nodes), np.int64)
@@ -362,14 +412,37 @@ def cycle_lower_bound(cycle, W: np.ndarray, weight: np.ndarray, chain_nodes: np.
     step = position[dst[chain]] - position[src[chain]]
     if (np.abs(step) != 1).any():
         return None
-    pair_w = weight[src[~chain], dst[~chain]]
     if not np.isfinite(pair_w).all() or not len(pair_w):
         return None
-    A = float(np.sum(W[src[~chain], dst[~chain]])) + float(
-        np.sum(chain_mass[np.minimum(position[src[chain]], position[dst[chain]])])
-    )
+    A = float(np.sum(pair_W)) + float(np.sum(chain_mass[np.minimum(position[src[chain]], position[dst[chain]])]))
     B = float(np.sum(1.0 / pair_w))
     return max(0.0, -A / B)
+
+
+def chain_of(nested: Nested, pS: np.ndarray):
+    """(sigma, mass): the hypotheses in chain order (by prefix length) and the mass p^ of
+    the points between consecutive ones (the chain steps' a, module notes)."""
+    c, order = nested.lengths, nested.order
+    sigma = np.argsort(c, kind="stable")
+    prefix = np.concatenate([[0.0], np.cumsum(pS[order])])
+    return sigma, prefix[c[sigma[1:]]] - prefix[c[sigma[:-1]]]
+
+
+def eta_of(P: np.ndarray, nested: Nested, sigma: np.ndarray, mass: np.ndarray) -> np.ndarray:
+    """eta^ on S from the potentials P (P(c_h) = the prefix sum of z up to h's length):
+    each block of points between consecutive chain members takes the one eta^ that makes
+    its z sum to the (clipped) step of P."""
+    c, order = nested.lengths, nested.order
+    step = np.clip(P[sigma[1:]] - P[sigma[:-1]], -mass, mass)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        block_eta = np.where(mass > 0, (1 - step / mass) / 2, 0.5)
+    eta_ordered = np.full(len(order), 0.5)
+    starts, ends = c[sigma[:-1]], c[sigma[1:]]
+    for t in np.flatnonzero(ends > starts):  # z_x = p^_x step / m on the block: one eta^ per block
+        eta_ordered[starts[t] : ends[t]] = block_eta[t]
+    eta = np.empty(len(order))
+    eta[order] = np.clip(eta_ordered, 0.0, 1.0)
+    return eta
 
 
 def fit_nested(
@@ -393,10 +466,7 @@ def fit_nested(
         stats["nested"] = nested is not None
     if nested is None or HS.shape[0] < 2:
         return None
-    c, order = nested.lengths, nested.order
-    sigma = np.argsort(c, kind="stable")  # the chain: hypotheses by prefix length
-    prefix = np.concatenate([[0.0], np.cumsum(pS[order])])
-    mass = prefix[c[sigma[1:]]] - prefix[c[sigma[:-1]]]
+    sigma, mass = chain_of(nested, pS)
     no_row = ~np.isfinite(weight)
     A = array(workspace, "edge a", weight.shape, np.float64)  # float64 also for a float32 build's inputs
     np.copyto(A, W)
@@ -414,15 +484,7 @@ def fit_nested(
     lower = cycle_lower_bound(cycle, W, weight, sigma, mass)
     if lower is None:
         return None
-    step = np.clip(P[sigma[1:]] - P[sigma[:-1]], -mass, mass)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        block_eta = np.where(mass > 0, (1 - step / mass) / 2, 0.5)
-    eta_ordered = np.full(len(order), 0.5)
-    starts, ends = c[sigma[:-1]], c[sigma[1:]]
-    for t in np.flatnonzero(ends > starts):  # z_x = p^_x step / m on the block: one eta^ per block
-        eta_ordered[starts[t] : ends[t]] = block_eta[t]
-    eta = np.empty(len(order))
-    eta[order] = np.clip(eta_ordered, 0.0, 1.0)
+    eta = eta_of(P, nested, sigma, mass)
     if stats is not None:
         stats.update(method="cycle_ratio", cycle_length=len(cycle[0]))
     return eta, lower
