@@ -212,3 +212,26 @@ def test_a_planted_fault_fails_the_certificate(monkeypatch, name, fault):
         assert abs(fitted[2] - dense_optimum(H.astype(np.int64), p, weight, W)) <= LP_TOL * 4
     else:
         assert fitted is None and stats["chain_fallback"], stats
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_the_dense_checks_add_each_violated_edge_once(monkeypatch, name):
+    """With lambda so large that every pair edge's reduced cost is below -tol and room for
+    all of them, the first check adds exactly the rows' edges not chosen first, and the
+    next adds none: the chosen set keeps an edge from entering the sparse graph twice."""
+    rng = np.random.default_rng(2)
+    H, support, p, weight, W = random_nested(rng, 30, 20)
+    num_h = H.shape[0]
+    monkeypatch.setattr(line9_device, "ROW_BLOCK_ELEMENTS", 4 * num_h)
+    monkeypatch.setattr(line9_device, "CANDIDATES_ADDED", num_h)
+    with backend(name) as b:
+        passes = line9_device._DevicePasses(b, b.asarray(weight, b.xp.float64), b.asarray(W, b.xp.float64))
+        d, first = passes.first()
+        first_keys = np.concatenate([rows * num_h + cols for rows, cols in first])
+        assert len(first_keys) == len(set(first_keys)) <= line9_device.CANDIDATES_FIRST * num_h
+        added = np.concatenate([rows * num_h + cols for rows, cols in passes.violated(1e9, d, 1e-9)])
+        every = np.flatnonzero(np.isfinite(weight).ravel())
+        assert np.array_equal(np.sort(np.concatenate([first_keys, added])), every)
+        assert passes.edges() == len(every) and not sum(len(rows) for rows, _ in passes.violated(1e9, d, 1e-9))
+        a, b_ = passes.gather(every // num_h, every % num_h)  # the sparse edges' a and b, as fit_nested's A and B
+        assert np.array_equal(a, W.ravel()[every]) and np.array_equal(b_, 1.0 / weight.ravel()[every])
