@@ -13,7 +13,8 @@ stored whole):
 * each round's check of every pair edge at Howard's sparse optimum (lambda, d): the
   reduced costs, their row minima, and for the rows below -tol the CANDIDATES_ADDED
   smallest entries;
-* the gathers of the sparse edges' W and w (flattened take) and of the critical cycle's;
+* the gathers of the sparse edges' W and w (flattened take) and of the critical cycle's
+  (weight and W should be contiguous: the flat view of a strided one is a copy, made once);
 * _scale (max over rows of w (|W| + 1)) and lp_value (max over rows of
   w (R_h - R_h' - W), R on the device).
 
