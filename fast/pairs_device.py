@@ -32,9 +32,12 @@ from __future__ import annotations
 
 import numpy as np
 
-# elements of one row block of an |H| x |H| pass (2^24 float64 = 128 MiB: 16 blocks at
-# |H| = 16384, each a handful of kernel launches on a GPU); tests set it small
-BLOCK_ELEMENTS = 2**24
+# elements of one row block of an |H| x |H| pass (2^20 float64 = 8 MiB). On two CPU cores
+# (numpy, |H| = 4096) 2^20 took 0.43 s for min q and 0.05 s for next q against 2.2 s and
+# 1.3 s at 2^24 (cache; and next q's in-block squares cost |H| x rows x log(rows)); on a
+# GPU it is 256 blocks at |H| = 16384, a few kernel launches each (not measured). Tests set
+# it small.
+BLOCK_ELEMENTS = 2**20
 
 
 def _blocks(num_rows: int, row_length: int):
