@@ -12,6 +12,10 @@ block, a few rows, a block that does not divide |H|), so block edges are crossed
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import sys
+from pathlib import Path
 from unittest.mock import patch
 
 import numpy as np
@@ -243,3 +247,18 @@ def test_the_comparison_has_teeth():
         assert np.array_equal(PD.next_q_device(b, nested, b.asarray(V)), expected)
         with patch.object(PD, "_running_max", no_earlier_rows):
             assert not np.array_equal(PD.next_q_device(b, nested, b.asarray(V)), expected)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_bench_runs_and_finds_agreement(backend, tmp_path):
+    """bench/pairs_device.py at a small size: every function agrees bit for bit, JSON written."""
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "bench"))
+    spec = importlib.util.spec_from_file_location("pairs_device_bench", root / "bench" / "pairs_device.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    path = tmp_path / "pairs_device.json"
+    assert bench.main(["--backend", backend, "--sizes", "3,40", "--json", str(path)]) == 0
+    report = json.loads(path.read_text())
+    rows = [row for size in report["sizes"].values() for row in size.values()]
+    assert len(rows) == 8 and all(row["bitwise_equal"] for row in rows)
