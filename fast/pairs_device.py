@@ -46,8 +46,13 @@ def _blocks(num_rows: int, row_length: int):
         yield r0, min(num_rows, r0 + rows)
 
 
+def _on(b) -> dict:
+    """device= for array creation, only when the backend names one (as fast/pair_kernel.py)."""
+    return {} if b.device is None else {"device": b.device}
+
+
 def _full(b, shape, value, dtype):
-    return b.xp.full(shape, value, dtype=dtype, device=b.device)
+    return b.xp.full(shape, value, dtype=dtype, **_on(b))
 
 
 def _running_max(xp, x, axis: int, reverse: bool):
@@ -80,7 +85,7 @@ def disagreement_counts_device(b, nested, seen_host):
     prefix = np.concatenate([[0], np.cumsum(np.asarray(seen_host, np.int64)[nested.order])])
     at = b.asarray(prefix[nested.lengths].astype(np.int64), xp.int64)
     num_h = at.shape[0]
-    out = xp.empty((num_h, num_h), dtype=xp.int64, device=b.device)
+    out = xp.empty((num_h, num_h), dtype=xp.int64, **_on(b))
     for r0, r1 in _blocks(num_h, num_h):
         out[r0:r1, :] = xp.abs(at[r0:r1, None] - at[None, :])
     return out
@@ -127,7 +132,7 @@ def min_q_device(b, nested, seen_host, q_host):
     span[0] = 0
     offset_d, span_d = b.asarray(offset, xp.int64), b.asarray(span, xp.int64)
     c = b.asarray(lengths, xp.int64)
-    nan = xp.asarray(float("nan"), dtype=dtype, device=b.device)
+    nan = xp.asarray(float("nan"), dtype=dtype, **_on(b))
     for r0, r1 in _blocks(num_h, num_h):
         lo = xp.reshape(xp.minimum(c[r0:r1, None], c[None, :]), (-1,))
         d = xp.reshape(xp.abs(c[r0:r1, None] - c[None, :]), (-1,))
@@ -217,7 +222,7 @@ def line13_pair_value_device(b, rho, level, l: int):
     np_dtype = b.to_numpy(rho[:1, :1]).dtype if rho.shape[0] else np.dtype(np.float64)
     exponent = 2 * (np.asarray(level, np.int64) - l - 1)
     power = b.asarray(np.ldexp(np.ones(len(exponent), np_dtype), exponent), rho.dtype)
-    out = xp.empty(rho.shape, dtype=rho.dtype, device=b.device)
+    out = xp.empty(rho.shape, dtype=rho.dtype, **_on(b))
     for r0, r1 in _blocks(rho.shape[0], rho.shape[1]):
         out[r0:r1, :] = rho[r0:r1, :] * xp.minimum(power[r0:r1, None], power[None, :])
     return out
