@@ -136,12 +136,15 @@ def calruption_counts(
     timings=None,
     keep_pairs=True,
     workers=1,
+    resident=None,
 ):
     """Counts mode: the draws on the host (numpy's Generator, the same counts for a seed on
     every backend), the pair statistics on `backend`/`device`. `timings`, a dict, gains
     the seconds of each line's part (fast.calruption.epoch_update); keep_pairs=False (with
     raw=True only: the trace needs them) keeps no |H| x |H| field of the epochs
-    (fast.calruption.calruption_run); workers > 1: line 8 on that many threads."""
+    (fast.calruption.calruption_run); workers > 1: line 8 on that many threads;
+    `resident` (fast.calruption.calruption_run): the pair arrays of a nested class kept on
+    the device (None: on a GPU)."""
     if not keep_pairs and not raw:
         raise ValueError("keep_pairs=False needs raw=True: the trace reports every pair's fields")
     backend = get_backend(backend, device)
@@ -155,5 +158,6 @@ def calruption_counts(
         timings=timings,
         keep_pairs=keep_pairs,
         workers=workers,
+        resident=resident,
     )
     return run if raw else convert.calruption_trace(run, params, fparams)

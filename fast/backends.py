@@ -86,6 +86,14 @@ class Backend:
             return np.from_dlpack(array)
         return np.asarray(array)
 
+    @property
+    def accelerator(self) -> bool:
+        """Whether arrays live on a device other than the host's memory (a GPU): then
+        CALruption keeps a nested class's pair arrays there (fast/epoch_device.py)."""
+        if self.name == "cupy":
+            return True
+        return self.name == "torch" and getattr(self.device, "type", "cpu") != "cpu"
+
     def synchronize(self) -> None:
         """Wait for queued device work (for timings)."""
         if self.name == "torch" and str(self.device).startswith("cuda"):

@@ -286,32 +286,59 @@ def calruption_run(
     on_epoch: Callable[[Epoch], None] | None = None,
     keep_pairs: bool = True,
     workers: int = 1,
+    resident: bool | None = None,
 ) -> CALruptionRun:
     """The whole run. `on_epoch(record)` sees each epoch as it completes (fast/scale_record.py
     writes it out there); keep_pairs=False drops the |H| x |H| fields (PAIR_FIELDS, set to
     None) from the records the run keeps, after on_epoch: at |H| = 4096 they are 5 x 128 MiB
     an epoch, the bulk of a run's memory. The computation is the same either way.
-    `workers`: threads for line 8's Catoni roots (epoch_update)."""
+    `workers`: threads for line 8's Catoni roots (epoch_update). `resident`: whether the
+    epochs keep their pair arrays on the backend's device (fast/epoch_device.py, for a
+    nested class only); None, the default: on an accelerator (a GPU), not on the host,
+    where `epoch_update`'s blocked in-place passes are the faster; True on a class that
+    is not nested is a ValueError."""
     kernel = PairKernel(H, backend)  # one pass over H: which kernel, and H on the device
     nested = Nested.of(H)  # once per run (fast/nested.py)
+    if resident is None:
+        resident = nested is not None and kernel.backend.accelerator
+    elif resident and nested is None:
+        raise ValueError("resident=True needs a nested class (fast/nested.py): H's rows are not a chain")
+    if resident:
+        from .epoch_device import device_hypotheses, epoch_update_device  # its modules import this one
+
+        hypotheses = device_hypotheses(kernel.backend, H)
     workspace = Workspace()  # arrays reused by the next epoch where nothing keeps them
     state = initial_state(H.shape[1], H.shape[0], fparams)
     epochs = []
     labels = 0
     while state.tau + state.length - 1 <= n:
         seen, queried = epoch_counts(state.tau, state.tau + state.length - 1, state.q)
-        record, state = epoch_update(
-            H,
-            state,
-            seen,
-            queried,
-            fparams,
-            kernel,
-            nested=nested,
-            timings=timings,
-            workers=workers,
-            workspace=workspace,
-        )
+        if resident:
+            record, state = epoch_update_device(
+                H,
+                state,
+                seen,
+                queried,
+                fparams,
+                kernel.backend,
+                nested,
+                hypotheses,
+                materialise=keep_pairs or on_epoch is not None,
+                timings=timings,
+            )
+        else:
+            record, state = epoch_update(
+                H,
+                state,
+                seen,
+                queried,
+                fparams,
+                kernel,
+                nested=nested,
+                timings=timings,
+                workers=workers,
+                workspace=workspace,
+            )
         if on_epoch is not None:
             on_epoch(record)
         if not keep_pairs:

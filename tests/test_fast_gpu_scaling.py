@@ -74,6 +74,22 @@ def test_a_tiny_cpu_run_writes_its_figures_and_agrees(tmp_path):
     assert report["agreement"] == [{"hypotheses": 64, "bitwise": True, "within_tolerance": True, "mismatches": []}]
 
 
+def test_a_tiny_resident_run_on_array_api_strict_agrees_with_the_host(tmp_path):
+    """The script's GPU route (fast/epoch_device.py) on array-api-strict, which refuses
+    anything outside the array API standard, held against numpy's host epoch."""
+    pytest.importorskip("array_api_strict")
+    out = tmp_path / "gpu.json"
+    result = _run(
+        "--backend", "array-api-strict", "--resident", "yes", "--sizes", "48", "--compare-sizes", "48",
+        "--json", str(out),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    report = json.loads(out.read_text())
+    assert report["resident"] == "yes" and report["sizes"][0]["output"] == report["sizes"][0]["best"]
+    (agreement,) = report["agreement"]
+    assert agreement["within_tolerance"] and not agreement["mismatches"], agreement
+
+
 def test_compare_reports_a_changed_count_and_a_float_beyond_tolerance():
     import numpy as np
 
