@@ -12,7 +12,10 @@ candidate. With --mutants, also each planted scale-only bug (tests/broken/scale_
 at the size where it shows: caught or not.
 
 BLAS is left as configured; on a loaded machine prefer the CPU ratio. Writes JSON to
-bench/results/scale_judge.json (or --json)."""
+bench/results/scale_judge.json (or --json). Exit 1 when the judge finds a mismatch in the
+candidate at one of --sizes (a candidate that crashes has no time: '-', and its first
+mismatch is printed), else 0. CRAL_FAST_RESIDENT=yes judges fast's resident epochs
+(fast/epoch_device.py) instead of its host ones."""
 
 from __future__ import annotations
 
@@ -54,6 +57,22 @@ def _size_row(path: str, size: int, n: int = 10**12) -> dict:
     return row
 
 
+def _figure(value, spec: str, unit: str = "") -> str:
+    """value formatted, or '-' where the run gave none (a candidate that failed has no time)."""
+    return "-" if value is None else f"{value:{spec}}{unit}"
+
+
+def _size_line(size: int, row: dict) -> str:
+    line = (
+        f"|H| = |X| = {size:>5}: candidate {_figure(row['candidate_s'], '8.2f', ' s')} "
+        f"(cpu {_figure(row['candidate_cpu_s'], '7.2f', ' s')}), judge {_figure(row['judge_s'], '8.2f', ' s')} "
+        f"(cpu {_figure(row['judge_cpu_s'], '7.2f', ' s')}): ratio {_figure(row['ratio'], '.2f', 'x')} wall, "
+        f"{_figure(row['cpu_ratio'], '.2f', 'x')} cpu; {row['epochs']} epochs, {row['mismatches']} mismatches; "
+        f"peak rss {row['judge_peak_rss_mb']:.0f} MB, load {row['load_average_1m']:.1f}"
+    )
+    return line if row["first_mismatch"] is None else f"{line}\n    first: {row['first_mismatch']}"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="256,512,1024")
@@ -66,14 +85,7 @@ def main(argv=None) -> int:
     for size in sizes:
         row = _size_row(args.candidate, size)
         rows.append(row)
-        cpu = f"{row['cpu_ratio']:.2f}x" if row["cpu_ratio"] is not None else "-"
-        print(
-            f"|H| = |X| = {size:>5}: candidate {row['candidate_s']:8.2f} s (cpu {row['candidate_cpu_s']:7.2f} s), "
-            f"judge {row['judge_s']:8.2f} s (cpu {row['judge_cpu_s']:7.2f} s): ratio {row['ratio']:.2f}x wall, "
-            f"{cpu} cpu; {row['epochs']} epochs, {row['mismatches']} mismatches; peak rss {row['judge_peak_rss_mb']:.0f} MB, "
-            f"load {row['load_average_1m']:.1f}",
-            flush=True,
-        )
+        print(_size_line(size, row), flush=True)
     planted = []
     if args.mutants:
         from tests.broken.fast_mutants import build
@@ -109,7 +121,7 @@ def main(argv=None) -> int:
     }
     _report.write(report, args.json)
     print(f"written {args.json}")
-    return 0
+    return 1 if any(row["mismatches"] for row in rows) else 0  # the candidate's own sizes; planted ones must fail
 
 
 if __name__ == "__main__":

@@ -3,14 +3,21 @@ array API standard through `array_api_compat`, run on numpy (the default and wha
 runs), array-api-strict (CI's check that nothing outside the standard is used), PyTorch
 (CPU or CUDA) and CuPy when they are installed.
 
-What runs where. The heavy part of an epoch, the per-pair integer statistics of lines 7,
-8 and 13 (fast/pair_kernel.py, fast/pair_stats.py: |H|^2 x (number of q groups) work),
-runs on the chosen backend and device. The rest stays on the host in numpy: the counts
-mode's random draws (numpy's Generator, so a seed gives the same counts on every
-backend), the Catoni roots (fast/catoni.py needs frexp/ldexp, outside the standard), the
-LP of line 9 (HiGHS is a CPU solver, as a GPU implementation would call it), line 13's
-bit-set sweep, and the record (numpy arrays, whatever the backend: the record's shape
-and meaning do not depend on it).
+What runs where. Two ways (fast/calruption.py's `calruption_run(..., resident=)`):
+* the host epoch (`epoch_update`; the default on the CPU, and for a class that is not
+  nested): the per-pair integer statistics of lines 7, 8 and 13 (fast/pair_kernel.py,
+  fast/pair_stats.py: |H|^2 x (number of q groups) work) run on the chosen backend and
+  device; the rest on the host in numpy: the Catoni roots (fast/catoni.py needs
+  frexp/ldexp, outside the standard), the LP of line 9 (a minimum cycle ratio for a
+  nested class, else HiGHS, a CPU solver), line 13;
+* the resident epoch (fast/epoch_device.py; the default on a GPU, `accelerator`, for a
+  nested class): every |H| x |H| pass on the device (fast/pairs_device.py,
+  fast/catoni_device.py, fast/line9_device.py); on the host only vectors of length |H|
+  or |X|, Howard's iteration on line 9's sparse graph and the few Catoni problems the
+  one-step rule does not settle.
+Either way the counts mode's random draws stay on the host (numpy's Generator, so a seed
+gives the same counts on every backend), and the record is numpy arrays, whatever the
+backend (its shape and meaning do not depend on it).
 
 Exactness. Counts are int64 on every backend, and every pair statistic is an exact
 integer: prefix sums and gathers in int64 (the interval kernel), or a float64 product
@@ -25,11 +32,12 @@ The one table of what a backend lacks and what is done instead (LIMITS below):
 |-------------------|----------------------------------------------|------------------------------------------|
 | numpy             | nothing used here                            | -                                        |
 | array-api-strict  | anything outside the standard                | to_numpy: np.from_dlpack                 |
-| torch (CPU)       | -                                            | -                                        |
+| torch (CPU)       | correctly rounded sqrt, log1p (last ulp)     | floats within tolerance, not bitwise     |
 | torch (CUDA)      | integer matmul (int64 @ int64 unsupported)   | general kernel above 2^53: host numpy    |
 | torch (MPS)       | float64                                      | refused (ValueError): no exact float64   |
 | cupy              | integer matmul through cuBLAS (slow path)    | general kernel above 2^53: host numpy    |
 | any               | unique_counts with a device sync             | q groups are formed on the host (numpy)  |
+| any               | frexp/ldexp (Catoni's scaled full search)    | one-step rule on the device, rest: host  |
 
 The interval kernel needs only int64 cumulative_sum, take, maximum/minimum and
 arithmetic, all in the 2023.12 standard, so it runs everywhere above."""
@@ -45,16 +53,23 @@ BACKENDS = ("numpy", "array-api-strict", "torch", "cupy")
 # the environment variable that `python -m properties answer --backend` and the benches set:
 # the default backend of fast's entry points ("NAME" or "NAME:DEVICE")
 ENVIRONMENT = "CRAL_FAST_BACKEND"
+# whether CALruption's epochs keep a nested class's pair arrays on the device
+# (fast/epoch_device.py) when a call does not say: "auto" (unset: on a GPU), "yes", "no"
+RESIDENT_ENVIRONMENT = "CRAL_FAST_RESIDENT"
 
 LIMITS = {
     "numpy": {},
     "array-api-strict": {"non-standard conversions": "to_numpy goes through np.from_dlpack"},
     "torch": {
+        "correctly rounded sqrt and log1p on the CPU": "floats within the tolerance table, not bit for bit",
         "integer matmul on CUDA": "the general kernel computes on the host (numpy) when float64 is not exact",
         "float64 on MPS": "refused: ValueError",
     },
     "cupy": {"integer matmul": "the general kernel computes on the host (numpy) when float64 is not exact"},
-    "any": {"unique_counts": "q groups are formed on the host (numpy)"},
+    "any": {
+        "unique_counts": "q groups are formed on the host (numpy)",
+        "frexp/ldexp": "Catoni's one-step rule runs on the device, the problems it leaves on the host",
+    },
 }
 
 
@@ -159,6 +174,16 @@ def get_backend(backend=None, device=None) -> Backend:
         raise ValueError("backend 'cupy' is not installed") from None
     dev = cupy.cuda.Device(int(device)) if device not in (None, "cuda") else cupy.cuda.Device()
     return Backend("cupy", xp, dev, integer_matmul=False)
+
+
+def resident_default() -> bool | None:
+    """$CRAL_FAST_RESIDENT as calruption_run's `resident`: None (auto) when unset or
+    "auto", True for "yes", False for "no"; anything else is a ValueError naming it."""
+    value = os.environ.get(RESIDENT_ENVIRONMENT, "auto") or "auto"
+    choices = {"auto": None, "yes": True, "no": False}
+    if value not in choices:
+        raise ValueError(f"{RESIDENT_ENVIRONMENT} must be one of auto, yes, no, got {value!r}")
+    return choices[value]
 
 
 def available() -> list[str]:

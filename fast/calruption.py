@@ -20,7 +20,6 @@ properties/checks/tolerances.py."""
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -28,8 +27,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .backends import resident_default
 from .catoni import catoni_roots
 from .constants import FloatParams
+from .epoch_device import device_hypotheses, epoch_update_device
+from .epoch_types import Clock, Epoch, State
 from .line9 import fit_distribution, risks
 from .nested import Nested
 from .pair_kernel import PairKernel
@@ -45,41 +47,6 @@ from .precision import FLOAT
 from .workspace import Workspace, array
 
 EpochCountsFn = Callable[[int, int, np.ndarray], tuple[np.ndarray, np.ndarray]]
-
-
-@dataclass(frozen=True)
-class State:
-    """What epoch l needs from the past (line 14): tau_l, |I_l|, q_l, Delta^^{l-1}."""
-
-    l: int
-    tau: int
-    length: int
-    q: np.ndarray
-    gap_hat: np.ndarray
-
-
-@dataclass(frozen=True)
-class Epoch:
-    """One completed epoch; pair matrices are |H| x |H| with nan where the reference has None."""
-
-    l: int
-    tau: int
-    length: int
-    q: np.ndarray
-    labels_requested: int
-    seen: np.ndarray  # int64 per point; the support S_l is seen > 0
-    rho_counts: np.ndarray  # int64, |I_l| rho^_l(h, h') (line 7)
-    min_q: np.ndarray
-    alpha: np.ndarray
-    W: np.ndarray  # line 8; 0 where rho^ = 0, nan where min q = 0
-    weight: np.ndarray
-    eta_hat: np.ndarray  # line 9, on the support; nan elsewhere
-    lp_objective: float
-    risk_hat: np.ndarray
-    h_star_hat: int  # line 10
-    gap_hat: np.ndarray  # line 11
-    layers: np.ndarray  # bool (l+1) x |H|: row i is V_{l+1}^i (line 12)
-    next_q: np.ndarray  # line 13
 
 
 @dataclass(frozen=True)
@@ -123,7 +90,7 @@ def epoch_update(
     class, on that many threads (numpy releases the GIL in its loops; the results do not
     depend on it). `workspace`
     (fast/workspace.py): arrays reused from the last epoch where nothing holds them."""
-    clock = _Clock(timings)
+    clock = Clock(timings)
     l, length, q = state.l, state.length, state.q
     num_h, m = H.shape
     if kernel is None:
@@ -257,21 +224,6 @@ def _catoni_blocks(batches, alpha: np.ndarray, workers: int):
             yield from pending.popleft().result()
 
 
-class _Clock:
-    """Adds the CPU seconds (process time: every thread, and not another process's load)
-    since the last call to timings[name] (nothing without timings)."""
-
-    def __init__(self, timings: dict | None):
-        self.timings = timings
-        self.last = time.process_time()
-
-    def __call__(self, name: str) -> None:
-        if self.timings is not None:
-            now = time.process_time()
-            self.timings[name] = self.timings.get(name, 0.0) + now - self.last
-            self.last = now
-
-
 PAIR_FIELDS = ("rho_counts", "min_q", "alpha", "W", "weight")  # the |H| x |H| fields of an Epoch
 
 
@@ -294,18 +246,18 @@ def calruption_run(
     an epoch, the bulk of a run's memory. The computation is the same either way.
     `workers`: threads for line 8's Catoni roots (epoch_update). `resident`: whether the
     epochs keep their pair arrays on the backend's device (fast/epoch_device.py, for a
-    nested class only); None, the default: on an accelerator (a GPU), not on the host,
-    where `epoch_update`'s blocked in-place passes are the faster; True on a class that
-    is not nested is a ValueError."""
+    nested class only); None, the default: $CRAL_FAST_RESIDENT (auto, yes, no), and
+    auto is on an accelerator (a GPU), not on the host, where `epoch_update`'s blocked
+    in-place passes are the faster; True on a class that is not nested is a ValueError."""
     kernel = PairKernel(H, backend)  # one pass over H: which kernel, and H on the device
     nested = Nested.of(H)  # once per run (fast/nested.py)
+    if resident is None:
+        resident = resident_default()
     if resident is None:
         resident = nested is not None and kernel.backend.accelerator
     elif resident and nested is None:
         raise ValueError("resident=True needs a nested class (fast/nested.py): H's rows are not a chain")
     if resident:
-        from .epoch_device import device_hypotheses, epoch_update_device  # its modules import this one
-
         hypotheses = device_hypotheses(kernel.backend, H)
     workspace = Workspace()  # arrays reused by the next epoch where nothing keeps them
     state = initial_state(H.shape[1], H.shape[0], fparams)

@@ -46,8 +46,8 @@ def one_step(xp, V, C, A, rtol: float = DEFAULT_RTOL):
     g = A * xp.sum(C * slope, axis=1)
     step = f / g
     reach = A * (xp.maximum(hi - z, z - lo) + 2 * xp.abs(step))
-    curvature = xp.minimum(xp.asarray(0.25, dtype=reach.dtype), reach * (1 + reach / 2))
-    tol = rtol * xp.maximum(xp.asarray(1.0, dtype=scale_abs.dtype), scale_abs)
+    curvature = xp.clip(reach * (1 + reach / 2), max=0.25)  # min(1/4, .): clip's Python bound stays on the device
+    tol = rtol * xp.clip(scale_abs, min=1.0)
     done = (
         (lo < hi)
         & (scale_abs <= _LEAN_LIMIT)

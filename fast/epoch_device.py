@@ -33,9 +33,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .calruption import Epoch, State, _Clock
 from .catoni_device import catoni_roots_device
 from .constants import FloatParams
+from .epoch_types import Clock, Epoch, State
 from .line9 import fit_distribution
 from .line9_device import fit_nested_device
 from .nested import Nested
@@ -107,7 +107,7 @@ def catoni_device(b, nested: Nested, groups: QGroups, queried: np.ndarray, lengt
             rest = length - xp.sum(plus, axis=2) - xp.sum(minus, axis=2)  # exact, as length >= queried
             counts = xp.concat([plus, minus, rest[:, :, None]], axis=2)
         else:
-            counts = xp.full((rows, cols, 1), length, dtype=xp.int64)
+            counts = xp.full((rows, cols, 1), length, dtype=xp.int64, device=b.device)
         C = xp.astype(xp.reshape(counts, (rows * cols, slots)), xp.float64)
         V = xp.broadcast_to(values[None, :], C.shape)
         valid = xp.reshape(upper, (-1,))
@@ -161,7 +161,7 @@ def epoch_update_device(
     |H| = 16384 they are 5 x 2 GiB an epoch. `timings` as in epoch_update (with a device
     that queues work, a part's time lands where the host next waits for it)."""
     xp = b.xp
-    clock = _Clock(timings)
+    clock = Clock(timings)
     l, length, q = state.l, state.length, state.q
     num_h, m = H.shape
     support = np.flatnonzero(seen > 0)
@@ -175,7 +175,7 @@ def epoch_update_device(
     clock("line 8 min q")
     index = b.asarray(np.arange(num_h), xp.int64)
     diagonal = index[:, None] == index[None, :]
-    W = xp.full((num_h, num_h), xp.nan, dtype=xp.float64)
+    W = xp.full((num_h, num_h), xp.nan, dtype=xp.float64, device=b.device)
     W = xp.where(rho_counts == 0, 0.0, W)  # agrees on all of S_l: W = 0, no LP row
     W = xp.where(diagonal, xp.nan, W)
     active = (rho_counts > 0) & (min_q > 0)  # min q = 0 (or nan): weight 0, no row

@@ -174,3 +174,23 @@ def test_device_one_step_is_the_host_one_step(backend):
     assert np.all(got[:10] == 0)
     roots, done = catoni_device.one_step(b.xp, b.asarray(V), b.asarray(C), b.asarray(A))
     assert 0 < np.mean(b.to_numpy(done)) < 1  # both the rule and the host's search are exercised
+
+
+def test_the_environment_variable_chooses_the_route(monkeypatch):
+    from fast import backends
+
+    instance = R.instances.thresholds(12)
+    params, adversary = R.Params.paper(10**9, 13, Fraction(1, 10)), R.adversary.clean(10**9)
+    forced = calruption_counts(instance, adversary, params, 2, raw=True, resident=True)
+    host = calruption_counts(instance, adversary, params, 2, raw=True, resident=False)
+    # the routes tell apart here: some W differs in its last bits (Catoni's slots summed otherwise)
+    assert any(not np.array_equal(a.W, b.W, equal_nan=True) for a, b in zip(forced.epochs, host.epochs))
+    monkeypatch.setenv(backends.RESIDENT_ENVIRONMENT, "yes")
+    chosen = calruption_counts(instance, adversary, params, 2, raw=True)
+    assert all(np.array_equal(a.W, b.W, equal_nan=True) for a, b in zip(chosen.epochs, forced.epochs))
+    monkeypatch.setenv(backends.RESIDENT_ENVIRONMENT, "no")
+    chosen = calruption_counts(instance, adversary, params, 2, raw=True)
+    assert all(np.array_equal(a.W, b.W, equal_nan=True) for a, b in zip(chosen.epochs, host.epochs))
+    monkeypatch.setenv(backends.RESIDENT_ENVIRONMENT, "sometimes")
+    with pytest.raises(ValueError, match="CRAL_FAST_RESIDENT"):
+        calruption_counts(instance, adversary, params, 2, raw=True)
