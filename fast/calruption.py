@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .backends import resident_default
+from .backends import get_backend, resident_default
 from .catoni import catoni_roots
 from .constants import FloatParams
 from .epoch_device import device_hypotheses, epoch_update_device
@@ -43,9 +43,11 @@ from .pair_stats import (
     next_query_probabilities,
     q_groups,
 )
+from .pairs_device import next_q_device
 from .precision import FLOAT
 from .workspace import Workspace, array
 
+HOST = get_backend("numpy")
 EpochCountsFn = Callable[[int, int, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 
@@ -173,7 +175,10 @@ def epoch_update(
         r1 = min(num_h, r0 + step)
         k = np.minimum(level[r0:r1, None], level[None, :])
         np.ldexp(rho[r0:r1], 2 * (k - l - 1), out=pair_value[r0:r1])
-    next_q = next_query_probabilities(H, pair_value, nested=nested, overwrite=True)  # pair_value: scratch
+    if nested is not None:  # the quadrant max by row blocks (fast/pairs_device.py), on the host's numpy
+        next_q = next_q_device(HOST, nested, pair_value)
+    else:
+        next_q = next_query_probabilities(H, pair_value)
     clock("line 13")
     record = Epoch(
         l=l,

@@ -203,7 +203,7 @@ def epoch_update_device(
     layers = gap_hat[None, :] <= np.ldexp(1.0, -np.arange(l + 1))[:, None]  # line 12
     level = layers.sum(axis=0) - 1
     clock("lines 10-12")
-    pair_value = line13_pair_value_device(b, rho, b.asarray(level, xp.int64), l)
+    pair_value = line13_pair_value_device(b, rho, level, l)  # level: host, O(|H|)
     next_q = next_q_device(b, nested, pair_value)  # line 13
     del pair_value
     clock("line 13")
