@@ -1,6 +1,7 @@
 """Array backends of the fast path (issue 33): one code path written against the Python
 array API standard through `array_api_compat`, run on numpy (the default and what CI
-runs), array-api-strict (CI's check that nothing outside the standard is used), PyTorch
+runs), array-api-strict (CI's check that nothing outside the standard is used; its
+stand-in devices "device1", "device2" check device placement without a GPU), PyTorch
 (CPU or CUDA) and CuPy when they are installed.
 
 What runs where. Two ways (fast/calruption.py's `calruption_run(..., resident=)`):
@@ -152,9 +153,15 @@ def get_backend(backend=None, device=None) -> Backend:
             import array_api_strict as xp
         except ImportError:
             raise ValueError("backend 'array-api-strict' is not installed (pip install array-api-strict)") from None
-        if device not in (None, "CPU_DEVICE"):
-            raise ValueError(f"device must be unset for the array-api-strict backend, got {device!r}")
-        return Backend("array-api-strict", xp, None)
+        if device in (None, "CPU_DEVICE"):
+            return Backend("array-api-strict", xp, None)
+        if device not in ("device1", "device2"):
+            raise ValueError(
+                f"device must be unset, 'device1' or 'device2' for the array-api-strict backend, got {device!r}"
+            )
+        # array-api-strict's stand-in devices refuse to combine with arrays on its default
+        # one: an array the fast path makes without device= fails there as on a GPU
+        return Backend("array-api-strict", xp, xp.Device(device))
     if name == "torch":
         try:
             import array_api_compat.torch as xp

@@ -20,7 +20,7 @@ FC = importlib.import_module("fast.calruption")
 API = importlib.import_module("fast.api")
 
 STRICT = pytest.importorskip("array_api_strict") and "array-api-strict"
-BACKENDS = ["numpy", STRICT]
+BACKENDS = ["numpy", STRICT, f"{STRICT}:device1"]  # device1: a stand-in device (fast/backends.py)
 
 
 def interval_rows(rng, num_h: int, m: int) -> np.ndarray:

@@ -80,7 +80,8 @@ def test_a_tiny_resident_run_on_array_api_strict_agrees_with_the_host(tmp_path):
     pytest.importorskip("array_api_strict")
     out = tmp_path / "gpu.json"
     result = _run(
-        "--backend", "array-api-strict", "--resident", "yes", "--sizes", "48", "--compare-sizes", "48",
+        "--backend", "array-api-strict", "--device", "device1", "--resident", "yes", "--sizes", "48",
+        "--compare-sizes", "48",
         "--json", str(out),
     )  # fmt: skip
     assert result.returncode == 0, result.stderr

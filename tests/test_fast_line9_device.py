@@ -26,7 +26,7 @@ from fast.backends import get_backend
 from fast.nested import Nested
 from tests.test_fast_line9_chain import LP_TOL, dense_optimum, nested_lp, thresholds_lp
 
-BACKENDS = ("numpy", "array-api-strict")
+BACKENDS = ("numpy", "array-api-strict", "array-api-strict:device1")  # device1: a stand-in device (fast/backends.py)
 
 
 @contextlib.contextmanager

@@ -29,7 +29,7 @@ from fast.backends import get_backend
 from fast.nested import Nested
 
 STRICT = pytest.importorskip("array_api_strict") and "array-api-strict"
-BACKENDS = ("numpy", STRICT)
+BACKENDS = ("numpy", STRICT, f"{STRICT}:device1")  # device1: a stand-in device (fast/backends.py)
 # the shipped block (one block at these sizes), one row per block, and blocks that split |H| unevenly
 BLOCKS = (PD.BLOCK_ELEMENTS, 1, 7, 64)
 Q_VALUES = (0.0, 2.0**-40, 0.125, 0.25, 0.5, 1.0)
