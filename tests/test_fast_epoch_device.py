@@ -72,7 +72,7 @@ def _compare(host, device, label, backend="numpy"):
     assert _close("lp_objective", np.array(device.lp_objective), np.array(host.lp_objective), lp_scale), label
 
 
-@settings(max_examples=40, deadline=None)
+@settings(deadline=None)
 @given(nested_class(), st.sampled_from(BACKENDS), st.data())
 def test_one_epoch_equals_the_host_epoch(H, backend, data):
     num_h, m = H.shape

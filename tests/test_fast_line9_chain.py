@@ -1,5 +1,6 @@
 """Line 9 for a nested class as a minimum cycle ratio (fast/line9_chain.py), held against the
-whole LP solved in one dense HiGHS call (every row, no row generation, no cycle).
+whole LP solved exactly (every row, no row generation, no cycle: reference.lp.solve_lp on
+the float inputs read as Fractions).
 
 Random nested classes: a few points, hypotheses that are prefixes of one point order (some
 empty, some whole, some repeated), random p^ on the support, a random symmetric set of rows
@@ -11,16 +12,20 @@ must fail the certificate and fall back, with the same optimum."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
-from scipy.optimize import linprog
 
 from fast import line9, line9_chain
 from fast.nested import Nested
+from reference.lp import solve_lp
 
-LP_TOL = 1e-9  # HiGHS's own optimum on these rows (feasibility 1e-10 in the rows' units) and ours
+LP_TOL = (
+    1e-9  # ours against the exact optimum, relative to the rows' scale (HiGHS's feasibility 1e-10 in the rows' units)
+)
 
 
 @st.composite
@@ -49,21 +54,25 @@ def nested_lp(draw):
 
 
 def dense_optimum(H, p, weight, W) -> float:
-    """The LP of fast/line9.py with every row, in eta^ and s directly."""
+    """The LP of fast/line9.py with every row, in eta^ and s directly, solved exactly
+    (reference.lp.solve_lp on the float inputs read as Fractions), returned as a float:
+    HiGHS's own optimum is only within its feasibility tolerance, which at weights near
+    1e-3 is more than LP_TOL of the rows' scale (the fuzz profile found optima of 4e-8 and
+    4e-11 read as 0 there)."""
     k = H.shape[1]
     i, j = np.nonzero(np.isfinite(weight))
     if not len(i):
         return 0.0
-    w = weight[i, j]
-    # w (R(h) - R(h') - W) = w sum_x p_x (h - h')(x) (1 - 2 eta_x) - w W <= s
-    diff = (H[i] - H[j]) * p[None, :]
-    A = np.hstack([-2 * w[:, None] * diff, -np.ones((len(i), 1))])
-    b = w * W[i, j] - w * diff.sum(axis=1)
-    c = np.zeros(k + 1)
-    c[-1] = 1
-    result = linprog(c, A_ub=A, b_ub=b, bounds=[(0, 1)] * k + [(None, None)], method="highs")
-    assert result.status == 0, result.message
-    return float(result.fun)
+    P = [Fraction(float(v)) for v in p]
+    A_ub, b_ub = [], []
+    for a, b in zip(i.tolist(), j.tolist()):
+        # w (R(h) - R(h') - W) = w sum_x p_x (h - h')(x) (1 - 2 eta_x) - w W <= s
+        w, diff = Fraction(float(weight[a, b])), [int(H[a, x]) - int(H[b, x]) for x in range(k)]
+        A_ub.append([-2 * w * d * P[x] for x, d in enumerate(diff)] + [Fraction(-1)])
+        b_ub.append(w * Fraction(float(W[a, b])) - w * sum(d * P[x] for x, d in enumerate(diff)))
+    c = [Fraction(0)] * k + [Fraction(1)]
+    solution = solve_lp(c, A_ub, b_ub, [Fraction(0)] * k + [None], [Fraction(1)] * k + [None])
+    return float(solution.objective)
 
 
 def value_over_rows(H, p, eta, weight, W) -> float:

@@ -146,7 +146,7 @@ def test_random_nested_classes_on_both_backends_and_any_block_size(monkeypatch, 
                 eta, R, value, lower = fit(name, HS, p, weight, W, nested)
                 assert (eta == 0.5).all() and value == lower == 0.0 and np.allclose(R, host_R(HS, p, eta), atol=1e-15)
                 continue
-            if rows_per_block == num_h:
+            if rows_per_block == num_h and name == BACKENDS[0]:  # the exact LP once; the rest equal this
                 answers.append(check_against_lp(name, HS, p, weight, W, nested))
             else:
                 answers.append(fit(name, HS, p, weight, W, nested))
