@@ -236,14 +236,16 @@ MUTANTS = [
         "q_{l+1} (line 13) is built from the previous epoch's rho^_{l-1} (epoch 1's own rho^_1 for q_2)",
         "calruption.py",
         (
-            "    gap_hat: np.ndarray\n\n\n@dataclass(frozen=True)\nclass Epoch:",
             "        np.ldexp(rho[r0:r1], 2 * (k - l - 1), out=pair_value[r0:r1])",
             "    next_state = State(l + 1, state.tau + length, fparams.epoch_length(l + 1), next_q, gap_hat)",
         ),
         (
-            "    gap_hat: np.ndarray\n    rho_prev: np.ndarray | None = None\n\n\n@dataclass(frozen=True)\nclass Epoch:",
-            "        np.ldexp((rho if state.rho_prev is None else state.rho_prev)[r0:r1], 2 * (k - l - 1), out=pair_value[r0:r1])",
-            "    next_state = State(l + 1, state.tau + length, fparams.epoch_length(l + 1), next_q, gap_hat, rho)",
+            # State lives in fast/epoch_types.py: the previous rho^ rides on the instance
+            # (the Workspace then hands the next epoch a fresh array: this one is referenced)
+            "        np.ldexp((rho if getattr(state, 'rho_prev', None) is None else state.rho_prev)[r0:r1], "
+            "2 * (k - l - 1), out=pair_value[r0:r1])",
+            "    next_state = State(l + 1, state.tau + length, fparams.epoch_length(l + 1), next_q, gap_hat)\n"
+            "    object.__setattr__(next_state, 'rho_prev', rho)",
         ),
         "-",
         caught_by=(RECOMPUTED,),
