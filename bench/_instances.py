@@ -14,21 +14,34 @@ def thresholds_instance(points: int, hypotheses: int) -> R.Instance:
     return R.Instance(base.nu, base.eta, base.hypotheses[::step][:hypotheses])
 
 
-def best_hypothesis(instance: R.Instance) -> int:
-    """instance.best (argmin R*, the lowest index on a tie), exactly, in int64 arithmetic
-    over one common denominator when the numerators fit: R.Instance.best sums Fractions
-    over |H| x |X| terms, ~100 s at |H| = |X| = 4096, beside a run of about a minute."""
-    import math
+def thresholds_matrix(points: int, hypotheses: int):
+    """`thresholds_instance(points, hypotheses)` as a fast.MatrixInstance: H built by numpy
+    (h_k(x) = 1[x >= k step], k = 0..hypotheses-1), the same nu* and eta*, without the
+    reference's label-by-label checks (at |H| = |X| = 16384: seconds instead of minutes).
+    tests/test_fast_matrix_instance.py holds it equal to the reference instance."""
+    from fractions import Fraction
 
     import numpy as np
 
-    den = math.lcm(*{f.denominator for f in instance.nu}, *{f.denominator for f in instance.eta})
-    nu = [int(f * den) for f in instance.nu]
-    eta = [int(f * den) for f in instance.eta]
-    if sum(nu) * den >= 2**62:  # risk x den^2 must fit in int64
-        return instance.best
-    nu_, eta_ = np.array(nu, np.int64), np.array(eta, np.int64)
-    H = np.array(instance.hypotheses, np.int64)
-    # den^2 R*(h) = sum_x nu'_x (h(x) (den - eta'_x) + (1 - h(x)) eta'_x), exact integers
-    risks = H @ (nu_ * (den - eta_)) + (1 - H) @ (nu_ * eta_)
-    return int(np.argmin(risks))  # the first minimiser
+    import fast
+
+    step = points // hypotheses
+    k = np.arange(points + 1)[::step][:hypotheses]
+    H = (np.arange(points)[None, :] >= k[:, None]).astype(np.int64)
+    nu = [Fraction(1, points)] * points  # reference.instances.thresholds' defaults
+    eta = [Fraction(1, 10) if x < points // 2 else Fraction(9, 10) for x in range(points)]
+    return fast.MatrixInstance(nu, eta, H)
+
+
+def best_hypothesis(instance) -> int:
+    """instance.best (argmin R*, the lowest index on a tie), exactly, by
+    fast.MatrixInstance.best (int64 over one common denominator where the numerators fit):
+    R.Instance.best sums Fractions over |H| x |X| terms, ~100 s at |H| = |X| = 4096,
+    beside a run of about a minute."""
+    import numpy as np
+
+    import fast
+
+    if not isinstance(instance, fast.MatrixInstance):
+        instance = fast.MatrixInstance(instance.nu, instance.eta, np.array(instance.hypotheses, np.int64))
+    return instance.best

@@ -5,7 +5,7 @@ line 9 by HiGHS.
 Two ways to feed it: tape mode (the reference's tapes, so its traces can be
 cross-checked against the reference round for round: `python -m properties crosscheck
 --candidate fast`) and counts mode (`*_counts`: per-point counts drawn per update, so
-the cost does not grow with n).
+the cost does not grow with n; `MatrixInstance` gives it H as one matrix at paper scale).
 
 CALruption's per-pair statistics run on any array library of the array API standard
 (numpy by default, array-api-strict, PyTorch, CuPy): `backend=`/`device=` on the entry
@@ -23,6 +23,7 @@ from .api import (
     robust_cal_counts,
 )
 from .catoni import catoni_root
+from .matrix_instance import MatrixInstance
 from .precision import FLOAT
 from .scale_record import calruption_counts_record
 from .tape import TapeArrays, from_tape
@@ -35,6 +36,7 @@ ARITHMETIC = np.dtype(FLOAT).name
 
 __all__ = [
     "ARITHMETIC",
+    "MatrixInstance",
     "TapeArrays",
     "calruption",
     "calruption_counts",

@@ -23,13 +23,17 @@ import numpy as np
 from reference.adversary import Adversary
 from reference.instance import Instance
 
+from .matrix_instance import MatrixInstance
+
 
 class Environment:
     """nu* and the adversary's segments as float64 (the sampling probabilities)."""
 
     def __init__(self, instance: Instance, adversary: Adversary):
-        if not isinstance(instance, Instance):
-            raise ValueError(f"instance must be a reference.Instance, got {type(instance).__name__}")
+        if not isinstance(instance, (Instance, MatrixInstance)):
+            raise ValueError(
+                f"instance must be a reference.Instance or a fast.MatrixInstance, got {type(instance).__name__}"
+            )
         if not isinstance(adversary, Adversary):
             raise ValueError(f"adversary must be a reference.adversary.Adversary, got {type(adversary).__name__}")
         self.n = adversary.n

@@ -25,13 +25,24 @@ class Nested:
 
     @classmethod
     def of(cls, H: np.ndarray) -> Nested | None:
-        """The nesting of H's rows (0/1), or None when they are not a chain."""
-        counts = H.sum(axis=0)
-        order = np.argsort(-counts, kind="stable")
-        ordered = H[:, order]
-        if ordered.shape[1] > 1 and (ordered[:, 1:] > ordered[:, :-1]).any():
-            return None  # some h holds a point that fewer hypotheses hold, and misses a more held one
-        return cls(ordered.sum(axis=1).astype(np.int64), order)
+        """The nesting of H's rows (0/1), or None when they are not a chain.
+
+        h holds c_h points of distinct ranks in the order, so it holds exactly the first c_h
+        iff the largest rank it holds is c_h - 1: one pass over H by row blocks, no
+        reordered copy of it (at |H| = |X| = 16384 a copy is 2 GiB: ~9 s, against ~2 s)."""
+        H = np.asarray(H)
+        num_h, m = H.shape
+        order = np.argsort(-H.sum(axis=0), kind="stable")
+        rank = np.empty(m, np.int64)
+        rank[order] = np.arange(m)
+        lengths = H.sum(axis=1).astype(np.int64)
+        step = max(1, 2**20 // max(1, m))
+        for r0 in range(0, num_h, step):
+            block = H[r0 : r0 + step]
+            top = np.where(block != 0, rank[None, :], -1).max(axis=1, initial=-1)
+            if (top != lengths[r0 : r0 + step] - 1).any():
+                return None  # some h holds a point that fewer hypotheses hold, and misses a more held one
+        return cls(lengths, order)
 
     def on(self, points: np.ndarray) -> Nested:
         """The same chain on a subset of the points, as positions in `points` (which lists

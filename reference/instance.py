@@ -31,6 +31,22 @@ def validate_hypotheses(hypotheses, num_points: int | None = None, field: str = 
     return tuple(result)
 
 
+def validate_distribution(nu, eta) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
+    """(nu*, eta*) as exact probabilities: nu a non-empty distribution over X summing to
+    exactly 1, eta one P(y = 1 | x) per point."""
+    for name, seq in (("nu", nu), ("eta", eta)):
+        if isinstance(seq, (str, bytes)) or not isinstance(seq, Sequence):
+            raise ValueError(f"{name} must be a sequence of rationals, got {shown(seq)}")
+    if len(nu) == 0:
+        raise ValueError("nu must not be empty")
+    nu_ = tuple(as_probability(v, f"nu[{x}]") for x, v in enumerate(nu))
+    if sum(nu_) != 1:
+        raise ValueError(f"nu must sum to exactly 1, sums to {sum(nu_)}")
+    if len(eta) != len(nu_):
+        raise ValueError(f"eta has {len(eta)} entries, expected {len(nu_)} (one per point of nu)")
+    return nu_, tuple(as_probability(v, f"eta[{x}]") for x, v in enumerate(eta))
+
+
 def disagreement_region(hypotheses: Sequence[Hypothesis], members) -> frozenset[int]:
     """Dis(V): the points on which two members of V disagree (Section 2; the paper's
     display quantifies over H, which is a typo for V, see FINDINGS.md R2)."""
@@ -52,17 +68,7 @@ class Instance:
     hypotheses: tuple[Hypothesis, ...]
 
     def __init__(self, nu, eta, hypotheses):
-        for name, seq in (("nu", nu), ("eta", eta)):
-            if isinstance(seq, (str, bytes)) or not isinstance(seq, Sequence):
-                raise ValueError(f"{name} must be a sequence of rationals, got {shown(seq)}")
-        if len(nu) == 0:
-            raise ValueError("nu must not be empty")
-        nu_ = tuple(as_probability(v, f"nu[{x}]") for x, v in enumerate(nu))
-        if sum(nu_) != 1:
-            raise ValueError(f"nu must sum to exactly 1, sums to {sum(nu_)}")
-        if len(eta) != len(nu_):
-            raise ValueError(f"eta has {len(eta)} entries, expected {len(nu_)} (one per point of nu)")
-        eta_ = tuple(as_probability(v, f"eta[{x}]") for x, v in enumerate(eta))
+        nu_, eta_ = validate_distribution(nu, eta)
         object.__setattr__(self, "nu", nu_)
         object.__setattr__(self, "eta", eta_)
         object.__setattr__(self, "hypotheses", validate_hypotheses(hypotheses, len(nu_)))

@@ -145,3 +145,22 @@ def test_answer_backend_flag(tmp_path):
         cwd=ROOT,
     )
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and ("backend" in bad.stderr or "device" in bad.stderr)
+
+
+def test_replay_compares_epoch_by_epoch():
+    """The agreement check replays each epoch on numpy's host epoch from its own inputs: a
+    tampered W shows in its epoch alone, and an untampered host run is its own replay bit
+    for bit."""
+    import numpy as np
+
+    from fast.backends import get_backend
+
+    gpu = _load("gpu_scaling")
+    run, *_, draws = gpu.run_once(24, 10**9, get_backend("numpy"), record_draws=True)
+    assert len(draws[2]) == len(run.epochs) + (run.unfinished_rounds > 0) and len(run.epochs) >= 3
+    assert gpu.compare(run, gpu.replay(run, draws))["bitwise"]
+    e = run.epochs[2]
+    finite = np.flatnonzero(np.isfinite(e.W.ravel()))
+    e.W.ravel()[finite[0]] += 1e-3
+    result = gpu.compare(run, gpu.replay(run, draws))
+    assert {(m["epoch"], m["field"]) for m in result["mismatches"]} == {(e.l, "W")}, result
