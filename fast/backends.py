@@ -87,6 +87,8 @@ class Backend:
     def asarray(self, values, dtype=None):
         """A numpy array (or anything array-like) on this backend's device."""
         xp = self.xp
+        if isinstance(values, np.ndarray) and not values.flags.c_contiguous:
+            values = np.ascontiguousarray(values)  # torch.asarray refuses negative strides
         if self.device is None:
             return xp.asarray(values, dtype=dtype)
         return xp.asarray(values, dtype=dtype, device=self.device)

@@ -30,7 +30,7 @@ import numpy as np
 from .backends import get_backend, resident_default
 from .catoni import catoni_roots
 from .constants import FloatParams
-from .epoch_device import device_hypotheses, epoch_update_device
+from .epoch_device import epoch_update_device
 from .epoch_types import Clock, Epoch, State
 from .line9 import fit_distribution, risks
 from .nested import Nested
@@ -251,19 +251,17 @@ def calruption_run(
     an epoch, the bulk of a run's memory. The computation is the same either way.
     `workers`: threads for line 8's Catoni roots (epoch_update). `resident`: whether the
     epochs keep their pair arrays on the backend's device (fast/epoch_device.py, for a
-    nested class only); None, the default: $CRAL_FAST_RESIDENT (auto, yes, no), and
-    auto is on an accelerator (a GPU), not on the host, where `epoch_update`'s blocked
-    in-place passes are the faster; True on a class that is not nested is a ValueError."""
+    nested class only); None, the default: $CRAL_FAST_RESIDENT (auto, yes, no) for a
+    nested class, the host epoch for any other; auto is on an accelerator (a GPU), not on
+    the host, where `epoch_update`'s blocked in-place passes are the faster. An explicit
+    True on a class that is not nested is a ValueError."""
     kernel = PairKernel(H, backend)  # one pass over H: which kernel, and H on the device
     nested = Nested.of(H)  # once per run (fast/nested.py)
-    if resident is None:
-        resident = resident_default()
-    if resident is None:
-        resident = nested is not None and kernel.backend.accelerator
+    if resident is None:  # $CRAL_FAST_RESIDENT (auto: on an accelerator) for a nested class
+        chosen = resident_default()
+        resident = nested is not None and (kernel.backend.accelerator if chosen is None else chosen)
     elif resident and nested is None:
         raise ValueError("resident=True needs a nested class (fast/nested.py): H's rows are not a chain")
-    if resident:
-        hypotheses = device_hypotheses(kernel.backend, H)
     workspace = Workspace()  # arrays reused by the next epoch where nothing keeps them
     state = initial_state(H.shape[1], H.shape[0], fparams)
     epochs = []
@@ -279,7 +277,6 @@ def calruption_run(
                 fparams,
                 kernel.backend,
                 nested,
-                hypotheses,
                 materialise=keep_pairs or on_epoch is not None,
                 timings=timings,
             )

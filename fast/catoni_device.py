@@ -36,7 +36,9 @@ def one_step(xp, V, C, A, rtol: float = DEFAULT_RTOL):
     constant = lo == hi
     scale_abs = xp.maximum(xp.abs(lo), xp.abs(hi))
     total = xp.sum(C, axis=1)
-    z = xp.clip(xp.sum(C * V, axis=1) / total, lo, hi)
+    # min/max, not xp.clip: array_api_compat's CuPy clip indexes by boolean masks (a device
+    # sync each); the same value for these non-nan bounds
+    z = xp.minimum(xp.maximum(xp.sum(C * V, axis=1) / total, lo), hi)
     d = V - z[:, None]
     t = xp.abs(d) * A[:, None]
     tt = (t * t) * 0.5  # halving is exact: the host's t*t then *= 0.5
@@ -46,8 +48,8 @@ def one_step(xp, V, C, A, rtol: float = DEFAULT_RTOL):
     g = A * xp.sum(C * slope, axis=1)
     step = f / g
     reach = A * (xp.maximum(hi - z, z - lo) + 2 * xp.abs(step))
-    curvature = xp.clip(reach * (1 + reach / 2), max=0.25)  # min(1/4, .): clip's Python bound stays on the device
-    tol = rtol * xp.clip(scale_abs, min=1.0)
+    curvature = xp.minimum(reach * (1 + reach / 2), xp.full_like(reach, 0.25))  # min(1/4, .)
+    tol = rtol * xp.maximum(scale_abs, xp.ones_like(scale_abs))
     done = (
         (lo < hi)
         & (scale_abs <= _LEAN_LIMIT)
@@ -58,7 +60,7 @@ def one_step(xp, V, C, A, rtol: float = DEFAULT_RTOL):
     )
     lo = xp.where(f > 0, z, lo)  # f is decreasing: the root is above z where f(z) > 0
     hi = xp.where(f < 0, z, hi)
-    roots = xp.where(constant, lo, xp.where(f == 0, z, xp.clip(z + step, lo, hi)))
+    roots = xp.where(constant, lo, xp.where(f == 0, z, xp.minimum(xp.maximum(z + step, lo), hi)))
     return roots, done | constant
 
 

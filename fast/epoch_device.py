@@ -21,7 +21,8 @@ What runs where:
 * line 9: the minimum-cycle-ratio route with its dense passes on the device
   (fast/line9_device.py); where its certificate fails, row generation on the host, as in
   `epoch_update`;
-* lines 10-12 on the host (vectors; R_D needs one product of H by a vector);
+* lines 10-12 on the host: R_D(h) is line 9's, two prefix sums along the nesting
+  (fast/line9_device.py's `nested_risks`, O(|H| + |X|): no copy of H on the device);
 * line 13: the pair values rho^ 4^(k - l - 1) and the quadrant max on the device
   (fast/pairs_device.py), exact.
 So the integer fields and min q, line 13's values and the layers equal `epoch_update`'s bit
@@ -37,7 +38,7 @@ from .catoni_device import catoni_roots_device
 from .constants import FloatParams
 from .epoch_types import Clock, Epoch, State
 from .line9 import fit_distribution
-from .line9_device import fit_nested_device
+from .line9_device import fit_nested_device, nested_risks
 from .nested import Nested
 from .pair_stats import QGroups, q_groups
 from .pairs_device import disagreement_counts_device, line13_pair_value_device, min_q_device, next_q_device
@@ -92,12 +93,14 @@ def catoni_device(b, nested: Nested, groups: QGroups, queried: np.ndarray, lengt
     values = b.asarray(values_row, xp.float64)
     index = b.asarray(np.arange(num_h), xp.int64)
     budget = DEVICE_BLOCK_ELEMENTS if b.accelerator else HOST_BLOCK_ELEMENTS
-    rows_per_block = max(1, budget // (num_h * slots))
-    for r0 in range(0, num_h - 1, rows_per_block):
-        r1, c0 = min(num_h, r0 + rows_per_block), r0 + 1  # columns c0.. hold every h' > h of the block
+    r0 = 0
+    while r0 < num_h - 1:
+        # rows r0.. need the columns past r0 only: the blocks widen in rows down the triangle
+        r1, c0 = min(num_h, r0 + max(1, budget // ((num_h - r0 - 1) * slots))), r0 + 1
         rows, cols = r1 - r0, num_h - c0
         upper = (index[None, c0:] > index[r0:r1, None]) & active[r0:r1, c0:]
         if not bool(xp.any(upper)):
+            r0 = r1
             continue
         if asked:
             smaller = xp.where(c[r0:r1, None] <= c[None, c0:], index[r0:r1, None], index[None, c0:])
@@ -113,27 +116,9 @@ def catoni_device(b, nested: Nested, groups: QGroups, queried: np.ndarray, lengt
         valid = xp.reshape(upper, (-1,))
         roots = catoni_roots_device(b, V, C, xp.reshape(alpha[r0:r1, c0:], (-1,)), valid)
         W[r0:r1, c0:] = xp.where(upper, xp.reshape(roots, (rows, cols)), W[r0:r1, c0:])
+        r0 = r1
     lower = (index[:, None] > index[None, :]) & active
     return xp.where(lower, -xp.matrix_transpose(W), W)
-
-
-def device_hypotheses(b, H: np.ndarray):
-    """H and 1 - H as float64 on the device, for line 10's risks (two products by a vector,
-    as fast/line9.py's `risks` computes them on the host)."""
-    xp = b.xp
-    Hf = b.asarray(np.asarray(H, np.int64), xp.float64)
-    return Hf, 1 - Hf
-
-
-def risks_device(b, hypotheses, p_hat: np.ndarray, eta: np.ndarray) -> np.ndarray:
-    """R_D(h) for every h (host vector): fast/line9.py's `risks` with the products on the
-    device (its sums ordered as the device's matrix-vector product orders them)."""
-    xp = b.xp
-    Hf, Hf_not = hypotheses
-    eta0 = np.where(p_hat > 0, eta, 0.0)
-    with_h = b.asarray(p_hat * (1 - eta0), xp.float64)
-    without_h = b.asarray(p_hat * eta0, xp.float64)
-    return b.to_numpy(Hf @ with_h + Hf_not @ without_h)
 
 
 def _pair_fields(b, materialise: bool, **fields):
@@ -148,14 +133,12 @@ def epoch_update_device(
     fparams: FloatParams,
     b,
     nested: Nested,
-    hypotheses,
     *,
     materialise: bool = True,
     timings: dict | None = None,
 ):
     """Lines 7-14 of epoch l = state.l for a nested class (`nested`, H's fast.nested.Nested)
-    with the pair arrays on backend b's device (`hypotheses`: `device_hypotheses(b, H)`,
-    made once per run); returns (Epoch, next State) as
+    with the pair arrays on backend b's device; returns (Epoch, next State) as
     fast.calruption.epoch_update does. materialise=False leaves the record's |H| x |H|
     fields (fast.calruption.PAIR_FIELDS) None instead of copying them to the host: at
     |H| = 16384 they are 5 x 2 GiB an epoch. `timings` as in epoch_update (with a device
@@ -188,15 +171,28 @@ def epoch_update_device(
     clock("line 8 Catoni")
 
     # line 9; the nesting on the support is all it needs of H (no |H| x |S| host copy)
-    fitted = fit_nested_device(b, None, p_hat[support], weight, W, nested.on(support))
+    on_support = nested.on(support)
+    fitted = fit_nested_device(b, None, p_hat[support], weight, W, on_support)
     if fitted is not None:
-        eta_support, objective = fitted[0], fitted[2]
+        eta_support, risk_hat, objective = fitted[0], fitted[1], fitted[2]
     else:  # the cycle certificate failed: the host's row generation, as in epoch_update
-        eta_support, objective = fit_distribution(H, support, p_hat, b.to_numpy(weight), b.to_numpy(W), nested=False)
+        # (W and the weights to the host: 2 x 8 |H|^2 bytes; the spanning tree's Hamming
+        # distances from the device's line 7 on the support)
+        eta_support, objective = fit_distribution(
+            H,
+            support,
+            p_hat,
+            b.to_numpy(weight),
+            b.to_numpy(W),
+            nested=False,
+            distance=lambda: b.to_numpy(disagreement_counts_device(b, nested, (seen > 0).astype(np.int64))),
+        )
+        risk_hat = nested_risks(on_support, p_hat[support], eta_support)
     clock("line 9")
     eta = np.full(m, np.nan, FLOAT)
     eta[support] = eta_support
-    risk_hat = risks_device(b, hypotheses, p_hat, eta)
+    # line 10's R_D(h): line 9's, from two prefix sums along the nesting (fast/line9_device.py's
+    # nested_risks; the points off the support have p^ = 0)
     penalised = risk_hat + fparams.beta2 * state.gap_hat  # line 10
     h_star = int(np.argmin(penalised))
     gap_hat = np.clip(risk_hat - penalised[h_star], 2.0**-l, 1.0)  # line 11 (epoch_update says why)

@@ -45,6 +45,8 @@ within CHAIN_RTOL |s| + CHAIN_ATOL x scale of the critical cycle's lower bound
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .backends import Backend
@@ -72,7 +74,10 @@ def _blocks(n: int):
         yield r0, min(n, r0 + size)
 
 
+@functools.lru_cache(maxsize=64)
 def _constant(b: Backend, value: float):
+    """A 0-d float64 on b's device, made once per value: each host-to-device copy of a
+    fresh one waits for the device (torch's asarray to CUDA), 1-4 a block and pass."""
     return b.asarray(np.float64(value), b.xp.float64)
 
 

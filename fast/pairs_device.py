@@ -38,10 +38,14 @@ import numpy as np
 # GPU it is 256 blocks at |H| = 16384, a few kernel launches each (not measured). Tests set
 # it small.
 BLOCK_ELEMENTS = 2**20
+# on an accelerator (fast/backends.py): 1024 rows a block at |H| = 16384 instead of 64, so
+# the launches per pass are 16 blocks' worth, not 256 (not measured on a GPU yet)
+DEVICE_BLOCK_ELEMENTS = 2**24
 
 
-def _blocks(num_rows: int, row_length: int):
-    rows = max(1, BLOCK_ELEMENTS // max(1, row_length))
+def _blocks(num_rows: int, row_length: int, b=None):
+    budget = DEVICE_BLOCK_ELEMENTS if b is not None and b.accelerator else BLOCK_ELEMENTS
+    rows = max(1, budget // max(1, row_length))
     for r0 in range(0, num_rows, rows):
         yield r0, min(num_rows, r0 + rows)
 
@@ -86,7 +90,7 @@ def disagreement_counts_device(b, nested, seen_host):
     at = b.asarray(prefix[nested.lengths].astype(np.int64), xp.int64)
     num_h = at.shape[0]
     out = xp.empty((num_h, num_h), dtype=xp.int64, **_on(b))
-    for r0, r1 in _blocks(num_h, num_h):
+    for r0, r1 in _blocks(num_h, num_h, b):
         out[r0:r1, :] = xp.abs(at[r0:r1, None] - at[None, :])
     return out
 
@@ -133,7 +137,7 @@ def min_q_device(b, nested, seen_host, q_host):
     offset_d, span_d = b.asarray(offset, xp.int64), b.asarray(span, xp.int64)
     c = b.asarray(lengths, xp.int64)
     nan = xp.asarray(float("nan"), dtype=dtype, **_on(b))
-    for r0, r1 in _blocks(num_h, num_h):
+    for r0, r1 in _blocks(num_h, num_h, b):
         lo = xp.reshape(xp.minimum(c[r0:r1, None], c[None, :]), (-1,))
         d = xp.reshape(xp.abs(c[r0:r1, None] - c[None, :]), (-1,))
         first = xp.take(offset_d, d) + lo
@@ -181,7 +185,7 @@ def next_q_device(b, nested, pair_value) -> np.ndarray:
     chain = b.asarray(chain_host, xp.int64)
     Q = _full(b, (num_h - 1,), float("-inf"), dtype)
     acc = _full(b, (num_h,), float("-inf"), dtype)  # acc[b]: max of V'[a', b] over earlier blocks' rows a'
-    for r0, r1 in _blocks(num_h - 1, num_h):
+    for r0, r1 in _blocks(num_h - 1, num_h, b):
         rows = r1 - r0
         # U[i, j] = V'[r0 + i, r0 + 1 + j]: the block's rows, the columns after r0
         U = xp.take(xp.take(pair_value, chain[r0:r1], axis=0), chain[r0 + 1 :], axis=1)
@@ -193,7 +197,7 @@ def next_q_device(b, nested, pair_value) -> np.ndarray:
         if rows > 1:  # the square: rows r0..r1-1, columns r0+1..r1-1
             square = _running_max(xp, U[:, : rows - 1], 1, reverse=True)
             square = _running_max(xp, square, 0, reverse=False)
-            cells = b.asarray(np.arange(rows - 1, dtype=np.int64) * rows, xp.int64)  # (i, i) of rows x (rows-1)
+            cells = xp.arange(0, (rows - 1) * rows, rows, dtype=xp.int64, **_on(b))  # (i, i) of rows x (rows-1)
             inside = xp.take(xp.reshape(square, (-1,)), cells)
             del square
             part[: rows - 1] = xp.maximum(part[: rows - 1], inside)
@@ -223,6 +227,6 @@ def line13_pair_value_device(b, rho, level, l: int):
     exponent = 2 * (np.asarray(level, np.int64) - l - 1)
     power = b.asarray(np.ldexp(np.ones(len(exponent), np_dtype), exponent), rho.dtype)
     out = xp.empty(rho.shape, dtype=rho.dtype, **_on(b))
-    for r0, r1 in _blocks(rho.shape[0], rho.shape[1]):
+    for r0, r1 in _blocks(rho.shape[0], rho.shape[1], b):
         out[r0:r1, :] = rho[r0:r1, :] * xp.minimum(power[r0:r1, None], power[None, :])
     return out

@@ -229,8 +229,8 @@ def test_the_comparison_has_teeth():
     V = np.maximum(V, V.T)
     shipped = PD._blocks
 
-    def drop_last(num_rows, row_length):
-        return list(shipped(num_rows, row_length))[:-1]
+    def drop_last(num_rows, row_length, b=None):
+        return list(shipped(num_rows, row_length, b))[:-1]
 
     with patch.object(PD, "BLOCK_ELEMENTS", 3 * num_h), patch.object(PD, "_blocks", drop_last):
         got = b.to_numpy(PD.min_q_device(b, nested, seen, q))
