@@ -62,46 +62,54 @@ def _blocks(rows: int, cols: int):
 def _policy_values(succ: np.ndarray, pa: np.ndarray, pb: np.ndarray):
     """Howard's value determination on the policy graph (one out-edge per node, with its a
     and b): per node the ratio chi of the cycle its path reaches and the value d, with
-    d(u) = a - chi b + d(succ u) and d = 0 at the first node found of each cycle; and the
-    cycles as (ratio, nodes). None if a policy cycle has B = 0."""
+    d(u) = a - chi b + d(succ u) and d = 0 at the smallest node of each cycle (its root);
+    and the cycles as (ratio, root) (`cycle_walk` lists a cycle's nodes). None if a policy
+    cycle has B = 0.
+
+    Vectorised by pointer doubling, ceil(log2 n) passes of gathers over the nodes instead
+    of a Python walk (at |H| = 4096 the walk took ~3.4 s of a run): after k passes P is
+    succ applied 2^k times and M(u) the least node among the 2^k from u on. With 2^K >= n,
+    P(u) lies on the cycle u's path reaches and M(P(u)) is that cycle's least node (the
+    2^K nodes from a cycle node go round the whole cycle): the root. Then d sums w = a -
+    chi b along each path with the roots made absorbing (succ(r) = r, w(r) = 0), by the
+    same doubling. Cycle sums run in node order (np.bincount), the path sums by doubling:
+    another rounding than a walk's, within the tolerances Howard's steps use."""
     n = len(succ)
-    succ_l, a_l, b_l = succ.tolist(), pa.tolist(), pb.tolist()
-    state = [0] * n  # 0 new, 1 on the current walk, 2 done
-    chi = [0.0] * n
-    d = [0.0] * n
-    cycles = []
-    for start in range(n):
-        if state[start]:
-            continue
-        walk = []
-        u = start
-        while state[u] == 0:
-            state[u] = 1
-            walk.append(u)
-            u = succ_l[u]
-        if state[u] == 1:  # a new cycle: the walk from u on
-            k = walk.index(u)
-            cycle = walk[k:]
-            smallest = cycle.index(min(cycle))  # sum from the smallest node: one ratio per cycle, bit for bit
-            canonical = cycle[smallest:] + cycle[:smallest]
-            A = sum(a_l[v] for v in canonical)
-            B = sum(b_l[v] for v in canonical)
-            if not B > 0:
-                return None
-            ratio = A / B
-            cycles.append((ratio, cycle))
-            chi[u], d[u] = ratio, 0.0
-            for v in reversed(cycle[1:]):
-                chi[v] = ratio
-                d[v] = a_l[v] - ratio * b_l[v] + d[succ_l[v]]
-            for v in cycle:
-                state[v] = 2
-            walk = walk[:k]
-        for v in reversed(walk):  # the path into a known part, from its end
-            chi[v] = chi[succ_l[v]]
-            d[v] = a_l[v] - chi[v] * b_l[v] + d[succ_l[v]]
-            state[v] = 2
-    return np.array(chi), np.array(d), cycles
+    nodes = np.arange(n)
+    P = np.asarray(succ, np.int64)
+    M = nodes.copy()
+    for _ in range(max(1, (n - 1).bit_length())):  # 2^K >= n
+        M = np.minimum(M, M[P])
+        P = P[P]
+    root = M[P]
+    on_cycle = np.zeros(n, bool)
+    on_cycle[P] = True  # succ^(2^K) maps every node onto the cycles, and each cycle onto itself
+    members = np.flatnonzero(on_cycle)
+    A = np.bincount(root[members], weights=pa[members], minlength=n)
+    B = np.bincount(root[members], weights=pb[members], minlength=n)
+    roots = np.unique(root)
+    if not (B[roots] > 0).all():
+        return None
+    ratio = np.zeros(n)
+    ratio[roots] = A[roots] / B[roots]
+    chi = ratio[root]
+    w = pa - chi * pb
+    to = np.asarray(succ, np.int64).copy()
+    to[roots], w[roots] = roots, 0.0  # the roots absorb: d(r) = 0
+    d = w
+    for _ in range(max(1, (n - 1).bit_length())):
+        d = d + d[to]
+        to = to[to]
+    return chi, d, [(float(ratio[r]), int(r)) for r in roots]
+
+
+def cycle_walk(root: int, succ: np.ndarray) -> list[int]:
+    """The nodes of the policy cycle through `root`, in the policy's order from it."""
+    cycle, u = [root], int(succ[root])
+    while u != root:
+        cycle.append(u)
+        u = int(succ[u])
+    return cycle
 
 
 def _first_minimum(values: np.ndarray, src: np.ndarray, indptr: np.ndarray):
@@ -363,8 +371,8 @@ def edge_rounds(n: int, chain_nodes: np.ndarray, chain_mass: np.ndarray, passes,
             stats["iterations"] = stats.get("iterations", 0) + iterations
             stats["edges"] = passes.edges()
         if not added:
-            _, cycle = min(cycles, key=lambda rc: rc[0])
-            edges = policy[np.array(cycle)]
+            _, root = min(cycles, key=lambda rc: rc[0])
+            edges = policy[np.array(cycle_walk(root, graph.dst[policy]))]
             return d, (graph.src[edges], graph.dst[edges], graph.b[edges] == 0)
     return None
 
