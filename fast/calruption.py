@@ -31,7 +31,7 @@ from .backends import get_backend, resident_default
 from .catoni import catoni_roots
 from .constants import FloatParams
 from .epoch_device import epoch_update_device
-from .epoch_types import Clock, Epoch, State
+from .epoch_types import Clock, Epoch, State, decide
 from .line9 import fit_distribution, risks
 from .nested import Nested
 from .pair_kernel import PairKernel
@@ -160,13 +160,7 @@ def epoch_update(
     eta = np.full(m, np.nan, FLOAT)
     eta[support] = eta_support
     risk_hat = risks(H, p_hat, eta, workspace)
-    penalised = risk_hat + fparams.beta2 * state.gap_hat  # line 10
-    h_star = int(np.argmin(penalised))
-    # line 11; exactly, eps_l <= Delta^ <= 1 (risks lie in [0, 1], the penalty is >= 0), and
-    # a risk rounded to 1 + ulp must not push h out of V^0 = H (it would cut q by 4)
-    gap_hat = np.clip(risk_hat - penalised[h_star], 2.0**-l, 1.0)
-    layers = gap_hat[None, :] <= np.ldexp(1.0, -np.arange(l + 1))[:, None]  # line 12
-    level = layers.sum(axis=0) - 1  # nested: the deepest i with Delta^ <= eps_i
+    h_star, gap_hat, layers, level = decide(risk_hat, state.gap_hat, fparams.beta2, l)  # lines 10-12
     # line 13: q_{l+1}^x = max over pairs disagreeing at x of rho^ 4^(k - l - 1), k = min level
     clock("lines 10-12")
     pair_value = array(workspace, "pair_value", pairs, FLOAT)

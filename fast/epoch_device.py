@@ -36,7 +36,7 @@ import numpy as np
 
 from .catoni_device import catoni_roots_device
 from .constants import FloatParams
-from .epoch_types import Clock, Epoch, State
+from .epoch_types import Clock, Epoch, State, decide
 from .line9 import fit_distribution
 from .line9_device import fit_nested_device, nested_risks
 from .nested import Nested
@@ -193,11 +193,7 @@ def epoch_update_device(
     eta[support] = eta_support
     # line 10's R_D(h): line 9's, from two prefix sums along the nesting (fast/line9_device.py's
     # nested_risks; the points off the support have p^ = 0)
-    penalised = risk_hat + fparams.beta2 * state.gap_hat  # line 10
-    h_star = int(np.argmin(penalised))
-    gap_hat = np.clip(risk_hat - penalised[h_star], 2.0**-l, 1.0)  # line 11 (epoch_update says why)
-    layers = gap_hat[None, :] <= np.ldexp(1.0, -np.arange(l + 1))[:, None]  # line 12
-    level = layers.sum(axis=0) - 1
+    h_star, gap_hat, layers, level = decide(risk_hat, state.gap_hat, fparams.beta2, l)  # lines 10-12
     clock("lines 10-12")
     pair_value = line13_pair_value_device(b, rho, level, l)  # level: host, O(|H|)
     next_q = next_q_device(b, nested, pair_value)  # line 13

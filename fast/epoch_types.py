@@ -45,6 +45,19 @@ class Epoch:
     next_q: np.ndarray  # line 13
 
 
+def decide(risk_hat: np.ndarray, gap_prev: np.ndarray, beta2: float, l: int):
+    """Lines 10-12 from the risks R_D^(h) and the previous Delta^^{l-1}: (h^*_l, Delta^^l,
+    the layers V_{l+1}^i as a bool (l+1) x |H| array, each h's deepest layer i)."""
+    penalised = risk_hat + beta2 * gap_prev  # line 10
+    h_star = int(np.argmin(penalised))
+    # line 11; exactly, eps_l <= Delta^ <= 1 (risks lie in [0, 1], the penalty is >= 0), and
+    # a risk rounded to 1 + ulp must not push h out of V^0 = H (it would cut q by 4)
+    gap_hat = np.clip(risk_hat - penalised[h_star], 2.0**-l, 1.0)
+    layers = gap_hat[None, :] <= np.ldexp(1.0, -np.arange(l + 1))[:, None]  # line 12
+    level = layers.sum(axis=0) - 1  # nested: the deepest i with Delta^ <= eps_i
+    return h_star, gap_hat, layers, level
+
+
 class Clock:
     """Adds the CPU seconds (process time: every thread, and not another process's load)
     since the last call to timings[name] (nothing without timings)."""

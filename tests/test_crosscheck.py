@@ -204,16 +204,17 @@ def test_a_risk_rounded_above_one_keeps_every_hypothesis_in_V0(tmp_path, monkeyp
     unclipped = FastMutant(
         "gap_unclipped",
         "Delta^ not clipped at 1",
-        "calruption.py",
-        (
-            "    gap_hat = np.clip(risk_hat - penalised[h_star], 2.0**-l, 1.0)",
-            "        nested=nested.on(support) if nested is not None else True,",
-        ),
-        (
-            "    gap_hat = np.maximum(2.0**-l, risk_hat - penalised[h_star])",
-            "        nested=False,",
-        ),
+        "epoch_types.py",
+        "    gap_hat = np.clip(risk_hat - penalised[h_star], 2.0**-l, 1.0)",
+        "    gap_hat = np.maximum(2.0**-l, risk_hat - penalised[h_star])",
         "layer_boundary",
+        more=(
+            (
+                "calruption.py",
+                "        nested=nested.on(support) if nested is not None else True,",
+                "        nested=False,",
+            ),
+        ),
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     (report,) = crosscheck_case(load_impl(build(unclipped, tmp_path)), case, algorithms=("calruption",))

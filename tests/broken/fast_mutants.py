@@ -40,6 +40,8 @@ class FastMutant:
     # the registered checks that must each catch it on their own (tests/test_float_teeth.py)
     caught_by: tuple[str, ...] = ()
     from_epoch: int = 1  # the first CALruption epoch it changes (2: epoch 1's record is fast's, bit for bit)
+    # (file, old, new) patches of other files of fast/, each old snippet occurring once there
+    more: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def snippets(self) -> tuple[tuple[str, str], ...]:
@@ -108,7 +110,7 @@ MUTANTS = [
     FastMutant(
         "argmin_without_penalty",
         "h^*_l minimises R_D^(h) without beta2 Delta^^{l-1}_h (line 10)",
-        "calruption.py",
+        "epoch_types.py",
         "    h_star = int(np.argmin(penalised))",
         "    h_star = int(np.argmin(risk_hat))",
         "argmin_tie",
@@ -118,7 +120,7 @@ MUTANTS = [
     FastMutant(
         "layers_strict",
         "V_{l+1}^i = {h : Delta^ < eps_i} instead of <= (line 12)",
-        "calruption.py",
+        "epoch_types.py",
         "layers = gap_hat[None, :] <= np.ldexp",
         "layers = gap_hat[None, :] < np.ldexp",
         "layer_boundary",
@@ -214,7 +216,7 @@ MUTANTS = [
     FastMutant(
         "gap_without_eps_floor",
         "Delta^^l_h lacks the max with eps_l (line 11)",
-        "calruption.py",
+        "epoch_types.py",
         "    gap_hat = np.clip(risk_hat - penalised[h_star], 2.0**-l, 1.0)",
         "    gap_hat = np.minimum(risk_hat - penalised[h_star], 1.0)",
         "-",
@@ -224,9 +226,9 @@ MUTANTS = [
         "gap_own_penalty",
         "line 11 subtracts h's own penalty: Delta^^l_h = max(eps_l, R(h) - R(h^*) - beta2 Delta^^{l-1}_h) instead of "
         "- beta2 Delta^^{l-1}_{h^*}",
-        "calruption.py",
+        "epoch_types.py",
         "    gap_hat = np.clip(risk_hat - penalised[h_star], 2.0**-l, 1.0)",
-        "    gap_hat = np.clip(risk_hat - risk_hat[h_star] - fparams.beta2 * state.gap_hat, 2.0**-l, 1.0)",
+        "    gap_hat = np.clip(risk_hat - risk_hat[h_star] - beta2 * gap_prev, 2.0**-l, 1.0)",
         "-",
         caught_by=(RECOMPUTED,),
         from_epoch=2,
@@ -375,7 +377,7 @@ VARIANTS = [
     FastMutant(
         "ties_to_highest_index",
         "line 10's argmin breaks ties towards the highest index",
-        "calruption.py",
+        "epoch_types.py",
         "    h_star = int(np.argmin(penalised))",
         "    h_star = int(len(penalised) - 1 - np.argmin(penalised[::-1]))",
         "argmin_tie",
@@ -413,18 +415,20 @@ assert len(BY_NAME) == len(MUTANTS) + len(VARIANTS), "mutant names must be uniqu
 def build(mutant: FastMutant, directory, prefix: str = PREFIX) -> str:
     """The patched copy under `directory` (the package prefix + name); returns its
     importable name. tests/legit/float_variants.py builds its float32 copy with this too."""
-    original = (FAST_DIR / mutant.file).read_text()
-    patched = original
-    for old, new in mutant.snippets:
-        occurrences = patched.count(old)
-        assert occurrences == 1, f"fast mutant {mutant.name}: snippet occurs {occurrences} times in fast/{mutant.file}"
-        patched = patched.replace(old, new)
+    patches = [(mutant.file, old, new) for old, new in mutant.snippets] + list(mutant.more)
+    patched: dict[str, str] = {}
+    for file, old, new in patches:
+        text = patched.get(file, (FAST_DIR / file).read_text())
+        occurrences = text.count(old)
+        assert occurrences == 1, f"fast mutant {mutant.name}: snippet occurs {occurrences} times in fast/{file}"
+        patched[file] = text.replace(old, new)
     package = prefix + mutant.name
     target = Path(directory) / package
     if target.exists():
         shutil.rmtree(target)
     shutil.copytree(FAST_DIR, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    (target / mutant.file).write_text(patched)
+    for file, text in patched.items():
+        (target / file).write_text(text)
     importlib.invalidate_caches()
     return package
 
