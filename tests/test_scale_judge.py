@@ -203,3 +203,45 @@ def test_alpha_and_weight_checked_by_row_blocks(recorded, tmp_path, monkeypatch,
     found = [v for v in report.mismatches if field in v.message]
     assert found, [v.message for v in report.mismatches]
     assert str(list(at)) in str(found[0]) or str(at) in str(found[0]), found[0]
+
+
+# -- R_D's bound grows with |S_l| (properties/checks/tolerances.py, support_sum_scale) --------
+def test_risk_bound_grows_with_the_support_and_still_catches_beyond_it(tmp_path):
+    """At |S_l| = 256 a sum over S_l in any order may be off by (|S_l| + 3) u, twice the
+    fixed 64 EPS: a risk_hat off by 1.5 x 64 EPS (a correct float sum may be) passes, one
+    off by 3 x 64 EPS is caught."""
+    from properties.checks.tolerances import FLOAT64, support_sum_scale
+
+    (tmp_path / "record").mkdir()
+    recorded = record_fast(str(tmp_path / "record"), 256)
+    step = FLOAT64["risk_hat"].abs
+    assert support_sum_scale(123) == 1 < support_sum_scale(124) and 2 < support_sum_scale(256) < 2.1
+
+    def shifted(times):
+        def tamper(fields):
+            fields["risk_hat"] = fields["risk_hat"] + times * step  # every h alike: line 10 and 11 unchanged
+
+        return tamper
+
+    within = judge_copy(recorded, str(tmp_path / "within"), shifted(1.5))[0]
+    assert within.mismatches == [], [v.message for v in within.mismatches]
+    beyond = judge_copy(recorded, str(tmp_path / "beyond"), shifted(3.0))[0]
+    assert any("risk_hat" in v.message for v in beyond.mismatches), [v.message for v in beyond.mismatches]
+
+
+def test_a_sequential_sum_over_many_points_needs_the_grown_bound():
+    """Why the bound grows: equal terms (uniform p^ and eta^, a clean thresholds instance's
+    case) summed one after another drift in one direction; at 3000 points the error is past
+    the fixed 64 EPS, within support_sum_scale's bound at every size."""
+    import math
+
+    from properties.checks.tolerances import FLOAT64, support_sum_scale
+
+    fixed = FLOAT64["risk_hat"].abs
+    worst = {}
+    for n in (100, 1000, 3000, 10000):
+        terms = np.full(n, 0.7 / n)
+        error = abs(float(np.cumsum(terms)[-1]) - math.fsum(terms))
+        worst[n] = error / fixed
+        assert error <= fixed * float(support_sum_scale(n)), (n, error)
+    assert worst[3000] > 1, worst  # the fixed bound alone would reject a correct sum

@@ -57,7 +57,7 @@ from properties.checks.formulas import robust_cal_beta, robust_cal_threshold
 from properties.checks.free_choices import DIVERGENCE_KINDS, accepted_calruption_outputs, divergence_of
 from properties.checks.judgement import EXACT as EXACT_JUDGEMENT
 from properties.checks.judgement import Judgement
-from properties.checks.tolerances import EXACT, table
+from properties.checks.tolerances import EXACT, support_sum_scale, table
 from properties.core.budget import spent
 from properties.core.candidate import CallFailed, as_candidate, run_algorithm
 from properties.core.outcomes import ALGORITHMS, BUDGET_SKIP
@@ -442,7 +442,9 @@ def _calruption(cmp: _Comparer, H, tape, params, trace) -> None:
         if eta is None:
             return
         risk = risks_under(H, ref.support, ref.empirical_x, eta)
-        cmp.close_all("risk_hat", f"{where} risk_hat", e.risk_hat, risk)
+        # R_D sums over S_l: its bound (and those derived from it) grows with |S_l|
+        sum_scale = support_sum_scale(len(ref.support))
+        cmp.close_all("risk_hat", f"{where} risk_hat", e.risk_hat, risk, sum_scale)
         penalised = penalised_risks(risk, gap_prev, params.beta2)
         own = penalised_risks(e.risk_hat, gap_prev, params.beta2)
         if not cmp.minimiser(
@@ -453,12 +455,12 @@ def _calruption(cmp: _Comparer, H, tape, params, trace) -> None:
             penalised,
             range(num_h),
             own,
-            penalty_scale,
+            penalty_scale * sum_scale,
         ):
             return
         gap = gap_estimates(risk, penalised[e.h_star_hat], e.l)
-        cmp.close_all("gap_hat", f"{where} gap_hat (line 11)", e.gap_hat, gap, penalty_scale)
-        level = _check_layers(cmp, where, e, gap, penalty_scale)
+        cmp.close_all("gap_hat", f"{where} gap_hat (line 11)", e.gap_hat, gap, penalty_scale * sum_scale)
+        level = _check_layers(cmp, where, e, gap, penalty_scale * sum_scale)
         if level is None:
             return
         exact_q = next_query_probabilities(H, ref.rho, level, e.l)

@@ -25,7 +25,7 @@ from fractions import Fraction
 import numpy as np
 
 from properties.checks.free_choices import divergence_of
-from properties.checks.tolerances import table
+from properties.checks.tolerances import support_sum_scale, table
 
 from . import catoni as cat
 from . import lp, lp_cycle, nested
@@ -451,12 +451,14 @@ class EpochJudge:
         l = expect.l
         num_h = self.H.shape[0]
         err_R = lp.risk_error(s_size)
-        self.close("risk_hat", f"{where} risk_hat", r["risk_hat"], R, np.ones(num_h, bool))
+        # R_D sums over S_l: the candidate's bound (and those derived from it) grows with |S_l|
+        sum_scale = float(support_sum_scale(s_size))
+        self.close("risk_hat", f"{where} risk_hat", r["risk_hat"], R, np.ones(num_h, bool), sum_scale)
         b2 = LD(self.beta2.numerator) / LD(self.beta2.denominator)
         P = R + b2 * expect.gap_prev.astype(LD)
         own = r["risk_hat"].astype(LD) + b2 * expect.gap_prev.astype(LD)
         h = int(r["h_star_hat"])
-        penalty_scale = 1 + float(self.beta2)
+        penalty_scale = (1 + float(self.beta2)) * sum_scale
         tol_p = TOL["penalised"].abs * penalty_scale * (1 + JUDGE_MARGIN) + err_R
         if not 0 <= h < num_h:
             self.fail(f"{where} h_star_hat (line 10)", "is not a hypothesis index", candidate=h)
