@@ -235,22 +235,32 @@ def _one_step(V, C, A, used, rtol: float):
     tt += t
     t /= tt  # psi'(t) = (1 + t) / ((1 + t) + t^2/2)
     g = A * np.sum(C * t, axis=1)
+    return newton_point(np, A, lo, hi, z, f, g, total, scale_abs, rtol)
+
+
+def newton_point(xp, A, lo, hi, z, f, g, total, scale_abs, rtol: float):
+    """(roots, done) from one evaluation of f at z (f, g = |f'(z)|, per problem) on the
+    bracket [lo, hi]: the one-step rule (module notes) and the Newton point clipped to the
+    bracket it leaves. In array API calls (xp: numpy here, the device's namespace in
+    fast/catoni_device.py), so both routes settle a problem by the same rule."""
     step = f / g
     # max over the used slots of |X - z|: fl is monotone, so it is fl(hi - z) or fl(z - lo)
-    reach = A * (np.maximum(hi - z, z - lo) + 2 * np.abs(step))
-    curvature = np.minimum(0.25, reach * (1 + reach / 2))
-    tol = rtol * np.maximum(1.0, scale_abs)
+    reach = A * (xp.maximum(hi - z, z - lo) + 2 * xp.abs(step))
+    curvature = xp.minimum(reach * (1 + reach / 2), xp.full_like(reach, 0.25))  # min(1/4, .)
+    tol = rtol * xp.maximum(scale_abs, xp.ones_like(scale_abs))
     done = (
         (lo < hi)
         & (scale_abs <= _LEAN_LIMIT)
         & (A * scale_abs <= _LEAN_LIMIT)
-        & np.isfinite(step)
-        & (A * np.abs(step) <= 1)
+        & xp.isfinite(step)
+        & (A * xp.abs(step) <= 1)
         & (2 * A * A * total * curvature * step * step <= tol * g)
     )
-    lo = np.where(f > 0, z, lo)  # f is decreasing: the root is above z where f(z) > 0
-    hi = np.where(f < 0, z, hi)
-    roots = np.where(f == 0, z, np.clip(z + step, lo, hi))
+    lo = xp.where(f > 0, z, lo)  # f is decreasing: the root is above z where f(z) > 0
+    hi = xp.where(f < 0, z, hi)
+    # min/max, not clip: array_api_compat's CuPy clip indexes by boolean masks (a device
+    # sync each); the same value within a bracket
+    roots = xp.where(f == 0, z, xp.minimum(xp.maximum(z + step, lo), hi))
     return roots, done
 
 

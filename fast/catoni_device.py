@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .catoni import _LEAN_LIMIT, DEFAULT_RTOL, catoni_roots
+from .catoni import DEFAULT_RTOL, catoni_roots, newton_point
 
 
 def one_step(xp, V, C, A, rtol: float = DEFAULT_RTOL):
@@ -46,22 +46,8 @@ def one_step(xp, V, C, A, rtol: float = DEFAULT_RTOL):
     t1 = t + 1
     slope = t1 / (tt + t1)  # psi'(t) = (1 + t) / ((1 + t) + t^2/2), associated as the host does
     g = A * xp.sum(C * slope, axis=1)
-    step = f / g
-    reach = A * (xp.maximum(hi - z, z - lo) + 2 * xp.abs(step))
-    curvature = xp.minimum(reach * (1 + reach / 2), xp.full_like(reach, 0.25))  # min(1/4, .)
-    tol = rtol * xp.maximum(scale_abs, xp.ones_like(scale_abs))
-    done = (
-        (lo < hi)
-        & (scale_abs <= _LEAN_LIMIT)
-        & (A * scale_abs <= _LEAN_LIMIT)
-        & xp.isfinite(step)
-        & (A * xp.abs(step) <= 1)
-        & (2 * A * A * total * curvature * step * step <= tol * g)
-    )
-    lo = xp.where(f > 0, z, lo)  # f is decreasing: the root is above z where f(z) > 0
-    hi = xp.where(f < 0, z, hi)
-    roots = xp.where(constant, lo, xp.where(f == 0, z, xp.minimum(xp.maximum(z + step, lo), hi)))
-    return roots, done | constant
+    roots, done = newton_point(xp, A, lo, hi, z, f, g, total, scale_abs, rtol)
+    return xp.where(constant, lo, roots), done | constant
 
 
 def catoni_roots_device(b, V, C, A, valid=None, rtol: float = DEFAULT_RTOL):

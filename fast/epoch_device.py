@@ -40,7 +40,7 @@ from .epoch_types import Clock, Epoch, State, decide
 from .line9 import fit_distribution
 from .line9_device import fit_nested_device, nested_risks
 from .nested import Nested
-from .pair_stats import QGroups, q_groups
+from .pair_stats import QGroups, catoni_slots, q_groups
 from .pairs_device import disagreement_counts_device, line13_pair_value_device, min_q_device, next_q_device
 from .precision import FLOAT
 
@@ -57,9 +57,7 @@ def group_tables(nested: Nested, groups: QGroups, queried: np.ndarray):
     asked group g, then 0) and the |H| x asked tables e_y[h, g] = sum over the points x of
     group g that h holds of queried[x, y] (y = 0, 1, and both labels). h holds the first
     c_h points of the nesting order, so each is a prefix sum over the order read at c_h."""
-    asked = [g for g in range(len(groups)) if groups.values[g] > 0 and queried[groups.members(g)].sum() > 0]
-    v = groups.values[asked]
-    values_row = np.concatenate([1 / v, -1 / v, [0.0]])
+    asked, values_row = catoni_slots(groups, queried)
     m = len(nested.order)
     group_of = np.full(m, -1, np.int64)
     for k, g in enumerate(asked):

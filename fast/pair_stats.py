@@ -206,6 +206,15 @@ def min_q_on_disagreement(
     return min_q
 
 
+def catoni_slots(groups: QGroups, queried: np.ndarray):
+    """(asked, values_row): the q groups where something was queried (q > 0), and the values
+    of line 8's samples per slot: +1/v_g for each asked group, then -1/v_g for each, then 0
+    (the epoch's other rounds). Both fast routes lay out Catoni's data so."""
+    asked = [g for g in range(len(groups)) if groups.values[g] > 0 and queried[groups.members(g)].sum() > 0]
+    v = groups.values[asked]
+    return asked, np.concatenate([1 / v, -1 / v, [0.0]])
+
+
 def loss_difference_blocks(kernel: PairKernel, groups: QGroups, queried: np.ndarray, length: int, active: np.ndarray):
     """Line 8's samples l^_t(h) - l^_t(h') for the active pairs h < h', by blocks of rows h.
 
@@ -232,9 +241,7 @@ def loss_difference_batches(kernel: PairKernel, groups: QGroups, queried: np.nda
     kernel = _kernel(kernel)
     b, xp = kernel.backend, kernel.backend.xp
     num_h = kernel.num_h
-    asked = [g for g in range(len(groups)) if groups.values[g] > 0 and queried[groups.members(g)].sum() > 0]
-    v = groups.values[asked]
-    values_row = np.concatenate([1 / v, -1 / v, [0.0]])
+    asked, values_row = catoni_slots(groups, queried)
     cols = [groups.members(g) for g in asked]
     # |H| x asked tables: e_y[h, k] = sum_{x in group k} h(x) queried[x, y]
     e0 = kernel.prepare_groups(queried[:, 0], cols).a
