@@ -4,10 +4,12 @@ drawn as inline SVG (no plotting library, nothing fetched)."""
 
 from __future__ import annotations
 
+import math
+
 from properties.reports.html_parts import esc
 
-WIDTH, HEIGHT = 640, 260
-LEFT, RIGHT, TOP, BOTTOM = 84, 16, 28, 44
+WIDTH, HEIGHT = 720, 270
+LEFT, RIGHT, TOP, BOTTOM = 84, 16, 34, 44
 CANDIDATE, EXACT, MARK = "#cf222e", "#0969da", "#9a6700"
 
 
@@ -21,20 +23,32 @@ def _scale(lo: float, hi: float, a: float, b: float):
     return lambda v: a + (v - lo) * (b - a) / (hi - lo)
 
 
+def logarithmic(values) -> bool:
+    """A log scale where the values are positive and span more than two decades (a
+    threshold or a radius falling like 1/t over the checkpoints)."""
+    return min(values) > 0 and max(values) / min(values) > 100
+
+
 def series_svg(series: dict) -> str:
-    """The figure of one series ({quantity, axis, points: [{x, candidate, exact}]}); the
-    first point where the two differ is marked."""
+    """The figure of one series ({quantity, axis, points: [{x, candidate, exact}]}): the
+    checkpoints or epochs evenly spaced (checkpoints double), the values on a log scale
+    where they span decades; the first point where the two differ is marked."""
     points = sorted(series["points"], key=lambda p: p["x"])
-    xs = [p["x"] for p in points]
     ys = [v for p in points for v in (p["candidate"], p["exact"])]
-    lo, hi = min(ys), max(ys)
+    log = logarithmic(ys)
+    shown = (lambda v: math.log10(v)) if log else (lambda v: v)
+    lo, hi = min(map(shown, ys)), max(map(shown, ys))
     pad = (hi - lo) * 0.08 or abs(hi) * 0.08 or 1.0
-    sx = _scale(min(xs), max(xs), LEFT, WIDTH - RIGHT)
+    sx = _scale(0, max(len(points) - 1, 1), LEFT + 8, WIDTH - RIGHT - 8)
     sy = _scale(lo - pad, hi + pad, HEIGHT - BOTTOM, TOP)
 
+    def at(i: int, p: dict, key: str) -> tuple[float, float]:
+        return sx(i), sy(shown(p[key]))
+
     def line(key: str, colour: str, dash: str = "") -> str:
-        coords = " ".join(f"{sx(p['x']):.1f},{sy(p[key]):.1f}" for p in points)
-        dots = "".join(f'<circle cx="{sx(p["x"]):.1f}" cy="{sy(p[key]):.1f}" r="3" fill="{colour}"/>' for p in points)
+        xy = [at(i, p, key) for i, p in enumerate(points)]
+        coords = " ".join(f"{x:.1f},{y:.1f}" for x, y in xy)
+        dots = "".join(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>' for x, y in xy)
         style = f' stroke-dasharray="{dash}"' if dash else ""
         return f'<polyline fill="none" stroke="{colour}" stroke-width="2"{style} points="{coords}"/>{dots}'
 
@@ -48,43 +62,57 @@ def series_svg(series: dict) -> str:
     font = 'font-family="system-ui, sans-serif" font-size="11" fill="#57606a"'
     for value in (lo, (lo + hi) / 2, hi) if hi != lo else (lo,):
         y = sy(value)
+        label = _number(10**value if log else value)
         parts.append(f'<line x1="{LEFT - 4}" y1="{y:.1f}" x2="{WIDTH - RIGHT}" y2="{y:.1f}" stroke="#eaeef2"/>')
-        parts.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" {font}>{esc(_number(value))}</text>')
-    for x in dict.fromkeys((xs[0], xs[len(xs) // 2], xs[-1])):
+        parts.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" {font}>{esc(label)}</text>')
+    step = max(1, math.ceil(len(points) / 12))
+    for i in sorted({*range(0, len(points), step), len(points) - 1}):
         parts.append(
-            f'<text x="{sx(x):.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle" {font}>{esc(_number(x))}</text>'
+            f'<text x="{sx(i):.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle" {font}>'
+            f"{esc(_number(points[i]['x']))}</text>"
         )
+    axis = f"{series['axis']}" + ("  (values on a log scale)" if log else "")
     parts.append(
-        f'<text x="{(LEFT + WIDTH - RIGHT) / 2:.1f}" y="{HEIGHT - 8}" text-anchor="middle" {font}>'
-        f"{esc(series['axis'])}</text>"
+        f'<text x="{(LEFT + WIDTH - RIGHT) / 2:.1f}" y="{HEIGHT - 8}" text-anchor="middle" {font}>{esc(axis)}</text>'
     )
-    first = next((p for p in points if p["candidate"] != p["exact"]), None)
+    first = next((i for i, p in enumerate(points) if p["candidate"] != p["exact"]), None)
     if first is not None:
-        x = sx(first["x"])
+        x = sx(first)
         parts.append(
             f'<line x1="{x:.1f}" y1="{TOP}" x2="{x:.1f}" y2="{HEIGHT - BOTTOM}" stroke="{MARK}" '
             'stroke-dasharray="3 3"/>'
         )
         parts.append(
-            f'<text x="{min(x + 4, WIDTH - RIGHT - 90):.1f}" y="{TOP - 8}" font-family="system-ui, sans-serif" '
-            f'font-size="11" fill="{MARK}">first difference: {esc(series["axis"])} {esc(_number(first["x"]))}</text>'
+            f'<text x="{min(x + 4, WIDTH - RIGHT - 330):.1f}" y="{TOP - 10}" font-family="system-ui, sans-serif" '
+            f'font-size="11" fill="{MARK}">first difference: {esc(series["axis"])} '
+            f"{esc(_number(points[first]['x']))}</text>"
         )
     parts.append(line("exact", EXACT, "6 4"))
     parts.append(line("candidate", CANDIDATE))
-    legend_y = TOP - 8
+    lx, ly = WIDTH - RIGHT - 150, TOP - 14
     parts.append(
-        f'<line x1="{LEFT}" y1="{legend_y - 4}" x2="{LEFT + 22}" y2="{legend_y - 4}" stroke="{CANDIDATE}" '
-        f'stroke-width="2"/><text x="{LEFT + 26}" y="{legend_y}" {font}>candidate</text>'
-        f'<line x1="{LEFT + 96}" y1="{legend_y - 4}" x2="{LEFT + 118}" y2="{legend_y - 4}" stroke="{EXACT}" '
-        f'stroke-width="2" stroke-dasharray="6 4"/><text x="{LEFT + 122}" y="{legend_y}" {font}>exact</text>'
+        f'<line x1="{lx}" y1="{ly}" x2="{lx + 22}" y2="{ly}" stroke="{CANDIDATE}" stroke-width="2"/>'
+        f'<text x="{lx + 26}" y="{ly + 4}" {font}>candidate</text>'
+        f'<line x1="{lx + 86}" y1="{ly}" x2="{lx + 108}" y2="{ly}" stroke="{EXACT}" stroke-width="2" '
+        f'stroke-dasharray="6 4"/><text x="{lx + 112}" y="{ly + 4}" {font}>exact</text>'
     )
     parts.append("</svg>")
     return "".join(parts)
 
 
+def _well_formed(series) -> bool:
+    if not isinstance(series, dict) or not isinstance(series.get("points"), list) or not series["points"]:
+        return False
+    return all(
+        isinstance(p, dict)
+        and all(isinstance(p.get(k), (int, float)) and math.isfinite(p[k]) for k in ("x", "candidate", "exact"))
+        for p in series["points"]
+    )
+
+
 def figure(series) -> str:
     """The figure with its caption, or nothing for a run without a numeric series."""
-    if not isinstance(series, dict) or not series.get("points"):
+    if not _well_formed(series):
         return ""
     caption = (
         f"{esc(series['quantity'])} at every {esc(series['axis'])}: the candidate's (solid) against the exact "

@@ -10,6 +10,8 @@ network: the style sheet is inline, the fonts are the system's, there is no scri
 from __future__ import annotations
 
 import html
+import re
+from fractions import Fraction
 
 CSS = """
 :root { --ink: #1b1f24; --muted: #57606a; --line: #d0d7de; --pass: #1a7f37; --fail: #cf222e;
@@ -156,14 +158,42 @@ def terms_table(terms) -> str:
     return table(columns, rows, row_classes=marks, css="terms")
 
 
+_RATIONAL = re.compile(r"Fraction\((-?\d+), (\d+)\)|(?<![\w.])(-?\d+)/(\d+)(?![\w.])")
+DIGITS = 10  # significant digits of a decimal beside an exact rational
+MAX_DECIMALS = 4  # rationals of one value given as decimals
+
+
+def decimals(text) -> str:
+    """The rationals written in a value ("a/b", "Fraction(a, b)"; an enclosure's two ends)
+    as decimals of DIGITS significant digits, or "" when it holds none (or too many)."""
+    found = []
+    for match in _RATIONAL.finditer(str(text)):
+        numerator, denominator = match.group(1, 2) if match.group(1) else match.group(3, 4)
+        if int(denominator) == 0:
+            return ""
+        found.append(Fraction(int(numerator), int(denominator)))
+        if len(found) > MAX_DECIMALS:
+            return ""
+    out = []
+    for value in found:
+        try:
+            out.append(f"{float(value):.{DIGITS}g}")
+        except OverflowError:
+            out.append("(beyond float range)")
+    return ", ".join(out)
+
+
 def values_table(values) -> str:
-    """A violation's values ({name: text})."""
+    """A violation's values ({name: text}), each exact rational beside its decimal."""
     if not values:
         return ""
     if not isinstance(values, dict):
         return pre(values)
-    rows = [[f'<span class="name">{esc(k)}</span>', f"<code>{esc(v)}</code>"] for k, v in values.items()]
-    return table(("value", "as reported"), rows, classes=("name", ""))
+    rows = [
+        [f'<span class="name">{esc(k)}</span>', f"<code>{esc(decimals(v))}</code>", f"<code>{esc(v)}</code>"]
+        for k, v in values.items()
+    ]
+    return table(("value", "decimal", "exactly as reported"), rows, classes=("name", "num", ""))
 
 
 def output_block(output) -> str:

@@ -21,6 +21,7 @@ from properties.reports.html_parts import badge, esc, meta, output_block, page, 
 from properties.reports.verdict import check_verdict, crosscheck_verdict, finding_of
 from reference.cli import UsageError
 
+SHOWN_MISMATCHES = 3  # of a failing run, in full (the rest: their messages, folded)
 # what each class of legitimate divergence means (properties/checks/crosscheck.py)
 DIVERGENCE_MEANINGS = {
     "coin": "a coin u_t between the candidate's q and the exact q (the candidate's q within tolerance)",
@@ -167,7 +168,7 @@ def _agreement(report: dict) -> str:
         rows.append(
             [
                 badge(e["status"]),
-                esc(e["name"]),
+                esc(e["algorithm"]),
                 f"{esc(e['agreed'])} / {esc(runs)}",
                 esc(e["not_run"]),
                 *(esc(e["divergences"].get(k, 0)) for k in DIVERGENCE_KINDS),
@@ -175,7 +176,7 @@ def _agreement(report: dict) -> str:
             ]
         )
         marks.append("failing" if e.get("failing") else "")
-    headers = ("status", "algorithm", "agreed", "not run", *DIVERGENCE_KINDS, "time")
+    headers = ("status", "algorithm", "agreed", "not run", *(k.replace("_", " ") for k in DIVERGENCE_KINDS), "time")
     classes = ("", "name", "num", "num", *("num" for _ in DIVERGENCE_KINDS), "num")
     return table(headers, rows, classes, marks)
 
@@ -194,7 +195,14 @@ def _failing_run(algorithm: str, run: dict, opened: bool) -> str:
         f"{esc(len(mismatches))} mismatch{'es' if len(mismatches) != 1 else ''}"
         f' <span class="muted">{esc(first[:140])}</span>'
     )
-    body = [figure(run.get("series")), _violations(mismatches)]
+    shown, rest = mismatches[:SHOWN_MISMATCHES], mismatches[SHOWN_MISMATCHES:]
+    body = [figure(run.get("series")), _violations(shown)]
+    if rest:
+        messages = "\n".join(m.get("message", "") if isinstance(m, dict) else str(m) for m in rest)
+        body.append(
+            f"<details><summary>{len(rest)} more mismatch{'es' if len(rest) != 1 else ''} of this run</summary>"
+            f'<div class="body">{pre(messages)}</div></details>'
+        )
     if run.get("reproduce"):
         body.append(f"<h3>reproduce</h3>{pre(run['reproduce'])}")
     if run.get("replay_file"):
@@ -227,12 +235,12 @@ def crosscheck_html(report: dict) -> str:
             ]
         ),
     ]
+    body.append("<h2>Agreement per algorithm</h2>")
+    body.append(_agreement(report))
     runs = [(e["algorithm"], run) for e in report["checks"] for run in e.get("failing_runs") or ()]
     if runs:
         body.append(f"<h2>Failing runs ({len(runs)})</h2>")
         body += [_failing_run(algorithm, run, i == 0) for i, (algorithm, run) in enumerate(runs)]
-    body.append("<h2>Agreement per algorithm</h2>")
-    body.append(_agreement(report))
     body.append("<h2>Divergence classes</h2>")
     body.append(
         '<p class="muted">Legitimate divergences: counted, not failed; each is granted only where the '
