@@ -82,6 +82,8 @@ from reference.passive import passive as reference_passive
 from reference.robust_cal import checkpoint_update
 
 CHECK = "crosscheck"
+# |H| up to which a run keeps its comparisons for the report's figure (AlgorithmReport.compared)
+KEEP_COMPARED_UP_TO = 64
 
 
 @dataclass(frozen=True)
@@ -652,6 +654,8 @@ def crosscheck_case(
     reports = []
     for algorithm in algorithms:
         report = AlgorithmReport(index, algorithm, case.reproducer())
+        if len(H) > KEEP_COMPARED_UP_TO:  # a large case's comparisons would hold its whole run in memory
+            report.compared = None
         if algorithm in hung:
             report.skipped = f"not run: the candidate hung on {algorithm} in case {hung[algorithm]}"
             reports.append(report)
