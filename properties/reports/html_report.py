@@ -13,6 +13,7 @@ figure of its first differing quantity over the checkpoints or epochs
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from properties.checks.free_choices import DIVERGENCE_KINDS
@@ -33,17 +34,43 @@ DIVERGENCE_MEANINGS = {
 }
 
 
-def _violation_parts(violation) -> tuple[str, object, object]:
+_NAMED_VALUE = re.compile(r"^([A-Za-z_][\w]*) = (.*)$", re.S)
+
+
+def split_values(text: str) -> tuple[str, dict | None]:
+    """A violation as the check report writes it, "check: message (name = value, ...)"
+    (properties/core/violation.Violation.__str__), split into its message and its values;
+    (text, None) when its end is not such a list."""
+    if not text.endswith(")"):
+        return text, None
+    depth = 0
+    for start in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[start], 0)
+        if depth == 0:
+            break
+    if depth != 0 or start == 0 or text[start - 1] != " ":
+        return text, None
+    pieces = re.split(r", (?=[A-Za-z_]\w* = )", text[start + 1 : -1])
+    matches = [_NAMED_VALUE.match(piece) for piece in pieces]
+    if not all(matches):
+        return text, None
+    return text[: start - 1], {m.group(1): m.group(2) for m in matches}
+
+
+def _violation_parts(violation, check: str | None) -> tuple[str, object, object]:
     """(message, values, terms) of a violation: text, or a mapping carrying them."""
     if isinstance(violation, dict):
         return str(violation.get("message", "")), violation.get("values"), violation.get("terms")
-    return str(violation), None, getattr(violation, "terms", None)
+    message, values = split_values(str(violation))
+    if check and message.startswith(f"{check}: "):  # the check's name heads its block already
+        message = message[len(check) + 2 :]
+    return message, values, getattr(violation, "terms", None)
 
 
-def _violations(violations, terms=None) -> str:
+def _violations(violations, terms=None, check: str | None = None) -> str:
     parts = []
     for i, violation in enumerate(violations or ()):
-        message, values, own_terms = _violation_parts(violation)
+        message, values, own_terms = _violation_parts(violation, check)
         parts.append(f'<p class="message">{esc(message)}</p>')
         parts.append(values_table(values))
         parts.append(terms_table(own_terms if own_terms is not None else (terms if i == 0 else None)))
@@ -99,7 +126,7 @@ def _check_details(entry: dict, kind: str) -> str:
         body.append(f'<p class="muted">{esc(entry["reason"])}</p>')
     if entry.get("short"):
         body.append(f'<p class="muted">on {esc(entry["short"])}</p>')
-    body.append(_violations(entry.get("violations"), entry.get("terms")))
+    body.append(_violations(entry.get("violations"), entry.get("terms"), entry["name"]))
     body.append(_reproducer(entry))
     body.append(output_block(entry.get("candidate_output")))
     return (
