@@ -90,6 +90,7 @@ def crosscheck_sample() -> dict:
         "quantity": "threshold[0]",
         "axis": "checkpoint t",
         "points": [{"x": 2**k, "candidate": 1.0 / 2**k, "exact": 1.5 / 2**k} for k in range(1, 9)],
+        "at": 2,
     }
     run = {
         "case": 0,

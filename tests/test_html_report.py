@@ -138,7 +138,7 @@ def test_the_page_is_self_contained(build):
 def test_the_crosscheck_page_has_the_agreement_table_the_classes_and_the_figure():
     page = crosscheck_html(crosscheck_sample())
     assert "<h2>Agreement per algorithm</h2>" in page and "<h2>Divergence classes</h2>" in page
-    assert "<svg" in page and "first difference: checkpoint t 2" in page
+    assert "<svg" in page and "first mismatch: checkpoint t 2" in page
     assert "values on a log scale" in page  # 1/2 down to 1/256: more than two decades
     assert "threshold[0] at every checkpoint t" in page
     assert "<code>-0.25</code>" in page  # a value's decimal
@@ -177,7 +177,7 @@ def test_first_difference_follows_the_first_mismatch_over_the_checkpoints():
     series = first_difference(report)
     assert series["quantity"] == "threshold[1]" and series["axis"] == "checkpoint t"
     assert [p["x"] for p in series["points"]] == [2, 4, 8]
-    assert series["points"][0] == {"x": 2, "candidate": 1.0, "exact": 1.5}
+    assert series["points"][0] == {"x": 2, "candidate": 1.0, "exact": 1.5} and series["at"] == 2
     report.mismatches = [Violation.of("crosscheck", "robust_cal, checkpoint t = 2 empirical_risk[1]: differs")]
     assert [p["x"] for p in first_difference(report)["points"]] == [2]
     report.mismatches = [Violation.of("crosscheck", "robust_cal, trace: crashed: TypeError")]

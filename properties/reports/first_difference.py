@@ -69,7 +69,7 @@ def first_difference(report) -> dict | None:
     if place is None:
         return None
     where, index = place
-    axis, _, rest = _step(where)
+    axis, at, rest = _step(where)
     points = []
     if axis is None:  # no steps: the quantity over its index
         for w, candidates, exacts in compared:
@@ -92,7 +92,9 @@ def first_difference(report) -> dict | None:
         quantity = rest if index is None else f"{rest}[{index}]"
     if not points:
         return None
-    return {"quantity": quantity, "axis": axis, "points": points[:MAX_POINTS]}
+    # where the first mismatch is (a float candidate's values differ everywhere, within tolerance)
+    at = index if axis == "index" else at
+    return {"quantity": quantity, "axis": axis, "points": points[:MAX_POINTS], "at": at}
 
 
 __all__ = ["MAX_POINTS", "first_difference"]

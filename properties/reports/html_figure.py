@@ -75,7 +75,10 @@ def series_svg(series: dict) -> str:
     parts.append(
         f'<text x="{(LEFT + WIDTH - RIGHT) / 2:.1f}" y="{HEIGHT - 8}" text-anchor="middle" {font}>{esc(axis)}</text>'
     )
-    first = next((i for i, p in enumerate(points) if p["candidate"] != p["exact"]), None)
+    mismatch = series.get("at")
+    first = next((i for i, p in enumerate(points) if p["x"] == mismatch), None)
+    if first is None:  # no mismatch named: the first point where the two differ
+        first = next((i for i, p in enumerate(points) if p["candidate"] != p["exact"]), None)
     if first is not None:
         x = sx(first)
         parts.append(
@@ -84,7 +87,7 @@ def series_svg(series: dict) -> str:
         )
         parts.append(
             f'<text x="{min(x + 4, WIDTH - RIGHT - 330):.1f}" y="{TOP - 10}" font-family="system-ui, sans-serif" '
-            f'font-size="11" fill="{MARK}">first difference: {esc(series["axis"])} '
+            f'font-size="11" fill="{MARK}">first mismatch: {esc(series["axis"])} '
             f"{esc(_number(points[first]['x']))}</text>"
         )
     parts.append(line("exact", EXACT, "6 4"))

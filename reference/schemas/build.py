@@ -399,6 +399,7 @@ SERIES = {
     "type": ["object", "null"],
     "properties": {
         "quantity": {"type": "string"}, "axis": {"type": "string"},
+        "at": {"type": ["number", "null"], "description": "the checkpoint, epoch or index of the first mismatch"},
         "points": {"type": "array", "items": {
             "type": "object", "required": ["x", "candidate", "exact"], "additionalProperties": False,
             "properties": {"x": {"type": "number"}, "candidate": {"type": "number"}, "exact": {"type": "number"}}}},
