@@ -60,7 +60,9 @@ def series_svg(series: dict) -> str:
         f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{HEIGHT - BOTTOM}" stroke="#57606a"/>',
     ]
     font = 'font-family="system-ui, sans-serif" font-size="11" fill="#57606a"'
-    for value in (lo, (lo + hi) / 2, hi) if hi != lo else (lo,):
+    decades = list(range(math.ceil(lo), math.floor(hi) + 1)) if log else []
+    ticks = decades if 2 <= len(decades) <= 8 else ((lo, (lo + hi) / 2, hi) if hi != lo else (lo,))
+    for value in ticks:
         y = sy(value)
         label = _number(10**value if log else value)
         parts.append(f'<line x1="{LEFT - 4}" y1="{y:.1f}" x2="{WIDTH - RIGHT}" y2="{y:.1f}" stroke="#eaeef2"/>')

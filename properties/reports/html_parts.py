@@ -31,7 +31,9 @@ dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; overflow-wrap: anywhere
 table { border-collapse: collapse; width: 100%; font-size: .88rem; margin: .35rem 0 .75rem; }
 th, td { border-bottom: 1px solid var(--line); padding: .3rem .5rem; text-align: left; vertical-align: top; }
 th { background: var(--soft); font-weight: 600; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { white-space: nowrap; }
+.scroll { overflow-x: auto; }
 td.name { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .82rem;
   white-space: nowrap; }
 td.name .muted { font-family: system-ui, sans-serif; white-space: normal; }
@@ -114,7 +116,8 @@ def table(headers, rows, classes=(), row_classes=None, css: str = "") -> str:
         cls = f' class="{row_classes[i]}"' if row_classes and row_classes[i] else ""
         body.append(f"<tr{cls}>" + "".join(f'<td class="{c}">{cell}</td>' for cell, c in zip(row, classes)) + "</tr>")
     own = f' class="{css}"' if css else ""
-    return f"<table{own}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    # a narrow window scrolls the table, not the page
+    return f'<div class="scroll"><table{own}><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
 
 
 def meta(pairs) -> str:
