@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
 
 import pytest
@@ -233,3 +234,25 @@ def test_a_check_violation_is_split_into_its_message_and_values():
     page = check_html(check_sample(terms=None))
     assert '<p class="message">the reported threshold misses the threshold</p>' in page
     assert '<span class="name">h</span>' in page  # its values, as a table
+
+
+@pytest.mark.parametrize("isolate", [False, True], ids=["in-process", "isolated"])
+def test_the_arithmetic_line_says_whether_it_was_declared_or_assumed(tmp_path, monkeypatch, isolate):
+    from properties.judge.load import load_candidate
+    from properties.reports.first_use import arithmetic_lines
+
+    (tmp_path / "undeclared_cand.py").write_text(
+        "from reference import passive, robust_cal, calruption, catoni_root  # noqa\n"
+    )
+    (tmp_path / "declared_cand.py").write_text(
+        'from reference import passive, robust_cal, calruption, catoni_root  # noqa\nARITHMETIC = "exact"\n'
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", f"{tmp_path}:{os.environ.get('PYTHONPATH', '')}")
+    for name, said in (
+        ("undeclared_cand", "exact (assumed: the module has no ARITHMETIC attribute)"),
+        ("declared_cand", "exact (declared)"),
+    ):
+        with load_candidate(name, isolate=isolate) as candidate:
+            assert candidate.arithmetic_declared is (name == "declared_cand")
+            assert arithmetic_lines(candidate, [])[0].startswith(f"arithmetic: {said}:")
