@@ -39,8 +39,10 @@ from properties.reports.first_use import (
     normalised_lines,
     print_short,
     print_short_header,
+    status_phrase,
     write_json_file,
 )
+from properties.reports.html_report import write_html
 from properties.reports.report import check_report
 from properties.reports.saved import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, replay_command, results_dir, save_failures
 from properties.run.replay import replay
@@ -139,13 +141,16 @@ def _check_report_options(args) -> None:
         raise UsageError(f"--json-indent must be >= 0, got {args.json_indent}")
     check_report_file("--json-file", args.json_file)
     check_report_file("--junitxml", args.junitxml)
+    check_report_file("--html", args.html)
     args.results_dir = results_dir(args.results_dir)
 
 
 def _write_reports(report: dict, args) -> None:
-    """--junitxml, --json-file and --json, the same for both commands."""
+    """--junitxml, --html, --json-file and --json, the same for both commands."""
     if args.junitxml is not None:
         junit.write(report, args.junitxml)
+    if args.html is not None:
+        write_html(report, args.html)
     if args.json_file:
         write_json_file(report, args.json_file, args.json_indent)
     if args.json:
@@ -213,7 +218,7 @@ def _cmd_check(args) -> int:
             print_short(r, saved.get(r.name))
         for r in results if args.verbose else ():
             if r.counterexample or r.output or r.listed:  # a list line's reason is printed with the result
-                print(f"\n{r.name} ({r.status}{': ' + r.reason if r.reason else ''})")
+                print(f"\n{r.name} ({status_phrase(r.status, r.reason)})")
                 if r.listed and r.status not in xfails_file.YOUR_STATUSES:  # ours; the candidate lists it too
                     print(f"  also in your xfails: {r.listed['file']}:{r.listed['line']} ({r.listed['reason']})")
                 for v in r.violations[:3]:
@@ -249,6 +254,7 @@ def _cmd_check(args) -> int:
                 f"{not_run} checks not run: the time budget (--budget {args.budget:g} s) was spent; no verdict "
                 "on them, so the run is not a pass"
             )
+        print(f"\n{report['verdict']}")
     return _exit_status(report)
 
 
@@ -345,6 +351,7 @@ def _cmd_crosscheck(args) -> int:
                 f"{len(saved)} failing case(s) saved under {args.results_dir}/ (at most "
                 f"{SAVED_PER_ALGORITHM} per algorithm; replay: {replay_command(next(iter(saved.values())))})"
             )
+        print(f"\n{report['verdict']}")
     return _exit_status(report)
 
 
@@ -359,6 +366,7 @@ def _cmd_crosscheck_counts(args) -> int:
         ("--cases", args.cases is not None),
         ("--algorithms", args.algorithms),
         ("--junitxml", args.junitxml),
+        ("--html", args.html),
         ("--isolate", args.isolate),
     ):
         if given:
@@ -632,6 +640,12 @@ def _add_report_options(parser):
     )
     parser.add_argument(
         "--json-file", metavar="PATH", help="also write the JSON report to PATH (the table stays on stdout)"
+    )
+    parser.add_argument(
+        "--html",
+        metavar="PATH",
+        help="also write the report as one self-contained HTML file to PATH (the verdict, each failure "
+        "with its terms and reproducer, every check; no network needed to open it)",
     )
 
 

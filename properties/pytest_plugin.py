@@ -43,6 +43,8 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
+import time
 
 import pytest
 
@@ -152,6 +154,13 @@ def pytest_addoption(parser):
         help="a check of --cral-xfails that passes fails the run (as xfail_strict = true does)",
     )
     group.addoption(
+        "--cral-html",
+        metavar="PATH",
+        default=None,
+        help="also write the suite's report as one self-contained HTML file to PATH (the verdict, each "
+        "failure with its terms and reproducer, every check)",
+    )
+    group.addoption(
         "--cral-profile",
         choices=PROFILES,
         default=None,
@@ -219,6 +228,16 @@ def pytest_configure(config):
         hint = current_folder_hint(impl, "--cral-impl", "pytest")
         if hint:
             raise pytest.UsageError(f"cral: {hint}")
+    html = config.getoption("cral_html")
+    if html is not None:  # a report that cannot be written is bad input now, not a lost report at the end
+        from reference.cli import UsageError
+
+        from .reports.first_use import check_report_file
+
+        try:
+            check_report_file("--cral-html", html)
+        except UsageError as error:
+            raise pytest.UsageError(f"cral: {error}") from None
     config.addinivalue_line("markers", f"{MARKER}: a check of the property suite (the cral plugin)")
     suite = _Suite(config, impl, cmd, config.getoption("cral_profile") or default_profile())
     from properties.reports.xfails_file import load
@@ -255,6 +274,13 @@ def pytest_make_collect_report(collector):
 def pytest_sessionfinish(session):
     suite = session.config.stash.get(_SUITE, None)
     if suite is not None:
+        html = session.config.getoption("cral_html")
+        if html is not None and suite.results and suite._candidate is not None:
+            try:
+                suite.write_html(html)
+            except ValueError as error:  # the folder went away during the run: one line, no traceback
+                print(f"cral: {error}", file=sys.stderr)
+                session.exitstatus = pytest.ExitCode.USAGE_ERROR
         suite.close()
 
 
@@ -295,6 +321,7 @@ class _Suite:
         from properties.core.budget import deadline_in
 
         self.deadline = deadline_in(config.getoption("cral_budget"))  # from the session's start, as the CLI's --budget
+        self.started = time.perf_counter()
 
     def describe(self) -> str:
         if self.cmd is not None:
@@ -322,6 +349,21 @@ class _Suite:
         result = apply(run_check(check, self.candidate(), profile=self.profile, deadline=self.deadline), self.lists)
         self.results[check.name] = result
         return result
+
+    def write_html(self, path: str) -> None:
+        """--cral-html: the report of the checks run, as `check --html` writes it."""
+        from properties.reports.html_report import write_html
+        from properties.reports.report import check_report
+
+        report = check_report(
+            self._candidate,
+            self.profile,
+            None,
+            time.perf_counter() - self.started,
+            list(self.results.values()),
+            self.lists,
+        )
+        write_html(report, path, "--cral-html")
 
     def close(self):
         if self._candidate is not None:
@@ -391,7 +433,7 @@ class CheckItem(pytest.Item):
             self.add_report_section("call", "cral note", note)
             suite.notes.append((self.name, note))
         elif result.status == XFAIL:
-            pytest.xfail(result.reason)
+            pytest.xfail(f"shows where the paper is wrong: {result.reason}")
         elif result.status == NOT_APPLICABLE:
             pytest.skip(result.reason)
 

@@ -260,6 +260,7 @@ def test_a_failures_text_has_every_violation_the_reproducers_and_the_output():
         (["--cral-profile=quick"], "*--cral-profile: invalid choice: 'quick'*"),
         (["--cral-impl=reference", "--cral-tape-format=npy"], "*apply to --cral-cmd only*"),
         (["--cral-impl=reference", "--cral-keep-requests=/tmp"], "*apply to --cral-cmd only*"),
+        (["--cral-impl=reference", "--cral-html=/absent/r.html"], "*--cral-html /absent/r.html: its folder does not*"),
     ],
 )
 def test_bad_options_are_usage_errors(pytester, args, message):
@@ -432,3 +433,16 @@ def test_a_repository_that_installs_the_package_runs_the_suite_with_its_own_pyte
         classname == "cral" and props["status"] in ("passed", "expected failure")
         for classname, props, _ in cases.values()
     )
+
+
+def test_cral_html_writes_the_report_of_the_checks_run(pytester):
+    """--cral-html PATH: the page `check --html` writes, of the checks the session ran."""
+    result = run(pytester, "--cral-impl=reference", "-k", f"{ERM} or {FINDING}", "--cral-html=report.html")
+    passing = len(selected([ERM, FINDING])) - 1
+    result.assert_outcomes(passed=passing, xfailed=1)
+    page = (pytester.path / "report.html").read_text(encoding="utf-8")
+    assert (
+        f"reference passes every check that applies to it ({passing} of {passing}); 1 check shows where the paper "
+        "itself is wrong (FINDINGS F2)."
+    ) in page
+    assert ERM in page and "where the paper is wrong (F2)" in page

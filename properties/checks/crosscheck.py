@@ -82,6 +82,8 @@ from reference.passive import passive as reference_passive
 from reference.robust_cal import checkpoint_update
 
 CHECK = "crosscheck"
+# |H| up to which a run keeps its comparisons for the report's figure (AlgorithmReport.compared)
+KEEP_COMPARED_UP_TO = 64
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,10 @@ class AlgorithmReport:
     skipped: str | None = None  # why the algorithm was not run on this case
     runs: int = 1  # runs it stands for: >1 only for the skipped runs of cases the budget left ungenerated
     seconds: float = 0.0  # the call and the comparison (a report's per-algorithm time, properties/reports/junit.py)
+    # (where, candidate values, exact values) of every numeric comparison, kept only for a
+    # run with a mismatch: the report's figure of the first differing quantity over the
+    # checkpoints or epochs (properties/reports/first_difference.py)
+    compared: list | None = field(default_factory=list, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -130,6 +136,8 @@ class _Comparer:
         self.report.divergences.append(Divergence(kind, where, detail, count))
 
     def same(self, where: str, candidate, exact) -> bool:
+        if _is_number(candidate) and _is_number(exact):
+            self.keep(where, (candidate,), (exact,))
         if candidate != exact:
             self.fail(where, "differs from the exact value", candidate=candidate, exact=exact)
             return False
@@ -141,8 +149,14 @@ class _Comparer:
             self.report.worst[name] = max(self.report.worst.get(name, 0.0), ratio)
         return accepted
 
-    def close(self, name: str, where: str, candidate, exact, scale=Fraction(1)) -> bool:
+    def keep(self, where: str, candidates, exacts) -> None:
+        if self.report.compared is not None:
+            self.report.compared.append((where, candidates, exacts))
+
+    def close(self, name: str, where: str, candidate, exact, scale=Fraction(1), keep=True) -> bool:
         """Candidate against exact under tolerance `name`; None must match None."""
+        if keep:
+            self.keep(where, (candidate,), (exact,))
         if candidate is None or exact is None:
             if candidate is not exact:
                 self.fail(where, "is undefined in one trace and defined in the other", candidate=candidate, exact=exact)
@@ -164,11 +178,12 @@ class _Comparer:
         if len(candidates) != len(exacts):
             self.fail(where, "has the wrong length", candidate=len(candidates), exact=len(exacts))
             return False
+        self.keep(where, candidates, exacts)
         ok = True
         for i, (c, e) in enumerate(zip(candidates, exacts)):
             if c is not None and e is not None and self.within(name, c, e, scale):
                 continue  # the common case, without building the name of the entry
-            ok = self.close(name, f"{where}[{i}]", c, e, scale) and ok
+            ok = self.close(name, f"{where}[{i}]", c, e, scale, keep=False) and ok
         return ok
 
     def minimiser(
@@ -224,6 +239,10 @@ class _Comparer:
             self.fail(where, "must list hypotheses or points in increasing order, each once", candidate=members)
             return False
         return True
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, Fraction)) and not isinstance(value, bool)
 
 
 def _mid(enclosure) -> Fraction:
@@ -512,6 +531,7 @@ def _compare_enclosure(cmp: _Comparer, name: str, where: str, candidate, exact) 
     and how tightly a correct implementation encloses it is its own choice (the property
     checks ask for containment only) -- a float one's midpoint must be within tolerance."""
     if cmp.tolerances is EXACT:
+        cmp.keep(where, (_mid(candidate),), (_mid(exact),))
         if candidate.hi < exact.lo or exact.hi < candidate.lo:
             cmp.fail(
                 where, "enclosure is disjoint from the reference's certified one", candidate=candidate, exact=exact
@@ -634,6 +654,8 @@ def crosscheck_case(
     reports = []
     for algorithm in algorithms:
         report = AlgorithmReport(index, algorithm, case.reproducer())
+        if len(H) > KEEP_COMPARED_UP_TO:  # a large case's comparisons would hold its whole run in memory
+            report.compared = None
         if algorithm in hung:
             report.skipped = f"not run: the candidate hung on {algorithm} in case {hung[algorithm]}"
             reports.append(report)
@@ -657,6 +679,8 @@ def crosscheck_case(
             except Exception as error:  # a structurally odd trace (wrong lengths, types) is the candidate's fault
                 cmp.fail("trace", f"crashed: {type(error).__name__}: {error} (comparing it with the reference)")
         report.seconds = time.perf_counter() - started
+        if not report.mismatches:
+            report.compared = None
         reports.append(report)
     return reports
 

@@ -77,6 +77,9 @@ class Candidate:
     path: str
     isolated: bool
     arithmetic: str  # the candidate's declared ARITHMETIC: "exact" (default) or "float64"
+    # whether the candidate declared its arithmetic (ARITHMETIC in a module, "arithmetic" in a
+    # program's describe) or the judge assumed "exact"; None where unknown
+    arithmetic_declared: bool | None = None
     names: frozenset  # the public names it provides as callables
     timeout: float | None = None  # seconds per call; None: DEFAULT_TIMEOUT_S when called
 
@@ -230,6 +233,7 @@ class InProcessCandidate(Candidate):
     def __init__(self, module, path: str, timeout: float | None = None):
         self.module, self.path, self.timeout = module, path, timeout
         self.arithmetic = arithmetic_of_module(module, path)
+        self.arithmetic_declared = hasattr(module, "ARITHMETIC")
         self.names = frozenset(name for name in PUBLIC_NAMES if callable(getattr(module, name, None)))
 
     def invoke(self, name, args, kwargs, timeout):

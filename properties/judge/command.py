@@ -134,6 +134,7 @@ class CommandCandidate(Candidate):
         self.modes = frozenset(described["implements"])
         self.names = frozenset(function_of(mode) for mode in self.modes)
         self.arithmetic = described["arithmetic"]
+        self.arithmetic_declared = True  # describe's schema requires it
         self.tape_formats = tuple(described.get("tape_formats", ("json",)))
         self.program_name = described.get("name")
         # serve mode when the program declares it, unless the caller asks for one process per call

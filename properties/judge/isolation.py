@@ -226,6 +226,8 @@ class IsolatedCandidate(Candidate):
             self._slot.kill()
             raise CandidateFault(f"cannot be imported: {hello['message']}")
         names, arithmetic = hello.get("names"), hello.get("arithmetic")
+        declared = hello.get("declared")
+        self.arithmetic_declared = declared if isinstance(declared, bool) else None
         if (
             hello.get("ok") is not True
             or not isinstance(names, list)

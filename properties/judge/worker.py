@@ -12,7 +12,7 @@ just before that call (so every call gets its own copy); the worker trusts the j
 Replies (worker -> judge) are JSON of plain data only, so the judge never unpickles
 anything the candidate could have shaped:
 
-    hello     {"ok": true, "names": [...], "arithmetic": "..."}  or  {"ok": false, "message": "..."}
+    hello     {"ok": true, "names": [...], "arithmetic": "...", "declared": bool}  or  {"ok": false, "message": "..."}
     progress  {"progress": i}   after call i of a batch (the judge's per-call timeout restarts)
     result    {"ok": true, "values": [plain, ...]}
               {"ok": false, "index": i, "message": "...", "values": {...}, "fatal": bool}
@@ -167,6 +167,7 @@ def main() -> None:
             "ok": True,
             "names": names,
             "arithmetic": arithmetic if isinstance(arithmetic, str) else repr(arithmetic),
+            "declared": hasattr(module, "ARITHMETIC"),
         }
     except BaseException as error:  # ImportError, SyntaxError, SystemExit, whatever the import raises
         hello = {"ok": False, "message": f"{type(error).__name__}: {error}"[:4000]}

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from properties.checks.free_choices import DIVERGENCE_KINDS
 from properties.core.outcomes import NOT_RUN
+from properties.reports.first_difference import first_difference
 from properties.reports.report import CROSSCHECK_FORMAT, VERSION, code_version
+from properties.reports.verdict import crosscheck_verdict
 from properties.reports.xfails_file import YOUR_SKIP, status_fails_run
 
 
@@ -25,6 +27,7 @@ def _failing_runs(reports, algorithm: str, saved: dict) -> list[dict]:
             "mismatches": [{"message": v.message, "values": v.values} for v in r.mismatches],
             "reproduce": r.reproducer,
             "replay_file": saved.get((algorithm, r.case_index)),
+            "series": first_difference(r),
         }
         for r in reports
         if r.mismatches
@@ -91,7 +94,7 @@ def crosscheck_report(
         elif algorithm in statuses:  # not in either: a command that does not implement it (not compared)
             status, entry = statuses[algorithm]
             checks.append(_entry(summary, algorithm, status, entry, lists, saved, base["algorithms"][algorithm]))
-    return {
+    report = {
         "format": CROSSCHECK_FORMAT,
         "version": VERSION,
         "code_version": code_version(),
@@ -110,6 +113,8 @@ def crosscheck_report(
         # issue 28: the unknown fields of its results that were ignored (properties/core/representations.py)
         "ignored_fields": dict(sorted((getattr(candidate, "ignored_fields", None) or {}).items())),
     }
+    report["verdict"] = crosscheck_verdict(report)  # what the run means (properties/reports/verdict.py)
+    return report
 
 
 __all__ = ["crosscheck_report"]

@@ -11,7 +11,7 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
-from properties.core.outcomes import FAILED, NOT_APPLICABLE, PASSED
+from properties.core.outcomes import FAILED, NOT_APPLICABLE, PASSED, XFAIL
 from reference.cli import UsageError
 
 CLIP = 160  # a short line's violation, clipped
@@ -75,7 +75,7 @@ def print_short(result, saved: str | None, out=print) -> None:
     if result.status in (PASSED, NOT_APPLICABLE) and not result.listed:
         return
     # the same heading as --verbose's block, "name (status: reason)", then the example
-    line = f"  {result.name} ({result.status}{': ' + result.reason if result.reason else ''})"
+    line = f"  {result.name} ({status_phrase(result.status, result.reason)})"
     out(line + (f" on {result.short}" if result.short else ""))
     if result.status != FAILED:
         return
@@ -85,33 +85,41 @@ def print_short(result, saved: str | None, out=print) -> None:
         out(f"    replay: {replay_command(saved)}")
 
 
+def status_phrase(status: str, reason: str | None) -> str:
+    """A result's status and reason as a report says them: an expected failure of ours is
+    a check that shows where the paper is wrong (its finding), never a failure."""
+    if status == XFAIL:
+        return f"shows where the paper is wrong: {reason or 'its finding is not named'}"
+    return status + (f": {reason}" if reason else "")
+
+
 def _shown(results) -> bool:
     return any(r.status not in (PASSED, NOT_APPLICABLE) or r.listed for r in results)
 
 
 def print_short_header(results, out=print) -> None:
     if _shown(results):
-        out("\nexpected failures and failures (full reproducers: --verbose, --json):")
+        out("\nwhere the paper is wrong, and failures (full reproducers: --verbose, --json):")
 
 
 def arithmetic_lines(candidate, results) -> list[str]:
     """The arithmetic the candidate declared and what it changed, and a hint where the
     verdict suggests the declaration is wrong."""
+    from properties.reports.verdict import arithmetic_source
+
     arithmetic = getattr(candidate, "arithmetic", "exact")
+    source = arithmetic_source(candidate)
     lines = []
     if arithmetic in ("float64", "float32"):
         unit = "2^-53" if arithmetic == "float64" else "2^-24"
         lines.append(
-            f"arithmetic: {arithmetic} (declared): every value is judged within the error a correct "
+            f"arithmetic: {arithmetic} ({source}): every value is judged within the error a correct "
             f"{arithmetic} computation of the paper's formula may make (unit roundoff {unit}; bounds derived "
             "per quantity from the case, properties/checks/judgement.py), and near-tie decisions (line 10's test, "
             "a coin on q, an argmin, a ceiling) may go either way"
         )
     else:
-        lines.append(
-            "arithmetic: exact (declared, or assumed: no ARITHMETIC attribute): results must be exact "
-            "rationals, floats are refused"
-        )
+        lines.append(f"arithmetic: exact ({source}): results must be exact rationals, floats are refused")
         floats = [r.name for r in results if r.status == FAILED and any(_looks_float(v) for v in r.violations)]
         if floats:
             lines.append(
@@ -250,5 +258,6 @@ __all__ = [
     "normalised_lines",
     "print_short",
     "print_short_header",
+    "status_phrase",
     "write_json_file",
 ]

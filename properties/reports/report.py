@@ -61,10 +61,11 @@ def code_version() -> dict:
 
 def check_report(candidate, profile: str, seed: int | None, seconds: float, results, lists) -> dict:
     """The report of one run (`lists`: the candidate's xfails_file.CandidateLists)."""
+    from properties.reports.verdict import check_verdict
     from properties.reports.xfails_file import is_failure
 
     checks = [{**r.to_json(), "failing": is_failure(r, candidate.path, lists.strict_xfail)} for r in results]
-    return {
+    report = {
         "format": FORMAT,
         "version": VERSION,
         "code_version": code_version(),
@@ -73,6 +74,7 @@ def check_report(candidate, profile: str, seed: int | None, seconds: float, resu
             "runs_in": candidate.runs_in,
             "isolated": candidate.isolated,
             "arithmetic": candidate.arithmetic,
+            "arithmetic_declared": getattr(candidate, "arithmetic_declared", None),
         },
         # the fields of the report before it had a schema, kept for the scripts that read them
         "impl": candidate.path,
@@ -85,6 +87,8 @@ def check_report(candidate, profile: str, seed: int | None, seconds: float, resu
         # issue 28: the unknown fields of its results that were ignored (properties/core/representations.py)
         "ignored_fields": dict(sorted((candidate.ignored_fields or {}).items())),
     }
+    report["verdict"] = check_verdict(report)  # what the run means (properties/reports/verdict.py)
+    return report
 
 
 @cache

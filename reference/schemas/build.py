@@ -390,6 +390,25 @@ IGNORED_FIELDS = {"type": "object", "additionalProperties": {"type": "integer", 
                                  "(list indices written []) -> how many calls returned them"}
 
 
+# the sentence that ends the text report (properties/reports/verdict.py). Optional, as above.
+VERDICT = {"type": "string", "description": "what the run means, in one sentence (the text report's last line)"}
+
+# the first differing quantity of a failing cross-check run over its checkpoints or epochs,
+# candidate against exact, as floats for the HTML report's figure (properties/reports/first_difference.py)
+SERIES = {
+    "type": ["object", "null"],
+    "properties": {
+        "quantity": {"type": "string"}, "axis": {"type": "string"},
+        "at": {"type": ["number", "null"], "description": "the checkpoint, epoch or index of the first mismatch"},
+        "points": {"type": "array", "items": {
+            "type": "object", "required": ["x", "candidate", "exact"], "additionalProperties": False,
+            "properties": {"x": {"type": "number"}, "candidate": {"type": "number"}, "exact": {"type": "number"}}}},
+    },
+    "required": ["quantity", "axis", "points"], "additionalProperties": False,
+    "description": "the first differing quantity over checkpoints or epochs (candidate and exact), or null",
+}
+
+
 def with_optional(document: dict, **properties) -> dict:
     """`document` (an obj) with optional fields added."""
     return {**document, "properties": {**document["properties"], **properties}}
@@ -433,8 +452,12 @@ def check_report_document() -> dict:
             "code_version": obj({"package": text_or_null, "commit": text_or_null,
                                  "dirty": {"type": ["boolean", "null"]}},
                                 description="the suite's package version and git commit (null when unknown)"),
-            "candidate": obj({"path": text, "runs_in": text, "isolated": {"type": "boolean"},
-                              "arithmetic": {"enum": ["exact", "float64", "float32"]}}),
+            "candidate": with_optional(
+                obj({"path": text, "runs_in": text, "isolated": {"type": "boolean"},
+                     "arithmetic": {"enum": ["exact", "float64", "float32"]}}),
+                arithmetic_declared={"type": ["boolean", "null"],
+                                     "description": "whether the candidate declared its arithmetic (else "
+                                                    "exact was assumed); null when unknown"}),
             "impl": text, "isolated": {"type": "boolean"},
             "profile": {"enum": ["dev", "ci", "fuzz"]},
             "seed": {"type": ["integer", "null"], "description": "--seed, or null (the profile's own)"},
@@ -442,7 +465,7 @@ def check_report_document() -> dict:
             "candidate_lists": obj({"xfails": text_or_null, "skips": text_or_null,
                                     "strict_xfail": {"type": "boolean"}}),
             "checks": array(check),
-        }), ignored_fields=IGNORED_FIELDS),
+        }), ignored_fields=IGNORED_FIELDS, verdict=VERDICT),
     }
 
 
@@ -480,6 +503,7 @@ def crosscheck_report_document() -> dict:
         "replay_file": {**text_or_null, "description": "the saved failure file for `python -m properties replay`, "
                                                        "or null (the first 3 failing runs of an algorithm are saved)"},
     })
+    run = with_optional(run, series=SERIES)
     check = obj({
         "name": {"type": "string", "pattern": "^crosscheck_(?:" + "|".join(ALGORITHMS) + ")(?![\\s\\S])"},
         "algorithm": algorithm, "status": status,
@@ -519,7 +543,7 @@ def crosscheck_report_document() -> dict:
             "candidate_lists": obj({"xfails": text_or_null, "skips": text_or_null,
                                     "strict_xfail": {"type": "boolean"}}),
             "checks": array(check),
-        }), ignored_fields=IGNORED_FIELDS),
+        }), ignored_fields=IGNORED_FIELDS, verdict=VERDICT),
     }
 
 
