@@ -29,6 +29,7 @@ RESULT_KINDS = {
     "catoni_root": "catoni-root",
     "sample_tape": "tape",
     "describe": "describe",
+    "loss_difference_samples": "samples",
 }
 
 
