@@ -61,9 +61,10 @@ def test_the_kit_reads_every_document_of_the_reference_program():
     result = _kit(f"{sys.executable} -m properties answer --impl reference", "--json")
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(result.stdout)
-    assert report["ok"] and len(report["documents"]) == 10
+    assert report["ok"] and len(report["documents"]) == 11
     assert {d["request"] for d in report["documents"]} >= {
         "passive",
+        "loss_difference_samples",
         "calruption_epoch",
         "sample_tape",
         "catoni_root (bad input: a negative count)",
@@ -103,10 +104,48 @@ def test_the_kit_names_each_path_value_and_rule(tmp_path):
     out = result.stdout
     assert "FAIL  calruption\n" in out
     assert "at $.epochs[0].empirical_x[3]: must be a string or a finite number" in out and "got null" in out
+    assert "(spec S24: The support S_l is the seen points" in out  # the convention that defines the field
     assert "FAIL  catoni_root (bad input: a negative count)" in out and "cral-error" in out
     assert "ok    catoni_root\n" in out
     assert "note: W is null where rho^ = 0" not in out  # a document with schema errors is not read further
     assert "2 of 5 documents readable by the judge; 3 not (fix these before running check)" in out
+
+
+SAMPLES_WITHOUT_ZEROS = """
+import json, sys
+request = json.loads(sys.stdin.read())
+if request["algorithm"] == "describe":
+    print(json.dumps({"format": "cral-describe", "version": 1, "implements": ["loss_difference_samples"],
+                      "arithmetic": "exact"}))
+    sys.exit(0)
+from fractions import Fraction
+results = []
+for call in request["calls"]:
+    h, h2 = request["hypotheses"][call["h"]], request["hypotheses"][call["h2"]]
+    grouped = {}
+    for x, (a, b) in enumerate(zip(h, h2)):
+        q = Fraction(call["q"][x])
+        if a != b and q > 0:
+            for y in (0, 1):
+                value = Fraction(int(a != y) - int(b != y)) / q
+                grouped[value] = grouped.get(value, 0) + call["counts"]["queried"][x][y]
+    grouped = {v: c for v, c in grouped.items() if c}  # the rounds giving 0 are forgotten
+    results.append({"values": [str(v) for v in sorted(grouped)], "counts": [grouped[v] for v in sorted(grouped)]})
+print(json.dumps({"format": "cral-samples", "version": 1, "results": results}))
+"""
+
+
+def test_the_kit_sends_loss_difference_samples_and_cites_the_spec(tmp_path):
+    """spec S27: every round of the epoch is a sample, 0 where nothing is queried in
+    Dis(h, h'); a program that leaves out the zeros is named in the spec's terms."""
+    program = tmp_path / "samples.py"
+    program.write_text(SAMPLES_WITHOUT_ZEROS)
+    result = _kit(f"{sys.executable} {program}")
+    assert result.returncode == 1, result.stdout + result.stderr
+    out = result.stdout
+    assert "FAIL  loss_difference_samples" in out
+    assert "at $.results[2].values: the reference writes a list of 1, the program []" in out
+    assert "spec S27: The loss-difference samples" in out and "S44: loss_difference_samples answers" in out
 
 
 def test_the_kit_refuses_a_program_that_cannot_describe_itself(tmp_path):

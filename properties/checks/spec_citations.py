@@ -237,6 +237,66 @@ CHECK_CONVENTIONS: dict[str, tuple[str, ...]] = {
     },
 }
 
+# a field of a result document -> the conventions that define it (the conformance kit's messages)
+FIELD_CONVENTIONS: dict[str, tuple[str, ...]] = {
+    "params": ("S9",),
+    "algorithm": ("S9",),
+    "empirical_risk": ("S10", "S13", "S18"),
+    "labels_requested": ("S12", "S22", "S41"),
+    "output": ("S10", "S19", "S41"),
+    "checkpoints": ("S11",),
+    "t": ("S11",),
+    "version_space": ("S5", "S17"),
+    "next_version_space": ("S5", "S17"),
+    "h_hat": ("S13",),
+    "disagreement": ("S14", "S18"),
+    "beta": ("S3", "S15"),
+    "threshold": ("S3", "S16", "S18"),
+    "final_version_space": ("S19",),
+    "final_empirical_risk": ("S19",),
+    "epochs": ("S41",),
+    "final_epoch": ("S41",),
+    "unfinished_rounds": ("S41",),
+    "l": ("S21", "S39"),
+    "tau": ("S21", "S39"),
+    "length": ("S21", "S39"),
+    "N": ("S3", "S21"),
+    "q": ("S22",),
+    "support": ("S5", "S24"),
+    "empirical_x": ("S24",),
+    "rho": ("S25",),
+    "min_q": ("S26",),
+    "alpha": ("S28",),
+    "W": ("S30",),
+    "weight": ("S31",),
+    "eta_hat": ("S33",),
+    "lp_objective": ("S32", "S33"),
+    "risk_hat": ("S34",),
+    "h_star_hat": ("S35",),
+    "gap_hat": ("S36", "S39"),
+    "layers": ("S37",),
+    "next_q": ("S38",),
+    "record": ("S40",),
+    "state": ("S39",),
+    "lo": ("S3",),
+    "hi": ("S3",),
+    "results": ("S44",),
+    "values": ("S27", "S44"),
+    "counts": ("S27", "S44"),
+    "x": ("S46",),
+    "y": ("S46",),
+    "u": ("S46",),
+}
+
+
+def conventions_at(path) -> tuple[str, ...]:
+    """The conventions of the innermost named field of a JSON path (keys and indices)."""
+    for part in reversed(tuple(path)):
+        if isinstance(part, str) and part in FIELD_CONVENTIONS:
+            return FIELD_CONVENTIONS[part]
+    return ()
+
+
 FLOAT_CONVENTION = "S48"  # cited too when the candidate declares a floating-point arithmetic
 # an internal id as a word of its own: R11, F2 (not R_D, F(z), x_R1 or a hex digest)
 _INTERNAL_ID = re.compile(r"(?<![\w/^_{.])([RF])(\d{1,2})(?![\w/])")
@@ -285,11 +345,13 @@ def cite_failure(check: str, lines: list[str], arithmetic: str = "exact") -> lis
 __all__ = [
     "CHECK_CONVENTIONS",
     "CONVENTIONS",
+    "FIELD_CONVENTIONS",
     "FINDINGS",
     "READINGS",
     "SPEC_PAGE",
     "cite",
     "cite_failure",
+    "conventions_at",
     "conventions_of",
     "explain_ids",
 ]
