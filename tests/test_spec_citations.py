@@ -88,6 +88,10 @@ def test_a_failure_cites_its_conventions_and_explains_ids():
     # only ids of FINDINGS, as words: R_D, F(z), S_l and an unknown R99 stay as they are
     assert explain_ids("R_D and F(z) and R99") == "R_D and F(z) and R99"
     assert explain_ids("R3-R5, R3").count("FINDINGS") == 2
+    # a failure as a program (a hang, a crash) names no convention
+    assert cite_failure("check_passive_output_is_erm", ["hung after 1 s (in passive)"], conventions=False) == [
+        "hung after 1 s (in passive)"
+    ]
 
 
 def test_a_check_run_cites_the_spec_in_its_failure():

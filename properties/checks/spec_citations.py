@@ -332,11 +332,12 @@ def explain_ids(text: str) -> str:
     return _INTERNAL_ID.sub(expand, text)
 
 
-def cite_failure(check: str, lines: list[str], arithmetic: str = "exact") -> list[str]:
-    """A failing result's lines as a report shows them: internal ids explained, and the first
-    line followed by the spec conventions the check enforces."""
+def cite_failure(check: str, lines: list[str], arithmetic: str = "exact", *, conventions: bool = True) -> list[str]:
+    """A failing result's lines as a report shows them: internal ids explained, and (unless
+    `conventions` is false: the candidate failed as a program, by a crash, a hang or a
+    malformed result) the first line followed by the spec conventions the check enforces."""
     shown = [explain_ids(line) for line in lines]
-    ids = conventions_of(check, arithmetic)
+    ids = conventions_of(check, arithmetic) if conventions else ()
     if shown and ids:
         shown[0] = f"{shown[0]} [{cite(ids)}]"
     return shown

@@ -237,8 +237,14 @@ def run_check(
         # a crash, hang or malformed result is never the paper's finding an expected failure names,
         # nor is a counterexample its cause does not explain
         expected = reason is not None and not any(v.fault for v in found) and (verdict is None or verdict.explained)
-        # the spec conventions the check enforces, and the meaning of any FINDINGS id (one table)
-        shown = cite_failure(check.name, [str(v) for v in found], getattr(candidate, "arithmetic", "exact"))
+        # the spec conventions the check enforces (not for a failure as a program: a crash, a hang,
+        # a malformed result), and the meaning of any FINDINGS id: one table
+        shown = cite_failure(
+            check.name,
+            [str(v) for v in found],
+            getattr(candidate, "arithmetic", "exact"),
+            conventions=not all(v.fault for v in found),
+        )
         if verdict is not None and not verdict.explained:
             shown.insert(0, f"not explained by {verdict.describe()}")
         return CheckResult(
