@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -20,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import reference  # noqa: E402
 from properties.core.plain import to_plain  # noqa: E402
 from properties.judge.conformance import _epoch_request, _small_case  # noqa: E402
-from reference.calruption import calruption_epoch, loss_difference_samples  # noqa: E402
+from reference.calruption import EpochCounts, calruption_epoch, loss_difference_samples  # noqa: E402
 from reference.serialization import to_jsonable  # noqa: E402
 from reference.tape import _extension_words, block_words  # noqa: E402
 
@@ -78,6 +79,24 @@ def examples() -> dict[str, dict]:
         "sample_tape", instance=instance.to_json(), adversary=adversary.to_json(), seed=3
     )
     out["sample_tape.result.json"] = reference.sample_tape(instance, adversary, 3).to_json()
+    # spec S26's case: q differs by point and the pair (0, 1) disagrees at the unseen point 3,
+    # whose q is the smallest: min q runs over Dis(h, h') on the support only
+    skewed = replace(args[1], q=(Fraction(1, 4), Fraction(1, 16), Fraction(1, 4), Fraction(1, 64)))
+    skewed_counts = EpochCounts(args[2].seen, ((1, 1), (2, 1), (0, 2), (0, 0)))
+    record, following = calruption_epoch(H, skewed, skewed_counts, params)
+    out["calruption_epoch_support.request.json"] = _request(
+        "calruption_epoch",
+        hypotheses=[list(h) for h in H],
+        state=to_plain(skewed, "state"),
+        counts=to_plain(skewed_counts, "counts"),
+        params=to_jsonable(params),
+    )
+    out["calruption_epoch_support.result.json"] = {
+        "format": "cral-epoch-result",
+        "version": 1,
+        "record": to_jsonable(record),
+        "state": to_jsonable(following),
+    }
     hypotheses, state, counts, _ = args
     calls = [(0, 1), (1, 0), (0, 2)]
     out["loss_difference_samples.request.json"] = _request(
