@@ -14,6 +14,7 @@ from properties.checks.spec_citations import (
     FINDINGS,
     READINGS,
     cite_failure,
+    cite_field,
     explain_ids,
 )
 
@@ -116,3 +117,9 @@ def test_a_check_run_cites_the_spec_in_its_failure():
     result = run_check(checks()["check_passive_empirical_risks_recomputed"], WrongRisks(), max_examples=5, seed=1)
     assert result.status == "failed", result
     assert "[spec S7: The tape" in result.violations[0] and "S10: Passive" in result.violations[0]
+
+
+def test_a_cross_check_mismatch_cites_its_field():
+    assert cite_field("epoch 2 min_q[0]") == " [spec S26: min q is taken over Dis(h, h') ∩ S_l]"
+    assert cite_field("checkpoint t = 4 threshold[1]").startswith(" [spec S3: Enclosures")
+    assert cite_field("somewhere else") == ""

@@ -289,6 +289,13 @@ FIELD_CONVENTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+def cite_field(where: str) -> str:
+    """ " [spec S25: ...]" for the last field a cross-check location names ("epoch 2 rho[0][1]"),
+    or "" when it names none the table knows."""
+    names = [name for name in re.findall(r"[A-Za-z_]\w*", where) if name in FIELD_CONVENTIONS]
+    return f" [{cite(FIELD_CONVENTIONS[names[-1]])}]" if names else ""
+
+
 def conventions_at(path) -> tuple[str, ...]:
     """The conventions of the innermost named field of a JSON path (keys and indices)."""
     for part in reversed(tuple(path)):
@@ -352,6 +359,7 @@ __all__ = [
     "SPEC_PAGE",
     "cite",
     "cite_failure",
+    "cite_field",
     "conventions_at",
     "conventions_of",
     "explain_ids",
