@@ -61,7 +61,7 @@ def test_the_kit_reads_every_document_of_the_reference_program():
     result = _kit(f"{sys.executable} -m properties answer --impl reference", "--json")
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(result.stdout)
-    assert report["ok"] and len(report["documents"]) == 11
+    assert report["ok"] and len(report["documents"]) == 12
     assert {d["request"] for d in report["documents"]} >= {
         "passive",
         "loss_difference_samples",
@@ -146,6 +146,33 @@ def test_the_kit_sends_loss_difference_samples_and_cites_the_spec(tmp_path):
     assert "FAIL  loss_difference_samples" in out
     assert "at $.results[2].values: the reference writes a list of 1, the program []" in out
     assert "spec S27: The loss-difference samples" in out and "S44: loss_difference_samples answers" in out
+
+
+DOUBLES_ONLY = """
+import json, os, subprocess, sys, tempfile
+# a parser like JavaScript's JSON.parse: 1.0 and 1 are the same number
+request = json.loads(sys.stdin.read(), parse_float=lambda t: int(float(t)) if float(t).is_integer() else float(t))
+with tempfile.TemporaryDirectory() as folder:
+    path = os.path.join(folder, "request.json")
+    request["output"] = os.path.join(folder, "result.json")
+    with open(path, "w") as handle:
+        json.dump(request, handle)
+    subprocess.run([sys.executable, "-m", "properties", "answer", "--impl", "reference", "--one-shot", path])
+    print(open(request["output"]).read())
+"""
+
+
+def test_the_kit_catches_a_parser_that_cannot_tell_1_from_1_0(tmp_path):
+    """spec S2: -1.0 among catoni_root's values must be refused by an exact program; one that
+    reads it as the integer -1 answers, and the kit names the rule."""
+    program = tmp_path / "doubles.py"
+    program.write_text(DOUBLES_ONLY)
+    result = _kit(f"{sys.executable} {program}")
+    out = result.stdout
+    assert result.returncode == 1, out + result.stderr
+    assert "FAIL  catoni_root (bad input: a float value -1.0, spec S2)" in out
+    assert "spec S2: A float where a rational belongs is refused" in out
+    assert "ok    catoni_root (bad input: a negative count)" in out
 
 
 def test_the_kit_refuses_a_program_that_cannot_describe_itself(tmp_path):

@@ -4,8 +4,8 @@ before any check runs (issue 30, item 4).
 Each request kind is sent once -- describe, every algorithm the program declares
 (loss_difference_samples included: one request of three calls), a
 boundary tape (a coin exactly on a non-dyadic q of CALruption's second epoch), and bad
-input (catoni_root with a negative count, which must be answered with a `cral-error`
-document) -- and each answer is checked as a document, in seconds:
+input (catoni_root with a negative count and, to an exact program, with the float token
+-1.0 among its values: each must be answered with a `cral-error` document) -- and each answer is checked as a document, in seconds:
 
 1. as JSON and against its published schema (reference/schemas/v1/): *every* schema
    error, each with its JSON path, the value and the rule;
@@ -43,6 +43,10 @@ from reference.documents import DocumentError, json_path, shown
 from reference.serialization import to_jsonable
 
 BAD_INPUT = "catoni_root (bad input: a negative count)"
+# spec S2: a float token where a rational belongs, sent to an exact program (-1.0: a parser
+# that reads JSON numbers as doubles sees the integer -1 and must look at the raw text)
+BAD_FLOAT = "catoni_root (bad input: a float value -1.0, spec S2)"
+BAD_INPUTS = (BAD_INPUT, BAD_FLOAT)
 
 
 @dataclass
@@ -230,10 +234,11 @@ def _judge(
         report.problems.append(f"at $: must be an object, got {shown(document)}")
         return report
     expected_format, kind = RESULT_KINDS[algorithm]
-    if label == BAD_INPUT:
+    if label in BAD_INPUTS:
         if document.get("format") != "cral-error":
             report.problems.append(
-                f"bad input must be answered with a cral-error document, got format {shown(document.get('format'))}"
+                f"bad input must be answered with a cral-error document, got format {shown(document.get('format'))} "
+                f"({cite(('S2', 'S43', 'S47') if label == BAD_FLOAT else ('S43', 'S47'))})"
             )
         else:
             report.problems += _schema_problems(document, "error", "exact")
@@ -371,6 +376,9 @@ def conformance(
                     candidate, BAD_INPUT, "catoni_root", ([Fraction(1)], [-1], Fraction(1)), None, lambda plain: None
                 )
             )
+            if candidate.arithmetic == "exact":
+                floats = ([-1.0, Fraction(0), Fraction(3, 2)], [2, 5, 1], Fraction(1, 3))
+                reports.append(_judge(candidate, BAD_FLOAT, "catoni_root", floats, None, lambda plain: None))
         if "loss_difference_samples" in candidate.modes:
             calls = _samples_calls(instance, params, tape)
             results = []
