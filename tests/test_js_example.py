@@ -1,5 +1,5 @@
 """examples/js_cral/cral.mjs, a JavaScript program written from docs/spec.md alone (describe,
-passive, sample_tape), answers as the reference does: the worked passive example, every tape
+passive, sample_tape, loss_difference_samples), answers as the reference does: the worked passive example, every tape
 of the cral-tape-v1 vectors (a seed of 2^64 - 1 included, read from the raw text as spec S2
 advises), and the conformance kit reads all its documents. Skipped where Node is absent."""
 
@@ -32,6 +32,11 @@ def test_passive_answers_the_worked_example():
     assert _answer(request) == json.loads((EXAMPLES / "passive.result.json").read_text())
 
 
+def test_loss_difference_samples_answers_the_worked_example():
+    request = json.loads((EXAMPLES / "loss_difference_samples.request.json").read_text())
+    assert _answer(request) == json.loads((EXAMPLES / "loss_difference_samples.result.json").read_text())
+
+
 def test_sample_tape_reproduces_the_vectors():
     vectors = json.loads((EXAMPLES / "tape_vectors.json").read_text())
     for case in vectors["tapes"]:
@@ -55,4 +60,10 @@ def test_the_kit_reads_every_document():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(result.stdout)
-    assert report["ok"] and {d["request"] for d in report["documents"]} == {"describe", "passive", "sample_tape"}
+    assert report["ok"]
+    assert {d["request"] for d in report["documents"]} == {
+        "describe",
+        "passive",
+        "sample_tape",
+        "loss_difference_samples",
+    }

@@ -106,7 +106,7 @@ def examples() -> dict[str, dict]:
             {
                 "h": h,
                 "h2": h2,
-                "q": [str(v) for v in state.q],
+                "q": [to_plain(v) for v in state.q],
                 "counts": to_plain(counts, "counts"),
                 "length": state.length,
             }
@@ -116,7 +116,7 @@ def examples() -> dict[str, dict]:
     results = []
     for h, h2 in calls:
         values, multiplicities = loss_difference_samples(hypotheses, h, h2, state.q, counts, state.length)
-        results.append({"values": [str(v) for v in values], "counts": list(multiplicities)})
+        results.append({"values": [to_plain(v) for v in values], "counts": list(multiplicities)})
     out["loss_difference_samples.result.json"] = {"format": "cral-samples", "version": 1, "results": results}
     out["tape_vectors.json"] = tape_vectors()
     out["describe.request.json"] = _request("describe")

@@ -1,6 +1,6 @@
 // A cral-run program in JavaScript (Node 18+), written from docs/spec.md alone: describe,
 // passive (S10) and sample_tape (S45-S46, the generator cral-tape-v1), exact arithmetic with
-// BigInt rationals. Run: node examples/js_cral/cral.mjs REQUEST_PATH (or the request on stdin).
+// BigInt rationals, and loss_difference_samples (S27, S44). Run: node examples/js_cral/cral.mjs REQUEST_PATH (or the request on stdin).
 //
 // JSON.parse reads every number as a double (spec S2): the seed, up to 2^64 - 1, is read from
 // the request's raw text as a BigInt, and every rational arrives as a "p/q" string.
@@ -106,13 +106,40 @@ function sampleTape({ instance, adversary }, seed) {
   return { format: "cral-tape", version: 1, generator: "cral-tape-v1", seed: "SEED", x, y, u };
 }
 
+// -- loss_difference_samples (S27, S44) --------------------------------------------------------
+function samples({ hypotheses, calls }) {
+  const results = calls.map(({ h, h2, q, counts, length }) => {
+    const a = hypotheses[h], b = hypotheses[h2];
+    const grouped = new Map(); // "p/q" -> [value, count]
+    let nonzero = 0;
+    const put = (value, c) => {
+      const key = show(value);
+      grouped.set(key, [value, (grouped.get(key)?.[1] ?? 0) + c]);
+    };
+    a.forEach((label, x) => {
+      const qx = parse(q[x]);
+      if (label === b[x] || qx.n === 0n) return;
+      for (const y of [0, 1]) {
+        const c = counts.queried[x][y];
+        if (c) { put(frac(BigInt((label !== y) - (b[x] !== y)) * qx.d, qx.n), c); nonzero += c; }
+      }
+    });
+    if (length > nonzero) put(frac(0n), length - nonzero);
+    const sorted = [...grouped.values()].sort((u, v) => (le(u[0], v[0]) ? -1 : 1));
+    return { values: sorted.map(([v]) => show(v)), counts: sorted.map(([, c]) => c) };
+  });
+  return { format: "cral-samples", version: 1, results };
+}
+
 // -- the request --------------------------------------------------------------------------------
 let answer;
 try {
   if (request.algorithm === "describe") {
-    answer = { format: "cral-describe", version: 1, implements: ["passive", "sample_tape"], arithmetic: "exact", name: "js_cral" };
+    answer = { format: "cral-describe", version: 1, implements: ["passive", "sample_tape", "loss_difference_samples"], arithmetic: "exact", name: "js_cral" };
   } else if (request.algorithm === "passive") {
     answer = passive(request);
+  } else if (request.algorithm === "loss_difference_samples") {
+    answer = samples(request);
   } else if (request.algorithm === "sample_tape") {
     const seed = BigInt(/"seed"\s*:\s*(\d+)/.exec(text)[1]); // the raw token: beyond 2^53 (S2)
     // the seed goes back as the raw digits too (a double would round it)
