@@ -49,9 +49,11 @@ def slug(heading: str) -> str:
 
 
 def anchors(path: Path) -> set[str]:
+    """The targets a link `path#anchor` may name: its headings' slugs and its HTML anchors
+    (`<a id="S7"></a>`, the numbered conventions of docs/spec.md)."""
     seen: dict[str, int] = {}
-    found = set()
     text = path.read_text(encoding="utf-8")
+    found = set(re.findall(r'<a id="([\w-]+)"></a>', text))
     in_block = False
     for line in text.splitlines():
         if re.match(r"^\s*`{3,}", line):

@@ -29,6 +29,7 @@ RESULT_KINDS = {
     "catoni_root": "catoni-root",
     "sample_tape": "tape",
     "describe": "describe",
+    "loss_difference_samples": "samples",
 }
 
 
@@ -60,9 +61,10 @@ def test_the_kit_reads_every_document_of_the_reference_program():
     result = _kit(f"{sys.executable} -m properties answer --impl reference", "--json")
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(result.stdout)
-    assert report["ok"] and len(report["documents"]) == 10
+    assert report["ok"] and len(report["documents"]) == 12
     assert {d["request"] for d in report["documents"]} >= {
         "passive",
+        "loss_difference_samples",
         "calruption_epoch",
         "sample_tape",
         "catoni_root (bad input: a negative count)",
@@ -102,10 +104,75 @@ def test_the_kit_names_each_path_value_and_rule(tmp_path):
     out = result.stdout
     assert "FAIL  calruption\n" in out
     assert "at $.epochs[0].empirical_x[3]: must be a string or a finite number" in out and "got null" in out
+    assert "(spec S24: The support S_l is the seen points" in out  # the convention that defines the field
     assert "FAIL  catoni_root (bad input: a negative count)" in out and "cral-error" in out
     assert "ok    catoni_root\n" in out
     assert "note: W is null where rho^ = 0" not in out  # a document with schema errors is not read further
     assert "2 of 5 documents readable by the judge; 3 not (fix these before running check)" in out
+
+
+SAMPLES_WITHOUT_ZEROS = """
+import json, sys
+request = json.loads(sys.stdin.read())
+if request["algorithm"] == "describe":
+    print(json.dumps({"format": "cral-describe", "version": 1, "implements": ["loss_difference_samples"],
+                      "arithmetic": "exact"}))
+    sys.exit(0)
+from fractions import Fraction
+results = []
+for call in request["calls"]:
+    h, h2 = request["hypotheses"][call["h"]], request["hypotheses"][call["h2"]]
+    grouped = {}
+    for x, (a, b) in enumerate(zip(h, h2)):
+        q = Fraction(call["q"][x])
+        if a != b and q > 0:
+            for y in (0, 1):
+                value = Fraction(int(a != y) - int(b != y)) / q
+                grouped[value] = grouped.get(value, 0) + call["counts"]["queried"][x][y]
+    grouped = {v: c for v, c in grouped.items() if c}  # the rounds giving 0 are forgotten
+    results.append({"values": [str(v) for v in sorted(grouped)], "counts": [grouped[v] for v in sorted(grouped)]})
+print(json.dumps({"format": "cral-samples", "version": 1, "results": results}))
+"""
+
+
+def test_the_kit_sends_loss_difference_samples_and_cites_the_spec(tmp_path):
+    """spec S27: every round of the epoch is a sample, 0 where nothing is queried in
+    Dis(h, h'); a program that leaves out the zeros is named in the spec's terms."""
+    program = tmp_path / "samples.py"
+    program.write_text(SAMPLES_WITHOUT_ZEROS)
+    result = _kit(f"{sys.executable} {program}")
+    assert result.returncode == 1, result.stdout + result.stderr
+    out = result.stdout
+    assert "FAIL  loss_difference_samples" in out
+    assert "at $.results[2].values: the reference writes a list of 1, the program []" in out
+    assert "spec S27: The loss-difference samples" in out and "S44: loss_difference_samples answers" in out
+
+
+DOUBLES_ONLY = """
+import json, os, subprocess, sys, tempfile
+# a parser like JavaScript's JSON.parse: 1.0 and 1 are the same number
+request = json.loads(sys.stdin.read(), parse_float=lambda t: int(float(t)) if float(t).is_integer() else float(t))
+with tempfile.TemporaryDirectory() as folder:
+    path = os.path.join(folder, "request.json")
+    request["output"] = os.path.join(folder, "result.json")
+    with open(path, "w") as handle:
+        json.dump(request, handle)
+    subprocess.run([sys.executable, "-m", "properties", "answer", "--impl", "reference", "--one-shot", path])
+    print(open(request["output"]).read())
+"""
+
+
+def test_the_kit_catches_a_parser_that_cannot_tell_1_from_1_0(tmp_path):
+    """spec S2: -1.0 among catoni_root's values must be refused by an exact program; one that
+    reads it as the integer -1 answers, and the kit names the rule."""
+    program = tmp_path / "doubles.py"
+    program.write_text(DOUBLES_ONLY)
+    result = _kit(f"{sys.executable} {program}")
+    out = result.stdout
+    assert result.returncode == 1, out + result.stderr
+    assert "FAIL  catoni_root (bad input: a float value -1.0, spec S2)" in out
+    assert "spec S2: A float where a rational belongs is refused" in out
+    assert "ok    catoni_root (bad input: a negative count)" in out
 
 
 def test_the_kit_refuses_a_program_that_cannot_describe_itself(tmp_path):

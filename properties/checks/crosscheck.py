@@ -57,6 +57,7 @@ from properties.checks.formulas import robust_cal_beta, robust_cal_threshold
 from properties.checks.free_choices import DIVERGENCE_KINDS, accepted_calruption_outputs, divergence_of
 from properties.checks.judgement import EXACT as EXACT_JUDGEMENT
 from properties.checks.judgement import Judgement
+from properties.checks.spec_citations import cite_field
 from properties.checks.tolerances import EXACT, support_sum_scale, table
 from properties.core.budget import spent
 from properties.core.candidate import CallFailed, as_candidate, run_algorithm
@@ -130,7 +131,9 @@ class _Comparer:
         self.report, self.tolerances, self.judgement = report, tolerances, judgement
 
     def fail(self, where: str, message: str, **values) -> None:
-        self.report.mismatches.append(Violation.of(CHECK, f"{self.report.algorithm}, {where}: {message}", **values))
+        # the spec conventions that define the field (properties/checks/spec_citations.py: one table)
+        message = f"{self.report.algorithm}, {where}: {message}{cite_field(where)}"
+        self.report.mismatches.append(Violation.of(CHECK, message, **values))
 
     def diverge(self, kind: str, where: str, detail: str, count: int = 1) -> None:
         self.report.divergences.append(Divergence(kind, where, detail, count))

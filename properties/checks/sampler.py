@@ -460,7 +460,7 @@ def check_sample_tape_prefix(impl, case):
 CHECKS = (
     custom_check(
         check_sample_tape_matches_cral_tape_v1,
-        "reference/tape.py (generator cral-tape-v1); CONTRACT.md 'Tape'; Section 2 'Oblivious adversary model' "
+        "docs/spec.md S45-S46 (generator cral-tape-v1); CONTRACT.md 'Tape'; Section 2 'Oblivious adversary model' "
         "(support)",
         "deterministic",
         sampler_cases(),
@@ -476,7 +476,7 @@ CHECKS = (
     ),
     custom_check(
         check_sample_tape_prefix,
-        "CONTRACT.md 'Tape'; reference/tape.py 'Consequences' (the project's contract, not the paper)",
+        "CONTRACT.md 'Tape'; docs/spec.md S46 'Consequences' (the project's contract, not the paper)",
         "deterministic",
         sampler_prefix_cases(),
         covers=("sample_tape",),

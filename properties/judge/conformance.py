@@ -1,10 +1,11 @@
 """`python -m properties conformance --candidate-cmd CMD`: a program's documents checked
 before any check runs (issue 30, item 4).
 
-Each request kind is sent once -- describe, every algorithm the program declares, a
+Each request kind is sent once -- describe, every algorithm the program declares
+(loss_difference_samples included: one request of three calls), a
 boundary tape (a coin exactly on a non-dyadic q of CALruption's second epoch), and bad
-input (catoni_root with a negative count, which must be answered with a `cral-error`
-document) -- and each answer is checked as a document, in seconds:
+input (catoni_root with a negative count and, to an exact program, with the float token
+-1.0 among its values: each must be answered with a `cral-error` document) -- and each answer is checked as a document, in seconds:
 
 1. as JSON and against its published schema (reference/schemas/v1/): *every* schema
    error, each with its JSON path, the value and the rule;
@@ -24,22 +25,28 @@ when one is not, 2 on bad input (a command that cannot describe itself)."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import reference
+from properties.checks.spec_citations import cite, conventions_at
 from properties.core import representations
 from properties.core.candidate import CandidateFault
-from properties.core.contract import decode_enclosure, decode_epoch_result, decode_trace
+from properties.core.contract import decode_enclosure, decode_epoch_result, decode_samples, decode_trace
 from properties.core.violation import CallFailed
-from properties.judge.command import RESULT_KINDS, CommandCandidate
+from properties.judge.command import RESULT_KINDS, CommandCandidate, _samples_request
 from properties.judge.either_forms import read_either_forms
 from reference import documents
-from reference.calruption import EpochCounts, calruption_epoch, initial_state
+from reference.calruption import EpochCounts, calruption_epoch, initial_state, loss_difference_samples
 from reference.documents import DocumentError, json_path, shown
 from reference.serialization import to_jsonable
 
 BAD_INPUT = "catoni_root (bad input: a negative count)"
+# spec S2: a float token where a rational belongs, sent to an exact program (-1.0: a parser
+# that reads JSON numbers as doubles sees the integer -1 and must look at the raw text)
+BAD_FLOAT = "catoni_root (bad input: a float value -1.0, spec S2)"
+BAD_INPUTS = (BAD_INPUT, BAD_FLOAT)
 
 
 @dataclass
@@ -80,7 +87,10 @@ class _RawCandidate(CommandCandidate):
     def raw(self, algorithm: str, args: tuple, kwargs: dict | None = None) -> dict:
         self.raw_mode = True
         try:
-            inputs = self._inputs(algorithm, args, kwargs or {})
+            if algorithm == "loss_difference_samples":  # args: the calls of one request
+                inputs = _samples_request(args)
+            else:
+                inputs = self._inputs(algorithm, args, kwargs or {})
             return self._run(algorithm, inputs, self.timeout)
         finally:
             self.raw_mode = False
@@ -141,18 +151,21 @@ def _shape_differences(candidate, exact, path=()) -> list[str]:
         if (exact is None) != (candidate is None):
             return [
                 f"at {json_path(path)}: the reference writes {'null' if exact is None else shown(exact)}, the "
-                f"program {'null' if candidate is None else shown(candidate)}"
+                f"program {'null' if candidate is None else shown(candidate)}{_spec(path)}"
             ]
         return []
     if isinstance(exact, list):
         if not isinstance(candidate, list) or len(candidate) != len(exact):
             return [
-                f"at {json_path(path)}: the reference writes a list of {len(exact)}, the program {shown(candidate)}"
+                f"at {json_path(path)}: the reference writes a list of {len(exact)}, the program "
+                f"{shown(candidate)}{_spec(path)}"
             ]
         return [d for i, (c, e) in enumerate(zip(candidate, exact)) for d in _shape_differences(c, e, (*path, i))]
     if isinstance(exact, dict):
         if not isinstance(candidate, dict):
-            return [f"at {json_path(path)}: the reference writes an object, the program {shown(candidate)}"]
+            return [
+                f"at {json_path(path)}: the reference writes an object, the program {shown(candidate)}{_spec(path)}"
+            ]
         return [
             d
             for key, e in exact.items()
@@ -162,12 +175,49 @@ def _shape_differences(candidate, exact, path=()) -> list[str]:
     return []
 
 
+def _spec(path) -> str:
+    """ " (spec S26: ...)" for the field at `path`: what the program must write there."""
+    ids = conventions_at(path)
+    return f" ({cite(ids)})" if ids else ""
+
+
+def _samples_differences(document: dict, exact: dict) -> list[str]:
+    """Where the program's loss-difference samples differ from the reference's as multisets
+    (spec S27, S44: the checks read them so)."""
+    problems = []
+    for i, (got, want) in enumerate(zip(document["results"], exact["results"])):
+        values, counts = decode_samples("conformance", [got["values"], got["counts"]])
+        have: dict[Fraction, int] = {}
+        for v, c in zip(values, counts):
+            have[v] = have.get(v, 0) + c
+        expected = {Fraction(v): c for v, c in zip(want["values"], want["counts"])}
+        if have != expected:
+            problems.append(
+                f"at $.results[{i}]: the samples are {_multiset(have)}, the reference's {_multiset(expected)} "
+                f"({cite(('S27', 'S44'))})"
+            )
+    return problems
+
+
+def _multiset(samples: dict) -> str:
+    return "{" + ", ".join(f"{v}: {c}" for v, c in sorted(samples.items())) + "}"
+
+
+def _samples_calls(instance, params, tape) -> list:
+    """loss_difference_samples calls of the epoch request: a pair with queried rounds both
+    ways, the same pair reversed, and a pair with rho^ = 0 (every sample 0)."""
+    H, state, counts, _ = _epoch_request(instance, params, tape)
+    return [((H, h, h2, state.q, counts, state.length), {}) for h, h2 in ((0, 1), (1, 0), (0, 2))]
+
+
 # -- the run -------------------------------------------------------------------------------
 def _schema_problems(document, kind: str, arithmetic: str) -> list[str]:
-    return [
-        line.split(": ", 1)[1]
-        for line in documents.schema_errors(document, kind, arithmetic=arithmetic, source="result")
-    ]
+    problems = []
+    for line in documents.schema_errors(document, kind, arithmetic=arithmetic, source="result"):
+        where = re.match(r"result: at \$((?:\.\w+|\[\d+\])*)", line)
+        names = re.findall(r"\.(\w+)", where.group(1)) if where else []
+        problems.append(line.split(": ", 1)[1] + _spec(names))
+    return problems
 
 
 def _judge(
@@ -184,10 +234,11 @@ def _judge(
         report.problems.append(f"at $: must be an object, got {shown(document)}")
         return report
     expected_format, kind = RESULT_KINDS[algorithm]
-    if label == BAD_INPUT:
+    if label in BAD_INPUTS:
         if document.get("format") != "cral-error":
             report.problems.append(
-                f"bad input must be answered with a cral-error document, got format {shown(document.get('format'))}"
+                f"bad input must be answered with a cral-error document, got format {shown(document.get('format'))} "
+                f"({cite(('S2', 'S43', 'S47') if label == BAD_FLOAT else ('S43', 'S47'))})"
             )
         else:
             report.problems += _schema_problems(document, "error", "exact")
@@ -220,6 +271,12 @@ def _judge(
             document = {**document, "params": request_params}
     report.problems += _shape_differences(document, exact_document)
     if report.problems:
+        return report
+    if algorithm == "loss_difference_samples":
+        try:
+            report.problems += _samples_differences(document, exact_document)
+        except CallFailed as failure:
+            report.problems.append(failure.violation.message)
         return report
     try:
         decode(document)
@@ -317,6 +374,25 @@ def conformance(
             reports.append(
                 _judge(
                     candidate, BAD_INPUT, "catoni_root", ([Fraction(1)], [-1], Fraction(1)), None, lambda plain: None
+                )
+            )
+            if candidate.arithmetic == "exact":
+                floats = ([-1.0, Fraction(0), Fraction(3, 2)], [2, 5, 1], Fraction(1, 3))
+                reports.append(_judge(candidate, BAD_FLOAT, "catoni_root", floats, None, lambda plain: None))
+        if "loss_difference_samples" in candidate.modes:
+            calls = _samples_calls(instance, params, tape)
+            results = []
+            for args, _ in calls:
+                values, counts = loss_difference_samples(*args)
+                results.append({"values": [str(v) for v in values], "counts": list(counts)})
+            reports.append(
+                _judge(
+                    candidate,
+                    "loss_difference_samples",
+                    "loss_difference_samples",
+                    calls,
+                    {"format": "cral-samples", "version": 1, "results": results},
+                    lambda plain: None,
                 )
             )
         if "sample_tape" in candidate.modes:

@@ -26,6 +26,7 @@ from hypothesis.statistics import collector as statistics_collector
 
 from properties.checks.causes import CAUSES, Verdict, classify
 from properties.checks.registry import EXPECTED_FAILURES, Check, known_examples
+from properties.checks.spec_citations import cite_failure
 
 # importing profiles registers dev/ci/fuzz: profile="ci" is the suite's, not Hypothesis's built-in "ci"
 from properties.core import profiles
@@ -236,7 +237,14 @@ def run_check(
         # a crash, hang or malformed result is never the paper's finding an expected failure names,
         # nor is a counterexample its cause does not explain
         expected = reason is not None and not any(v.fault for v in found) and (verdict is None or verdict.explained)
-        shown = [str(v) for v in found]
+        # the spec conventions the check enforces (not for a failure as a program: a crash, a hang,
+        # a malformed result), and the meaning of any FINDINGS id: one table
+        shown = cite_failure(
+            check.name,
+            [str(v) for v in found],
+            getattr(candidate, "arithmetic", "exact"),
+            conventions=not all(v.fault for v in found),
+        )
         if verdict is not None and not verdict.explained:
             shown.insert(0, f"not explained by {verdict.describe()}")
         return CheckResult(

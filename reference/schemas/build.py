@@ -47,7 +47,7 @@ SEED_MAXIMUM = 2**64 - 1
 VERSION_FIELD = {"type": "integer", "const": VERSION}  # typed: const alone would take 1.0
 INTEGER_NOTE = ("Integers are JSON integers: a number written with a fraction or an exponent (1.0, 1e3) is "
                 "refused where an integer belongs (docs/protocol.md, section 2). JSON Schema's 'integer' type "
-                "alone would accept 1.0; reference.documents enforces this.")
+                "alone would accept 1.0; the judge refuses it (docs/spec.md S2).")
 
 
 def ref(name: str, arithmetic: str = "exact", *, local: bool = False) -> dict:
@@ -131,33 +131,33 @@ def result_definitions(arithmetic: str) -> dict:
     defs = scalar_definitions(arithmetic)
     defs.update({
         "log-constant": obj({"coefficient": nn, "argument": nn},
-                            description="coefficient * ln(argument) (reference.certified.ScaledLog)"),
-        "rational-constant": obj({"value": r}, description="an exactly known constant (reference.certified.Rational)"),
+                            description="coefficient * ln(argument), natural log (docs/spec.md S8)"),
+        "rational-constant": obj({"value": r}, description="an exactly known rational constant (docs/spec.md S8)"),
         "constant": {
             "type": "object",
             "description": 'a log constant {"coefficient", "argument"} or a rational one {"value"}',
             "if": {"required": ["value"]}, "then": _local("rational-constant"), "else": _local("log-constant"),
         },
         "params": obj({
-            "regime": {"enum": ["paper", "scaled"], "description": "which constants (reference.Params)"},
+            "regime": {"enum": ["paper", "scaled"], "description": "which constants: provenance, never used by an algorithm (docs/spec.md S8)"},
             "n": positive, "num_hypotheses": positive, "delta": nn, "beta_scale": nn,
             "beta1": _local("constant"), "beta2": nn, "beta3": _local("constant"),
-        }, description="a run's parameters, as reference.serialization.to_jsonable writes reference.Params"),
+        }, description="a run's parameters (docs/spec.md S8)"),
         "epoch-state": obj({
             "l": positive, "tau": positive, "length": positive,
             "q": array(nn), "gap_hat": array(nn),
-        }, description="CALruption's EpochState (reference/calruption.py)"),
+        }, description="CALruption's epoch state (l, tau_l, |I_l|, q_l, gap_hat^{l-1}) (docs/spec.md S39)"),
         "passive-trace": obj({
             "format": {"const": "cral-trace"}, "version": VERSION_FIELD,
             "algorithm": {"const": "passive"},
             "params": _local("params"), "n": positive,
             "empirical_risk": array(nn), "labels_requested": count, "output": count,
-        }, description="reference.PassiveTrace"),
+        }, description="passive's trace (docs/spec.md S9, S10)"),
         "robust-cal-checkpoint": obj({
             "t": positive, "version_space": indices, "labels_requested": count, "h_hat": count,
             "empirical_risk": array(nnn), "disagreement": array(nnn),
             "beta": enclosure, "threshold": array(enclosure_or_null), "next_version_space": indices,
-        }, description="reference.RobustCALCheckpoint"),
+        }, description="RobustCAL's update at a checkpoint t = 2^k (docs/spec.md S11-S18)"),
         "robust-cal-trace": obj({
             "format": {"const": "cral-trace"}, "version": VERSION_FIELD,
             "algorithm": {"enum": ["robust_cal", "robust_cal_vanilla"]}, "vanilla": {"type": "boolean"},
@@ -165,7 +165,7 @@ def result_definitions(arithmetic: str) -> dict:
             "checkpoints": array(_local("robust-cal-checkpoint")),
             "final_version_space": indices, "final_empirical_risk": array(nnn),
             "labels_requested": count, "output": count,
-        }, description="reference.RobustCALTrace"),
+        }, description="RobustCAL's trace (docs/spec.md S9, S11-S19)"),
         "calruption-epoch": obj({
             "l": positive, "tau": positive, "length": positive, "N": enclosure,
             "q": array(nn), "labels_requested": count, "support": indices, "empirical_x": array(nn),
@@ -174,13 +174,13 @@ def result_definitions(arithmetic: str) -> dict:
             "lp_method": {"type": "string", "description": "how the LP optimum was certified"},
             "risk_hat": array(nn), "h_star_hat": count, "gap_hat": array(nn),
             "layers": array(indices), "next_q": array(nn),
-        }, description="reference.CALruptionEpoch: one completed epoch of Algorithm 2"),
+        }, description="one completed epoch of Algorithm 2 (docs/spec.md S40)"),
         "calruption-trace": obj({
             "format": {"const": "cral-trace"}, "version": VERSION_FIELD,
             "algorithm": {"const": "calruption"},
             "params": _local("params"), "n": positive, "epochs": array(_local("calruption-epoch")),
             "final_epoch": positive, "unfinished_rounds": count, "labels_requested": count, "output": count,
-        }, description="reference.CALruptionTrace"),
+        }, description="CALruption's trace (docs/spec.md S9, S20-S41)"),
     })
     return defs
 
@@ -203,19 +203,19 @@ def input_definitions() -> dict:
             "nu": array(nn, minItems=1, description="nu*(x): rationals in [0, 1] summing to 1"),
             "eta": array(nn, minItems=1, description="eta*(x) = P(y = 1 | x): rationals in [0, 1]"),
             "hypotheses": _local("hypotheses"),
-        }, description="reference.Instance"),
+        }, description="a finite instance: nu*, eta*, H (docs/spec.md S45)"),
         "segment": obj({
             "start": positive, "end": positive, "gamma": nn,
             "target": {"type": ["array", "null"], "items": _local("nonnegative-rational-or-null"),
                        "description": "eta~ per point (null keeps the point clean), or null"},
-        }, required=["start", "end"], description="reference.adversary.Segment"),
+        }, required=["start", "end"], description="rounds start..end: eta_t = (1 - gamma) eta* + gamma target where target[x] is not null, eta* elsewhere (docs/spec.md S45)"),
         "adversary": obj({"n": positive, "segments": array(_local("segment"), minItems=1)},
-                         description="reference.adversary.Adversary: segments covering 1..n"),
+                         description="an oblivious adversary: segments covering 1..n in order (docs/spec.md S45)"),
         "tape": obj({
             "format": {"const": "cral-tape"}, "version": VERSION_FIELD, **provenance,
             "x": array(count, minItems=1), "y": array(_local("label"), minItems=1),
             "u": array(nn, minItems=1, description="the coins u_t, rationals in [0, 1)"),
-        }, required=["format", "version", "x", "y", "u"], description="reference.Tape.to_json (inline)"),
+        }, required=["format", "version", "x", "y", "u"], description="a tape, inline (docs/spec.md S7; a sampled one is drawn by S46)"),
         "tape-npy": obj({
             "format": {"const": "cral-tape-npy"}, "version": VERSION_FIELD, "n": positive,
             "x": path, "y": path, "u_words": path, **provenance,
@@ -229,7 +229,7 @@ def input_definitions() -> dict:
         "epoch-counts": obj({
             "seen": array(count),
             "queried": array(array(count, minItems=2, maxItems=2)),
-        }, description="CALruption's EpochCounts: seen[x], queried[x] = [label-0 count, label-1 count]"),
+        }, description="an epoch's counts: seen[x], queried[x] = [label-0 count, label-1 count] (docs/spec.md S23)"),
         # catoni_root's inputs are left loose on purpose: the bad-input check sends
         # floats, negative counts and empty lists, which the program must refuse itself
         "loose-rational": {"type": ["string", "number"], "pattern": RATIONAL_PATTERN,
@@ -268,7 +268,7 @@ def by_algorithm(branches: dict) -> list:
 def trace_document(arithmetic: str) -> dict:
     robust = ref("robust-cal-trace", arithmetic)
     return {
-        **header("trace", "cral-trace", "A run's trace, exactly as reference.trace_to_json writes it; "
+        **header("trace", "cral-trace", "A run's trace (docs/spec.md S9-S41); "
                  "one form per algorithm.", arithmetic),
         "type": "object",
         "required": ["format", "version", "algorithm"],
@@ -439,7 +439,7 @@ def check_report_document() -> dict:
                      "description": "a command candidate's request files of the failing example"},
         "statistics": object_or_null, "cause": object_or_null,
         "listed": {"anyOf": [listed, {"type": "null"}]},
-        "case": {**object_or_null, "description": "the failing example as data (properties/reports/saved.py), or null"},
+        "case": {**object_or_null, "description": "the failing example as data (what replay reads), or null"},
         "short": {**text_or_null, "description": "a one-line description of the failing example, or null"},
         "replay_file": {**text_or_null, "description": "the saved failure file for `python -m properties replay`, "
                                                        "or null"},
@@ -494,7 +494,7 @@ def crosscheck_report_document() -> dict:
                             description="the line of the candidate's xfails or skips file that applied"),
                         {"type": "null"}]}
     divergences = obj({kind: count for kind in DIVERGENCE_KINDS},
-                      description="legitimate divergences counted by class (properties/checks/crosscheck.py)")
+                      description="legitimate divergences counted by class (docs/judging.md)")
     per_algorithm = {"type": "object", "propertyNames": algorithm}
     run = obj({
         "case": {**count, "description": "the case's index in the fixed set"},
@@ -560,11 +560,11 @@ def documents() -> dict[str, dict]:
     """file name -> schema, every file of the folder."""
     out = {definitions_file(a): definitions_document(a) for a in ARITHMETICS}
     out.update({
-        kind_file("instance"): wrapper("instance", "instance", "instance", "reference.Instance.to_json"),
+        kind_file("instance"): wrapper("instance", "instance", "instance", "A finite instance (docs/spec.md S45)"),
         kind_file("adversary"): wrapper("adversary", "adversary", "adversary",
-                                        "reference.adversary.Adversary.to_json"),
-        kind_file("params"): wrapper("params", "params", "params", "reference.Params (to_jsonable)"),
-        kind_file("tape"): wrapper("tape", "tape", "cral-tape", "A tape inline: reference.Tape.to_json"),
+                                        "An oblivious adversary (docs/spec.md S45)"),
+        kind_file("params"): wrapper("params", "params", "params", "A run's parameters (docs/spec.md S8)"),
+        kind_file("tape"): wrapper("tape", "tape", "cral-tape", "A tape inline (docs/spec.md S7, S46)"),
         kind_file("tape-npy"): wrapper("tape-npy", "tape-npy", "cral-tape-npy",
                                        "A tape as three .npy files beside the document (docs/protocol.md, section 2)"),
         kind_file("run-request"): request_document(),
