@@ -55,6 +55,30 @@ def accepted_h_star(J: Judgement, penalised) -> list[int]:
     return sorted(accepted)
 
 
+def next_query_probability(J: Judgement, rho, k: int, l: int) -> Bounded:
+    """One pair's term of Algorithm 2, line 13: beta1 rho^_l(h,h') / N_{l+1} eps_k^-2 =
+    rho^_l 4^(k - l - 1), rho^ as the candidate reported it (DERIVATIONS["next_q"]).
+
+    The printed order, left to right, rounds twice: fl(fl(beta1 rho^) / N_{l+1}), then
+    the exact power of 4. beta1 is one float in both places: N_{l+1} = beta1 4^{l+1} (or
+    beta1 / eps_{l+1}^2, or 4 N_l) is that float times a power of two, exactly, so
+    beta1's own error cancels and the result is rho^ 4^(k-l-1) (1 + d1)(1 + d2),
+    |d_i| <= u. The other natural orders round less: rho^ (beta1 / N_{l+1}) 4^k and the
+    cancelled rho^ 4^(k-l-1) are exact; beta1 rho^ 4^k / N_{l+1} rounds twice. Each
+    rounding is counted ROUNDINGS_PER_OPERATION times, as everywhere in the judgement."""
+    return J.scaled(J.rounded(J.given(rho), 2), Fraction(4**k, 4 ** (l + 1)))
+
+
+def layer_decision_accepted(J: Judgement, gap, eps_i, member: bool) -> bool:
+    """Whether h in V^i_{l+1} (`member`) is line 12's decision {h : Delta^^l_h <= eps_i} for
+    the reported Delta^ = gap (DERIVATIONS["layer"]): always the exact one; for a float
+    candidate also the other where it may have decided on its unrounded Delta^ (within
+    u/(1-u) of eps_i), but a reported Delta^ equal to eps_i is in V^i in every arithmetic."""
+    if member == (gap <= eps_i):
+        return True
+    return not J.exact and gap != eps_i and J.given(eps_i).accepts(gap)
+
+
 def catoni_alpha_bounded(J: Judgement, params, length: int, mq, rho) -> Bounded:
     """alpha = sqrt(2 beta3 min q / (5 |I_l| rho^)) (R10) in a float candidate's arithmetic
     (DERIVATIONS["alpha"])."""
@@ -66,6 +90,8 @@ def catoni_alpha_bounded(J: Judgement, params, length: int, mq, rho) -> Bounded:
 __all__ = [
     "accepted_h_star",
     "catoni_alpha_bounded",
+    "layer_decision_accepted",
+    "next_query_probability",
     "penalised_risk",
     "risk_under_fit",
     "robust_cal_beta",

@@ -89,7 +89,10 @@ DERIVATIONS = {
     "be any hypothesis whose penalised value is within the bounds of the minimum",
     "gap_hat": "max(eps_l, R_D(h) - R_D(h^*) - beta2 Delta^_{h^*}): the penalised bounds, one subtraction, max "
     "adds nothing",
-    "next_q": "rho^_l (as reported, possibly held unrounded) times an exact power of 4: u/(1-u) relative",
+    "next_q": "q_{l+1} = beta1 rho^_l / N_{l+1} eps_k^-2 (line 13) with rho^ as reported (possibly held unrounded: "
+    "u/(1-u)), then two roundings: the product beta1 rho^ and the quotient by N_{l+1}; beta1 / N_{l+1} is exactly "
+    "4^-(l+1) (one float beta1, times a power of 4) and eps_k^-2 an exact power of 4, so the printed order, the "
+    "cancelled rho^ 4^(k-l-1) and every regrouping lie within",
     "alpha": "sqrt(2 beta3 min q / (5 |I_l| rho^)): beta3 evaluated in the format (a ln), min q and rho^ as "
     "reported, each product, quotient and the square root rounded once",
     "weight": "sqrt(min q / rho^): min q and rho^ as reported, one quotient, one square root",
@@ -102,8 +105,8 @@ DERIVATIONS = {
     "plus 8u for the rounding of eta^ and of the rows, relative to the rows' scale max(1, max w (|W| + 1))",
     "coin": "Q_t = 1 iff u_t < q: a float candidate compares its rounding of u_t with its q; when u_t is not "
     "representable in the format and q lies within one ulp of u_t, either decision is correct",
-    "query_bound": "q_{l+1} <= 1/4 max rho^_l with rho^ as reported: the candidate may scale its unrounded rho^ "
-    "(u/(1-u) relative)",
+    "query_bound": "q_{l+1} <= 1/4 max rho^_l with rho^ as reported: line 13 with k = l + 1 evaluated as next_q "
+    "derives it (rho^ possibly held unrounded, two roundings)",
     "layer": "V^i = {h : Delta^_h <= eps_i} from the reported Delta^: exact (a reported Delta^ = eps_i is in V^i), "
     "unless the candidate decided on an unrounded Delta^ within u/(1-u) of eps_i",
 }
@@ -212,6 +215,13 @@ class Judgement:
         return self.stored(Fraction(c))
 
     # -- operations ------------------------------------------------------------------
+    def rounded(self, a: Bounded, operations: int = 1) -> Bounded:
+        """a after `operations` more roundings of its value (a product or quotient by a
+        factor that cancels exactly, as beta1 against N_{l+1} in line 13)."""
+        for _ in range(operations):
+            a = self._round(a.lo, a.hi, a.err)
+        return a
+
     def _round(self, lo: Fraction, hi: Fraction, err: Fraction, ulps: int = 1) -> Bounded:
         unit = ROUNDINGS_PER_OPERATION * ulps * self.u
         return Bounded(lo, hi, err + unit * (max(abs(lo), abs(hi)) + err))

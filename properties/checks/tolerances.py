@@ -112,7 +112,14 @@ FLOAT64 = {
         "differ by less than this may be taken for each other in line 10's argmin",
     ),
     "gap_hat": Tolerance(0.0, 512 * EPS, "1 + beta2", "a difference of two penalised risks, floored at eps_l (exact)"),
-    "next_q": Tolerance(2 * EPS, 0.0, "1", "rho^ (one rounding) times a power of 4 (exact scaling)"),
+    "next_q": Tolerance(
+        4 * EPS,
+        0.0,
+        "1",
+        "q_{l+1} = beta1 rho^ / N_{l+1} eps_k^-2 (line 13): rho^ within its own 2 EPS, then at most two roundings "
+        "(beta1 rho^, the quotient by N_{l+1}; beta1 / N_{l+1} and eps_k^-2 are exact powers of 4): "
+        "(1 + 2 EPS)(1 + EPS / 2)^2 - 1 < 4 EPS, in the printed order and every regrouping",
+    ),
 }
 
 # An exact candidate must agree exactly on every rational quantity. Where the paper's
