@@ -97,8 +97,9 @@ COUNT_RATIO = {  # (f, count, total, per-point counts summing to count)
 BETA_T = {  # (f, beta_scale c, k = log2 t, |H|, delta)
     "printed c ln(3 k |H|^2 / delta)": lambda f, c, k, h, d: f(c) * ln(f, f(3) * f(k) * f(h) * f(h) / f(d)),
     "ln(3 k |H|^2) - ln(delta)": lambda f, c, k, h, d: f(c) * (ln(f, f(3 * k * h * h)) - ln(f, f(d))),
-    "ln 3 + ln k + 2 ln |H| - ln delta": lambda f, c, k, h, d: f(c)
-    * (ln(f, f(3)) + ln(f, f(k)) + f(2) * ln(f, f(h)) - ln(f, f(d))),
+    "ln 3 + ln k + 2 ln |H| - ln delta": lambda f, c, k, h, d: (
+        f(c) * (ln(f, f(3)) + ln(f, f(k)) + f(2) * ln(f, f(h)) - ln(f, f(d)))
+    ),
     "precomputed 3 |H|^2 / delta, times k": lambda f, c, k, h, d: ln(f, f(3 * h * h) / f(d) * f(k)) * f(c),
     "times 1/delta": lambda f, c, k, h, d: f(c) * ln(f, f(3 * k * h * h) * (f(1) / f(d))),
 }
@@ -133,8 +134,10 @@ RISK_HAT = {  # (f, p, eta, labels): R_D(h) = sum p (1 - eta if h = 1 else eta)
     "p - p eta where h = 1": lambda f, p, e, lab: _sequential(
         f, [pi - pi * ei if y == 1 else pi * ei for pi, ei, y in zip(p, e, lab)]
     ),
-    "matrix form p.eta + h.(p (1 - 2 eta))": lambda f, p, e, lab: _sequential(f, [pi * ei for pi, ei in zip(p, e)])
-    + _sequential(f, [pi * (f(1) - f(2) * ei) for pi, ei, y in zip(p, e, lab) if y == 1]),
+    "matrix form p.eta + h.(p (1 - 2 eta))": lambda f, p, e, lab: (
+        _sequential(f, [pi * ei for pi, ei in zip(p, e)])
+        + _sequential(f, [pi * (f(1) - f(2) * ei) for pi, ei, y in zip(p, e, lab) if y == 1])
+    ),
 }
 
 PENALISED = {  # (f, R, beta2, gap)
@@ -144,27 +147,23 @@ PENALISED = {  # (f, R, beta2, gap)
 }
 
 GAP_HAT = {  # (f, eps_l, R_h, R_star, beta2, gap_star)
-    "printed max(eps, R - (R* + beta2 Delta*))": lambda f, e, R, Rs, b2, gs: max(
-        f(e), R - (Rs + f(float(b2)) * gs)
-    ),
+    "printed max(eps, R - (R* + beta2 Delta*))": lambda f, e, R, Rs, b2, gs: max(f(e), R - (Rs + f(float(b2)) * gs)),
     "R - R* - beta2 Delta*": lambda f, e, R, Rs, b2, gs: max(f(e), R - Rs - f(float(b2)) * gs),
     "(R - beta2 Delta*) - R*": lambda f, e, R, Rs, b2, gs: max(f(e), (R - f(float(b2)) * gs) - Rs),
 }
 
 NEXT_Q = {  # (f, beta1 constant, rho, k, l): beta1 rho / N_{l+1} eps_k^-2
-    "printed beta1 rho / N_{l+1} eps_k^-2": lambda f, c, r, k, l: constant_in(f, c)
-    * r
-    / (constant_in(f, c) * f(4 ** (l + 1)))
-    * (f(1) / f(2.0**-k)) ** 2,
+    "printed beta1 rho / N_{l+1} eps_k^-2": lambda f, c, r, k, l: (
+        constant_in(f, c) * r / (constant_in(f, c) * f(4 ** (l + 1))) * (f(1) / f(2.0**-k)) ** 2
+    ),
     "printed with 4^k": lambda f, c, r, k, l: constant_in(f, c) * r / (constant_in(f, c) * f(4 ** (l + 1))) * f(4**k),
     "beta1 4^k first": lambda f, c, r, k, l: (constant_in(f, c) * f(4**k)) * r / (constant_in(f, c) * f(4 ** (l + 1))),
-    "N_{l+1} as beta1 / eps_{l+1}^2": lambda f, c, r, k, l: constant_in(f, c)
-    * r
-    / (constant_in(f, c) / f(2.0 ** -(l + 1)) ** 2)
-    * f(4**k),
-    "(beta1 / N_{l+1}) rho 4^k": lambda f, c, r, k, l: constant_in(f, c) / (constant_in(f, c) * f(4 ** (l + 1)))
-    * r
-    * f(4**k),
+    "N_{l+1} as beta1 / eps_{l+1}^2": lambda f, c, r, k, l: (
+        constant_in(f, c) * r / (constant_in(f, c) / f(2.0 ** -(l + 1)) ** 2) * f(4**k)
+    ),
+    "(beta1 / N_{l+1}) rho 4^k": lambda f, c, r, k, l: (
+        constant_in(f, c) / (constant_in(f, c) * f(4 ** (l + 1))) * r * f(4**k)
+    ),
     "cancelled rho 4^(k-l-1)": lambda f, c, r, k, l: f(np.ldexp(r, 2 * (k - l - 1))),
     "rho / 4^(l+1-k)": lambda f, c, r, k, l: r / f(4 ** (l + 1 - k)),
 }
@@ -174,10 +173,9 @@ ALPHA = {  # (f, beta3 constant, length, min q, rho)
         f, f(2) * constant_in(f, c) * mq / (f(5) * f(n) * r)
     ),
     "0.4 beta3 min q / |I| / rho": lambda f, c, n, mq, r: sqrt(f, f(0.4) * constant_in(f, c) * mq / f(n) / r),
-    "sqrt(2 beta3 / (5 |I|)) times the weight": lambda f, c, n, mq, r: sqrt(
-        f, f(2) * constant_in(f, c) / (f(5) * f(n))
-    )
-    * sqrt(f, mq / r),
+    "sqrt(2 beta3 / (5 |I|)) times the weight": lambda f, c, n, mq, r: (
+        sqrt(f, f(2) * constant_in(f, c) / (f(5) * f(n))) * sqrt(f, mq / r)
+    ),
     "min q 2 beta3 / (5 |I| rho)": lambda f, c, n, mq, r: sqrt(f, mq * (f(2) * constant_in(f, c)) / (f(5 * n) * r)),
 }
 
@@ -196,15 +194,22 @@ CATONI = {  # (f, values, counts, alpha, how psi is evaluated, summed per round 
 }
 
 LP_ROW = {  # (f, w, p, eta, signs, W): w (R_D(h) - R_D(h') - W) for one ordered pair
-    "printed w ((R_D(h) - R_D(h')) - W)": lambda f, w, p, e, s, W: w
-    * ((_sequential(f, [pi * _loss(f, ei, si) for pi, ei, si in zip(p, e, s)])
-        - _sequential(f, [pi * _loss(f, ei, -si) for pi, ei, si in zip(p, e, s)])) - W),
-    "difference on Dis: w (sum p sgn (1 - 2 eta) - W)": lambda f, w, p, e, s, W: w
-    * (_sequential(f, [pi * f(si) * (f(1) - f(2) * ei) for pi, ei, si in zip(p, e, s)]) - W),
-    "distributed: sum (w p sgn) (1 - 2 eta) - w W": lambda f, w, p, e, s, W: _sequential(
-        f, [(w * pi * f(si)) * (f(1) - f(2) * ei) for pi, ei, si in zip(p, e, s)]
-    )
-    - w * W,
+    "printed w ((R_D(h) - R_D(h')) - W)": lambda f, w, p, e, s, W: (
+        w
+        * (
+            (
+                _sequential(f, [pi * _loss(f, ei, si) for pi, ei, si in zip(p, e, s)])
+                - _sequential(f, [pi * _loss(f, ei, -si) for pi, ei, si in zip(p, e, s)])
+            )
+            - W
+        )
+    ),
+    "difference on Dis: w (sum p sgn (1 - 2 eta) - W)": lambda f, w, p, e, s, W: (
+        w * (_sequential(f, [pi * f(si) * (f(1) - f(2) * ei) for pi, ei, si in zip(p, e, s)]) - W)
+    ),
+    "distributed: sum (w p sgn) (1 - 2 eta) - w W": lambda f, w, p, e, s, W: (
+        _sequential(f, [(w * pi * f(si)) * (f(1) - f(2) * ei) for pi, ei, si in zip(p, e, s)]) - w * W
+    ),
 }
 
 COIN = {  # (f, u, q) -> Q_t
@@ -214,8 +219,7 @@ COIN = {  # (f, u, q) -> Q_t
 }
 
 QUERY_BOUND = {  # the largest term of line 13 (k = l) in each order of NEXT_Q
-    name: (lambda order: lambda f, c, r, l: order(f, c, r, l, l))(order)
-    for name, order in NEXT_Q.items()
+    name: (lambda order: lambda f, c, r, l: order(f, c, r, l, l))(order) for name, order in NEXT_Q.items()
 }
 
 LAYER = {  # (f, Delta^ held by the program, eps_i) -> h in V^i
@@ -317,7 +321,10 @@ def _catoni_root(f, samples, counts, alpha, how, layout):
 # =====================================================================================
 def test_every_derivation_has_its_orders():
     """Each derived bound is tested on the printed order and at least one other."""
-    assert set(ORDERS) == set(DERIVATIONS), (sorted(set(DERIVATIONS) - set(ORDERS)), sorted(set(ORDERS) - set(DERIVATIONS)))
+    assert set(ORDERS) == set(DERIVATIONS), (
+        sorted(set(DERIVATIONS) - set(ORDERS)),
+        sorted(set(ORDERS) - set(DERIVATIONS)),
+    )
     for name, orders in ORDERS.items():
         assert len(orders) >= 2, name
         assert any(o.startswith("printed") for o in orders), f"{name}: no printed order"
@@ -437,16 +444,21 @@ def test_n_l_orders(arithmetic, beta1, l):
         assert lengths is None or math.ceil(float(value)) in lengths, (order, arithmetic, float(value), lengths)
 
 
-@DRAWN
+@settings(DRAWN, max_examples=60)
 @given(arithmetic=arithmetics, data=st.data())
 def test_risk_hat_orders(arithmetic, data):
     """R_D(h) = sum_{x in S_l} p^_x (1 - eta^_x if h(x) = 1 else eta^_x) (lines 9-10)."""
     J, f = Judgement(arithmetic), FORMATS[arithmetic]
-    k = data.draw(st.integers(1, 40), label="support_size")
+    k = data.draw(st.integers(1, 60), label="support_size")
     weights = data.draw(st.lists(st.integers(1, 1000), min_size=k, max_size=k), label="seen")
     p = [f(w) / f(sum(weights)) for w in weights]
-    eta = [f(float(v)) for v in data.draw(st.lists(probabilities, min_size=k, max_size=k), label="eta")]
-    labels = data.draw(st.lists(st.integers(0, 1), min_size=k, max_size=k), label="h")
+    if data.draw(st.booleans(), label="h nearly right everywhere"):
+        # R_D(h) near 0 while the matrix form's partial sums are near 1: its worst case
+        labels = [1] * k
+        eta = [f(1) - f(float(v)) for v in data.draw(st.lists(st.fractions(0, F(1, 1000)), min_size=k, max_size=k))]
+    else:
+        eta = [f(float(v)) for v in data.draw(st.lists(probabilities, min_size=k, max_size=k), label="eta")]
+        labels = data.draw(st.lists(st.integers(0, 1), min_size=k, max_size=k), label="h")
 
     class Record:
         support = tuple(range(k))
@@ -604,9 +616,7 @@ def test_lp_row_orders(arithmetic, data):
     signs = data.draw(st.lists(st.sampled_from([1, -1]), min_size=k, max_size=k), label="sgn")
     w = f(float(data.draw(positive_probabilities, label="w"))) * f(data.draw(st.integers(1, 8), label="scale"))
     W = f(float(data.draw(st.fractions(-8, 8, max_denominator=10**6), label="W")))
-    row = exact(w) * (
-        sum((exact(pi) * s * (1 - 2 * exact(e)) for pi, e, s in zip(p, eta, signs)), F(0)) - exact(W)
-    )
+    row = exact(w) * (sum((exact(pi) * s * (1 - 2 * exact(e)) for pi, e, s in zip(p, eta, signs)), F(0)) - exact(W))
     rounding = (J.lp_tolerance() - F(1, 10**7)) / 2 * max(F(1), exact(w) * (abs(exact(W)) + 1))
     for order, evaluate in LP_ROW.items():
         value = exact(evaluate(f, w, p, eta, signs, W))
@@ -636,14 +646,23 @@ def test_coin_orders(arithmetic, u, offset, scale):
 @given(arithmetic=arithmetics, i=st.integers(0, 30), offset=st.integers(-2, 2), far=probabilities)
 def test_layer_orders(arithmetic, i, offset, far):
     """V^i_{l+1} = {h : Delta^^l_h <= eps_i} (line 12), the program holding Delta^ in
-    float64 and reporting it in its format (equal for float64)."""
+    float64 and reporting it in its format (equal for float64).
+
+    One decision stays refused by DERIVATIONS["layer"]: h outside V^i with a reported
+    Delta^ of exactly eps_i (a float32 report of a double just above eps_i). Line 12's <=
+    puts a reported eps_i in V^i for every arithmetic; accepting it would let the strict
+    test Delta^ < eps_i (tests/broken/fast_mutants.py, layers_strict) pass."""
     J, f = Judgement(arithmetic), FORMATS[arithmetic]
     e = float(eps(i))
     for held in (np.float64(e) + offset * np.spacing(np.float64(e)), np.float64(float(far))):
         reported = exact(f(held))
         for order, decide in LAYER.items():
             member = decide(f, held, e) if "unrounded" in order else decide(f, f(held), e)
-            assert layer_decision_accepted(J, reported, eps(i), member), (order, arithmetic, float(held))
+            accepted = layer_decision_accepted(J, reported, eps(i), member)
+            if reported == eps(i) and not member:
+                assert "unrounded" in order and held > e and not accepted, (order, arithmetic, float(held))
+            else:
+                assert accepted, (order, arithmetic, float(held))
 
 
 # =====================================================================================

@@ -29,13 +29,29 @@ def robust_cal_threshold(J: Judgement, beta, rho, t: int, vanilla: bool):
 
 def risk_under_fit(J: Judgement, labels, rec) -> Bounded:
     """R_D^(h) = sum_{x in S_l} p^_x (1 - eta^_x if h(x) = 1 else eta^_x) from the record
-    (DERIVATIONS["risk_hat"])."""
-    terms = []
+    (DERIVATIONS["risk_hat"]), p^ and eta^ as reported (each possibly held unrounded).
+
+    Two families of evaluation orders, the bound the larger of their two analyses:
+    * term by term, p^_x (1 - eta^_x) or p^_x eta^_x, summed in any order: the terms'
+      own bounds plus gamma_{k-1} times their total size (`Judgement.sum`);
+    * regrouped, as a program computing every risk at once writes it: the matrix form
+      sum_x p^_x eta^_x + sum_{h(x) = 1} p^_x (1 - 2 eta^_x), or p^_x - p^_x eta^_x where
+      h(x) = 1. Its partial sums are not the terms of R_D(h): their sizes are at most
+      p^_x (1 + eta^_x) per point (eta + |1 - 2 eta| <= 1 + eta on [0, 1]), two sums of
+      at most k terms with up to two roundings per term and one addition: gamma_{k+1}
+      sum p^_x (1 + eta^_x), plus the inputs' errors carried through: e_p (1 + eta) +
+      3 p e_eta per point (|1 - 2 eta| moves by 2 e_eta, eta by e_eta)."""
+    terms, carried, size = [], Fraction(0), Fraction(0)
     for x in rec.support:
         eta = J.given(rec.eta_hat[x])
+        p = J.given(rec.empirical_x[x])
         loss = J.sub(J.value(1), eta) if labels[x] == 1 else eta
-        terms.append(J.mul(J.given(rec.empirical_x[x]), loss))
-    return J.sum(terms)
+        terms.append(J.mul(p, loss))
+        carried += p.err * (1 + eta.magnitude + eta.err) + 3 * (p.magnitude + p.err) * eta.err
+        size += (p.magnitude + p.err) * (1 + eta.magnitude + eta.err)
+    termwise = J.sum(terms)
+    regrouped = carried + J.gamma(len(terms) + 1) * size
+    return Bounded(termwise.lo, termwise.hi, max(termwise.err, regrouped))
 
 
 def penalised_risk(J: Judgement, params, risk, prev_gap) -> Bounded:

@@ -84,7 +84,8 @@ DERIVATIONS = {
     "power of 4; |I_l| is its ceiling, either integer when N_l is within that bound of one",
     "risk_hat": "R_D(h) = sum over S_l of p^_x (eta^_x or 1 - eta^_x): the candidate's reported p^ and eta^ "
     "(each possibly held unrounded: u/(1-u)), one subtraction and one product per term, a sum of |S_l| "
-    "terms in any order (gamma_{|S_l|-1})",
+    "terms in any order (gamma_{|S_l|-1}); or regrouped (sum p^ eta^ + sum_{h(x)=1} p^ (1 - 2 eta^), "
+    "p^ - p^ eta^), whose partial sums reach sum p^ (1 + eta^): gamma_{|S_l|+1} of that",
     "penalised": "R_D(h) + beta2 Delta^_h: R_D's bound, beta2 stored, one product and one sum rounded; h^*_l may "
     "be any hypothesis whose penalised value is within the bounds of the minimum",
     "gap_hat": "max(eps_l, R_D(h) - R_D(h^*) - beta2 Delta^_{h^*}): the penalised bounds, one subtraction, max "
