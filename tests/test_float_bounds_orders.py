@@ -574,14 +574,14 @@ def test_weight_orders(arithmetic, mq, rho):
         _inside("weight", order, J, evaluate(f, mq, rho), bounded)
 
 
-CATONI_EXAMPLES = settings(max_examples=8, deadline=None, database=None, derandomize=True)
+CATONI_EXAMPLES = settings(max_examples=10, deadline=None, database=None, derandomize=True)
 
 
 @CATONI_EXAMPLES
 @given(
     arithmetic=arithmetics,
     q=st.lists(st.fractions(F(1, 64), 1, max_denominator=64), min_size=1, max_size=3),
-    counts=st.lists(st.integers(1, 12), min_size=3, max_size=7),
+    counts=st.lists(st.integers(1, 400), min_size=3, max_size=7),
     alpha=st.fractions(F(1, 100), 4, max_denominator=100),
 )
 def test_catoni_root_orders(arithmetic, q, counts, alpha):
@@ -594,12 +594,32 @@ def test_catoni_root_orders(arithmetic, q, counts, alpha):
     values, samples = [v for v, _ in pairs], [x for _, x in pairs]  # exact +-1/q, and as the program rounds it
     counts = counts[: len(values)]
     alpha_f = f(float(alpha))
-    bound = J.catoni_bound(values, exact(alpha_f))
+    bound = J.catoni_bound(values, exact(alpha_f), sum(counts))  # |I_l| rounds
     for order, (how, layout) in CATONI.items():
         root = exact(_catoni_root(f, samples, counts, alpha_f, how, layout))
         above, _ = catoni_sign(values, counts, exact(alpha_f), root - bound)
         below, _ = catoni_sign(values, counts, exact(alpha_f), root + bound)
         assert above >= 0 >= below, (order, arithmetic, float(root), float(bound))
+
+
+def test_catoni_root_summed_per_round_needs_the_rounds_term():
+    """Line 8 as printed, psi summed over 1184 rounds one by one in float32 (q in {1/3, 1},
+    alpha = 0.01): its root lies outside k = 64's bound (the distinct-value sum's), inside
+    k = 2 (|I_l| + 16)."""
+    J, f = Judgement("float32"), np.float32
+    third = f(1) / f(3)
+    values = [-1 / exact(third), F(-1), F(0), F(1), 1 / exact(third)]
+    samples = [-(f(1) / third), f(-1), f(0), f(1), f(1) / third]
+    counts, alpha = [387, 387, 144, 128, 138], f(0.01)
+    root = exact(_catoni_root(f, samples, counts, alpha, "log", "rounds"))
+
+    def within(bound):
+        above, _ = catoni_sign(values, counts, exact(alpha), root - bound)
+        below, _ = catoni_sign(values, counts, exact(alpha), root + bound)
+        return above >= 0 >= below
+
+    assert within(J.catoni_bound(values, exact(alpha), sum(counts)))
+    assert not within(J.catoni_bound(values, exact(alpha)))
 
 
 @DRAWN

@@ -458,7 +458,7 @@ def _float_catoni_violations(
     for a, b, got in ((h, h2, W), (h2, h, W_back)):
         low = _loss_differences(H, a, b, rec.q, _branch_queries(H, a, b, rec.q, queried, undecided, -1), rec.length)
         high = _loss_differences(H, a, b, rec.q, _branch_queries(H, a, b, rec.q, queried, undecided, 1), rec.length)
-        bound = J.catoni_bound(low[0] + high[0], alpha)
+        bound = J.catoni_bound(low[0] + high[0], alpha, rec.length)  # psi summed over I_l's rounds
         mid = (got.lo + got.hi) / 2
         sign_low, how = catoni_sign(*low, alpha, mid + bound)
         sign_high, _ = catoni_sign(*high, alpha, mid - bound)
@@ -485,7 +485,7 @@ def _float_catoni_violations(
     # the trace does not say: with undecided coins each direction is held above alone
     if not (undecided and any(a + b for a, b in undecided)):
         samples = _loss_differences(H, h, h2, rec.q, queried, rec.length)[0]
-        if abs((W.lo + W.hi) / 2 + (W_back.lo + W_back.hi) / 2) > 2 * J.catoni_bound(samples, alpha):
+        if abs((W.lo + W.hi) / 2 + (W_back.lo + W_back.hi) / 2) > 2 * J.catoni_bound(samples, alpha, rec.length):
             found.append(
                 Violation.of(
                     name,

@@ -100,8 +100,9 @@ DERIVATIONS = {
     "W": "Catoni's root: the samples +-1/q rounded once (the root moves by at most the largest sample shift: "
     "u max|X|), alpha as reported (a relative change r of alpha moves the root by <= 2r max|X| / (1-r)), and "
     "the solver's residual: an error k u sum c |psi| in f moves the root by <= k u max|X - z| "
-    "(1 + ln(1 + alpha max|X - z|)) (fast/catoni.py's analysis, k = 64): in all "
-    "u max(1, max|X|) (64 (1 + ln(1 + 2 alpha max|X|)) + 4)",
+    "(1 + ln(1 + alpha max|X - z|)) (fast/catoni.py's analysis, k = 64 for f summed over the distinct values; "
+    "line 8 as printed sums psi over the |I_l| rounds one by one: k = 2 (|I_l| + 16) where larger): in all "
+    "u max(1, max|X|) (k (1 + ln(1 + 2 alpha max|X|)) + 4)",
     "lp": "line 9's LP solved by a float solver: its feasibility / optimality tolerance (1e-7, HiGHS's default) "
     "plus 8u for the rounding of eta^ and of the rows, relative to the rows' scale max(1, max w (|W| + 1))",
     "coin": "Q_t = 1 iff u_t < q: a float candidate compares its rounding of u_t with its q; when u_t is not "
@@ -312,15 +313,24 @@ class Judgement:
     def lp_tolerance(self) -> Fraction:
         return Fraction(0) if self.exact else Fraction(1, 10**7) + 8 * self.u
 
-    def catoni_bound(self, values, alpha) -> Fraction:
+    def catoni_bound(self, values, alpha, rounds: int = 0) -> Fraction:
         """DERIVATIONS["W"]: how far a correct float Catoni root may lie from the exact root
-        of the exact samples `values` with the candidate's `alpha`."""
+        of the exact samples `values` with the candidate's `alpha`.
+
+        An error k u sum c |psi| in f moves the root by at most k u max|X - z|
+        (1 + ln(1 + alpha max|X - z|)) (fast/catoni.py's analysis). k = 64 covers f summed
+        over the distinct values (count times psi, at most 128 slots: k <= 29, doubled).
+        Line 8 as printed sums psi(alpha (X_t - z)) over the `rounds` t of I_l one by one:
+        a sequential sum of that many terms adds gamma_{rounds - 1} ~ (rounds - 1) u to
+        the ~15 u of each term's and the stopping rules' roundings, so k = 2 (rounds + 16)
+        where that is larger."""
         if self.exact:
             return Fraction(0)
         largest = max((abs(Fraction(v)) for v in values), default=Fraction(0))
         scale = max(Fraction(1), largest)
         log_factor = Fraction(math.log1p(float(2 * Fraction(alpha) * largest))) * (1 + Fraction(1, 2**20))
-        return self.u * scale * (64 * (1 + log_factor) + 4)
+        k = max(64, 2 * (rounds + 16))
+        return self.u * scale * (k * (1 + log_factor) + 4)
 
     # -- verdicts --------------------------------------------------------------------
     def off(self, candidate, bounded: Bounded) -> bool:
