@@ -629,7 +629,7 @@ def test_lp_row_orders(arithmetic, data):
     rounding lies within the part of DERIVATIONS["lp"] beyond the solver's tolerance
     (half of it: the candidate's objective and the exact one each carry a row's error)."""
     J, f = Judgement(arithmetic), FORMATS[arithmetic]
-    k = data.draw(st.integers(1, 4), label="points of Dis(h,h') on S_l")
+    k = data.draw(st.integers(1, 60), label="points of Dis(h,h') on S_l")
     weights = data.draw(st.lists(st.integers(1, 1000), min_size=k, max_size=k), label="seen")
     p = [f(s) / f(sum(weights) + data.draw(st.integers(0, 1000), label="elsewhere")) for s in weights]
     eta = [f(float(v)) for v in data.draw(st.lists(probabilities, min_size=k, max_size=k), label="eta")]
@@ -637,7 +637,7 @@ def test_lp_row_orders(arithmetic, data):
     w = f(float(data.draw(positive_probabilities, label="w"))) * f(data.draw(st.integers(1, 8), label="scale"))
     W = f(float(data.draw(st.fractions(-8, 8, max_denominator=10**6), label="W")))
     row = exact(w) * (sum((exact(pi) * s * (1 - 2 * exact(e)) for pi, e, s in zip(p, eta, signs)), F(0)) - exact(W))
-    rounding = (J.lp_tolerance() - F(1, 10**7)) / 2 * max(F(1), exact(w) * (abs(exact(W)) + 1))
+    rounding = (J.lp_tolerance(k) - F(1, 10**7)) / 2 * max(F(1), exact(w) * (abs(exact(W)) + 1))
     for order, evaluate in LP_ROW.items():
         value = exact(evaluate(f, w, p, eta, signs, W))
         assert abs(value - row) <= rounding, (order, arithmetic, float(value - row), float(rounding))

@@ -104,7 +104,8 @@ DERIVATIONS = {
     "line 8 as printed sums psi over the |I_l| rounds one by one: k = 2 (|I_l| + 16) where larger): in all "
     "u max(1, max|X|) (k (1 + ln(1 + 2 alpha max|X|)) + 4)",
     "lp": "line 9's LP solved by a float solver: its feasibility / optimality tolerance (1e-7, HiGHS's default) "
-    "plus 8u for the rounding of eta^ and of the rows, relative to the rows' scale max(1, max w (|W| + 1))",
+    "plus twice a row's rounding, 4 (|S_l| + 2) u (each risk a sum of |S_l| terms, the difference, W, the "
+    "product by w, eta^ reported from a wider solver), relative to the rows' scale max(1, max w (|W| + 1))",
     "coin": "Q_t = 1 iff u_t < q: a float candidate compares its rounding of u_t with its q; when u_t is not "
     "representable in the format and q lies within one ulp of u_t, either decision is correct",
     "query_bound": "q_{l+1} <= 1/4 max rho^_l with rho^ as reported: line 13 with k = l + 1 evaluated as next_q "
@@ -310,8 +311,17 @@ class Judgement:
         ulp = 2 * self.u * abs(coin) if coin else self.u
         return abs(q - coin) <= ulp
 
-    def lp_tolerance(self) -> Fraction:
-        return Fraction(0) if self.exact else Fraction(1, 10**7) + 8 * self.u
+    def lp_tolerance(self, support_size: int = 1) -> Fraction:
+        """DERIVATIONS["lp"], relative to the rows' scale max(1, max w (|W| + 1)): the
+        solver's 1e-7 plus twice a row's rounding (the candidate's objective on its rows
+        and the exact one on the exact rows). A row w (R_D(h) - R_D(h') - W) as printed
+        sums |S_l| terms p^ (eta^ or 1 - eta^) per risk (gamma_{|S_l|+1} of each risk, at
+        most 1), then the difference, the W and the product by w round once each; on the
+        difference form sum_{Dis} p^ sgn (1 - 2 eta^) - W it is less; eta^ reported from a
+        wider solver moves a row by <= 2u w: in all 2 (|S_l| + 2) u w (1 + |W|) per row."""
+        if self.exact:
+            return Fraction(0)
+        return Fraction(1, 10**7) + 4 * (max(support_size, 1) + 2) * self.u
 
     def catoni_bound(self, values, alpha, rounds: int = 0) -> Fraction:
         """DERIVATIONS["W"]: how far a correct float Catoni root may lie from the exact root
