@@ -43,9 +43,10 @@ from properties.checks.formulas import (
     robust_cal_threshold,
 )
 from properties.checks.judgement import DERIVATIONS, Judgement, judging
+from properties.checks.tolerances import table as tolerance_table
 from properties.core.case import Case
 from properties.core.epochs import eps
-from reference.certified import Rational, ScaledLog
+from reference.certified import Enclosure, Rational, ScaledLog, ln_enclosure, sqrt_enclosure
 from reference.params import calruption_log_argument
 from tests.legit.float_variants import build_printed_line13
 from tests.reference_copies import importable
@@ -773,3 +774,93 @@ def test_line13_one_ulp_past_the_printed_order_bound_is_caught(printed_line13):
     with judging("float64"):
         assert check_calruption_query_probabilities_bounded(case, forged)
         assert check_calruption_recomputed_from_trace(case, forged)
+
+
+# =====================================================================================
+# the cross-check's table (against the reference's exact values) admits the orders too
+# =====================================================================================
+def _ln(x) -> F:
+    return ln_enclosure(F(x), 80).lo
+
+
+def _sqrt(x) -> F:
+    return sqrt_enclosure(Enclosure.point(F(x)), 80).lo
+
+
+def _admitted(arithmetic, name, order, value, exact_value, scale=F(1)):
+    accepted, ratio = tolerance_table(arithmetic)[name].judge(exact(value), exact_value, scale)
+    assert accepted, (name, order, arithmetic, float(value), float(exact_value), ratio)
+
+
+@DRAWN
+@given(
+    arithmetic=arithmetics,
+    seen=st.lists(st.integers(0, 4000), min_size=1, max_size=30),
+    beta1=st.sampled_from(BETA1_CHOICES),
+    beta3=st.sampled_from(BETA3_CHOICES),
+    l=st.integers(1, 12),
+    data=st.data(),
+)
+def test_the_cross_check_table_admits_the_orders(arithmetic, seen, beta1, beta3, l, data):
+    """properties/checks/tolerances.py, the table `crosscheck` and the judge at scale use:
+    rho^ (a sum of marginals scaled by |S_l| and the row's largest rho^), N_l, q_{l+1}
+    (from rho^ in each of its orders), alpha and the weight, each order against the exact
+    value from exact counts."""
+    f = FORMATS[arithmetic]
+    count = sum(seen)
+    length = count + data.draw(st.integers(1, 50), label="rounds elsewhere")
+    support = sum(1 for s in seen if s)
+    rho = F(count, length)
+    for order, evaluate in COUNT_RATIO.items():
+        _admitted(arithmetic, "rho", order, evaluate(f, count, length, seen), rho, support * rho)
+    b1 = beta1.value if isinstance(beta1, Rational) else beta1.coefficient * _ln(beta1.argument)
+    for order, evaluate in N_L.items():
+        _admitted(arithmetic, "N", order, evaluate(f, beta1, l), b1 * 4**l)
+    k = data.draw(st.integers(0, l), label="k")
+    q = rho * F(4**k, 4 ** (l + 1))
+    for rho_order, rho_f in COUNT_RATIO.items():  # line 13 from the program's rho^, in each order
+        for order, evaluate in NEXT_Q.items():
+            value = evaluate(f, beta1, rho_f(f, count, length, seen), k, l)
+            _admitted(arithmetic, "next_q", f"{order}, rho^ {rho_order}", value, q, support * q)
+    if count:
+        mq = F(data.draw(st.integers(1, 10**6), label="min q")) / 10**6
+        b3 = beta3.value if isinstance(beta3, Rational) else beta3.coefficient * _ln(beta3.argument)
+        for order, evaluate in ALPHA.items():
+            value = evaluate(f, beta3, length, f(float(mq)), f(count) / f(length))
+            _admitted(arithmetic, "alpha", order, value, _sqrt(2 * b3 * mq / (5 * length * rho)))
+        for order, evaluate in WEIGHT.items():
+            _admitted(arithmetic, "weight", order, evaluate(f, f(float(mq)), f(count) / f(length)), _sqrt(mq / rho))
+
+
+@DRAWN
+@given(
+    arithmetic=arithmetics,
+    k=st.integers(1, 40),
+    h=st.integers(1, 64),
+    delta=st.sampled_from(S.DELTA_CHOICES),
+    count=st.integers(0, 2**20),
+)
+def test_the_cross_check_table_admits_robust_cals_orders(arithmetic, k, h, delta, count):
+    """beta_t and line 10's threshold against the exact values, every order."""
+    f = FORMATS[arithmetic]
+    beta = F(1, 4) * _ln(F(3 * k * h * h) / delta)
+    for order, evaluate in BETA_T.items():
+        _admitted(arithmetic, "beta", order, evaluate(f, 0.25, k, h, float(delta)), beta)
+    t, count, beta_f, rho_f = _threshold_inputs(f, k, h, delta, count)
+    rho = F(count, t)
+    threshold = _sqrt(2 * beta * rho / t) + 3 * beta / (2 * t) + rho / 2
+    for order, evaluate in THRESHOLD.items():
+        _admitted(arithmetic, "threshold", order, evaluate(f, beta_f, rho_f, t, False), threshold)
+
+
+def test_rho_as_a_sum_of_marginals_needs_the_cross_checks_support_term():
+    """rho^ summed from 29 rounded marginals seen[x] / |I_l| in float32 is 1.22 times the
+    one-rounding tolerance (2 EPS relative) from the exact count / |I_l|; the "rho" entry's
+    |S_l| term admits it."""
+    seen = [639, 2427, 2142, 2523, 3834, 453, 459, 3554, 1507, 3991, 297, 3907, 3571, 2428, 1868]
+    seen += [1120, 2161, 3803, 394, 2213, 3558, 1331, 1152, 1544, 2562, 1775, 1085, 2845, 3575]
+    length, rho = 62743, F(sum(seen), 62743)
+    value = exact(COUNT_RATIO["marginals summed backwards"](np.float32, sum(seen), length, seen))
+    entry = tolerance_table("float32")["rho"]
+    assert abs(value - rho) > entry.bound(rho, F(0))  # outside the one-rounding part alone
+    assert entry.judge(value, rho, len(seen) * rho)[0]
