@@ -26,7 +26,7 @@ def _fit_violations(name, H, rec) -> list[Violation]:
     eta^ when no pair gives a row (free choices `calruption.fit`, `calruption.fit_without_rows`)."""
     weight_bound = rounding_bound("calruption.weight_rounding")  # None: pinned to sqrt_lower's rounding
     J = current()
-    slack = J.lp_tolerance()  # DERIVATIONS["lp"]: 0 for an exact candidate
+    slack = J.lp_tolerance(len(rec.support))  # DERIVATIONS["lp"]: 0 for an exact candidate
     found = []
     m, num_h = len(H[0]), len(H)
     where = {"l": rec.l}

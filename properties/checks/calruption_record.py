@@ -9,7 +9,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 from properties.checks.catoni_sign import catoni_sign
-from properties.checks.formulas import accepted_h_star, catoni_alpha_bounded, penalised_risk, risk_under_fit
+from properties.checks.formulas import (
+    accepted_h_star,
+    catoni_alpha_bounded,
+    layer_decision_accepted,
+    next_query_probability,
+    penalised_risk,
+    risk_under_fit,
+)
 from properties.checks.free_choices import cite, rounding_bound
 from properties.checks.judgement import Bounded, Judgement, current
 from properties.core.contract import epoch_shape_problems
@@ -134,7 +141,8 @@ def _query_probability_violations(name, H, rec, prev_rho=None) -> list[Violation
         if rec.l == 1 and v != 1:
             found.append(Violation.of(name, "q_1^x must be 1 (line 1)", l=rec.l, x=x, q=v))
         if rec.l >= 2 and prev_rho is not None:
-            bound = J.given(_zmax(H, prev_rho, x) / 4)  # DERIVATIONS["query_bound"]
+            # DERIVATIONS["query_bound"]: line 13 of epoch l - 1 at its largest k, l - 1
+            bound = next_query_probability(J, _zmax(H, prev_rho, x), rec.l - 1, rec.l - 1)
             if v > bound.high:
                 found.append(
                     Violation.of(
@@ -148,7 +156,7 @@ def _query_probability_violations(name, H, rec, prev_rho=None) -> list[Violation
                     )
                 )
     for x, v in enumerate(rec.next_q):
-        bound = J.given(_zmax(H, rec.rho, x) / 4)
+        bound = next_query_probability(J, _zmax(H, rec.rho, x), rec.l, rec.l)  # k <= l
         if not 0 <= v <= 1:
             found.append(Violation.of(name, "q_{l+1}^x outside [0, 1]", l=rec.l, x=x, next_q=v))
         if v > bound.high:
@@ -307,10 +315,8 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
             differing = set(layer) ^ set(expected)
             # DERIVATIONS["layer"]: a float candidate may decide on its unrounded Delta^ -- but a
             # reported Delta^ exactly eps_i is in V^i for every arithmetic (line 12's <=)
-            if differing and (
-                J.exact
-                or any(rec.gap_hat[h] == eps(i) or not J.given(eps(i)).accepts(rec.gap_hat[h]) for h in differing)
-            ):
+            members = set(layer)
+            if any(not layer_decision_accepted(J, rec.gap_hat[h], eps(i), h in members) for h in differing):
                 found.append(
                     Violation.of(
                         name,
@@ -331,7 +337,7 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
         member = [[h in set(layer) for layer in rec.layers] for h in range(num_h)]
         next_q = []
         for x in range(len(H[0])):
-            best = Fraction(0)
+            best = J.value(0)
             for h, h2 in _pairs(num_h):
                 if H[h][x] != H[h2][x]:
                     common = [i for i in range(l + 1) if member[h][i] and member[h2][i]]
@@ -340,9 +346,9 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
                             Violation.of(name, "a pair lies in no common layer (k undefined)", **where, pair=(h, h2))
                         )
                         return found
-                    best = max(best, rec.rho[h][h2] * Fraction(4 ** max(common), 4 ** (l + 1)))
+                    best = J.maximum(best, next_query_probability(J, rec.rho[h][h2], max(common), l))
             next_q.append(best)
-        bad = [x for x in range(len(next_q)) if J.off(rec.next_q[x], J.given(next_q[x]))]
+        bad = [x for x in range(len(next_q)) if J.off(rec.next_q[x], next_q[x])]
         if bad:
             found.append(
                 Violation.of(
@@ -351,8 +357,8 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
                     **where,
                     points=bad,
                     got=_s(rec.next_q[x] for x in bad),
-                    expected=_s(next_q[x] for x in bad),
-                    **J.describe(rec.next_q[bad[0]], J.given(next_q[bad[0]]), "next_q"),
+                    expected=[next_q[x].shown() for x in bad],
+                    **J.describe(rec.next_q[bad[0]], next_q[bad[0]], "next_q"),
                 )
             )
     return found
@@ -452,7 +458,7 @@ def _float_catoni_violations(
     for a, b, got in ((h, h2, W), (h2, h, W_back)):
         low = _loss_differences(H, a, b, rec.q, _branch_queries(H, a, b, rec.q, queried, undecided, -1), rec.length)
         high = _loss_differences(H, a, b, rec.q, _branch_queries(H, a, b, rec.q, queried, undecided, 1), rec.length)
-        bound = J.catoni_bound(low[0] + high[0], alpha)
+        bound = J.catoni_bound(low[0] + high[0], alpha, rec.length)  # psi summed over I_l's rounds
         mid = (got.lo + got.hi) / 2
         sign_low, how = catoni_sign(*low, alpha, mid + bound)
         sign_high, _ = catoni_sign(*high, alpha, mid - bound)
@@ -479,7 +485,7 @@ def _float_catoni_violations(
     # the trace does not say: with undecided coins each direction is held above alone
     if not (undecided and any(a + b for a, b in undecided)):
         samples = _loss_differences(H, h, h2, rec.q, queried, rec.length)[0]
-        if abs((W.lo + W.hi) / 2 + (W_back.lo + W_back.hi) / 2) > 2 * J.catoni_bound(samples, alpha):
+        if abs((W.lo + W.hi) / 2 + (W_back.lo + W_back.hi) / 2) > 2 * J.catoni_bound(samples, alpha, rec.length):
             found.append(
                 Violation.of(
                     name,

@@ -323,7 +323,9 @@ def _robust_cal(cmp: _Comparer, H, tape, params, trace, vanilla: bool) -> None:
             ref = checkpoint_update(
                 H, members, stream.seen, stream.queried, stream.labels, c.t, params, vanilla, c.h_hat
             )
-        cmp.close_all("disagreement", f"{where} disagreement", c.disagreement, ref.disagreement)
+        points = sum(1 for s in stream.seen if s)  # the "disagreement" entry's scale: a sum of marginals
+        largest = max((v for v in ref.disagreement if v is not None), default=Fraction(0))
+        cmp.close_all("disagreement", f"{where} disagreement", c.disagreement, ref.disagreement, points * largest)
         _compare_enclosure(cmp, "beta", f"{where} beta", c.beta, ref.beta)
         for h in range(len(H)):
             if (c.threshold[h] is None) != (ref.threshold[h] is None):
@@ -454,7 +456,8 @@ def _calruption(cmp: _Comparer, H, tape, params, trace) -> None:
         _compare_enclosure(cmp, "N", f"{where} N", e.N, ref.N)
         cmp.close_all("empirical_x", f"{where} empirical_x", e.empirical_x, ref.empirical_x)
         for h in range(num_h):
-            cmp.close_all("rho", f"{where} rho[{h}]", e.rho[h], ref.rho[h])
+            marginals = len(ref.support) * max(ref.rho[h])  # the "rho" entry's scale: a sum of marginals
+            cmp.close_all("rho", f"{where} rho[{h}]", e.rho[h], ref.rho[h], marginals)
             cmp.same(f"{where} min_q[{h}]", e.min_q[h], ref.min_q[h])
             cmp.close_all("alpha", f"{where} alpha[{h}]", e.alpha[h], ref.alpha[h])
             cmp.close_all("weight", f"{where} weight[{h}]", e.weight[h], ref.weight[h])
@@ -486,7 +489,8 @@ def _calruption(cmp: _Comparer, H, tape, params, trace) -> None:
         if level is None:
             return
         exact_q = next_query_probabilities(H, ref.rho, level, e.l)
-        cmp.close_all("next_q", f"{where} next_q (line 13)", e.next_q, exact_q)
+        marginals = len(ref.support) * max(exact_q, default=Fraction(0))  # the "next_q" entry's scale
+        cmp.close_all("next_q", f"{where} next_q (line 13)", e.next_q, exact_q, marginals)
         q, gap_prev = e.next_q, e.gap_hat
     cmp.same("final_epoch", trace.final_epoch, len(schedule) + 1)
     start = schedule[-1][1] + schedule[-1][2] if schedule else 1

@@ -33,7 +33,10 @@ roundings (`ROUNDINGS_PER_OPERATION`), not one: a correct program may evaluate t
 formula in another order or with an extra intermediate (ln a - ln b for ln(a/b),
 sqrt(a) sqrt(b), a product regrouped), which changes the first-order error by a small
 factor; a count over |I_l| may also be summed from the rounded marginals (`ratio`'s
-`terms`). Real bugs are orders of magnitude beyond these bounds.
+`terms`). Real bugs are orders of magnitude beyond these bounds. Each derivation admits
+the formula as printed, evaluated left to right, and its cancelled, factored and
+regrouped forms; tests/test_float_bounds_orders.py lists the orders of every entry of
+DERIVATIONS and evaluates them in float64 and float32.
 
 Inputs come in three kinds: `value` (known exactly to both sides: integers below 2^p,
 powers of two, eps_l), `stored` (an exact rational the candidate must hold in its
@@ -84,26 +87,32 @@ DERIVATIONS = {
     "power of 4; |I_l| is its ceiling, either integer when N_l is within that bound of one",
     "risk_hat": "R_D(h) = sum over S_l of p^_x (eta^_x or 1 - eta^_x): the candidate's reported p^ and eta^ "
     "(each possibly held unrounded: u/(1-u)), one subtraction and one product per term, a sum of |S_l| "
-    "terms in any order (gamma_{|S_l|-1})",
+    "terms in any order (gamma_{|S_l|-1}); or regrouped (sum p^ eta^ + sum_{h(x)=1} p^ (1 - 2 eta^), "
+    "p^ - p^ eta^), whose partial sums reach sum p^ (1 + eta^): gamma_{|S_l|+1} of that",
     "penalised": "R_D(h) + beta2 Delta^_h: R_D's bound, beta2 stored, one product and one sum rounded; h^*_l may "
     "be any hypothesis whose penalised value is within the bounds of the minimum",
     "gap_hat": "max(eps_l, R_D(h) - R_D(h^*) - beta2 Delta^_{h^*}): the penalised bounds, one subtraction, max "
     "adds nothing",
-    "next_q": "rho^_l (as reported, possibly held unrounded) times an exact power of 4: u/(1-u) relative",
+    "next_q": "q_{l+1} = beta1 rho^_l / N_{l+1} eps_k^-2 (line 13) with rho^ as reported (possibly held unrounded: "
+    "u/(1-u)), then two roundings: the product beta1 rho^ and the quotient by N_{l+1}; beta1 / N_{l+1} is exactly "
+    "4^-(l+1) (one float beta1, times a power of 4) and eps_k^-2 an exact power of 4, so the printed order, the "
+    "cancelled rho^ 4^(k-l-1) and every regrouping lie within",
     "alpha": "sqrt(2 beta3 min q / (5 |I_l| rho^)): beta3 evaluated in the format (a ln), min q and rho^ as "
     "reported, each product, quotient and the square root rounded once",
     "weight": "sqrt(min q / rho^): min q and rho^ as reported, one quotient, one square root",
     "W": "Catoni's root: the samples +-1/q rounded once (the root moves by at most the largest sample shift: "
     "u max|X|), alpha as reported (a relative change r of alpha moves the root by <= 2r max|X| / (1-r)), and "
     "the solver's residual: an error k u sum c |psi| in f moves the root by <= k u max|X - z| "
-    "(1 + ln(1 + alpha max|X - z|)) (fast/catoni.py's analysis, k = 64): in all "
-    "u max(1, max|X|) (64 (1 + ln(1 + 2 alpha max|X|)) + 4)",
+    "(1 + ln(1 + alpha max|X - z|)) (fast/catoni.py's analysis, k = 64 for f summed over the distinct values; "
+    "line 8 as printed sums psi over the |I_l| rounds one by one: k = 2 (|I_l| + 16) where larger): in all "
+    "u max(1, max|X|) (k (1 + ln(1 + 2 alpha max|X|)) + 4)",
     "lp": "line 9's LP solved by a float solver: its feasibility / optimality tolerance (1e-7, HiGHS's default) "
-    "plus 8u for the rounding of eta^ and of the rows, relative to the rows' scale max(1, max w (|W| + 1))",
+    "plus twice a row's rounding, 4 (|S_l| + 2) u (each risk a sum of |S_l| terms, the difference, W, the "
+    "product by w, eta^ reported from a wider solver), relative to the rows' scale max(1, max w (|W| + 1))",
     "coin": "Q_t = 1 iff u_t < q: a float candidate compares its rounding of u_t with its q; when u_t is not "
     "representable in the format and q lies within one ulp of u_t, either decision is correct",
-    "query_bound": "q_{l+1} <= 1/4 max rho^_l with rho^ as reported: the candidate may scale its unrounded rho^ "
-    "(u/(1-u) relative)",
+    "query_bound": "q_{l+1} <= 1/4 max rho^_l with rho^ as reported: line 13 with k = l + 1 evaluated as next_q "
+    "derives it (rho^ possibly held unrounded, two roundings)",
     "layer": "V^i = {h : Delta^_h <= eps_i} from the reported Delta^: exact (a reported Delta^ = eps_i is in V^i), "
     "unless the candidate decided on an unrounded Delta^ within u/(1-u) of eps_i",
 }
@@ -212,6 +221,13 @@ class Judgement:
         return self.stored(Fraction(c))
 
     # -- operations ------------------------------------------------------------------
+    def rounded(self, a: Bounded, operations: int = 1) -> Bounded:
+        """a after `operations` more roundings of its value (a product or quotient by a
+        factor that cancels exactly, as beta1 against N_{l+1} in line 13)."""
+        for _ in range(operations):
+            a = self._round(a.lo, a.hi, a.err)
+        return a
+
     def _round(self, lo: Fraction, hi: Fraction, err: Fraction, ulps: int = 1) -> Bounded:
         unit = ROUNDINGS_PER_OPERATION * ulps * self.u
         return Bounded(lo, hi, err + unit * (max(abs(lo), abs(hi)) + err))
@@ -298,18 +314,36 @@ class Judgement:
         ulp = 2 * self.u * abs(coin) if coin else self.u
         return abs(q - coin) <= ulp
 
-    def lp_tolerance(self) -> Fraction:
-        return Fraction(0) if self.exact else Fraction(1, 10**7) + 8 * self.u
+    def lp_tolerance(self, support_size: int = 1) -> Fraction:
+        """DERIVATIONS["lp"], relative to the rows' scale max(1, max w (|W| + 1)): the
+        solver's 1e-7 plus twice a row's rounding (the candidate's objective on its rows
+        and the exact one on the exact rows). A row w (R_D(h) - R_D(h') - W) as printed
+        sums |S_l| terms p^ (eta^ or 1 - eta^) per risk (gamma_{|S_l|+1} of each risk, at
+        most 1), then the difference, the W and the product by w round once each; on the
+        difference form sum_{Dis} p^ sgn (1 - 2 eta^) - W it is less; eta^ reported from a
+        wider solver moves a row by <= 2u w: in all 2 (|S_l| + 2) u w (1 + |W|) per row."""
+        if self.exact:
+            return Fraction(0)
+        return Fraction(1, 10**7) + 4 * (max(support_size, 1) + 2) * self.u
 
-    def catoni_bound(self, values, alpha) -> Fraction:
+    def catoni_bound(self, values, alpha, rounds: int = 0) -> Fraction:
         """DERIVATIONS["W"]: how far a correct float Catoni root may lie from the exact root
-        of the exact samples `values` with the candidate's `alpha`."""
+        of the exact samples `values` with the candidate's `alpha`.
+
+        An error k u sum c |psi| in f moves the root by at most k u max|X - z|
+        (1 + ln(1 + alpha max|X - z|)) (fast/catoni.py's analysis). k = 64 covers f summed
+        over the distinct values (count times psi, at most 128 slots: k <= 29, doubled).
+        Line 8 as printed sums psi(alpha (X_t - z)) over the `rounds` t of I_l one by one:
+        a sequential sum of that many terms adds gamma_{rounds - 1} ~ (rounds - 1) u to
+        the ~15 u of each term's and the stopping rules' roundings, so k = 2 (rounds + 16)
+        where that is larger."""
         if self.exact:
             return Fraction(0)
         largest = max((abs(Fraction(v)) for v in values), default=Fraction(0))
         scale = max(Fraction(1), largest)
         log_factor = Fraction(math.log1p(float(2 * Fraction(alpha) * largest))) * (1 + Fraction(1, 2**20))
-        return self.u * scale * (64 * (1 + log_factor) + 4)
+        k = max(64, 2 * (rounds + 16))
+        return self.u * scale * (k * (1 + log_factor) + 4)
 
     # -- verdicts --------------------------------------------------------------------
     def off(self, candidate, bounded: Bounded) -> bool:

@@ -49,9 +49,21 @@ FLOAT64 = {
     "empirical_risk": Tolerance(
         2 * EPS, 0.0, "1", "a count over t rounds: one division, one rounding (exact if the candidate keeps counts)"
     ),
-    "disagreement": Tolerance(2 * EPS, 0.0, "1", "rho^: a count over t, one rounding"),
+    "disagreement": Tolerance(
+        2 * EPS,
+        2 * EPS,
+        "the points seen times the largest rho^_t of the checkpoint",
+        "rho^_t: a count over t (one rounding; (1/t) count two), or the sum of the rounded marginals seen[x] / t "
+        "over the points of Dis(h, h^_t) seen: (k + 1) u rho^ for k points",
+    ),
     "empirical_x": Tolerance(2 * EPS, 0.0, "1", "seen[x] / |I_l|: one rounding"),
-    "rho": Tolerance(2 * EPS, 0.0, "1", "rho^_l: a count over |I_l|, one rounding"),
+    "rho": Tolerance(
+        2 * EPS,
+        2 * EPS,
+        "|S_l| times the largest rho^_l of the row",
+        "rho^_l: a count over |I_l| (one rounding; (1/|I_l|) count two), or the sum of the rounded marginals "
+        "seen[x] / |I_l| over the points of Dis(h,h') on S_l: (k + 1) u rho^ for k points",
+    ),
     "N": Tolerance(64 * EPS, 0.0, "1", "N_l = beta1 4^l: beta1 (a log) rounded once, an exact power of 4"),
     "beta": Tolerance(
         64 * EPS, 0.0, "1", "beta_t = c ln(3 k |H|^2 / delta): a float quotient (delta is rounded), a log and a product"
@@ -112,7 +124,15 @@ FLOAT64 = {
         "differ by less than this may be taken for each other in line 10's argmin",
     ),
     "gap_hat": Tolerance(0.0, 512 * EPS, "1 + beta2", "a difference of two penalised risks, floored at eps_l (exact)"),
-    "next_q": Tolerance(2 * EPS, 0.0, "1", "rho^ (one rounding) times a power of 4 (exact scaling)"),
+    "next_q": Tolerance(
+        4 * EPS,
+        2 * EPS,
+        "|S_l| times the largest q_{l+1}",
+        "q_{l+1} = beta1 rho^ / N_{l+1} eps_k^-2 (line 13): rho^ within its own tolerance (2 EPS, plus (k + 1) u "
+        "as a sum of k marginals), then at most two roundings (beta1 rho^, the quotient by N_{l+1}; beta1 / N_{l+1} "
+        "and eps_k^-2 are exact powers of 4): (1 + 2 EPS)(1 + EPS / 2)^2 - 1 < 4 EPS, in the printed order and every "
+        "regrouping",
+    ),
 }
 
 # An exact candidate must agree exactly on every rational quantity. Where the paper's

@@ -258,7 +258,7 @@ class EpochJudge:
         R, s_size = fit
         if not self._decisions(where, r, R, s_size, expect):
             return None
-        self._next_q(where, r, rho_c, L)
+        self._next_q(where, r, rho_c, L, s_size)
         return r["next_q"], r["gap_hat"]
 
     def _counts(self, where, seen, queried, q, L, labels) -> bool:
@@ -529,10 +529,12 @@ class EpochJudge:
                 return False
         return True
 
-    def _next_q(self, where, r, rho_c, L):
+    def _next_q(self, where, r, rho_c, L, s_size):
         """Line 13 from the exact rho^ and the candidate's levels: q^x = max over pairs h < h'
         disagreeing at x of rho^ 4^(min level - l - 1); 0 where no pair disagrees. The pairs
-        in decreasing value, each open point closed by the first that disagrees there."""
+        in decreasing value, each open point closed by the first that disagrees there. The
+        tolerance's scale: |S_l| times the largest q (the candidate's rho^ may be a sum of
+        its rounded marginals)."""
         H = self.H
         l = int(r["l"])
         m = H.shape[1]
@@ -543,7 +545,8 @@ class EpochJudge:
             values = rho_c.astype(LD) / LD(L) * np.ldexp(LD(1), 2 * (k - l - 1))
             del k
             exact = nested.cut_max(values, self.nest)
-            self.close("next_q", f"{where} next_q (line 13)", r["next_q"], exact, np.ones(m, bool))
+            scale = float(s_size * exact.max()) if exact.size else 0.0
+            self.close("next_q", f"{where} next_q (line 13)", r["next_q"], exact, np.ones(m, bool), scale)
             return
         i, j = np.nonzero(np.triu(rho_c > 0, 1))
         k = np.minimum(level[i], level[j])
@@ -560,7 +563,8 @@ class EpochJudge:
             hit = dis.any(axis=0)
             exact[cols[hit]] = values[chunk[dis[:, hit].argmax(axis=0)]]
             open_[cols[hit]] = False
-        self.close("next_q", f"{where} next_q (line 13)", r["next_q"], exact, np.ones(m, bool))
+        scale = float(s_size * exact.max()) if exact.size else 0.0
+        self.close("next_q", f"{where} next_q (line 13)", r["next_q"], exact, np.ones(m, bool), scale)
 
 
 class _Rows:

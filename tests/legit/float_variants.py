@@ -33,9 +33,34 @@ FLOAT32 = FastMutant(
 )
 
 
+PRINTED_LINE13 = FastMutant(
+    "printed_line13",
+    "fast with line 13 evaluated as printed, left to right: beta1 rho^ / N_{l+1} eps_k^-2 "
+    "(N_{l+1} = beta1 4^(l+1)), where fast scales rho^ by an exact power of 4; it reports rho^ "
+    "as the double it computed (fast reports the exact count / |I_l|)",
+    "calruption.py",
+    "        np.ldexp(rho[r0:r1], 2 * (k - l - 1), out=pair_value[r0:r1])",
+    "        pair_value[r0:r1] = fparams.beta1 * rho[r0:r1] / (fparams.beta1 * 4.0 ** (l + 1)) * 4.0**k",
+    "-",
+    more=(
+        (
+            "convert.py",
+            "rho=tuple(tuple(Fraction(v, e.length) for v in row) for row in e.rho_counts.tolist()),",
+            "rho=_matrix(e.rho_counts / e.length),",
+        ),
+    ),
+)
+
+
+def build_printed_line13(directory) -> str:
+    """The copy of fast with line 13 in the printed order under `directory`; returns its
+    importable name."""
+    return build(PRINTED_LINE13, directory, prefix=PREFIX)
+
+
 def build_float32(directory) -> str:
     """The float32 copy of fast under `directory`; returns its importable name."""
     return build(FLOAT32, directory, prefix=PREFIX)
 
 
-__all__ = ["COMMAND", "FLOAT32", "PREFIX", "build_float32"]
+__all__ = ["COMMAND", "FLOAT32", "PREFIX", "PRINTED_LINE13", "build_float32", "build_printed_line13"]
