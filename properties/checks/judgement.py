@@ -329,9 +329,13 @@ class Judgement:
         bound = f"{float(bounded.err):.3g}"
         if bounded.err and bounded.magnitude:
             bound += f" ({float(bounded.err / bounded.magnitude):.3g} relative)"
+        from properties.core.terms import mismatch_values
+
+        exact = Enclosure(bounded.lo, bounded.hi)
         return {
             "exact": bounded.shown(),
             "candidate": str(candidate),
+            **mismatch_values(candidate, exact),
             "error": f"{float(bounded.excess(candidate)):.3g}" if candidate is not None else "undefined",
             "bound": bound,
             "arithmetic": self.arithmetic,

@@ -45,6 +45,8 @@ class CheckResult:
     # description of it for the table; the full reproducer is `counterexample`
     case: dict | None = None
     short: str | None = None
+    # the first violation's formula breakdown, term by term (properties/core/terms.py), or []
+    terms: list = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {
@@ -65,6 +67,7 @@ class CheckResult:
             "listed": self.listed,
             "case": self.case,
             "short": self.short,
+            "terms": self.terms,
         }
 
 

@@ -257,6 +257,7 @@ def run_check(
             cause=_cause_record(verdict, seen["explained"]),
             case=_encoded(example),
             short=short_form(example),
+            terms=next((list(v.terms) for v in found if v.terms), []),
         )
     if out_of_budget:  # some examples passed, but the check did not finish: no verdict
         return CheckResult(

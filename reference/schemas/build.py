@@ -390,6 +390,16 @@ IGNORED_FIELDS = {"type": "object", "additionalProperties": {"type": "integer", 
                                  "(list indices written []) -> how many calls returned them"}
 
 
+# a failure's formula breakdown, term by term (properties/core/terms.py). Optional, so the
+# reports written before it stay valid.
+TERMS = {"type": "array", "items": {"type": "object", "properties": {k: {"type": "string"} for k in
+                                                                     ("term", "candidate", "exact", "difference")},
+                                    "required": ["term", "candidate", "exact", "difference"],
+                                    "additionalProperties": False},
+         "description": "the first violation's formula, term by term: the candidate's value, the exact one and "
+                        "their difference"}
+
+
 def with_optional(document: dict, **properties) -> dict:
     """`document` (an obj) with optional fields added."""
     return {**document, "properties": {**document["properties"], **properties}}
@@ -425,6 +435,7 @@ def check_report_document() -> dict:
         "replay_file": {**text_or_null, "description": "the saved failure file for `python -m properties replay`, "
                                                        "or null"},
     })
+    check = with_optional(check, terms=TERMS)
     return {
         **header("check-report", "cral-check-report", "A run of the property suite (python -m properties check "
                  "--json): the code, the candidate, the profile and seed, and every check's result."),
