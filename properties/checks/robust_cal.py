@@ -104,6 +104,8 @@ def check_robust_cal_elimination_recomputed(case, trace):
     H, tape = case.instance.hypotheses, case.tape
     J = current()
     for c in trace.checkpoints:
+        if c.t < 2 or c.t & (c.t - 1):  # beta_t has k = log2 t: no line 9 to recompute at another round
+            return [Violation.of(name, "a checkpoint at a round that is not 2^k, k >= 1 (line 7)", t=c.t)]
         seen = [0] * len(H[0])
         for x in tape.x[: c.t]:
             seen[x] += 1

@@ -85,7 +85,7 @@ def difference(candidate, exact) -> str:
     d = c - e
     text = f"{'+' if d > 0 else ''}{decimal(d)}"
     if e != 0:
-        text += f" ({'+' if d > 0 else ''}{float(d / abs(e)) * 100:.4g}%)"
+        text += f" ({'+' if d > 0 else ''}{decimal(100 * d / abs(e))}%)"
     return text
 
 
