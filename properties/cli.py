@@ -226,6 +226,8 @@ def _cmd_check(args) -> int:
                     )
                 if r.counterexample:
                     print(f"  reproduce{f' ({r.unshrunk})' if r.unshrunk else ''}: {r.counterexample}")
+                if r.reproducer_call:
+                    print(f"  call your function: {r.reproducer_call}")
                 for path in r.requests or ():
                     print(f"  request file: {path}")
                 if saved.get(r.name):

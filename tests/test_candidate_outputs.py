@@ -207,17 +207,16 @@ def test_every_field_of_a_programs_result_document(mode):
     check = all_checks()[CHECK_OF[mode]]
     example = _example(check)
     mutations = list(_mutations(_reference_plain(check, example, mode)))
-    programs = []
+    program = _Program(mode, (), None)
 
-    def program(path, value):
-        programs.append(_Program(mode, path, value))
-        return programs[-1]
+    def broken(path, value):  # one program, its answer broken anew for each row
+        program.broken = (mode, path, value)
+        return program
 
     try:
-        crashes = _judge_crashes(check, example, program, mutations)
+        crashes = _judge_crashes(check, example, broken, mutations)
     finally:
-        for p in programs:
-            p.close()
+        program.close()
     assert not crashes, f"{len(crashes)} judge crashes in {len(mutations)} results, e.g.\n" + "\n".join(crashes[:10])
 
 

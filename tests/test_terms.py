@@ -113,3 +113,29 @@ def test_a_violation_prints_its_terms_as_an_aligned_table():
     starts = {line.index(word) for line, word in zip(lines[1:], ("candidate", "1", "1/4"))}
     assert len(starts) == 1, lines  # the candidate column starts at one place
     assert violation == Violation.of("check_x", "differs", t=2)  # terms do not change what the violation is
+
+
+def test_the_reproducer_calls_the_candidates_own_function(planted_failure, capsys, monkeypatch):
+    """The failure's reproducer rebuilds the case and calls the planted module's robust_cal
+    on it (properties/reports/reproducer.py): run, it reaches the user's code."""
+    import importlib
+
+    line = planted_failure.reproducer_call
+    assert line and f"{PLANTED}.robust_cal(example.instance.hypotheses, example.tape, example.params)" in line
+    module = importlib.import_module(PLANTED)
+    calls = []
+    original = module.robust_cal
+    monkeypatch.setattr(module, "robust_cal", lambda *a, **k: calls.append(a) or original(*a, **k))
+    exec(line, {})
+    assert len(calls) == 1 and "RobustCALTrace(" in capsys.readouterr().out
+
+
+def test_a_check_of_several_functions_or_a_program_has_no_calling_reproducer():
+    from properties.reports.reproducer import calling_reproducer
+
+    checks = all_checks()
+    several = next(c for c in checks.values() if len(c.covers) > 1)
+    assert calling_reproducer(several, "my_cral", object(), "x") is None
+    assert (
+        calling_reproducer(checks["check_robust_cal_elimination_recomputed"], "command 'node x.js'", None, "x") is None
+    )

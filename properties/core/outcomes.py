@@ -47,6 +47,8 @@ class CheckResult:
     short: str | None = None
     # the first violation's formula breakdown, term by term (properties/core/terms.py), or []
     terms: list = field(default_factory=list)
+    # the reproducer that calls the candidate's own function (properties/reports/reproducer.py), or None
+    reproducer_call: str | None = None
 
     def to_json(self) -> dict:
         return {
@@ -68,6 +70,7 @@ class CheckResult:
             "case": self.case,
             "short": self.short,
             "terms": self.terms,
+            "reproducer_call": self.reproducer_call,
         }
 
 

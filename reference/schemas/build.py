@@ -435,7 +435,9 @@ def check_report_document() -> dict:
         "replay_file": {**text_or_null, "description": "the saved failure file for `python -m properties replay`, "
                                                        "or null"},
     })
-    check = with_optional(check, terms=TERMS)
+    check = with_optional(check, terms=TERMS, reproducer_call={
+        **text_or_null, "description": "a line of Python that rebuilds the failing example and calls the "
+                                       "candidate's own function on it, or null"})
     return {
         **header("check-report", "cral-check-report", "A run of the property suite (python -m properties check "
                  "--json): the code, the candidate, the profile and seed, and every check's result."),
