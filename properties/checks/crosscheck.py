@@ -61,6 +61,7 @@ from properties.checks.tolerances import EXACT, support_sum_scale, table
 from properties.core.budget import spent
 from properties.core.candidate import CallFailed, as_candidate, run_algorithm
 from properties.core.outcomes import ALGORITHMS, BUDGET_SKIP
+from properties.core.terms import mismatch_values, point
 from properties.core.violation import Violation
 from reference.calruption import (
     EpochCounts,
@@ -131,7 +132,14 @@ class _Comparer:
 
     def same(self, where: str, candidate, exact) -> bool:
         if candidate != exact:
-            self.fail(where, "differs from the exact value", candidate=candidate, exact=exact)
+            numbers = point(candidate) is not None and point(exact) is not None
+            self.fail(
+                where,
+                "differs from the exact value",
+                candidate=candidate,
+                exact=exact,
+                **(mismatch_values(candidate, exact) if numbers else {}),
+            )
             return False
         return True
 
@@ -155,7 +163,7 @@ class _Comparer:
                 f"is outside the tolerance of {name!r} (rel {t.rel:g}, abs {t.abs:g} x {t.scale})",
                 candidate=candidate,
                 exact=exact,
-                difference=candidate - exact,
+                **mismatch_values(candidate, exact),
             )
             return False
         return True

@@ -46,8 +46,8 @@ def point(value) -> Fraction | None:
     return (lo + hi) / 2
 
 
-def decimal(value) -> str:
-    """About DIGITS significant digits of a number (a rational of any size, an
+def decimal(value, digits: int = DIGITS) -> str:
+    """About `digits` (DIGITS) significant digits of a number (a rational of any size, an
     enclosure's midpoint); the value's repr when it is not a number."""
     x = point(value)
     if x is None:
@@ -55,8 +55,8 @@ def decimal(value) -> str:
     if x == 0:
         return "0"
     with localcontext() as context:
-        context.prec = DIGITS + 2
-        text = f"{Decimal(x.numerator) / Decimal(x.denominator):.{DIGITS}g}"
+        context.prec = digits + 2
+        text = f"{Decimal(x.numerator) / Decimal(x.denominator):.{digits}g}"
     mantissa, e, exponent = text.partition("e")
     if "." in mantissa:  # 0.2500000000 -> 0.25: the digits shown are the digits there are
         mantissa = mantissa.rstrip("0").rstrip(".")
@@ -85,7 +85,7 @@ def difference(candidate, exact) -> str:
     d = c - e
     text = f"{'+' if d > 0 else ''}{decimal(d)}"
     if e != 0:
-        text += f" ({'+' if d > 0 else ''}{decimal(100 * d / abs(e))}%)"
+        text += f" ({'+' if d > 0 else ''}{decimal(100 * d / abs(e), 4)}%)"
     return text
 
 
@@ -131,7 +131,12 @@ def mismatch_values(candidate, exact) -> dict:
 
 def row(term: str, candidate, exact) -> dict:
     """One row of a breakdown."""
-    return {"term": term, "candidate": shown(candidate), "exact": shown(exact), "difference": difference(candidate, exact)}
+    return {
+        "term": term,
+        "candidate": shown(candidate),
+        "exact": shown(exact),
+        "difference": difference(candidate, exact),
+    }
 
 
 def table(terms, indent: str = "    ") -> str:
