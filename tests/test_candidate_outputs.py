@@ -241,3 +241,16 @@ def test_a_robust_cal_whose_h_hat_is_outside_v_t_is_named_not_crashed_on():
     assert "candidate returned None for field checkpoints[" in found[0].message, found
     assert ".empirical_risk[" in found[0].message and "expected L^_t(h)" in found[0].message
     assert all(v.fault for v in found)  # the candidate's failure as a program, never a finding
+
+
+def test_the_judges_own_exception_is_still_that_checks_failure():
+    """The last line of defence (properties/run/runner.py): a check whose own code raises
+    reports it as its failing result, marked as a fault, and the run goes on."""
+    import dataclasses
+
+    def raising(impl, example):
+        raise TypeError("a check's bug")
+
+    check = dataclasses.replace(all_checks()["check_catoni_root_certified"], execute=raising)
+    (found,) = violations_of(check, reference, None)
+    assert found.fault and found.message.startswith("crashed: TypeError: a check's bug " + JUDGE_CRASH)

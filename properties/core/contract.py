@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from properties.core.violation import CallFailed, Violation
+from properties.core.violation import CallFailed, Violation, clip
 from reference.calruption import EpochState
 from reference.exact import as_fraction
 from reference.serialization import from_jsonable
@@ -117,10 +117,16 @@ def epoch_shape_problems(rec, num_points: int, num_hypotheses: int) -> list[str]
     return problems
 
 
+def _shown(value) -> str:
+    """A candidate's value in a message: its repr, at most 80 characters (an integer may
+    have thousands of digits)."""
+    return clip(repr(value), 80)
+
+
 def _index_problems(field: str, indices, size: int, what: str) -> list[str]:
     bad = [h for h in indices if not 0 <= h < size]
     if bad:
-        return [f"candidate returned {bad[0]!r} in field {field}: expected {what} indices in 0..{size - 1}"]
+        return [f"candidate returned {_shown(bad[0])} in field {field}: expected {what} indices in 0..{size - 1}"]
     if len(set(indices)) != len(indices):
         return [f"candidate returned {list(indices)!r} for field {field}: expected distinct {what} indices"]
     return []
@@ -142,20 +148,22 @@ def trace_shape_problems(trace, num_points: int, num_hypotheses: int) -> list[st
     empty (as epoch_shape_problems for a CALruption epoch record)."""
     num_h, problems = num_hypotheses, []
     if not 0 <= trace.output < num_h:
-        problems.append(f"candidate returned {trace.output!r} for field output: expected a hypothesis index")
+        problems.append(f"candidate returned {_shown(trace.output)} for field output: expected a hypothesis index")
     if trace.labels_requested < 0:
-        problems.append(f"candidate returned {trace.labels_requested!r} for field labels_requested: expected >= 0")
+        problems.append(
+            f"candidate returned {_shown(trace.labels_requested)} for field labels_requested: expected >= 0"
+        )
     if hasattr(trace, "empirical_risk"):  # passive
         problems += _entries_problems("empirical_risk", trace.empirical_risk, num_h, range(num_h), "R^_[1,n](h)")
     for i, c in enumerate(getattr(trace, "checkpoints", ())):
         at = f"checkpoints[{i}]"
         if not 1 <= c.t <= trace.n:  # which rounds are checkpoints is check_robust_cal_checkpoints_*'s to judge
-            problems.append(f"candidate returned {c.t!r} for field {at}.t: expected a round in 1..n = {trace.n}")
+            problems.append(f"candidate returned {_shown(c.t)} for field {at}.t: expected a round in 1..n = {trace.n}")
             continue
         found = _index_problems(f"{at}.version_space", c.version_space, num_h, "hypothesis")
         found += _index_problems(f"{at}.next_version_space", c.next_version_space, num_h, "hypothesis")
         if not 0 <= c.h_hat < num_h:
-            found.append(f"candidate returned {c.h_hat!r} for field {at}.h_hat: expected a hypothesis index")
+            found.append(f"candidate returned {_shown(c.h_hat)} for field {at}.h_hat: expected a hypothesis index")
         if not found:  # Algorithm 1, lines 8-10 read these for h in V_t and for h^_t
             members = sorted(set(c.version_space) | {c.h_hat})
             found += _entries_problems(
