@@ -45,7 +45,7 @@ class CheckResult:
     # description of it for the table; the full reproducer is `counterexample`
     case: dict | None = None
     short: str | None = None
-    # the first violation's formula breakdown, term by term (properties/core/terms.py), or []
+    # the formula breakdown, term by term, of the first violation that has one (properties/core/terms.py), or []
     terms: list = field(default_factory=list)
     # the reproducer that calls the candidate's own function (properties/reports/reproducer.py), or None
     reproducer_call: str | None = None

@@ -81,7 +81,8 @@ def print_short(result, saved: str | None, out=print) -> None:
     if result.status != FAILED:
         return
     if result.violations:
-        out(f"    {_clip(result.violations[0].split(chr(10))[0])}")
+        sentence = result.violations[0].split("\n")[0]  # its term table, if any, follows aligned
+        out(f"    {_clip(sentence)}")
     if result.terms:  # the formula term by term: where the candidate's number goes wrong
         out(table(result.terms, indent="      "))
     if saved:
