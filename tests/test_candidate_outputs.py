@@ -257,3 +257,24 @@ def test_the_judges_own_exception_is_still_that_checks_failure():
     check = dataclasses.replace(all_checks()["check_catoni_root_certified"], execute=raising)
     (found,) = violations_of(check, reference, None)
     assert found.fault and found.message.startswith("crashed: TypeError: a check's bug " + JUDGE_CRASH)
+
+
+def _deterministic_checks():
+    for mode in MODES:
+        for check in all_checks().values():
+            if check.kind == "deterministic" and mode in check.covers and check.name != CHECK_OF[mode]:
+                yield pytest.param(mode, check.name, id=f"{mode}-{check.name}")
+
+
+@pytest.mark.parametrize("mode, check_name", list(_deterministic_checks()))
+def test_every_field_of_a_python_modules_result_in_every_deterministic_check(mode, check_name):
+    """The default test's matrix through each of the mode's other deterministic checks."""
+    check = all_checks()[check_name]
+    example = _example(check)
+    try:
+        plain = _reference_plain(check, example, mode)
+    except AssertionError:
+        pytest.skip(f"{check_name} does not call {mode} on its first rich example")
+    mutations = list(_mutations(plain))
+    crashes = _judge_crashes(check, example, lambda path, value: _python_candidate(mode, path, value), mutations)
+    assert not crashes, f"{len(crashes)} judge crashes in {len(mutations)} results, e.g.\n" + "\n".join(crashes[:10])
