@@ -14,7 +14,7 @@ from properties.checks.free_choices import cite, rounding_bound
 from properties.checks.judgement import Bounded, Judgement, current
 from properties.core.contract import epoch_shape_problems
 from properties.core.epochs import eps
-from properties.core.terms import alpha_terms, gap_terms, next_q_terms
+from properties.core.terms import alpha_terms, gap_terms, mismatch_values, next_q_terms
 from properties.core.violation import Violation
 from reference.catoni import catoni_alpha
 
@@ -146,6 +146,7 @@ def _query_probability_violations(name, H, rec, prev_rho=None) -> list[Violation
                         q=v,
                         bound=bound.hi,
                         allowed=bound.high,
+                        **mismatch_values(v, bound.hi),
                     )
                 )
     for x, v in enumerate(rec.next_q):
@@ -162,6 +163,7 @@ def _query_probability_violations(name, H, rec, prev_rho=None) -> list[Violation
                     next_q=v,
                     bound=bound.hi,
                     allowed=bound.high,
+                    **mismatch_values(v, bound.hi),
                 )
             )
     return found
