@@ -139,3 +139,29 @@ def test_a_check_of_several_functions_or_a_program_has_no_calling_reproducer():
     assert (
         calling_reproducer(checks["check_robust_cal_elimination_recomputed"], "command 'node x.js'", None, "x") is None
     )
+
+
+def test_a_beta_t_with_the_wrong_k_shows_the_argument_it_implies():
+    """beta_t computed with k = log2(t) + 1: the argument the reported beta_t implies is
+    3 (k + 1) |H|^2 / delta, beside the formula's 3 k |H|^2 / delta."""
+    from reference.params import Params
+
+    params = Params.paper(64, 3, Fraction(1, 20))
+    t, k = 8, 3
+    wrong = params.beta_scale * terms._ln(Fraction(3 * (k + 1) * 9) / params.delta)
+    rows = {r["term"]: r for r in terms.beta_terms(params, t, wrong)}
+    implied = rows["3 k |H|^2 / delta as the reported beta_t implies"]
+    assert Fraction(implied["exact"]) == 3 * k * 9 / params.delta
+    assert abs(Fraction(implied["candidate"].lstrip("~ ")) - 3 * (k + 1) * 9 / params.delta) < Fraction(1, 10**6)
+    assert rows["beta_t"]["difference"] != "0 (agrees)"
+
+
+def test_the_other_breakdowns_name_their_terms():
+    alpha = terms.alpha_terms(Fraction(2), 16, Fraction(1, 4), Fraction(1, 2), Fraction(1, 3))
+    assert [r["term"] for r in alpha][-2:] == ["alpha", "2 beta3 min q / (5 |I_l| rho^) as the reported alpha implies"]
+    gap = terms.gap_terms(1, Fraction(1, 2), Fraction(1, 2), Fraction(5, 32), Fraction(0), Fraction(0))
+    assert gap[-1] == terms.row("Delta^^l_h = max(eps_l, that)", Fraction(0), Fraction(1, 2))
+    q = terms.next_q_terms(1, Fraction(1, 2), 0, Fraction(1, 2))
+    assert q[-1]["term"] == "4^(k - l - 1) as the reported q implies" and q[-1]["candidate"] == "1"
+    root = terms.catoni_terms(Fraction(1, 8), [Fraction(-1), Fraction(1)], [1, 1], Fraction(1, 2), Fraction(0))
+    assert root[-1]["difference"] == "+0.5" and root[2]["exact"] == "0"

@@ -14,9 +14,9 @@ from properties.checks.free_choices import cite, rounding_bound
 from properties.checks.judgement import Bounded, Judgement, current
 from properties.core.contract import epoch_shape_problems
 from properties.core.epochs import eps
-from properties.core.terms import alpha_terms, gap_terms, mismatch_values, next_q_terms
+from properties.core.terms import alpha_terms, catoni_terms, gap_terms, mismatch_values, next_q_terms
 from properties.core.violation import Violation
-from reference.catoni import catoni_alpha
+from reference.catoni import catoni_alpha, catoni_root
 
 # =====================================================================================
 # shared helpers
@@ -637,6 +637,15 @@ def _catoni_violations(name, H, params, rec, queried, undecided=None) -> list[Vi
                         alpha=alpha,
                         samples=dict(zip(_s(vals), cnts)),
                         decided=how,
-                    )
+                    ).with_terms(_root_breakdown(vals, cnts, alpha, got))
                 )
     return found
+
+
+def _root_breakdown(values, counts, alpha, got) -> list[dict]:
+    """W against the exact Catoni root of the recomputed samples (properties/core/terms.py)."""
+    try:
+        root = catoni_root(values, counts, alpha)
+    except ValueError:  # samples or alpha outside the estimator's domain: no root to show
+        root = None
+    return catoni_terms(alpha, values, counts, got, root)

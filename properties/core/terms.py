@@ -317,9 +317,24 @@ def next_q_terms(l: int, rho, level: int, reported) -> list[dict]:
     return rows
 
 
+def catoni_terms(alpha, values, counts, reported, root) -> list[dict]:
+    """Algorithm 2, line 8's W: the root of f(z) = sum_i c_i psi(alpha (X_i - z)) of the
+    samples recomputed from the tape, with the candidate's alpha: alpha, how many samples,
+    their mean (the root for small alpha), and W against the exact root."""
+    total = sum(counts)
+    mean = sum((Fraction(v) * c for v, c in zip(values, counts)), Fraction(0)) / total if total else None
+    return [
+        row("alpha (the candidate's)", alpha, alpha),
+        row("samples X_t (recomputed: |I_l|)", total, total),
+        row("their mean", mean, mean),
+        row("W, the root of sum psi(alpha (X_t - z))", reported, root),
+    ]
+
+
 __all__ = [
     "alpha_terms",
     "beta_terms",
+    "catoni_terms",
     "decimal",
     "difference",
     "gap_terms",
