@@ -28,7 +28,9 @@ _MATCH = Fraction(1, 10**9)  # relative closeness that counts as "explains" (far
 
 
 def point(value) -> Fraction | None:
-    """A number as one rational (an enclosure's midpoint), or None for what is not one."""
+    """A number as one rational (an enclosure's midpoint: an object with lo and hi), or None
+    for what is not one (a list, even of two numbers, is not an enclosure: it may be a
+    version space)."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, Fraction):
@@ -37,10 +39,7 @@ def point(value) -> Fraction | None:
         return Fraction(value)
     if isinstance(value, float):
         return Fraction(value) if math.isfinite(value) else None
-    lo, hi = getattr(value, "lo", None), getattr(value, "hi", None)
-    if lo is None and isinstance(value, (tuple, list)) and len(value) == 2:
-        lo, hi = value
-    lo, hi = point(lo), point(hi)
+    lo, hi = point(getattr(value, "lo", None)), point(getattr(value, "hi", None))
     if lo is None or hi is None:
         return None
     return (lo + hi) / 2
