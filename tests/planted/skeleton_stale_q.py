@@ -11,9 +11,9 @@ import importlib
 import reference
 from reference.calruption import EpochCounts, initial_state
 from reference.calruption import calruption_epoch as _reference_epoch
-
-_epochs = importlib.import_module("reference.calruption")
 from reference.trace import CALruptionTrace
+
+_epochs = importlib.import_module("reference.calruption")  # the module: reference.calruption is also a function
 
 ARITHMETIC = "exact"
 
