@@ -27,6 +27,7 @@ from properties.core.candidate import DEFAULT_MEMORY_LIMIT, Candidate, InProcess
 from properties.core.profiles import PROFILES
 from properties.judge.load import load_candidate
 from properties.reports import xfails_file
+from properties.reports.root_cause import root_cause_order
 from properties.run.runner import NOT_RUN, XPASS, CheckResult, run_check
 
 ON_FAIL = ("raise", "warn", "collect")
@@ -74,6 +75,8 @@ def describe_failure(result: CheckResult, violations: int = 1) -> str:
         lines.append(f"  ... and {len(result.violations) - max(violations, 1)} more")
     if result.counterexample:
         lines.append(f"  reproduce{f' ({result.unshrunk})' if result.unshrunk else ''}: {result.counterexample}")
+    if result.reproducer_call:
+        lines.append(f"  call your function: {result.reproducer_call}")
     if result.requests:  # a command candidate's request files of that example (docs/protocol.md)
         lines.append(f"  request files: {', '.join(result.requests)}")
     return "\n".join(lines)
@@ -198,7 +201,8 @@ def check_implementation(
     finally:
         if owned:
             loaded.close()
-    failures = [result for result in results if is_failure(result, loaded.path, strict_xfail)]
+    # the check naming the root cause first (properties/reports/root_cause.py)
+    failures = root_cause_order([result for result in results if is_failure(result, loaded.path, strict_xfail)])
     if failures and on_fail == "raise":
         where = loaded.runs_in
         message = (

@@ -44,6 +44,7 @@ from properties.reports.first_use import (
 )
 from properties.reports.html_report import write_html
 from properties.reports.report import check_report
+from properties.reports.root_cause import root_cause_order
 from properties.reports.saved import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, replay_command, results_dir, save_failures
 from properties.run.replay import replay
 from properties.run.runner import NOT_APPLICABLE, NOT_RUN, run_check
@@ -214,9 +215,10 @@ def _cmd_check(args) -> int:
             print(f"{r.name:<{width}}  {r.status:<{swidth}}  {r.examples:>8}  {r.cites}{why}")
         if not args.verbose:
             print_short_header(results)
-        for r in results if not args.verbose else ():
+        listed = root_cause_order(results)  # the check naming the root cause first
+        for r in listed if not args.verbose else ():
             print_short(r, saved.get(r.name))
-        for r in results if args.verbose else ():
+        for r in listed if args.verbose else ():
             if r.counterexample or r.output or r.listed:  # a list line's reason is printed with the result
                 print(f"\n{r.name} ({status_phrase(r.status, r.reason)})")
                 if r.listed and r.status not in xfails_file.YOUR_STATUSES:  # ours; the candidate lists it too
@@ -231,6 +233,8 @@ def _cmd_check(args) -> int:
                     )
                 if r.counterexample:
                     print(f"  reproduce{f' ({r.unshrunk})' if r.unshrunk else ''}: {r.counterexample}")
+                if r.reproducer_call:
+                    print(f"  call your function: {r.reproducer_call}")
                 for path in r.requests or ():
                     print(f"  request file: {path}")
                 if saved.get(r.name):

@@ -216,7 +216,8 @@ def _without_long_tape(document, kind: str):
         tape = document.get("tape")
     else:
         return document
-    if not isinstance(tape, dict) or not all(len(tape.get(k) or ()) > 64 for k in ("x", "y", "u")):
+    arrays = [tape.get(k) for k in ("x", "y", "u")] if isinstance(tape, dict) else []
+    if not arrays or not all(isinstance(a, list) and len(a) > 64 for a in arrays):
         return document
     if not _tape_arrays_valid(tape):
         return document

@@ -175,9 +175,10 @@ def test_unpatched_copy_passes_every_target_check(unpatched):
 
 
 def test_a_crash_in_a_checks_recomputation_is_that_checks_failure(broken_dir):
-    """Issue 11: the copy that updates at t = 3 makes check_robust_cal_elimination_recomputed's
-    own recomputation raise (Params.robust_cal_beta(3)); through the command line that is
-    that check's failing result ("crashed: ..."), the other checks run, exit 1, JSON parses."""
+    """The copy that updates at t = 3 gives check_robust_cal_elimination_recomputed a round
+    where beta_t is undefined (Params.robust_cal_beta(3) raises): through the command line
+    that check names the candidate's checkpoint instead of crashing on it, the other checks
+    run, exit 1, JSON parses."""
     import json
     import os
     import subprocess
@@ -204,7 +205,7 @@ def test_a_crash_in_a_checks_recomputation_is_that_checks_failure(broken_dir):
     checks = {c["name"]: c for c in json.loads(result.stdout)["checks"]}
     crashed = checks["check_robust_cal_elimination_recomputed"]
     assert crashed["status"] == FAILED
-    assert "crashed: ValueError: t must be a power of two, got 3 (in the check" in crashed["violations"][0]
+    assert "a checkpoint at a round that is not 2^k, k >= 1 (line 7) (t = 3)" in crashed["violations"][0]
     assert checks["check_robust_cal_checkpoints_at_powers_of_two"]["status"] == FAILED
     assert checks["check_passive_output_is_erm"]["status"] == PASSED
 

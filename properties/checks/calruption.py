@@ -400,6 +400,8 @@ def _importance_weight_violations(name, case, trace) -> list[Violation]:
             Violation.of(
                 name,
                 "total labels requested differ from #{t : u_t < q_l^(x_t)}",
+                # every completed epoch's count agreed: the difference lies in the unfinished epoch's rounds
+                **({} if found else {"l": trace.final_epoch}),
                 got=trace.labels_requested,
                 expected=total,
                 **({"undecided_coins": spread, "arithmetic": J.arithmetic} if spread else {}),

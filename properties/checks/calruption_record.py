@@ -21,8 +21,9 @@ from properties.checks.free_choices import cite, rounding_bound
 from properties.checks.judgement import Bounded, Judgement, current
 from properties.core.contract import epoch_shape_problems
 from properties.core.epochs import eps
+from properties.core.terms import alpha_terms, catoni_terms, gap_terms, mismatch_values, next_q_terms
 from properties.core.violation import Violation
-from reference.catoni import catoni_alpha
+from reference.catoni import catoni_alpha, catoni_root
 
 # =====================================================================================
 # shared helpers
@@ -153,6 +154,7 @@ def _query_probability_violations(name, H, rec, prev_rho=None) -> list[Violation
                         q=v,
                         bound=bound.hi,
                         allowed=bound.high,
+                        **mismatch_values(v, bound.hi),
                     )
                 )
     for x, v in enumerate(rec.next_q):
@@ -169,6 +171,7 @@ def _query_probability_violations(name, H, rec, prev_rho=None) -> list[Violation
                     next_q=v,
                     bound=bound.hi,
                     allowed=bound.high,
+                    **mismatch_values(v, bound.hi),
                 )
             )
     return found
@@ -300,6 +303,8 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
             found.append(
                 Violation.of(
                     name, "Delta^^l differs from line 11", **where, h=h, **J.describe(rec.gap_hat[h], gap, "gap_hat")
+                ).with_terms(
+                    gap_terms(l, rec.risk_hat[h], rec.risk_hat[hs], params.beta2, prev_gap[hs], rec.gap_hat[h])
                 )
             )
             break
@@ -335,9 +340,9 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
                 )
         # line 13, with k from the record's layers
         member = [[h in set(layer) for layer in rec.layers] for h in range(num_h)]
-        next_q = []
+        next_q, attained = [], []  # q_{l+1}^x and the (rho^, k) of the pair that attains it
         for x in range(len(H[0])):
-            best = J.value(0)
+            best, by, by_value = J.value(0), (Fraction(0), 0), Fraction(-1)
             for h, h2 in _pairs(num_h):
                 if H[h][x] != H[h2][x]:
                     common = [i for i in range(l + 1) if member[h][i] and member[h2][i]]
@@ -347,7 +352,11 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
                         )
                         return found
                     best = J.maximum(best, next_query_probability(J, rec.rho[h][h2], max(common), l))
+                    value = Fraction(rec.rho[h][h2]) * Fraction(4 ** max(common), 4 ** (l + 1))
+                    if value > by_value:
+                        by, by_value = (rec.rho[h][h2], max(common)), value
             next_q.append(best)
+            attained.append(by)
         bad = [x for x in range(len(next_q)) if J.off(rec.next_q[x], next_q[x])]
         if bad:
             found.append(
@@ -359,7 +368,7 @@ def _definitions_violations(name, H, params, rec, prev_gap) -> list[Violation]:
                     got=_s(rec.next_q[x] for x in bad),
                     expected=[next_q[x].shown() for x in bad],
                     **J.describe(rec.next_q[bad[0]], next_q[bad[0]], "next_q"),
-                )
+                ).with_terms(next_q_terms(l, *attained[bad[0]], rec.next_q[bad[0]]))
             )
     return found
 
@@ -425,6 +434,11 @@ def _branch_queries(H, h, h2, q, queried, undecided, sign: int):
     return tuple(result)
 
 
+def _alpha_breakdown(params, rec, h, h2, alpha) -> list[dict]:
+    """Catoni's alpha term by term from the record's min q and rho^ (properties/core/terms.py)."""
+    return alpha_terms(params.beta3.enclosure(128), rec.length, rec.min_q[h][h2], rec.rho[h][h2], alpha)
+
+
 def _float_catoni_violations(
     name, J: Judgement, H, params, rec, queried, undecided, h, h2, alpha, W, W_back, where
 ) -> list[Violation]:
@@ -453,7 +467,7 @@ def _float_catoni_violations(
                 "alpha differs from sqrt(2 beta3 min q / (5 |I_l| rho^))",
                 **where,
                 **J.describe(alpha, expected, "alpha"),
-            )
+            ).with_terms(_alpha_breakdown(params, rec, h, h2, alpha))
         )
     for a, b, got in ((h, h2, W), (h2, h, W_back)):
         low = _loss_differences(H, a, b, rec.q, _branch_queries(H, a, b, rec.q, queried, undecided, -1), rec.length)
@@ -513,18 +527,22 @@ def _alpha_violations(name, params, rec, mq, rho, alpha, where) -> list[Violatio
                     **where,
                     got=alpha,
                     expected=documented,
-                )
+                ).with_terms(alpha_terms(params.beta3.enclosure(128), rec.length, mq, rho, alpha))
             ]
         return []
     found = []
     ratio = 2 * mq / (5 * rec.length * rho)
     if _compare_with_constant((alpha / (1 + bound)) ** 2, ratio, params.beta3) == 1:
         found.append(
-            Violation.of(name, f"alpha above (1 + {bound}) sqrt(2 beta3 min q / (5 |I_l| rho^))", **where, alpha=alpha)
+            Violation.of(
+                name, f"alpha above (1 + {bound}) sqrt(2 beta3 min q / (5 |I_l| rho^))", **where, alpha=alpha
+            ).with_terms(alpha_terms(params.beta3.enclosure(128), rec.length, mq, rho, alpha))
         )
     if _compare_with_constant((alpha / (1 - bound)) ** 2, ratio, params.beta3) == -1:
         found.append(
-            Violation.of(name, f"alpha below (1 - {bound}) sqrt(2 beta3 min q / (5 |I_l| rho^))", **where, alpha=alpha)
+            Violation.of(
+                name, f"alpha below (1 - {bound}) sqrt(2 beta3 min q / (5 |I_l| rho^))", **where, alpha=alpha
+            ).with_terms(alpha_terms(params.beta3.enclosure(128), rec.length, mq, rho, alpha))
         )
     return found
 
@@ -626,6 +644,15 @@ def _catoni_violations(name, H, params, rec, queried, undecided=None) -> list[Vi
                         alpha=alpha,
                         samples=dict(zip(_s(vals), cnts)),
                         decided=how,
-                    )
+                    ).with_terms(_root_breakdown(vals, cnts, alpha, got))
                 )
     return found
+
+
+def _root_breakdown(values, counts, alpha, got) -> list[dict]:
+    """W against the exact Catoni root of the recomputed samples (properties/core/terms.py)."""
+    try:
+        root = catoni_root(values, counts, alpha)
+    except ValueError:  # samples or alpha outside the estimator's domain: no root to show
+        root = None
+    return catoni_terms(alpha, values, counts, got, root)

@@ -62,6 +62,7 @@ from properties.checks.tolerances import EXACT, support_sum_scale, table
 from properties.core.budget import spent
 from properties.core.candidate import CallFailed, as_candidate, run_algorithm
 from properties.core.outcomes import ALGORITHMS, BUDGET_SKIP
+from properties.core.terms import mismatch_values, point
 from properties.core.violation import Violation
 from reference.calruption import (
     EpochCounts,
@@ -142,7 +143,14 @@ class _Comparer:
         if _is_number(candidate) and _is_number(exact):
             self.keep(where, (candidate,), (exact,))
         if candidate != exact:
-            self.fail(where, "differs from the exact value", candidate=candidate, exact=exact)
+            numbers = point(candidate) is not None and point(exact) is not None
+            self.fail(
+                where,
+                "differs from the exact value",
+                candidate=candidate,
+                exact=exact,
+                **(mismatch_values(candidate, exact) if numbers else {}),
+            )
             return False
         return True
 
@@ -172,7 +180,7 @@ class _Comparer:
                 f"is outside the tolerance of {name!r} (rel {t.rel:g}, abs {t.abs:g} x {t.scale})",
                 candidate=candidate,
                 exact=exact,
-                difference=candidate - exact,
+                **mismatch_values(candidate, exact),
             )
             return False
         return True

@@ -360,13 +360,18 @@ class Judgement:
         """The values a failure shows: the exact value and the candidate's (exact), the
         error beyond the exact enclosure and the bound (to 3 digits, with the bound
         relative to the value's size), the arithmetic and the bound's derivation."""
-        bound = f"{float(bounded.err):.3g}"
+        from properties.core.terms import decimal, mismatch_values
+
+        # decimals of any size: a candidate's value may be a huge integer, past a float's range
+        bound = decimal(bounded.err)
         if bounded.err and bounded.magnitude:
-            bound += f" ({float(bounded.err / bounded.magnitude):.3g} relative)"
+            bound += f" ({decimal(bounded.err / bounded.magnitude)} relative)"
+        exact = Enclosure(bounded.lo, bounded.hi)
         return {
             "exact": bounded.shown(),
             "candidate": str(candidate),
-            "error": f"{float(bounded.excess(candidate)):.3g}" if candidate is not None else "undefined",
+            **mismatch_values(candidate, exact),
+            "error": decimal(bounded.excess(candidate)) if candidate is not None else "undefined",
             "bound": bound,
             "arithmetic": self.arithmetic,
             "derivation": DERIVATIONS.get(derivation, derivation),

@@ -10,6 +10,7 @@ from properties.checks.formulas import robust_cal_beta, robust_cal_threshold
 from properties.checks.free_choices import accepted_minimisers
 from properties.checks.judgement import current
 from properties.checks.registry import trace_check
+from properties.core.terms import beta_terms, mismatch_values, threshold_terms
 from properties.core.violation import Violation
 from properties.strategies import cases
 from reference.certified import Enclosure, decide_le, sqrt_enclosure
@@ -85,6 +86,12 @@ def _threshold(beta: Enclosure, rho: Fraction, t: int, vanilla: bool, bits: int)
     return total if vanilla else Enclosure(total.lo + rho / 2, total.hi + rho / 2)
 
 
+def _threshold_breakdown(case, c, h, rho, beta, vanilla) -> list[dict]:
+    """Line 10's threshold term by term: on the beta_t and rho^ the candidate reported, and
+    exact (properties/core/terms.py)."""
+    return threshold_terms(c.beta, c.disagreement[h], c.t, vanilla, c.threshold[h], beta.enclosure(128), rho)
+
+
 def check_robust_cal_elimination_recomputed(case, trace):
     """Algorithm 1, lines 9-10 (modified or vanilla rule as the trace says, FINDINGS R6):
     rho^_t(h, h^_t) recomputed from the unlabeled rounds, beta_t from the parameters, and
@@ -97,6 +104,8 @@ def check_robust_cal_elimination_recomputed(case, trace):
     H, tape = case.instance.hypotheses, case.tape
     J = current()
     for c in trace.checkpoints:
+        if c.t < 2 or c.t & (c.t - 1):  # beta_t has k = log2 t: no line 9 to recompute at another round
+            return [Violation.of(name, "a checkpoint at a round that is not 2^k, k >= 1 (line 7)", t=c.t)]
         seen = [0] * len(H[0])
         for x in tape.x[: c.t]:
             seen[x] += 1
@@ -110,7 +119,7 @@ def check_robust_cal_elimination_recomputed(case, trace):
                     t=c.t,
                     reported=c.beta,
                     **J.describe(c.beta.lo, beta_bounded, "beta_t"),
-                )
+                ).with_terms(beta_terms(case.params, c.t, c.beta))
             ]
         kept = []
         for h in c.version_space:
@@ -146,7 +155,8 @@ def check_robust_cal_elimination_recomputed(case, trace):
                             reported=reported,
                             expected_lo=exact.lo,
                             expected_hi=exact.hi,
-                        )
+                            **mismatch_values(reported, exact),
+                        ).with_terms(_threshold_breakdown(case, c, h, rho, beta, trace.vanilla))
                     ]
             else:
                 threshold = robust_cal_threshold(J, beta_bounded, rho_bounded, c.t, trace.vanilla)
@@ -159,7 +169,7 @@ def check_robust_cal_elimination_recomputed(case, trace):
                             h=h,
                             reported=reported,
                             **J.describe(reported and reported.lo, threshold, "threshold"),
-                        )
+                        ).with_terms(_threshold_breakdown(case, c, h, rho, beta, trace.vanilla))
                     ]
                 margin = J.sub(threshold, J.sub(J.given(c.empirical_risk[h]), J.given(c.empirical_risk[c.h_hat])))
                 if J.undecided(margin):  # a tie within rounding: the candidate's decision stands

@@ -29,7 +29,14 @@ from contextlib import contextmanager, redirect_stdout
 from types import SimpleNamespace
 
 from properties.core import representations
-from properties.core.contract import ARITHMETICS, PUBLIC_NAMES, REQUIRED, decode_trace, function_of
+from properties.core.contract import (
+    ARITHMETICS,
+    PUBLIC_NAMES,
+    REQUIRED,
+    decode_trace,
+    function_of,
+    trace_shape_problems,
+)
 from properties.core.plain import NotPlain, encode_result
 from properties.core.violation import CallFailed, Violation, clip
 
@@ -314,6 +321,11 @@ def _accepted(check: str, candidate: Candidate, name: str, plain):
         return candidate.accept_result(name, plain)
     except representations.MissingField as error:  # a misspelt field: malformed, as the decoders say it
         raise CallFailed(Violation.of(check, f"returned a malformed {name} result: {error}")) from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as error:
+        # reading a result of the wrong shape (a list where an object belongs, ...): the candidate's fault
+        raise CallFailed(
+            Violation.of(check, f"returned a malformed {name} result: {type(error).__name__}: {clip(str(error), 300)}")
+        ) from None
 
 
 def run_algorithm(check: str, impl, mode: str, case, timeout=_USE_DEFAULT):
@@ -323,6 +335,9 @@ def run_algorithm(check: str, impl, mode: str, case, timeout=_USE_DEFAULT):
     extra = {"vanilla": True} if mode == "robust_cal_vanilla" else {}
     plain = call(check, impl, function_of(mode), hypotheses, tape, params, timeout=timeout, **extra)
     result = decode_trace(check, plain, mode)
+    problems = trace_shape_problems(result, len(hypotheses[0]), len(hypotheses))
+    if problems:
+        raise CallFailed(Violation.of(check, f"returned a malformed {mode} trace: " + "; ".join(problems[:3])))
     if result.n != tape.n:
         raise CallFailed(Violation.of(check, "trace.n differs from the tape", trace_n=result.n, tape_n=tape.n))
     if not 0 <= result.output < len(hypotheses):

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from properties.core.violation import CallFailed, Violation
+from properties.core.violation import CallFailed, Violation, clip
 from reference.calruption import EpochState
 from reference.exact import as_fraction
 from reference.serialization import from_jsonable
@@ -114,6 +114,73 @@ def epoch_shape_problems(rec, num_points: int, num_hypotheses: int) -> list[str]
         problems.append(f"h^*_l = {rec.h_star_hat} is not a hypothesis index")
     if len(rec.layers) != rec.l + 1 or any(not 0 <= h < num_h for layer in rec.layers for h in layer):
         problems.append("layers are not V_{l+1}^0..V_{l+1}^l of hypothesis indices")
+    return problems
+
+
+def _shown(value) -> str:
+    """A candidate's value in a message: its repr, at most 80 characters (an integer may
+    have thousands of digits)."""
+    return clip(repr(value), 80)
+
+
+def _index_problems(field: str, indices, size: int, what: str) -> list[str]:
+    bad = [h for h in indices if not 0 <= h < size]
+    if bad:
+        return [f"candidate returned {_shown(bad[0])} in field {field}: expected {what} indices in 0..{size - 1}"]
+    if len(set(indices)) != len(indices):
+        return [f"candidate returned {list(indices)!r} for field {field}: expected distinct {what} indices"]
+    return []
+
+
+def _entries_problems(field: str, values, size: int, needed, what: str) -> list[str]:
+    """A per-hypothesis list: `size` entries, none missing where the checks read one (`needed`)."""
+    if len(values) != size:
+        return [f"candidate returned {len(values)} entries for field {field}: expected one per hypothesis ({size})"]
+    missing = [h for h in needed if values[h] is None]
+    if missing:
+        return [f"candidate returned None for field {field}[{missing[0]}]: expected {what}"]
+    return []
+
+
+def trace_shape_problems(trace, num_points: int, num_hypotheses: int) -> list[str]:
+    """What is wrong with the sizes and indices of a decoded trace, each as "candidate
+    returned ... for field ...: expected ...": a check can index a trace only when this is
+    empty (as epoch_shape_problems for a CALruption epoch record)."""
+    num_h, problems = num_hypotheses, []
+    if not 0 <= trace.output < num_h:
+        problems.append(f"candidate returned {_shown(trace.output)} for field output: expected a hypothesis index")
+    if trace.labels_requested < 0:
+        problems.append(
+            f"candidate returned {_shown(trace.labels_requested)} for field labels_requested: expected >= 0"
+        )
+    if hasattr(trace, "empirical_risk"):  # passive
+        problems += _entries_problems("empirical_risk", trace.empirical_risk, num_h, range(num_h), "R^_[1,n](h)")
+    for i, c in enumerate(getattr(trace, "checkpoints", ())):
+        at = f"checkpoints[{i}]"
+        if not 1 <= c.t <= trace.n:  # which rounds are checkpoints is check_robust_cal_checkpoints_*'s to judge
+            problems.append(f"candidate returned {_shown(c.t)} for field {at}.t: expected a round in 1..n = {trace.n}")
+            continue
+        found = _index_problems(f"{at}.version_space", c.version_space, num_h, "hypothesis")
+        found += _index_problems(f"{at}.next_version_space", c.next_version_space, num_h, "hypothesis")
+        if not 0 <= c.h_hat < num_h:
+            found.append(f"candidate returned {_shown(c.h_hat)} for field {at}.h_hat: expected a hypothesis index")
+        if not found:  # Algorithm 1, lines 8-10 read these for h in V_t and for h^_t
+            members = sorted(set(c.version_space) | {c.h_hat})
+            found += _entries_problems(
+                f"{at}.empirical_risk", c.empirical_risk, num_h, members, "L^_t(h) (h in V_t or h^_t)"
+            )
+            found += _entries_problems(
+                f"{at}.disagreement", c.disagreement, num_h, c.version_space, "rho^_t(h, h^_t) for h in V_t"
+            )
+            found += _entries_problems(f"{at}.threshold", c.threshold, num_h, (), "line 10's threshold")
+        problems += found
+    if hasattr(trace, "final_version_space"):
+        final = _index_problems("final_version_space", trace.final_version_space, num_h, "hypothesis")
+        problems += final or _entries_problems(
+            "final_empirical_risk", trace.final_empirical_risk, num_h, trace.final_version_space, "L^_n(h) for h in V"
+        )
+    for i, rec in enumerate(getattr(trace, "epochs", ())):
+        problems += [f"epochs[{i}]: {p}" for p in epoch_shape_problems(rec, num_points, num_h)]
     return problems
 
 
@@ -220,6 +287,7 @@ __all__ = [
     "decode_enclosure",
     "decode_epoch_result",
     "epoch_shape_problems",
+    "trace_shape_problems",
     "decode_samples",
     "decode_tape",
     "decode_trace",

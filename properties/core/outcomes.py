@@ -45,6 +45,10 @@ class CheckResult:
     # description of it for the table; the full reproducer is `counterexample`
     case: dict | None = None
     short: str | None = None
+    # the formula breakdown, term by term, of the first violation that has one (properties/core/terms.py), or []
+    terms: list = field(default_factory=list)
+    # the reproducer that calls the candidate's own function (properties/reports/reproducer.py), or None
+    reproducer_call: str | None = None
 
     def to_json(self) -> dict:
         return {
@@ -65,6 +69,8 @@ class CheckResult:
             "listed": self.listed,
             "case": self.case,
             "short": self.short,
+            "terms": self.terms,
+            "reproducer_call": self.reproducer_call,
         }
 
 

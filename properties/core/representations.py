@@ -129,7 +129,7 @@ def accept(function: str, plain, arithmetic: str) -> tuple[object, set]:
     ignored: set = set()
     floats = floats_accepted(arithmetic)
     if function in TRACE_MODES:
-        if isinstance(plain, dict) and plain.get("algorithm") in TRACE_TYPES:
+        if isinstance(plain, dict) and isinstance(plain.get("algorithm"), str) and plain["algorithm"] in TRACE_TYPES:
             plain = read(TRACE_TYPES[plain["algorithm"]], plain, "trace", ignored, floats, TRACE_HEADER_FIELDS)
     elif function == "calruption_epoch":
         if isinstance(plain, list) and len(plain) == 2:
@@ -152,7 +152,7 @@ def accept_document(algorithm: str, document: dict, arithmetic: str) -> tuple[di
     ignored: set = set()
     floats = floats_accepted(arithmetic)
     if algorithm in TRACE_MODES:
-        if document.get("algorithm") in TRACE_TYPES:
+        if isinstance(document.get("algorithm"), str) and document["algorithm"] in TRACE_TYPES:
             document = read(TRACE_TYPES[document["algorithm"]], document, "trace", ignored, floats, TRACE_HEADER_FIELDS)
     elif algorithm == "calruption_epoch":
         document = _envelope(document, ("record", "state"), "epoch_result", ignored)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 MAX_TEXT = 2000  # characters of a message or value kept in a report
@@ -32,6 +32,9 @@ class Violation:
     # returned something the contract does not allow) rather than a property the check
     # decided false: never the finding behind an expected failure (properties/run/runner.py)
     fault: bool = field(default=False, compare=False)
+    # a formula's breakdown, term by term (properties/core/terms.py): rows {"term", "candidate",
+    # "exact", "difference"}, printed under the message and written to the JSON report
+    terms: tuple = field(default=(), compare=False)
 
     @classmethod
     def of(cls, check: str, message: str, **values) -> Violation:
@@ -42,9 +45,16 @@ class Violation:
         """From a mapping of values (any names, e.g. a candidate's), clipped to MAX_TEXT."""
         return cls(check, clip(message), {str(k): _text(v) for k, v in values.items()}, fault)
 
+    def with_terms(self, terms) -> Violation:
+        """The same violation with a formula's breakdown (properties/core/terms.py)."""
+        return replace(self, terms=tuple(dict(t) for t in terms))
+
     def __str__(self) -> str:
+        from properties.core.terms import table
+
         shown = ", ".join(f"{k} = {v}" for k, v in self.values.items())
-        return f"{self.check}: {self.message}" + (f" ({shown})" if shown else "")
+        text = f"{self.check}: {self.message}" + (f" ({shown})" if shown else "")
+        return text + ("\n" + table(self.terms) if self.terms else "")
 
 
 class CallFailed(Exception):

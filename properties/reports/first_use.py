@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from properties.core.outcomes import FAILED, NOT_APPLICABLE, PASSED, XFAIL
+from properties.core.terms import table
 from reference.cli import UsageError
 
 CLIP = 160  # a short line's violation, clipped
@@ -80,7 +81,10 @@ def print_short(result, saved: str | None, out=print) -> None:
     if result.status != FAILED:
         return
     if result.violations:
-        out(f"    {_clip(result.violations[0])}")
+        sentence = result.violations[0].split("\n")[0]  # its term table, if any, follows aligned
+        out(f"    {_clip(sentence)}")
+    if result.terms:  # the formula term by term: where the candidate's number goes wrong
+        out(table(result.terms, indent="      "))
     if saved:
         out(f"    replay: {replay_command(saved)}")
 

@@ -194,6 +194,7 @@ def failure_document(result, check, candidate, cmd: str | None, profile: str) ->
         "unshrunk": result.unshrunk,
         "case": result.case,
         "reproducer": result.counterexample,
+        "reproducer_call": result.reproducer_call,
         "requests": result.requests,
         "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }

@@ -35,6 +35,7 @@ from properties.core.candidate import DEFAULT_IMPL, as_candidate, raised_at
 from properties.core.contract import CHECKED_IF_PRESENT
 from properties.core.outcomes import FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, STATUSES, XFAIL, XPASS, CheckResult  # noqa: F401
 from properties.core.violation import CallFailed, Violation
+from properties.reports.reproducer import calling_reproducer
 from properties.reports.saved import encode_example, short_form
 from reference import interrupts
 
@@ -265,6 +266,8 @@ def run_check(
             cause=_cause_record(verdict, seen["explained"]),
             case=_encoded(example),
             short=short_form(example),
+            terms=next((list(v.terms) for v in found if v.terms), []),
+            reproducer_call=calling_reproducer(check, candidate.path, example, reproducer),
         )
     if out_of_budget:  # some examples passed, but the check did not finish: no verdict
         return CheckResult(

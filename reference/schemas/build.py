@@ -408,6 +408,15 @@ SERIES = {
     "description": "the first differing quantity over checkpoints or epochs (candidate and exact), or null",
 }
 
+# a failure's formula breakdown, term by term (properties/core/terms.py). Optional, so the
+# reports written before it stay valid.
+TERMS = {"type": "array", "items": {"type": "object", "properties": {k: {"type": "string"} for k in
+                                                                     ("term", "candidate", "exact", "difference")},
+                                    "required": ["term", "candidate", "exact", "difference"],
+                                    "additionalProperties": False},
+         "description": "the first violation's formula, term by term: the candidate's value, the exact one and "
+                        "their difference"}
+
 
 def with_optional(document: dict, **properties) -> dict:
     """`document` (an obj) with optional fields added."""
@@ -444,6 +453,9 @@ def check_report_document() -> dict:
         "replay_file": {**text_or_null, "description": "the saved failure file for `python -m properties replay`, "
                                                        "or null"},
     })
+    check = with_optional(check, terms=TERMS, reproducer_call={
+        **text_or_null, "description": "a line of Python that rebuilds the failing example and calls the "
+                                       "candidate's own function on it, or null"})
     return {
         **header("check-report", "cral-check-report", "A run of the property suite (python -m properties check "
                  "--json): the code, the candidate, the profile and seed, and every check's result."),
