@@ -18,6 +18,7 @@ import dataclasses
 from .. import constants as K
 from ..step import NOT_MECHANICAL, Repair, Step
 from .corrected_thm31 import _SHARP_ROOTS, _SHARP_S
+from .corrected_lemma51 import STEPS as _LEMMA51_KEPT_APART
 from .corrected_thm31 import STEPS as _THM31_STEPS
 
 _T31 = "them: passive learning"
@@ -762,7 +763,7 @@ STEPS = (
     ),
 )
 
-STEPS = STEPS + _thm51_label_steps()
+STEPS = STEPS + _thm51_label_steps() + _LEMMA51_KEPT_APART
 
 # Every corrected line is cross-linked to FINDINGS F18 (the corrected theorems).
 STEPS = tuple(dataclasses.replace(step, finding="F18") for step in STEPS)
