@@ -301,7 +301,7 @@ def _beta3(params) -> float:
 def thm51_excess_risk(facts: Facts, n, delta, cbar_total, params, form: str = CORRECTED) -> Bound:
     """R_*(h_out) - R^* <= 6 sqrt(2 beta1/n) + J C-bar_total/n (eps = sqrt(72 beta1/n) is the eps
     n >= 72 beta1/eps^2 affords). Printed J = 24; corrected J = 64 (corrected.thm51.accuracy),
-    proved only with beta1 >= 54937 beta3 (Algorithm 2 sets 20480 beta3: not covered)."""
+    proved only with beta1 >= 40960 beta3 (Algorithm 2 sets 20480 beta3: not covered)."""
     n, delta, cbar_total = _check(n, delta, cbar_total)
     _form(form)
     beta1 = _beta1(params)
