@@ -159,6 +159,7 @@ RELATIONS: tuple[Relation, ...] = (
     ),
     # D^^{l-1} of the gap lemmas (calruption_gap: Dp_*, eps_l) and of their corrected chains (Ph, Ps, Pst, e)
     *(_floor(name, "eps_l") for name in ("Dp_h", "Dp_s", "Dp_hp", "Dp_star")),
+    _floor("M", "eps_l"),  # M = max of a pair's D^^{l-1} (calruption_gap.est.statement, the only step with both)
     *(_floor(name, "e") for name in ("Ph", "Ps", "Pst")),
     Relation(("eps_Lm1", "Dhat"), ("Dhat >= eps_Lm1", "Dhat <= 1"), _WHY_FLOOR),
     Relation(("eps_l", "eps_j"), ("eps_j >= 2*eps_l", "eps_j <= 1"), _WHY_EPS_J, dyadic=True),
@@ -201,5 +202,6 @@ def violations(point: dict) -> list[str]:
     for relation in relations_in(point):
         if not relation.holds(point):
             values = ", ".join(f"{n} = {Fraction(point[n])}" for n in relation.names)
-            out.append(f"{values} breaks {'; '.join(relation.premises)} ({relation.why})")
+            dyadic = " or a ratio that is not a power of 2" if relation.dyadic else ""
+            out.append(f"{values} breaks {'; '.join(relation.premises)}{dyadic} ({relation.why})")
     return out

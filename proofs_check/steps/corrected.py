@@ -17,8 +17,8 @@ import dataclasses
 
 from .. import constants as K
 from ..step import NOT_MECHANICAL, Repair, Step
-from .corrected_thm31 import _SHARP_ROOTS, _SHARP_S
 from .corrected_lemma51 import STEPS as _LEMMA51_KEPT_APART
+from .corrected_thm31 import _SHARP_ROOTS, _SHARP_S
 from .corrected_thm31 import STEPS as _THM31_STEPS
 
 _T31 = "them: passive learning"
