@@ -161,7 +161,7 @@ ERRATA = Path(__file__).resolve().parent.parent / "ERRATA.md"
         ("corrected.thm41.accuracy", K.THM41_ACCURACY_EPS),
         ("corrected.thm41.labels.sum", K.THM41_LABELS),
         ("corrected.thm51.accuracy", K.THM51_ACCURACY_CORRUPTION),
-        ("corrected.lemma51.beta1_ratio", K.BETA1_OVER_BETA3_SHARP),
+        ("corrected.lemma51.split_ratio", K.BETA1_OVER_BETA3_SHARP),
     ],
 )
 def test_sharp_constants_lie_in_errata_intervals(step, value):
