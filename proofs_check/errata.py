@@ -90,7 +90,8 @@ VERDICTS = (
         constant="factor on eps, printed 1 (with 8 on (C/n)R^*, printed 1)",
         interval="corrected.thm31.implies",
         forced="(44 + 16 sqrt 7)/18 = 4.79623 " + _EVENT_ONLY + " (R^* = 0, C = n/8); the coefficient of "
-        "(C_total/n)R^*: at least 4.48 by F2's run (Delta = 7/32, R^* = 25/64, C_total = n/8)",
+        "(C_total/n)R^*: above 4.2 by F2's run at n = 2^16 (Delta = 7/32, R^* = 25/64, C_total = n/8; 4.48 as n "
+        "grows)",
         proved="(44 + 16 sqrt 7)/18 = 4.79623 on eps with 8 on (C_total/n)R^*",
         statement_sharp=False,
     ),
