@@ -624,4 +624,19 @@ def _corrected_constants(results) -> list[str]:
             f"| `{step.id}` | {verdict.status} | {step.repair.sharp[0]} | {fraction_text(low)} | "
             f"{fraction_text(high)} | {float(high):.6g} | {as_statement} |"
         )
+    witnesses = [
+        (s, v)
+        for s, v in results
+        if s.id.startswith(CORRECTED_PREFIX) and v.status == REFUTED and (s.repair is None or not s.repair.sharp)
+    ]
+    if witnesses:
+        lines += [
+            "",
+            "Refuted corrected lines without a bisection: points of a proof's event line inside every standing "
+            "assumption, each below a constant that the line above proves (not runs).",
+            "",
+            "| step | counterexample | where |",
+            "| --- | --- | --- |",
+        ]
+        lines += [f"| `{s.id}` | {_points(v.counterexample)} | {s.location} |" for s, v in witnesses]
     return lines + [""]
