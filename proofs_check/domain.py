@@ -168,6 +168,8 @@ RELATIONS: tuple[Relation, ...] = (
     Relation(("t", "C"), ("C <= t",), _WHY_CORRUPTION),
     Relation(("n", "C_total"), ("C_total <= n",), _WHY_CORRUPTION),
     Relation(("N_l", "C_l"), ("C_l <= N_l",), _WHY_CORRUPTION),
+    # C-bar_total weighs each epoch's corruption by R^* or 1 (Theorem 5.1, tex l. 413), so it is at most C_total <= n
+    Relation(("n", "Cbar"), ("Cbar <= n",), _WHY_CORRUPTION),
 )
 _RELATION_NAMES = {n for r in RELATIONS for n in r.names}
 
