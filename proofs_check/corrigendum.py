@@ -37,7 +37,7 @@ RATE = (
     Row(
         "Thm 4.1, accuracy (tex l. 292)",
         "for any n ≥ (8R*/ε² + 22/ε)β: R(h_out) − R* ≤ ε + O(R*C_total/n)",
-        "the same when n = 2^k, or when also C_[0,n] ≤ n/8; otherwise false",
+        "≤ ε + 8(C_total/n)R* if n = 2^k or C_[0,n] ≤ n/8; not for every n",
         "Lemma C.1 is applied at t = n, a checkpoint only for n = 2^k",
         "n = 2^13 − 1, |H| = 2, R* = 0, ν(a) = 3/32, labels flipped on a in rounds 1793-2048 and 3841-8191, "
         "δ = 10⁻⁶, ε = 1/16: Δ(h_out) = 3/32 with probability ≥ 0.99985",
@@ -54,7 +54,7 @@ RATE = (
     Row(
         "Lemma D.4 and Lemma 5.1 (tex l. 833-1030)",
         "deterministic on E_gap ∩ E_dis1 ∩ E_dis2",
-        "on E_gap ∩ E_dis1 ∩ E_dis2 ∩ E_bern, E_bern the epoch's sampling event (in the union bound)",
+        "on E_gap ∩ E_dis1 ∩ E_dis2 ∩ E_bern, E_bern the epoch's sampling event",
         "the 'by Bernstein' step needs an event none of the named ones contains",
         "3 points, H = {000, 111}, n = 20, every x_t = 0: Δ̂²(000) ≈ 0.922 > 1/2",
         "F5",
@@ -127,7 +127,7 @@ LEMMA = (
         "Estimation lemma, constant (tex l. 837)",
         "1/16 at β1 = 20480β3",
         "4√(10β3/β1)(max D̂^{l−1} + ε_l) + 2√(β3/β1)ε_l = (√2/16)(max D̂ + ε_l) + ε_l/(32√5)",
-        "the proof's own two terms at β1 = 20480β3",
+        "its proof's two terms at 20480β3",
         "any pair with max D̂^{l−1} ≫ ε_l",
         "F5",
     ),
@@ -143,7 +143,7 @@ LEMMA = (
     Row(
         "Gap lemmas, 2C_l/N_l > 1/16 (tex l. 931-996)",
         "Corruption Term 2C_l/N_l (upper), C_l/N_l (lower)",
-        "2(C_l/N_l)ρ*(h, ·), the term kept",
+        "2(C_l/N_l)ρ*(h, ·)",
         "the branch drops 4R*c or the term (F10)",
         "Δ = 0, R* = 3/4, c = 3/16, ε_l = 1/4: err = 1/2 > 1/64 + 3/8",
         "F10",
@@ -167,7 +167,7 @@ LEMMA = (
     Row(
         "Thm 4.1 proof, last display (tex l. 649)",
         "22L/n + 4R*C/n + √(8R*L/n) ≤ ε at the stated n",
-        "≤ (5/4)ε only",
+        "22L/n + 4R*C/n + √(8R*L/n) ≤ (5/4)ε",
         "the closed form is lossy; the event line gives ε",
         "ε = 1/2, R* = 1/4, L = 1, n = 64: 33/64 > ε",
         "F8",
