@@ -176,7 +176,7 @@ VERDICTS = (
         proof="gap (F5, F10, F16)",
         constant="beta1/beta3 needed, Algorithm 2 sets 20480",
         interval="corrected.lemma51.split_ratio",
-        forced="40960 " + _EVENT_ONLY + " (corrected.lemma51.dyadic.upper_small_witness: refuted at 38776)",
+        forced="40960 " + _EVENT_ONLY + " (corrected.lemma51.dyadic.upper_small_witness: refuted at 40940)",
         proved="40960 (kept apart; the merged coefficients need 41984 + 4096 sqrt 10 = 54936.7, "
         "corrected.lemma51.beta1_ratio)",
         statement_sharp=False,

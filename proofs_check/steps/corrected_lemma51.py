@@ -120,7 +120,7 @@ _SPLIT_STEPS = tuple(
 # is inside every standing assumption (eps_j / eps_l a power of 2); a proof here would prove nothing general,
 # so these steps are only used for their refutations.
 _WITNESS = ("Eq(ej, 1)", "Eq(e, Rational(1, 1048576))", "Ps > Rational(1, 2)", "Ps >= Ph")
-A1_ABOVE_SPLIT = "Rational(65, 1024)"  # 1/16 + 1/1024: beta1 = 160/a1^2 beta3 = 38776.4 beta3
+A1_ABOVE_SPLIT = "Rational(4097, 65536)"  # 1/16 + 2^-16: beta1 = 160/a1^2 beta3 = 40940.0 beta3
 B2_ABOVE, B2_BELOW = "Rational(18214, 100000)", "Rational(18213, 100000)"  # around (3 + 2 sqrt 2)/32 = 0.1821397
 
 
@@ -141,7 +141,7 @@ _AT = "at Algorithm 2's beta1 = 32*640 beta3 (tex l. 333; a1 = sqrt(2)/16), eps_
 _AT_20480 = (
     _step(
         "corrected.lemma51.dyadic.upper_small_witness",
-        "Lemma 5.1's upper bound, small-corruption branch, dyadic eps_j, at a1 = 1/16 + 1/1024 (beta1 = 38776 beta3)",
+        "Lemma 5.1's upper bound, small-corruption branch, dyadic eps_j, at a1 = 1/16 + 2^-16 (beta1 = 40940 beta3)",
         _premises("upper", "dyadic", "small") + _WITNESS,
         _claim("upper", "dyadic", A1_ABOVE_SPLIT),
         "a dyadic counter-model just below beta1 = 40960 beta3",
