@@ -23,11 +23,14 @@ class Range:
     low_open: bool = False
     high_open: bool = False
     why: str = ""
+    dyadic: bool = False  # a power of 1/2 (checked on counter-models; z3 cannot express it)
 
     def contains(self, value: Fraction) -> bool:
         if self.low is not None and (value < self.low or (self.low_open and value == self.low)):
             return False
         if self.high is not None and (value > self.high or (self.high_open and value == self.high)):
+            return False
+        if self.dyadic and not (value.numerator == 1 and value.denominator & (value.denominator - 1) == 0):
             return False
         return True
 
@@ -42,7 +45,7 @@ class Range:
     def text(self, name: str) -> str:
         low = "" if self.low is None else f"{self.low} {'<' if self.low_open else '<='} "
         high = "" if self.high is None else f" {'<' if self.high_open else '<='} {self.high}"
-        return f"{low}{name}{high}"
+        return f"{low}{name}{high}" + (", a power of 1/2" if self.dyadic else "")
 
 
 def _rational(value: Fraction) -> str:
@@ -53,8 +56,8 @@ _ZERO, _ONE, _HALF = Fraction(0), Fraction(1), Fraction(1, 2)
 _GAP = Range(_ZERO, _ONE, why="an excess risk R_*(h) - R^* lies in [0, 1]")
 _RISK = Range(_ZERO, _ONE, why="a risk lies in [0, 1]")
 _MASS = Range(_ZERO, _ONE, why="rho_*(h, h') is a probability (nu_* of a disagreement region)")
-_EPS_L = Range(_ZERO, _HALF, low_open=True, why="eps_l = 2^-l with l >= 1 (Algorithm 2, line 1)")
-_EPS_PREV = Range(_ZERO, _ONE, low_open=True, why="eps_j = 2^-j with j >= 0 (Algorithm 2, line 1)")
+_EPS_L = Range(_ZERO, _HALF, low_open=True, why="eps_l = 2^-l with l >= 1 (Algorithm 2, line 1)", dyadic=True)
+_EPS_PREV = Range(_ZERO, _ONE, low_open=True, why="eps_j = 2^-j with j >= 0 (Algorithm 2, line 1)", dyadic=True)
 _Q = Range(_ZERO, _ONE, low_open=True, why="a query probability lies in (0, 1] (Algorithm 2, line 13)")
 
 STANDING: dict[str, Range] = {
