@@ -149,11 +149,11 @@ LEMMA = (
         "F10",
     ),
     Row(
-        "Lemma A.2, middle line (tex l. 529-545)",
-        "|ΔR_t| ≤ |R_t(h) − R_*(h)| + …",
-        "≤ 2ρ*(h, h')c_t",
-        "a pointwise corruption bounded by a change of risk (F13)",
-        "two points, one round",
+        "Lemma A.2, first '≤' (tex l. 547-560)",
+        "≤ ρ*(h, h')(2/|I|)Σ_t max_h (R_t(h) − R*(h))",
+        "≤ ρ*(h, h')(2/|I|)Σ_t c_t",
+        "a pointwise corruption bounded by a change of risk",
+        "ν = (1/2, 1/2), η* = (0, 0), η_1 = (0, 1/2): 1/2 > 1/4",
         "F13",
     ),
     Row(
