@@ -341,7 +341,7 @@ def theorem_sentences(summary) -> list[str]:
                 worst = max(ratios)
                 outside = (
                     " (outside the corrected theorem's regime: the runs use Algorithm 2's beta1 = 20480 beta3, "
-                    "the corrected chain needs 54937 beta3)"
+                    "the corrected chain needs 40960 beta3)"
                     if theorem in ("5.1", "C5.1")
                     else ""
                 )
@@ -432,7 +432,7 @@ def write_report(path: Path, summary, sweep_info, spec, figures, adversary, real
         "Budgets: C_total spent evenly (gamma-misspecification towards 1 - eta*, c_t = C_total/n). "
         "Printed label bounds are O(.) statements: their value is the expression inside the O with constant 1, "
         "so measured/printed is the constant a run needs, not a test of the statement. Theorem 5.1's corrected "
-        "forms are proved only for beta1 >= 54937 beta3, and Algorithm 2 (the runs) sets 20480 beta3, so every "
+        "forms are proved only for beta1 >= 40960 beta3, and Algorithm 2 (the runs) sets 20480 beta3, so every "
         "CALruption point is outside the corrected theorem's regime; its ratios are shown for scale. "
         "Theorem 4.1's corrected confidence is 1 - delta(1 + 1/2 + ... + 1/K) (F7).",
         "",

@@ -60,7 +60,9 @@ THM41_BUDGET = Fraction(1, 8)  # C_[0,t] <= t/8 at every checkpoint (the theorem
 THM41_ACCURACY_EPS = Fraction(5, 4)  # SHARP along the route (corrected.thm41.accuracy; printed 1, F8)
 # the statement's constant: the printed 1 holds on the theorem's event (corrected.thm41.accuracy_event),
 # and no smaller one does (corrected.thm41.accuracy_event_forced); 5/4 is only the route's through Lemma C.1
-THM41_ACCURACY_EPS_STATEMENT = Fraction(1)
+THM41_ACCURACY_EPS_STATEMENT = Fraction(1)  # at n = 2^k, or any n with C_[0,n] <= n/8 (FINDINGS F19)
+# at n = 2^13 - 1 a realisable run (R^* = 0, corruption after the last checkpoint) forces a factor above this on eps
+THM41_GENERAL_N_FORCED = Fraction(196, 100)  # proofs_check/thm41_general_n.py: 3/32 over the least eps, 1.9646
 THM41_ACCURACY_CORRUPTION = Fraction(8)  # 8 (C_total/n) R^* (printed O(R^* C_total/n))
 THM41_RADIUS_BETA = 604  # CARRIED: Delta_h <= 604 beta_t/t + 21 R^* (above 30179/50)
 THM41_RADIUS_RSTAR = 21  # CARRIED: above 1007/50
@@ -69,8 +71,14 @@ THM41_LABELS = 120 * THM41_RADIUS_FACTOR  # SHARP J = 120 m = 604.8 (corrected.t
 THM41_THETA_RADIUS = (Fraction(14), Fraction(120))  # theta^*(14 R^* + 120 beta/n), as printed and kept
 
 # -- Lemma 5.1, Theorem 5.1, Corollary 5.1 (CALruption; corrected.lemma51.*, corrected.thm51.*) ---
-BETA1_OVER_BETA3_NEEDED = 54937  # CARRIED: beta1 >= 54937 beta3 (sharp 41984 + 4096 sqrt 10)
-BETA1_OVER_BETA3_SHARP = Surd(Fraction(41984), Fraction(4096), 10)  # SHARP (corrected.lemma51.beta1_ratio)
+# Lemma 5.1's induction closes iff beta1 >= 40960 beta3 (corrected.lemma51.split_ratio: the estimation lemma's two
+# coefficients kept apart, as its proof derives them; eps_j dyadic and D^^{l-1} >= eps_{l-1} do not move it)
+BETA1_OVER_BETA3_NEEDED = 40960  # CARRIED into Theorem 5.1's chain (corrected.thm51.labels.query_dis2)
+BETA1_OVER_BETA3_SHARP = Fraction(40960)  # SHARP (corrected.lemma51.split_ratio)
+# the same with the printed lemma's merged coefficient (4 sqrt 10 + 2)(max D^ + eps_l): a loose intermediate
+BETA1_OVER_BETA3_MERGED = Surd(Fraction(41984), Fraction(4096), 10)  # corrected.lemma51.beta1_ratio, 54936.7
+# at Algorithm 2's beta1 = 20480 beta3 the induction closes iff beta2 >= (3 + 2 sqrt 2)/32 (printed 5/32)
+BETA2_AT_20480 = Surd(Fraction(3, 32), Fraction(2, 32), 2)  # corrected.lemma51.at_20480.*
 THM51_ACCURACY_SQRT = Fraction(6)  # 6 sqrt(2 beta1/n) = sqrt(72 beta1/n): n >= 72 beta1/eps^2
 THM51_ACCURACY_CORRUPTION_PRINTED = Fraction(24)
 THM51_ACCURACY_CORRUPTION = Fraction(64)  # SHARP (corrected.thm51.accuracy, corrected.coro51.accuracy)

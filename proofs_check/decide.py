@@ -74,6 +74,8 @@ def decide_claim(premises, claim, integers=frozenset()) -> Verdict:
     again = _decide_claim((*premises, *extra), claim, integers)
     again.standing, again.rejected = extra, rejected
     if again.status == REFUTED and violations(again.counterexample):
+        again = _dyadic_retry(premises, extra, claim, integers, again)
+    if again.status == REFUTED and violations(again.counterexample):
         return Verdict(
             UNKNOWN,
             reason="every counter-model found lies outside the standing assumptions: "
@@ -82,6 +84,26 @@ def decide_claim(premises, claim, integers=frozenset()) -> Verdict:
             rejected=rejected,
         )
     return again
+
+
+def _dyadic_retry(premises, extra, claim, integers, verdict: Verdict) -> Verdict:
+    """A model that breaks only a dyadic relation (eps_j / eps_l a power of 2): decide again with the ratio
+    fixed at each power of 2 in range (a refutation found with a value fixed is a refutation; a proof there
+    proves nothing, so only refutations are kept)."""
+    from .domain import RELATIONS
+
+    point = verdict.counterexample
+    for rule in RELATIONS:
+        if not rule.dyadic or not set(rule.names) <= set(point) or rule.holds(point):
+            continue
+        base, name = rule.names
+        for k in range(1, 21):
+            fixed = (f"Eq({name}, {2**k}*{base})",)
+            trial = _decide_claim((*premises, *extra, *fixed), claim, integers)
+            if trial.status == REFUTED and not violations(trial.counterexample):
+                trial.standing, trial.rejected = (*extra, *fixed), verdict.rejected
+                return trial
+    return verdict
 
 
 @lru_cache(maxsize=4096)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .corrigendum import PAGE_END, ranked_page
 from .decide import NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED, SHARP_STEPS, decider_versions
 from .exact import fraction_text
 from .step import REPAIR_SUFFIX
@@ -59,10 +60,14 @@ THEOREMS = {
 # what a counterexample to the statement forces, and the best the project proves). `lemmas` are the paper's
 # \\labels whose steps carry the row in `--json` (`result_verdicts`).
 _T31, _LC1, _T41 = ("them: passive learning",), ("lem: passive learning",), ("prop: robust cal for known C",)
-_EVENT_FORCED = (
-    "the route's forced value: its counter-model is a point of the proof's event line inside the standing assumptions"
+_EVENT_ONLY = (
+    "on the proof's event line only (a point of it inside the standing assumptions, not a run): "
+    "not known as a statement"
 )
 _NO_FORCED = "none: no counterexample to the statement is known below the proved value"
+# "sharp as a statement" only where a realisable run (or a population instance, for a population statement)
+# forces the proved constant; a point of the proof's event line is not a run, so such rows give the interval
+# [event-forced, proved] and say "not known as a statement" (statement_sharp False).
 VERDICTS = (
     dict(
         result="Theorem 3.1, bound",
@@ -73,47 +78,49 @@ VERDICTS = (
         proof="gap (F3, F14)",
         constant="last term, printed 5",
         interval="corrected.thm31.sharp_bound",
-        forced="2 + 2 sqrt 2 = 4.82843 on the event (" + _EVENT_FORCED + ": c = 0, R^* = 0, rho = Delta)",
+        forced="2 + 2 sqrt 2 = 4.82843 " + _EVENT_ONLY + " (c = 0, R^* = 0, rho = Delta)",
         proved="2 + 2 sqrt 2 = 4.82843 for C_total <= n/8; the printed 5 for n/8 < C_total < n/4",
-        statement_sharp=True,
+        statement_sharp=False,
     ),
     dict(
         result="Theorem 3.1, 'This implies'",
         lemmas=_T31,
-        statement="false (F15; witness inside the standing assumptions)",
+        statement="false (F15: F2's realised run at C_total = n/8 breaks the coefficient 1 on (C_total/n)R^*)",
         proof="gap (F15)",
-        constant="factor on eps, printed 1 (with 8 on (C/n)R^*)",
+        constant="factor on eps, printed 1 (with 8 on (C/n)R^*, printed 1)",
         interval="corrected.thm31.implies",
-        forced="(44 + 16 sqrt 7)/18 = 4.79623 on the event (" + _EVENT_FORCED + ": R^* = 0, C = n/8); F15's own "
-        "witness forces 5/4",
-        proved="(44 + 16 sqrt 7)/18 = 4.79623",
-        statement_sharp=True,
+        forced="(44 + 16 sqrt 7)/18 = 4.79623 " + _EVENT_ONLY + " (R^* = 0, C = n/8); the coefficient of "
+        "(C_total/n)R^*: above 4.2 by F2's run at n = 2^16 (Delta = 7/32, R^* = 25/64, C_total = n/8; 4.48 as n "
+        "grows)",
+        proved="(44 + 16 sqrt 7)/18 = 4.79623 on eps with 8 on (C_total/n)R^*",
+        statement_sharp=False,
     ),
     dict(
         result="Lemma C.1, lines 1-2",
         lemmas=_LC1,
-        statement="false (F2, a realised run); line 3 true",
+        statement="false (F2, a realised run); line 3 true (26; the event line proves 39/2, corrected.lemc1.line3)",
         proof="gap (F2, F3)",
-        constant="L/t coefficient, printed 22 (corruption coefficient, printed 4: "
-        "[16/3, 8], 16/3 forced by F2's population instance)",
+        constant="L/t coefficient, printed 22 (corruption coefficient, printed 4: proved 8; F2's run forces more "
+        "than 4)",
         interval="corrected.lemc1.line1",
-        forced="(44 + 16 sqrt 7)/9 = 9.59245 on the event at t (" + _EVENT_FORCED + ": c = 1/8, R^* = 0)",
+        forced="(44 + 16 sqrt 7)/9 = 9.59245 " + _EVENT_ONLY + " (c = 1/8, R^* = 0)",
         proved="(44 + 16 sqrt 7)/9 = 9.59245 (the printed 22 holds)",
-        statement_sharp=True,
+        statement_sharp=False,
     ),
     dict(
         result="Theorem 4.1, accuracy",
         lemmas=_T41,
-        statement="true on its event with O(R^* C_total/n) = 8(C_total/n)R^*: the printed sample size gives "
-        "eps + 8(C/n)R^* along the sharp event line at t = n (corrected.thm41.accuracy_event)",
-        proof="gap (F2, F7, F8: the route through Lemma C.1's closed form gives only (5/4) eps)",
+        statement="false for general n (F19: a realisable run at n = 2^13 - 1, R^* = 0, corruption after the last "
+        "checkpoint); at n = 2^k, or with C_[0,n] <= n/8 as well, true on its event with O(R^* C_total/n) = "
+        "8(C_total/n)R^* (corrected.thm41.accuracy_event)",
+        proof="gap (F2, F7, F8, F19: Lemma C.1 is applied at t = n; through its closed form only (5/4) eps)",
         constant="factor on eps, printed 1",
         interval="corrected.thm41.accuracy",
-        forced="1 on the event (corrected.thm41.accuracy_event_forced: 999/1000 refuted at R^* = 1/2, c -> 0, "
-        "L/(n eps) -> 0, and the factor bisected just below 1; the supremum 1 is approached, not attained)",
-        proved="1 (corrected.thm41.accuracy_event); 5/4 along Lemma C.1's closed form",
-        statement_sharp=True,
-        evidence=(("corrected.thm41.accuracy_event", PROVED), ("corrected.thm41.accuracy_event_forced", REFUTED)),
+        forced="at n = 2^13 - 1: above 1.96 by a realisable run (F19); at n = 2^k: 1 " + _EVENT_ONLY,
+        proved="1 at n = 2^k or with C_[0,n] <= n/8 (corrected.thm41.accuracy_event; 5/4 along Lemma C.1's "
+        "closed form); other n: not decided (h_out lies in V_{T+1}, T = 2^floor(log2 n), so "
+        "Delta <= 603.58 beta_T/T + 20.14 R^*)",
+        statement_sharp=False,
     ),
     dict(
         result="Theorem 4.1, label complexity",
@@ -153,21 +160,25 @@ VERDICTS = (
         lemmas=("lem: est helper",),
         statement="false as printed (F17 at population level, realised; F5)",
         proof="gap (F5)",
-        constant="estimation constant at beta1 = 20480 beta3, printed 1/16",
+        constant="estimation constant at beta1 = 20480 beta3, printed 1/16 (merged form; kept apart: sqrt(2)/16 on "
+        "max D^ + eps_l and 1/(32 sqrt 5) on eps_l)",
         interval="calruption_gap.est.statement",
         forced=_NO_FORCED + " (F17 forces the corruption term, not this constant)",
-        proved="(4 sqrt 10 + 2)/sqrt 20480 = 0.102364",
+        proved="(4 sqrt 10 + 2)/sqrt 20480 = 0.102364 (merged)",
         statement_sharp=False,
     ),
     dict(
         result="Lemma 5.1 (gap lemmas)",
         lemmas=("lem: upper and lower bound",),
-        statement="not decided (its chain closes only with beta1 >= 54937 beta3)",
+        statement="not decided (its induction closes with beta1 >= 40960 beta3, or at Algorithm 2's 20480 beta3 "
+        "with beta2 >= (3 + 2 sqrt 2)/32; at 20480 beta3 and beta2 = 5/32 the step fails at a dyadic point of "
+        "its event line)",
         proof="gap (F5, F10, F16)",
         constant="beta1/beta3 needed, Algorithm 2 sets 20480",
-        interval="corrected.lemma51.beta1_ratio",
-        forced=_NO_FORCED,
-        proved="41984 + 4096 sqrt 10 = 54936.7 (the chain closes)",
+        interval="corrected.lemma51.split_ratio",
+        forced="40960 " + _EVENT_ONLY + " (corrected.lemma51.dyadic.upper_small_witness: refuted at 40940)",
+        proved="40960 (kept apart; the merged coefficients need 41984 + 4096 sqrt 10 = 54936.7, "
+        "corrected.lemma51.beta1_ratio)",
         statement_sharp=False,
     ),
     dict(
@@ -277,9 +288,8 @@ def verdict_table(by_id) -> list[str]:
     lines += [
         "",
         f"{route} of {len(VERDICTS)} intervals are sharp along their route (forced and proved agree to a "
-        f"relative 10^-4); {statement} of {len(VERDICTS)} are sharp as statements (on the proof's event, by "
-        "values inside the standing assumptions); the others have no forced value: the project proves them and "
-        "knows no counterexample below.",
+        f"relative 10^-4); {statement} of {len(VERDICTS)} are sharp as statements (forced by a realisable run); "
+        "the others are known only on the proof's event line or have no forced value.",
         "",
     ]
     return lines
@@ -434,6 +444,15 @@ def closes(classes: dict) -> str:
     return "yes (given the assumed links)"
 
 
+def _split_counts(items) -> tuple[int, int, int]:
+    """(errors, typos, not well-formed) among the false printed lines: F16 holds the lines whose repaired
+    reading is proved (typos) and those not well-formed as printed."""
+    ill = sum(1 for group in items.values() for _, v in group if v.status == NOT_WELL_FORMED)
+    typos = sum(1 for _, v in items.get("F16", ()) if v.status == REFUTED)
+    total = sum(len(v) for v in items.values())
+    return total - typos - ill, typos, ill
+
+
 def errata_markdown(results, titles: dict[str, str] | None = None) -> str:
     titles = finding_titles() if titles is None else titles
     by_id = {s.id: (s, v) for s, v in results}
@@ -448,8 +467,14 @@ def errata_markdown(results, titles: dict[str, str] | None = None) -> str:
             group = step.finding or ("F16" if verdict.status == NOT_WELL_FORMED else "(no finding)")
             items.setdefault(group, []).append((step, verdict))
     order = sorted(items, key=lambda f: ("FR(".index(f[0]), int(f[1:]) if f[1:].isdigit() else 0, f))
+    real, typos, ill_formed = _split_counts(items)
     lines = [
         '# Errata for "Corruption Robust Active Learning" (Chen, Du, Jamieson, NeurIPS 2021)',
+        "",
+        *ranked_page(),
+        PAGE_END,
+        "",
+        "## Machine detail",
         "",
         "Generated by `python -m proofs_check --errata ERRATA.md` from the decided proof steps of "
         "`proofs_check/` (tests/test_proofs_check.py fails when it is stale). Each finding is explained in "
@@ -458,8 +483,9 @@ def errata_markdown(results, titles: dict[str, str] | None = None) -> str:
         "",
         f"Deciders: {decider_versions()}.",
         "",
-        f"{sum(len(v) for v in items.values())} printed lines are false or not well-formed as printed, "
-        f"under {len(items)} findings.",
+        f"{sum(len(v) for v in items.values())} printed lines are false or not well-formed as printed: "
+        f"{real} are errors (under {len(items) - (1 if 'F16' in items else 0)} findings), {typos} are typos whose "
+        f"intended reading is proved (F16), and {ill_formed} are not well-formed as printed (F16: notation).",
         "",
     ]
     lines += verdict_table(by_id)
@@ -552,6 +578,17 @@ def errata_markdown(results, titles: dict[str, str] | None = None) -> str:
     return "\n".join(lines)
 
 
+# routes whose bisected constant is sharp for the route but carries a loose intermediate line
+LOOSE = {
+    "corrected.lemma51.beta1_ratio": "the estimation lemma's two coefficients merged into (4 sqrt 10 + 2)(max D^ + "
+    "eps_l) (kept apart: 40960, corrected.lemma51.split_ratio)",
+    "corrected.thm41.accuracy": "Lemma C.1's closed form 22 L/n + 8(C/n)R^* + sqrt(8R^* L/n) (the event line gives "
+    "1 at n = 2^k, corrected.thm41.accuracy_event)",
+    "corrected.thm41.labels.solve": "Lemma C.1's line 3 (26 L/t + R^*) for h_hat_t and beta_4 = 25",
+    "corrected.thm41.labels.solve_rstar": "Lemma C.1's line 3 (26 L/t + R^*) for h_hat_t and beta_4 = 25",
+}
+
+
 def _corrected_constants(results) -> list[str]:
     """The constants each corrected chain needs, as bisected (proofs_check/steps/corrected.py)."""
     rows = [
@@ -578,8 +615,12 @@ def _corrected_constants(results) -> list[str]:
     for step, verdict in rows:
         low, high = verdict.sharp
         row = rows_by_step.get(step.id)
-        if step.id in evidence:
-            as_statement = f"{evidence[step.id]['result']}: the statement's own constant, forced (sharp)"
+        if step.id in LOOSE:
+            as_statement = f"a route's constant, carrying a loose intermediate: {LOOSE[step.id]}"
+        elif step.id in evidence:
+            as_statement = (
+                f"{evidence[step.id]['result']}: the statement's constant on its event (not known as a statement)"
+            )
         elif row is None:
             as_statement = "route only: an intermediate line of a proof, not a statement's constant"
         elif statement_sharp(row) and "evidence" in row:
@@ -587,11 +628,28 @@ def _corrected_constants(results) -> list[str]:
                 f"{row['result']}: a route's constant; the statement's is {row['proved'].split(' (')[0]}, sharp"
             )
         elif statement_sharp(row):
-            as_statement = f"{row['result']}: sharp (forced on the event)"
+            as_statement = f"{row['result']}: sharp (forced by a realisable run)"
+        elif "event line only" in row["forced"]:
+            as_statement = f"{row['result']}: forced on the event line only; not known as a statement"
         else:
             as_statement = f"{row['result']}: proved; no forced value known"
         lines.append(
             f"| `{step.id}` | {verdict.status} | {step.repair.sharp[0]} | {fraction_text(low)} | "
             f"{fraction_text(high)} | {float(high):.6g} | {as_statement} |"
         )
+    witnesses = [
+        (s, v)
+        for s, v in results
+        if s.id.startswith(CORRECTED_PREFIX) and v.status == REFUTED and (s.repair is None or not s.repair.sharp)
+    ]
+    if witnesses:
+        lines += [
+            "",
+            "Refuted corrected lines without a bisection: points of a proof's event line inside every standing "
+            "assumption, each below a constant that the line above proves (not runs).",
+            "",
+            "| step | counterexample | where |",
+            "| --- | --- | --- |",
+        ]
+        lines += [f"| `{s.id}` | {_points(v.counterexample)} | {s.location} |" for s, v in witnesses]
     return lines + [""]

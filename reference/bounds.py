@@ -209,12 +209,16 @@ def thm41_excess_risk(facts: Facts, n, delta, c_total, budget_ok: bool, form: st
     """R_{h_out} - R^* <= K eps + J R^* C_total/n for the eps the sample size n affords.
     Printed: K = 1 and the O(R^* C/n) read with Lemma C.1's printed 4; corrected: K = 1, J = 8
     (corrected.thm41.accuracy_event: the printed K holds on the theorem's event, sharp; the
-    route through Lemma C.1's closed form, corrected.thm41.accuracy, gives only K = 5/4). Premise: C_[0,t] <= t/8 at every checkpoint (budget_ok).
+    route through Lemma C.1's closed form, corrected.thm41.accuracy, gives only K = 5/4). Premise: C_[0,t] <= t/8 at every checkpoint (budget_ok);
+    the corrected form also needs n = 2^k or C_[0,n] <= n/8 (F19).
     Probability: printed 1 - delta; corrected 1 - delta (1 + ... + 1/K) (F7)."""
     n, delta, c_total = _check(n, delta, c_total)
     _form(form)
     eps = thm41_epsilon(facts, n, delta)
     r = float(facts.r_star)
+    # the corrected statement needs n = 2^k or C_[0,n] <= n/8 as well (FINDINGS F19: a realisable run at
+    # n = 2^13 - 1 breaks it otherwise, whatever the constants)
+    at_checkpoint = n & (n - 1) == 0 or c_total <= K.THM41_BUDGET * n
     if form == PRINTED:
         value, probability = eps + 4 * r * float(c_total) / n, 1 - float(delta)
     else:
@@ -222,15 +226,11 @@ def thm41_excess_risk(facts: Facts, n, delta, c_total, budget_ok: bool, form: st
             float(K.THM41_ACCURACY_EPS_STATEMENT) * eps + float(K.THM41_ACCURACY_CORRUPTION) * r * float(c_total) / n
         )
         probability = 1 - thm41_delta_effective(n, delta)
-    return Bound(
-        "4.1",
-        "excess_risk",
-        form,
-        value,
-        budget_ok,
-        probability,
-        "" if budget_ok else "C_[0,t] > t/8 at some checkpoint",
-    )
+    covered = budget_ok and (form == PRINTED or at_checkpoint)
+    note = "" if budget_ok else "C_[0,t] > t/8 at some checkpoint"
+    if budget_ok and not covered:
+        note = "n is not a power of two and C_[0,n] > n/8 (FINDINGS F19)"
+    return Bound("4.1", "excess_risk", form, value, covered, probability, note)
 
 
 def thm41_labels(facts: Facts, n, delta, budget_ok: bool, form: str = CORRECTED) -> Bound:
@@ -301,7 +301,7 @@ def _beta3(params) -> float:
 def thm51_excess_risk(facts: Facts, n, delta, cbar_total, params, form: str = CORRECTED) -> Bound:
     """R_*(h_out) - R^* <= 6 sqrt(2 beta1/n) + J C-bar_total/n (eps = sqrt(72 beta1/n) is the eps
     n >= 72 beta1/eps^2 affords). Printed J = 24; corrected J = 64 (corrected.thm51.accuracy),
-    proved only with beta1 >= 54937 beta3 (Algorithm 2 sets 20480 beta3: not covered)."""
+    proved only with beta1 >= 40960 beta3 (Algorithm 2 sets 20480 beta3: not covered)."""
     n, delta, cbar_total = _check(n, delta, cbar_total)
     _form(form)
     beta1 = _beta1(params)

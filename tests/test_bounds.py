@@ -96,9 +96,20 @@ def test_theorem41_epsilon_solves_the_sample_size():
     assert n == pytest.approx((8 * 0.1 / eps**2 + 22 / eps) * beta, rel=1e-9)
     printed = B.thm41_excess_risk(facts, n, delta, 0, True, "printed").value
     corrected = B.thm41_excess_risk(facts, n, delta, 0, True, "corrected").value
-    # at C = 0 the corrected bound is the printed eps: the statement's constant is 1 on the theorem's event
-    # (corrected.thm41.accuracy_event, sharp); 5/4 is only the route through Lemma C.1's closed form (F8)
+    # at C = 0 the corrected bound is the printed eps: the statement's constant is 1 on the theorem's event at
+    # n = 2^k or C_[0,n] <= n/8 (corrected.thm41.accuracy_event); 5/4 is only the route through Lemma C.1 (F8)
     assert corrected == pytest.approx(printed, rel=1e-12)
+
+
+def test_theorem41_corrected_covers_only_checkpoints_or_a_budget_at_n():
+    """FINDINGS F19: off a checkpoint, corruption after the last checkpoint is unconstrained."""
+    facts = B.Facts.of(_thresholds4())
+    delta = F(1, 10)
+    assert B.thm41_excess_risk(facts, 2**13, delta, 2**13 // 2, True, "corrected").covered
+    assert B.thm41_excess_risk(facts, 2**13 - 1, delta, 1000, True, "corrected").covered
+    off = B.thm41_excess_risk(facts, 2**13 - 1, delta, 4607, True, "corrected")
+    assert not off.covered and "F19" in off.note
+    assert B.thm41_excess_risk(facts, 2**13 - 1, delta, 4607, True, "printed").covered
 
 
 def test_theorem41_delta_effective_is_the_harmonic_sum():
@@ -161,7 +172,7 @@ ERRATA = Path(__file__).resolve().parent.parent / "ERRATA.md"
         ("corrected.thm41.accuracy", K.THM41_ACCURACY_EPS),
         ("corrected.thm41.labels.sum", K.THM41_LABELS),
         ("corrected.thm51.accuracy", K.THM51_ACCURACY_CORRUPTION),
-        ("corrected.lemma51.beta1_ratio", K.BETA1_OVER_BETA3_SHARP),
+        ("corrected.lemma51.split_ratio", K.BETA1_OVER_BETA3_SHARP),
     ],
 )
 def test_sharp_constants_lie_in_errata_intervals(step, value):

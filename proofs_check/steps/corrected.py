@@ -17,6 +17,7 @@ import dataclasses
 
 from .. import constants as K
 from ..step import NOT_MECHANICAL, Repair, Step
+from .corrected_lemma51 import STEPS as _LEMMA51_KEPT_APART
 from .corrected_thm31 import _SHARP_ROOTS, _SHARP_S
 from .corrected_thm31 import STEPS as _THM31_STEPS
 
@@ -138,22 +139,23 @@ def _induction_step() -> Step:
         printed, id="corrected.lemma51.step", lemma=_L51,
         location=_NOT_PRINTED + "Lemma 5.1's induction step (tex l. 1025-1030) from the corrected branches",
         notes=("the same propositional step as calruption_gap.induction.step; its upper and lower bounds are "
-               "corrected.lemma51.* at a = 1/16 (beta1 >= 54937 beta3)",),
-        uses=("corrected.lemma51.upper_small#repair", "corrected.lemma51.upper_large#repair",
-              "corrected.lemma51.lower_small#repair", "corrected.lemma51.lower_large#repair",
-              "corrected.lemma51.beta1_ratio#repair", "calruption_gap.induction.base_upper",
+               "corrected.lemma51.* at a = 1/16 (merged coefficients: beta1 >= 54937 beta3; kept apart, "
+               "corrected.lemma51.split.*: beta1 >= 40960 beta3)",),
+        uses=("corrected.lemma51.split.upper_small#repair", "corrected.lemma51.split.upper_large#repair",
+              "corrected.lemma51.split.lower_small", "corrected.lemma51.split.lower_large",
+              "corrected.lemma51.split_ratio#repair", "calruption_gap.induction.base_upper",
               "calruption_gap.induction.base_lower_premise"))
 
 
 # ---------------------------------------------------------------- Theorem 5.1 (label complexity)
 # The query chain of Appendix D.6 re-run downstream of its refuted links: Lemma 5.2 from the corrected
-# Lemma 5.1 (corrected.lemma51.induction, beta1 >= 54937 beta3), the epoch's 8 beta1 kept (F11), 9 per
+# Lemma 5.1 (corrected.lemma51.induction, beta1 >= 40960 beta3), the epoch's 8 beta1 kept (F11), 9 per
 # layer (F11), every epoch's theta^* bounded by theta^*(2R^* + 3 sqrt(beta1/n)) (F12's repair), and the
 # sums over epochs with L = ceil(log_4(n/beta1)) (TL = 2^L, TL^2 < 4n/beta1, L < lgnb/2 + 1, lgnb =
 # log_2(n/beta1)). Cb is the g-weighted corruption of the epochs before l (weights 2R^* or 1, so at most
 # 2 N_s each: the printed budget's weight <= 1 needs R^* <= 1/2, calruption_main.proof.cbar_weights).
 _LAB51 = "corrected.thm51.labels."
-_BETA1 = f"beta1 >= {K.BETA1_OVER_BETA3_NEEDED}*beta3"  # corrected.lemma51.beta1_ratio's sharp B = 54936.6..., rounded up
+_BETA1 = f"beta1 >= {K.BETA1_OVER_BETA3_NEEDED}*beta3"  # corrected.lemma51.split_ratio's sharp B
 # printed steps whose algebra is decided again with the corrected Lemma 5.1 underneath: (printed id, new name)
 _RERUN = (("calruption_main.proof.query_dis2.repaired", "query_dis2"),
           ("calruption_main.proof.query_relax", "query_relax"),
@@ -200,13 +202,13 @@ def _rerun_steps() -> tuple[Step, ...]:
         if old == "calruption_main.proof.query_dis2.repaired":
             premises = tuple(_BETA1 if p == "Eq(beta1, 32*640*beta3)" else p for p in premises)
             assert premises != step.premises, "query_dis2's beta1 premise moved: update _rerun_steps"
-            uses += ("corrected.lemma51.beta1_ratio#repair",)
+            uses += ("corrected.lemma51.split_ratio#repair",)
         out.append(dataclasses.replace(
             step, id=_LAB51 + new, reading_of="", uses=uses, premises=premises, finding="",
             location=_NOT_PRINTED + "Theorem 5.1's query chain: " + step.location,
             notes=(f"The algebra of {old}, decided again so that the chain rests on the corrected Lemma 5.1 "
-                   "(corrected.lemma51.induction, whose targets are the printed ones) and beta1 >= 54937 beta3 "
-                   "(corrected.lemma51.beta1_ratio).",)))
+                   "(corrected.lemma51.induction, whose targets are the printed ones) and beta1 >= 40960 beta3 "
+                   "(corrected.lemma51.split_ratio).",)))
     return tuple(out)
 
 
@@ -437,6 +439,19 @@ STEPS = (
         notes=("l = L/t, c = C_t/t, m = sqrt(l), p = sqrt(2R^*): 2pm = sqrt(8 R^* L/t). The printed line 1 (4(C_t/n)R^*) "
                "is false (F2: a realised run); only its corruption coefficient changes, 4 -> 8. The sharp event line at "
                "t is corrected.thm31.sharp_event's algebra with t for n (the proof's 'same proof steps').",),
+        uses=("robust_cal.lemc1.bernstein", "robust_cal.lemc1.argmin", "corrected.thm31.sharp_event"),
+    ),
+    Step(
+        id="corrected.lemc1.line3",
+        lemma=_LEMC1,
+        location=_NOT_PRINTED + "Lemma C.1 (tex l. 600-603), line 3 'Delta <= 26 L/t + R^*', from the sharp event line "
+                 "at t (the route of corrected.lemc1.line1)",
+        premises=_C1_DOMAIN + _SHARP_ROOTS + (_SHARP_S,),
+        claim="Delta <= 26*l + R_star",
+        justification="the quadratic in s = sqrt(Delta + 2R^*) with c = C_t/t <= 1/8",
+        repair=Repair(claim="Delta <= K*l + R_star", sharp=("K", "1", "26"), sharp_steps=14,
+                      note="the smallest K with Delta <= K L/t + R^* along the sharp event line"),
+        notes=("The printed 26 holds; the bisection gives the constant this route proves (not stated in the paper).",),
         uses=("robust_cal.lemc1.bernstein", "robust_cal.lemc1.argmin", "corrected.thm31.sharp_event"),
     ),
     Step(
@@ -694,7 +709,7 @@ STEPS = (
         id="corrected.lemma51.induction",
         lemma=_L51,
         location=_NOT_PRINTED + "Lemma 5.1 (tex l. 1003-1030): the induction over epochs with the corrected "
-                 "estimation lemma, beta2 = 5/32 and beta1 >= 54937 beta3",
+                 "estimation lemma (its two coefficients kept apart), beta2 = 5/32 and beta1 >= 40960 beta3",
         premises=(),
         claim="Dh <= 3*Dnew/2 + 3*e/2 + 3*g",
         justification="induction over epochs: each step is corrected.lemma51.{upper,lower}_{small,large} at "
@@ -762,7 +777,7 @@ STEPS = (
     ),
 )
 
-STEPS = STEPS + _thm51_label_steps()
+STEPS = STEPS + _thm51_label_steps() + _LEMMA51_KEPT_APART
 
 # Every corrected line is cross-linked to FINDINGS F18 (the corrected theorems).
 STEPS = tuple(dataclasses.replace(step, finding="F18") for step in STEPS)
