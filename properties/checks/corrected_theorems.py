@@ -84,7 +84,7 @@ def check_robust_cal_accuracy_theorem_41_corrected(case, trace):
 
 def _theorem51_corrected(name, impl, case) -> Outcome:
     # the premise the corrected chain uses (corrected.thm51.output): Lemma 5.1's lower bound for h_out at the
-    # last completed epoch, which the corrected Lemma 5.1 gives on its events with beta1 >= 54937 beta3
+    # last completed epoch, which the corrected Lemma 5.1 gives on its events with beta1 >= 40960 beta3 (the estimation lemma's two coefficients kept apart)
     _, L, out, gap, _, _, reason = output_on_lower_bound(name, impl, case)
     if reason:
         return Outcome([], reason)
