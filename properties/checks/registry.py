@@ -35,6 +35,9 @@ class Check:
     # the modes of properties.core.contract.MODES the check calls; () for a statement about the
     # paper that calls no implementation
     covers: tuple[str, ...] = ()
+    # `check --quick`'s examples when they differ from `strategy`'s: a fixed experiment on
+    # fewer seeds (properties/strategies/experiments.py)
+    quick_strategy: SearchStrategy | None = None
 
 
 def trace_check(function, cites: str, kind: str, algorithm: str, strategy, name: str | None = None) -> Check:
@@ -75,11 +78,13 @@ def case_check(function, cites: str, kind: str, strategy) -> Check:
     )
 
 
-def custom_check(function, cites: str, kind: str, strategy, *, covers: tuple[str, ...]) -> Check:
+def custom_check(function, cites: str, kind: str, strategy, *, covers: tuple[str, ...], quick=None) -> Check:
     """function(impl, example) -> list[Violation], for checks that call the
     implementation in their own way (one epoch, Catoni, several algorithms); `covers`
-    names the modes it calls."""
-    return Check(function.__name__, cites, kind, strategy, _judged(function), (function.__doc__ or "").strip(), covers)
+    names the modes it calls; `quick`, the strategy of `check --quick` if not `strategy`."""
+    return Check(
+        function.__name__, cites, kind, strategy, _judged(function), (function.__doc__ or "").strip(), covers, quick
+    )
 
 
 # check name -> reason (a FINDINGS.md entry): the check fails on the reference because the

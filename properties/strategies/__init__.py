@@ -73,6 +73,9 @@ from properties.strategies.crosscheck import (
 from properties.strategies.experiments import (
     CATONI_EXPERIMENT,
     PASSIVE_EXPERIMENT,
+    QUICK_CATONI_EXPERIMENT,
+    QUICK_PASSIVE_EXPERIMENT,
+    QUICK_VANILLA_EXPERIMENT,
     VANILLA_EXPERIMENT,
     CatoniFrequencyExperiment,
     PassiveExperiment,
