@@ -133,7 +133,7 @@ def test_selected_checks_pass_on_the_reference_and_junit_lists_them(pytester):
     assert result.ret == 0
     result.stdout.fnmatch_lines(
         [
-            "cral: implementation under test: reference (in-process); hypothesis profile ci",
+            "cral: implementation under test: reference (in-process); hypothesis profile ci, seed 0",
             f"XFAIL cral::{FINDING} - {EXPECTED_FAILURES[FINDING]}",
         ]
     )

@@ -432,7 +432,7 @@ def check_counterexample_vanilla_loses_best(impl, experiment):
                     final=modified.final_version_space,
                 )
             )
-        scaled = Case(instance, adversary, seed, Params.scaled(e.n, instance.num_hypotheses, e.delta))
+        scaled = case.with_params(Params.scaled(e.n, instance.num_hypotheses, e.delta))
         cal = run_algorithm(name, impl, "calruption", scaled)
         if not cal.epochs:
             found.append(Violation.of(name, "CALruption completed no epoch", seed=seed))
