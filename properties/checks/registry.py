@@ -130,9 +130,23 @@ KNOWN_EXAMPLES: dict[str, tuple[Callable[[], object], ...]] = {
 }
 
 
+# check name -> builders of targeted examples (properties/strategies/targeted.py), run after
+# the known ones and before the generated ones, in every profile and under every seed: each
+# reaches a class of bug the check's draws reach rarely (tests/test_teeth_default_seed.py).
+TARGETED_EXAMPLES: dict[str, tuple[Callable[[], object], ...]] = {
+    # line 8's argmin over V_t: an eliminated hypothesis with the lowest L^_t
+    "check_robust_cal_empirical_risks_and_output": (S.robust_cal_argmin_outside_version_space_case,),
+    "check_robust_cal_elimination_recomputed": (S.robust_cal_argmin_outside_version_space_case,),
+    "check_robust_cal_version_space_only_shrinks": (S.robust_cal_argmin_outside_version_space_case,),
+    # line 4's coin at the first round of a later epoch
+    "check_calruption_importance_weights_unbiased": (S.calruption_epoch_start_coin_case,),
+}
+
+
 def known_examples(name: str) -> tuple:
-    """The check's known examples, built now (see KNOWN_EXAMPLES)."""
-    return tuple(build() for build in KNOWN_EXAMPLES.get(name, ()))
+    """The check's explicit examples, built now: its known examples (KNOWN_EXAMPLES), then
+    its targeted ones (TARGETED_EXAMPLES)."""
+    return tuple(build() for build in KNOWN_EXAMPLES.get(name, ()) + TARGETED_EXAMPLES.get(name, ()))
 
 
 # The modules that define checks; all_checks() collects their CHECKS.
@@ -168,7 +182,11 @@ def all_checks() -> dict[str, Check]:
             if unknown_modes:
                 raise ValueError(f"check {check.name!r} covers unknown modes {sorted(unknown_modes)}")
             checks[check.name] = check
-    for what, names in (("expected failures", EXPECTED_FAILURES), ("known examples", KNOWN_EXAMPLES)):
+    for what, names in (
+        ("expected failures", EXPECTED_FAILURES),
+        ("known examples", KNOWN_EXAMPLES),
+        ("targeted examples", TARGETED_EXAMPLES),
+    ):
         unknown = set(names) - set(checks)
         if unknown:
             raise ValueError(f"{what} name unknown checks: {sorted(unknown)}")
@@ -179,6 +197,7 @@ __all__ = [
     "Check",
     "EXPECTED_FAILURES",
     "KNOWN_EXAMPLES",
+    "TARGETED_EXAMPLES",
     "Violation",
     "all_checks",
     "case_check",

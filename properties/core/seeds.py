@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from contextlib import contextmanager
 
 DEFAULT_SEED = 0  # the base seed of dev and ci
 SEED_LIMIT = 2**64  # base seeds are integers in [0, 2^64)
@@ -63,4 +64,49 @@ def _valid(seed) -> int:
     return seed
 
 
-__all__ = ["DEFAULT_SEED", "RANDOM", "SEED_LIMIT", "check_seed", "fresh_seed", "parse_seed", "resolve_seed"]
+@contextmanager
+def seed_alone():
+    """While it lasts, Hypothesis draws from the seed alone. Without it, Hypothesis (6.13x
+    and later) mixes into its draws constants it collects from every "local" module in
+    sys.modules (any file outside site-packages and the standard library): the examples of
+    one seed then change with what the process imported before (a check module imported
+    late, the candidate's own module run in-process) and with where the suite is installed
+    (a checkout is local, a pip install is not). Measured: importing `fast` and
+    `proofs_check` before a run changed the examples of 2 of 3 checks under one seed. The
+    hook is Hypothesis's internal `providers._get_local_constants`; where a version lacks
+    it, nothing is patched (tests/test_deterministic_verdicts.py would then show the drift)."""
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # pragma: no cover - a Hypothesis without it
+        yield
+        return
+    collect = getattr(providers, "_get_local_constants", None)
+    cache = getattr(providers, "CONSTANTS_CACHE", None)
+    if collect is None or not hasattr(providers, "Constants"):  # pragma: no cover
+        yield
+        return
+    empty = providers.Constants()
+
+    def _clear():
+        if cache is not None and hasattr(cache, "cache"):
+            cache.cache.clear()  # (kind, constraints) -> constants, filled from the local ones
+
+    _clear()
+    providers._get_local_constants = lambda: empty
+    try:
+        yield
+    finally:
+        providers._get_local_constants = collect
+        _clear()
+
+
+__all__ = [
+    "DEFAULT_SEED",
+    "RANDOM",
+    "SEED_LIMIT",
+    "check_seed",
+    "fresh_seed",
+    "parse_seed",
+    "resolve_seed",
+    "seed_alone",
+]

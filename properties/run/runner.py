@@ -33,7 +33,7 @@ from properties.core.budget import BudgetSpent, check_budget, spent
 from properties.core.candidate import DEFAULT_IMPL, as_candidate, raised_at
 from properties.core.contract import CHECKED_IF_PRESENT
 from properties.core.outcomes import FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, STATUSES, XFAIL, XPASS, CheckResult  # noqa: F401
-from properties.core.seeds import check_seed, resolve_seed
+from properties.core.seeds import check_seed, resolve_seed, seed_alone
 from properties.core.violation import CallFailed, Violation
 from properties.reports.saved import encode_example, short_form
 from reference import interrupts
@@ -216,7 +216,7 @@ def run_check(
         # Hypothesis's notes must not mix with a report on stdout; its engine hands its
         # statistics to the collector when the generated examples ran (not after explicit
         # examples that failed, nor after a _FatalCall)
-        with with_reporter(_to_stderr), statistics_collector.with_value(engine.update):
+        with with_reporter(_to_stderr), statistics_collector.with_value(engine.update), seed_alone():
             test()
     except CheckFailed:
         pass

@@ -1,0 +1,96 @@
+"""Teeth under the fixed seed: the default `check` catches every broken copy in tests/broken.
+
+The default test run holds this per copy, cheaply: tests/test_teeth.py (copies of the
+reference) and tests/test_float_teeth.py (copies of fast) run, for each copy, the check
+its `caught_by` records in the configuration of a default `check` run (the profile's
+examples, the fixed seed, the known and targeted examples), so a copy that a default run
+would miss fails there. Here:
+
+* the targeted examples (properties/strategies/targeted.py) reach their bug class: the
+  reference passes each check on them and the broken copy of that class fails;
+* slow: the whole default command, `python -m properties check --impl <copy>`, on every
+  copy of the reference and of fast, exits 1 with the recorded check failed.
+
+tests/broken/scale_mutants.py holds bugs that show only at sizes `check` does not draw;
+the judge at scale (`crosscheck --counts`, tests/test_scale_judge.py) is theirs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import reference
+from properties import strategies as S
+from properties.checks.registry import TARGETED_EXAMPLES, all_checks
+from properties.judge.load import load_impl
+from properties.run.runner import violations_of
+from tests.broken import fast_mutants, mutants
+from tests.reference_copies import importable
+
+ROOT = Path(__file__).resolve().parents[1]
+# each targeted example and the broken copy of the class it reaches
+CLASS_OF = {
+    S.robust_cal_argmin_outside_version_space_case: "robust_cal_h_hat_over_all_hypotheses",
+    S.calruption_epoch_start_coin_case: "calruption_stale_q_at_epoch_start",
+}
+TARGETED = [(name, build) for name, builders in TARGETED_EXAMPLES.items() for build in builders]
+
+
+@pytest.fixture(scope="module")
+def broken_dir(tmp_path_factory):
+    with importable(tmp_path_factory.mktemp("broken"), mutants.PREFIX) as directory:
+        yield directory
+
+
+def test_every_targeted_example_names_its_bug_class():
+    assert {build for _, build in TARGETED} == set(CLASS_OF)
+    assert set(CLASS_OF.values()) <= set(mutants.BY_NAME)
+
+
+@pytest.mark.parametrize("name, build", TARGETED, ids=[f"{n}-{b.__name__}" for n, b in TARGETED])
+def test_a_targeted_example_passes_the_reference_and_catches_its_bug_class(name, build, broken_dir):
+    check = all_checks()[name]
+    example = build()
+    assert violations_of(check, reference, example) == []
+    with load_impl(mutants.build(mutants.BY_NAME[CLASS_OF[build]], broken_dir), isolate=False) as broken:
+        found = violations_of(check, broken, example)
+    assert found, f"{name} does not see {CLASS_OF[build]} on {build.__name__}()"
+
+
+def _default_check(impl: str, path: Path, cwd: Path) -> tuple[int, dict]:
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "HYPOTHESIS_PROFILE")}
+    env["PYTHONPATH"] = os.pathsep.join([str(path), str(ROOT)])
+    result = subprocess.run(
+        [sys.executable, "-m", "properties", "check", "--impl", impl, "--json", "--timeout", "20"],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    return result.returncode, json.loads(result.stdout)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "family, mutant",
+    [("reference", m) for m in mutants.MUTANTS if not m.xfail] + [("fast", m) for m in fast_mutants.MUTANTS],
+    ids=[f"reference-{m.name}" for m in mutants.MUTANTS if not m.xfail]
+    + [f"fast-{m.name}" for m in fast_mutants.MUTANTS],
+)
+def test_the_default_check_command_catches_every_broken_copy(family, mutant, tmp_path):
+    module = mutants if family == "reference" else fast_mutants
+    copies = tmp_path / "copies"
+    copies.mkdir()
+    with importable(copies, module.PREFIX) as directory:
+        name = module.build(mutant, directory)
+        code, report = _default_check(name, directory, tmp_path)
+    statuses = {c["name"]: c["status"] for c in report["checks"]}
+    caught_by = (mutant.caught_by,) if isinstance(mutant.caught_by, str) else mutant.caught_by
+    assert code == 1 and report["seed"] == 0
+    assert [c for c in caught_by if statuses[c] != "failed"] == [], (mutant.name, statuses)
