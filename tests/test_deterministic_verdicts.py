@@ -22,10 +22,8 @@ import json
 import pytest
 
 import properties
-import reference
 from properties import cli
 from properties.core import profiles, seeds
-from properties.core.contract import PUBLIC_NAMES
 from properties.run.runner import FAILED, run_check
 from tests.broken.mutants import BY_NAME, PREFIX, build
 from tests.reference_copies import importable
@@ -145,21 +143,10 @@ def test_a_bad_seed_is_one_line_and_exit_2(capsys):
 
 
 # -- the Python API and the fuzz profile's database -----------------------------------------
-def _worst_passive(hypotheses, tape, params):
-    trace = reference.passive(hypotheses, tape, params)
-    worst = max(range(len(hypotheses)), key=lambda h: (trace.empirical_risk[h], h))
-    return type(trace)(**{**trace.__dict__, "output": worst})
-
-
-def _broken_namespace() -> dict:
-    functions = {name: getattr(reference, name) for name in PUBLIC_NAMES if callable(getattr(reference, name, None))}
-    return {**functions, "passive": _worst_passive}
-
-
-def test_the_api_gives_the_same_results_call_after_call(isolated_env):
+def test_the_api_gives_the_same_results_call_after_call(isolated_env, broken_copy):
     def run():
         results = properties.check_implementation(
-            _broken_namespace(), profile="dev", checks=[ERM, CATONI], on_fail="collect", quick=True
+            broken_copy, profile="dev", checks=[RISKS, CATONI], on_fail="collect", isolate=False, quick=True
         )
         return [(r.status, r.counterexample, r.violations, r.examples) for r in results]
 
@@ -168,12 +155,13 @@ def test_the_api_gives_the_same_results_call_after_call(isolated_env):
     assert run() == first
 
 
-def test_fuzz_keeps_its_database_per_candidate_in_the_cache_folder(isolated_env):
+def test_fuzz_keeps_its_database_per_candidate_in_the_cache_folder(isolated_env, broken_copy):
     folder = isolated_env / "examples"
     assert profiles.database_dir() == folder
     mine, theirs = profiles.fuzz_database("mypkg", ERM), profiles.fuzz_database("other", ERM)
     assert mine.prefix != theirs.prefix != profiles.fuzz_database("mypkg", CATONI).prefix
-    check = properties.checks.registry.all_checks()[ERM]
-    result = run_check(check, _broken_namespace(), profile="fuzz", seed=5, quick=True)
+    check = properties.checks.registry.all_checks()[RISKS]
+    with properties.load_candidate(broken_copy, isolate=False) as candidate:
+        result = run_check(check, candidate, profile="fuzz", seed=5, quick=True)
     assert result.status == FAILED
     assert any(folder.rglob("*")), "the fuzz profile kept nothing"

@@ -33,33 +33,53 @@ from tests.broken import fast_mutants, mutants
 from tests.reference_copies import importable
 
 ROOT = Path(__file__).resolve().parents[1]
-# each targeted example and the broken copy of the class it reaches
+# each targeted example and the broken copies (family, name) of the classes it reaches
 CLASS_OF = {
-    S.robust_cal_argmin_outside_version_space_case: "robust_cal_h_hat_over_all_hypotheses",
-    S.calruption_epoch_start_coin_case: "calruption_stale_q_at_epoch_start",
+    S.robust_cal_argmin_outside_version_space_case: (("reference", "robust_cal_h_hat_over_all_hypotheses"),),
+    S.calruption_second_epoch_case: (
+        ("reference", "calruption_stale_q_at_epoch_start"),
+        ("fast", "argmin_without_penalty"),
+    ),
 }
 TARGETED = [(name, build) for name, builders in TARGETED_EXAMPLES.items() for build in builders]
 
 
 @pytest.fixture(scope="module")
-def broken_dir(tmp_path_factory):
-    with importable(tmp_path_factory.mktemp("broken"), mutants.PREFIX) as directory:
-        yield directory
+def broken_dirs(tmp_path_factory):
+    with (
+        importable(tmp_path_factory.mktemp("broken"), mutants.PREFIX) as ours,
+        importable(tmp_path_factory.mktemp("broken_fast"), fast_mutants.PREFIX) as fasts,
+    ):
+        yield {"reference": ours, "fast": fasts}
 
 
-def test_every_targeted_example_names_its_bug_class():
+def _copy(family: str, name: str, dirs) -> str:
+    if family == "reference":
+        return mutants.build(mutants.BY_NAME[name], dirs[family])
+    return fast_mutants.build(next(m for m in fast_mutants.MUTANTS if m.name == name), dirs[family])
+
+
+def test_every_targeted_example_names_its_bug_classes():
     assert {build for _, build in TARGETED} == set(CLASS_OF)
-    assert set(CLASS_OF.values()) <= set(mutants.BY_NAME)
+    fast_names = {m.name for m in fast_mutants.MUTANTS}
+    for classes in CLASS_OF.values():
+        for family, name in classes:
+            assert name in (mutants.BY_NAME if family == "reference" else fast_names), (family, name)
 
 
 @pytest.mark.parametrize("name, build", TARGETED, ids=[f"{n}-{b.__name__}" for n, b in TARGETED])
-def test_a_targeted_example_passes_the_reference_and_catches_its_bug_class(name, build, broken_dir):
+def test_a_targeted_example_passes_the_reference_and_catches_a_bug_class(name, build, broken_dirs):
+    """The check passes the reference on the example, and at least one copy of the classes
+    the example reaches fails it (each copy fails the check its caught_by records)."""
     check = all_checks()[name]
     example = build()
     assert violations_of(check, reference, example) == []
-    with load_impl(mutants.build(mutants.BY_NAME[CLASS_OF[build]], broken_dir), isolate=False) as broken:
-        found = violations_of(check, broken, example)
-    assert found, f"{name} does not see {CLASS_OF[build]} on {build.__name__}()"
+    caught = []
+    for family, copy in CLASS_OF[build]:
+        with load_impl(_copy(family, copy, broken_dirs), isolate=False) as broken:
+            if violations_of(check, broken, example):
+                caught.append(copy)
+    assert caught, f"{name} sees none of {CLASS_OF[build]} on {build.__name__}()"
 
 
 def _default_check(impl: str, path: Path, cwd: Path) -> tuple[int, dict]:

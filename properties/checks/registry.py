@@ -138,8 +138,9 @@ TARGETED_EXAMPLES: dict[str, tuple[Callable[[], object], ...]] = {
     "check_robust_cal_empirical_risks_and_output": (S.robust_cal_argmin_outside_version_space_case,),
     "check_robust_cal_elimination_recomputed": (S.robust_cal_argmin_outside_version_space_case,),
     "check_robust_cal_version_space_only_shrinks": (S.robust_cal_argmin_outside_version_space_case,),
-    # line 4's coin at the first round of a later epoch
-    "check_calruption_importance_weights_unbiased": (S.calruption_epoch_start_coin_case,),
+    # past epoch 1: line 4's coin at an epoch's first round, line 10's penalty
+    "check_calruption_importance_weights_unbiased": (S.calruption_second_epoch_case,),
+    "check_calruption_recomputed_from_trace": (S.calruption_second_epoch_case,),
 }
 
 

@@ -181,6 +181,6 @@ from properties.strategies.sampler import (
     sampler_seeds,
 )
 from properties.strategies.targeted import (
-    calruption_epoch_start_coin_case,
+    calruption_second_epoch_case,
     robust_cal_argmin_outside_version_space_case,
 )

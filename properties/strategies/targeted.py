@@ -47,10 +47,11 @@ def robust_cal_argmin_outside_version_space_case() -> Case:
     return Case.from_json(_ARGMIN_OUTSIDE_V)
 
 
-# Algorithm 2, line 4 in a later epoch: Q_t = 1 iff u_t < q_l^{x_t} with the epoch's own q.
-# A copy whose coin lags one round (the q of epoch l at the first round of epoch l + 1)
-# differs only where that first round's coin lies between the two q's.
-_STALE_Q = {
+# Algorithm 2 past epoch 1: line 4's coin with the epoch's own q, and line 10's penalty
+# beta2 Delta^^{l-1}. A copy whose coin lags one round (epoch l's q at the first round of
+# epoch l + 1) differs only where that round's coin lies between the two q's; one that
+# drops the penalty, only where it changes h^*_l (Delta^^0 = 0 hides it in epoch 1).
+_SECOND_EPOCH = {
     "instance": {"nu": ["1/1"], "eta": ["0/1"], "hypotheses": [[1], [0]]},
     "adversary": {"n": 20, "segments": [{"start": 1, "end": 20, "gamma": "0/1", "target": None}]},
     "seed": 0,
@@ -67,12 +68,14 @@ _STALE_Q = {
 }
 
 
-def calruption_epoch_start_coin_case() -> Case:
-    """CALruption where the first round of epoch 2 decides a query: one point, H = {1, 0},
-    eta* = 0, 20 clean rounds, tape seed 0, scaled constants (beta1 = 1). Epoch 1 is
-    rounds 1-4 with q_1 = 1; q_2 = 1/16, and round 5, epoch 2's first, has u_5 = 0.88...:
-    not a query under q_2, a query under the stale q_1 = 1."""
-    return Case.from_json(_STALE_Q)
+def calruption_second_epoch_case() -> Case:
+    """CALruption where epoch 2's first coin and line 10's penalty both decide something:
+    one point, H = {1, 0}, eta* = 0, 20 clean rounds, tape seed 0, scaled constants (beta1
+    = 1). Epoch 1 is rounds 1-4 with q_1 = 1; q_2 = 1/16, and round 5, epoch 2's first,
+    has u_5 = 0.88...: not a query under q_2, a query under a stale q_1 = 1. In epoch 2 the
+    penalised risks R_D^(h) + beta2 Delta^^1_h are 21/32 and 37/64, so h^*_2 = 1, while
+    R_D^ alone would pick 0."""
+    return Case.from_json(_SECOND_EPOCH)
 
 
-__all__ = ["calruption_epoch_start_coin_case", "robust_cal_argmin_outside_version_space_case"]
+__all__ = ["calruption_second_epoch_case", "robust_cal_argmin_outside_version_space_case"]

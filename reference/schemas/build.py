@@ -437,7 +437,8 @@ def check_report_document() -> dict:
                               "arithmetic": {"enum": ["exact", "float64", "float32"]}}),
             "impl": text, "isolated": {"type": "boolean"},
             "profile": {"enum": ["dev", "ci", "fuzz"]},
-            "seed": {"type": ["integer", "null"], "description": "--seed, or null (the profile's own)"},
+            "seed": {"type": ["integer", "null"], "description": "the run's base seed (each check draws "
+                     "from it and its id alone; --seed, else the profile's: 0 under dev and ci), or null"},
             "seconds": {"type": "number", "minimum": 0},
             "candidate_lists": obj({"xfails": text_or_null, "skips": text_or_null,
                                     "strict_xfail": {"type": "boolean"}}),
