@@ -120,6 +120,22 @@ def test_two_check_runs_give_identical_reports_whatever_ran_in_between(capsys, i
         assert set(changed) <= {"still_failing"}, changed
 
 
+def test_a_checks_result_does_not_depend_on_the_checks_before_it(capsys, isolated_env, broken_copy):
+    """What a parallel runner relies on: each check's entry is the same run alone, first
+    or last."""
+    forward = check_json(capsys, isolated_env / "f", "--impl", broken_copy, *RUN)
+    backward = check_json(
+        capsys, isolated_env / "b", "--impl", broken_copy, "--quick", "--in-process", "--only", *ONLY[::-1]
+    )
+    alone = check_json(capsys, isolated_env / "a", "--impl", broken_copy, "--quick", "--in-process", "--only", CATONI)
+
+    def entries(report):
+        return {c["name"]: c for c in without_time(report)["checks"]}
+
+    assert entries(forward) == entries(backward)
+    assert entries(alone)[CATONI] == entries(forward)[CATONI]
+
+
 def test_seed_random_is_printed_and_repeats_with_seed_n(capsys, isolated_env):
     fresh = check_json(capsys, isolated_env / "a", "--quick", "--only", ERM, CATONI, "--seed", "random")
     assert fresh["seed"] != seeds.DEFAULT_SEED  # 1 in 2^64 to be wrong
