@@ -101,7 +101,7 @@ def test_a_module_object_and_an_isolated_import_path_give_the_same_verdicts():
     as_module = properties.check_implementation(reference, checks=[ERM])
     isolated = properties.check_implementation("reference", checks=[ERM], isolate=True, timeout=30)
     assert [r.status for r in as_module] == [r.status for r in isolated] == [PASSED]
-    # derandomised (profile ci): the same examples either way
+    # the fixed seed (profile ci): the same examples either way
     assert as_module[0].examples == isolated[0].examples
 
 

@@ -65,7 +65,7 @@ def teeth_profile():
     previous = getattr(settings, "_current_profile", None)
     current = settings.default
     phases = tuple(p for p in current.phases if p != Phase.shrink)
-    settings.register_profile("teeth", parent=current, derandomize=True, database=None, phases=phases)
+    settings.register_profile("teeth", parent=current, database=None, phases=phases)
     settings.load_profile("teeth")
     try:
         yield
