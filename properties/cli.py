@@ -222,7 +222,7 @@ def _cmd_check(args) -> int:
     # of ours that passes says our record of it is stale when the reference runs (on a
     # candidate, only that its run does not reproduce the paper's counterexample, which other
     # checks judge); the candidate's own expected failure that passes fails under --strict-xfail
-    report = check_report(candidate, profile, base_seed, elapsed, results, lists)
+    report = check_report(candidate, profile, base_seed, elapsed, results, lists, quick=args.quick)
     for entry in report["checks"]:
         entry["replay_file"] = saved.get(entry["name"])
     _write_reports(report, args)

@@ -167,6 +167,7 @@ def test_the_draws_ignore_constants_of_modules_loaded_in_between(tmp_path, monke
 def test_seed_random_is_printed_and_repeats_with_seed_n(capsys, isolated_env):
     fresh = check_json(capsys, isolated_env / "a", "--quick", "--only", ERM, CATONI, "--seed", "random")
     assert fresh["seed"] != seeds.DEFAULT_SEED  # 1 in 2^64 to be wrong
+    assert fresh["quick"] is True
     repeated = check_json(capsys, isolated_env / "b", "--quick", "--only", ERM, CATONI, "--seed", str(fresh["seed"]))
     assert without_time(repeated) == without_time(fresh)
     assert cli.main(["check", "--quick", "--only", ERM, "--seed", str(fresh["seed"])]) == 0

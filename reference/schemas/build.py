@@ -443,7 +443,8 @@ def check_report_document() -> dict:
             "candidate_lists": obj({"xfails": text_or_null, "skips": text_or_null,
                                     "strict_xfail": {"type": "boolean"}}),
             "checks": array(check),
-        }), ignored_fields=IGNORED_FIELDS),
+        }), ignored_fields=IGNORED_FIELDS, quick={"type": "boolean", "description": "check --quick: each check's "
+                                                 "explicit examples and 2 generated ones, experiments on fewer seeds"}),
     }
 
 
