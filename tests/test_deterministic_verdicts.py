@@ -210,3 +210,25 @@ def test_fuzz_keeps_its_database_per_candidate_in_the_cache_folder(isolated_env,
         result = run_check(check, candidate, profile="fuzz", seed=5, quick=True)
     assert result.status == FAILED
     assert any(folder.rglob("*")), "the fuzz profile kept nothing"
+
+
+# -- check --quick ---------------------------------------------------------------------------
+def test_quick_runs_each_fixed_experiment_on_the_first_of_its_seeds():
+    """--quick changes a fixed experiment's seed set only (a prefix of it), never its
+    settings or its thresholds beyond what fewer seeds need."""
+    from dataclasses import replace
+
+    from tests.sampling import sample
+
+    quick = {c.name: c for c in properties.checks.registry.all_checks().values() if c.quick_strategy is not None}
+    assert sorted(quick) == [
+        "check_catoni_condition_1_frequency",
+        "check_counterexample_vanilla_loses_best",
+        "check_passive_bound_theorem_31",
+    ]
+    for check in quick.values():
+        (full,) = set(sample(check.strategy, 1))
+        (short,) = set(sample(check.quick_strategy, 1))
+        assert 0 < len(short.seeds) < len(full.seeds) and short.seeds == full.seeds[: len(short.seeds)]
+        changed = {"seeds", "min_vanilla_eliminations"}
+        assert replace(short, **{k: getattr(full, k) for k in changed if hasattr(full, k)}) == full, check.name
