@@ -285,6 +285,8 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_crosscheck(args) -> int:
+    if args.seed == seeds.RANDOM:  # a fresh case set (or run, with --counts), printed with the report
+        args.seed = seeds.fresh_seed()
     if args.counts or args.sizes is not None or args.n is not None:
         return _cmd_crosscheck_counts(args)
     _check_report_options(args)
@@ -301,8 +303,6 @@ def _cmd_crosscheck(args) -> int:
     # the budget covers the whole run: generating the cases too, one at a time as the run
     # reaches them (any --cases: those the budget leaves unreached are never generated)
     deadline = deadline_in(args.budget)
-    if args.seed == seeds.RANDOM:
-        args.seed = seeds.fresh_seed()
     if args.large:
         seed = LARGE_CROSSCHECK_SEED if args.seed is None else args.seed
         total, stream = args.cases or 10, large_crosscheck_case_stream(args.cases or 10, seed)
