@@ -24,7 +24,8 @@ from types import SimpleNamespace
 from properties.checks.registry import all_checks
 from properties.core.budget import deadline_in
 from properties.core.candidate import DEFAULT_MEMORY_LIMIT, Candidate, InProcessCandidate, check_required
-from properties.core.profiles import PROFILES
+from properties.core.profiles import PROFILES, explores
+from properties.core.seeds import resolve_seed
 from properties.judge.load import load_candidate
 from properties.reports import xfails_file
 from properties.reports.root_cause import root_cause_order
@@ -149,6 +150,8 @@ def check_implementation(
     skips=None,
     strict_xfail: bool = False,
     budget: float | None = None,
+    seed: int | str | None = None,
+    quick: bool = False,
 ) -> list[CheckResult]:
     """Run the registered checks (all, or those named in `checks`) against `candidate`
     under the Hypothesis profile `profile` (dev, ci or fuzz; properties/core/profiles.py) and
@@ -172,6 +175,11 @@ def check_implementation(
     passes "unexpectedly passed (yours)" -- a failure only under strict_xfail; a skipped
     check is not run ("skipped (yours)").
 
+    seed: the run's base seed, as `check --seed` (properties/core/seeds.py): None for the
+    profile's own (a fixed one under dev and ci: the same results every call; a fresh one
+    under fuzz), an integer in [0, 2^64), or "random". Each check draws its examples from
+    (base seed, check id) alone. quick: as `check --quick` (few examples, the same seed).
+
     budget: seconds the whole call may take (None: no limit; properties/core/budget.py, as
     `check --budget`): a check that has not started when it is spent is "not run", a
     failure of the run (incomplete is not a pass)."""
@@ -187,6 +195,7 @@ def check_implementation(
         if not (seconds > 0 and math.isfinite(seconds)):
             raise ValueError(f"budget must be a positive, finite number of seconds or None, got {budget!r}")
         budget = seconds
+    base_seed = resolve_seed(seed, explores(profile))  # one for every check of the call
     selected = _selected(checks)
     lists = xfails_file.load(xfails, skips, strict_xfail=strict_xfail)
     deadline = deadline_in(budget)  # the candidate's import included, as the CLI's
@@ -195,7 +204,9 @@ def check_implementation(
         results = [
             xfails_file.skipped_result(check, lists.skip_of(name))
             if lists.skip_of(name)
-            else xfails_file.apply(run_check(check, loaded, profile=profile, deadline=deadline), lists)
+            else xfails_file.apply(
+                run_check(check, loaded, profile=profile, seed=base_seed, deadline=deadline, quick=quick), lists
+            )
             for name, check in selected.items()
         ]
     finally:
@@ -206,8 +217,8 @@ def check_implementation(
     if failures and on_fail == "raise":
         where = loaded.runs_in
         message = (
-            f"{len(failures)} of {len(results)} checks failed on {loaded.path} ({where}, profile {profile}):\n"
-            + "\n".join("  " + describe_failure(r).replace("\n", "\n  ") for r in failures)
+            f"{len(failures)} of {len(results)} checks failed on {loaded.path} ({where}, profile {profile}, "
+            f"seed {base_seed}):\n" + "\n".join("  " + describe_failure(r).replace("\n", "\n  ") for r in failures)
         )
         raise ImplementationCheckFailed(message, results, failures)
     if on_fail == "warn":

@@ -20,7 +20,7 @@ from properties.campaign.cli import add_campaign_parser
 from properties.checks.crosscheck import ALGORITHMS, crosscheck, summary_text
 from properties.checks.registry import all_checks
 from properties.core import candidate as harness
-from properties.core import profiles
+from properties.core import profiles, seeds
 from properties.core.budget import deadline_in
 from properties.core.candidate import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path
 from properties.core.contract import PROTOCOL_ALGORITHMS
@@ -71,6 +71,16 @@ def parse_size(text: str) -> int | None:
 
 
 _timeout = positive_number("--timeout", "seconds")
+
+
+def _seed(text: str) -> int | str:
+    """--seed: an integer in [0, 2^64) or 'random' (properties/core/seeds.py)."""
+    try:
+        return seeds.parse_seed(text)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
 _budget = positive_number("--budget", "seconds")
 
 
@@ -116,6 +126,15 @@ def _candidate(args, path: str | None):
             file=sys.stderr,
         )
     return candidate
+
+
+def _seed_text(given, base_seed: int) -> str:
+    """How the report names its seed: fixed, given or fresh."""
+    if given is None and base_seed == seeds.DEFAULT_SEED:
+        return f"seed {base_seed} (fixed: the same examples every run; --seed random explores)"
+    if given is None or given == seeds.RANDOM:
+        return f"seed {base_seed} (fresh; --seed {base_seed} repeats this run)"
+    return f"seed {base_seed}"
 
 
 def _output_lines(output: dict | None) -> list[str]:
@@ -175,6 +194,8 @@ def _cmd_check(args) -> int:
         if unknown:
             raise UsageError(f"--only names unknown checks: {', '.join(unknown)}")
         checks = {name: checks[name] for name in args.only}
+    # one base seed for the run; each check draws from seeds.check_seed(base, its id)
+    base_seed = seeds.resolve_seed(args.seed, profiles.explores(profile))
     deadline = deadline_in(args.budget)  # the whole run, the candidate's import included
     with _candidate(args, args.impl) as candidate:
         results = []
@@ -187,7 +208,15 @@ def _cmd_check(args) -> int:
                     result = xfails_file.skipped_result(check, skip)
                 else:
                     result = xfails_file.apply(
-                        run_check(check, candidate, seed=args.seed, progress=progress.update, deadline=deadline), lists
+                        run_check(
+                            check,
+                            candidate,
+                            quick=args.quick,
+                            seed=base_seed,
+                            progress=progress.update,
+                            deadline=deadline,
+                        ),
+                        lists,
                     )
                 interrupts.raise_if_interrupted()  # no verdict after Ctrl-C, even one a check swallowed
                 progress.finish(f"{result.status} ({result.examples} examples)")
@@ -199,14 +228,17 @@ def _cmd_check(args) -> int:
     # of ours that passes says our record of it is stale when the reference runs (on a
     # candidate, only that its run does not reproduce the paper's counterexample, which other
     # checks judge); the candidate's own expected failure that passes fails under --strict-xfail
-    report = check_report(candidate, profile, args.seed, elapsed, results, lists)
+    report = check_report(candidate, profile, base_seed, elapsed, results, lists, quick=args.quick)
     for entry in report["checks"]:
         entry["replay_file"] = saved.get(entry["name"])
     _write_reports(report, args)
     if not args.json:
         mode = candidate.runs_in
         width = max(len(r.name) for r in results)
-        print(f"implementation {candidate.path} ({mode}), profile {profile}, {elapsed:.1f} s")
+        quick = f", --quick ({profiles.QUICK_EXAMPLES} generated examples per check)" if args.quick else ""
+        print(
+            f"implementation {candidate.path} ({mode}), profile {profile}, {_seed_text(args.seed, base_seed)}{quick}, {elapsed:.1f} s"
+        )
         swidth = max(19, *(len(r.status) for r in results))
         print(f"{'check':<{width}}  {'status':<{swidth}}  {'examples':>8}  cites")
         for r in results:
@@ -263,6 +295,8 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_crosscheck(args) -> int:
+    if args.seed == seeds.RANDOM:  # a fresh case set (or run, with --counts), printed with the report
+        args.seed = seeds.fresh_seed()
     if args.counts or args.sizes is not None or args.n is not None:
         return _cmd_crosscheck_counts(args)
     _check_report_options(args)
@@ -488,7 +522,20 @@ def build_parser():
         action="store_true",
         help="print the report as one JSON object (schema: check-report.schema.json) instead of the table",
     )
-    check.add_argument("--seed", type=int, help="Hypothesis's random seed for every check (default: the profile's)")
+    check.add_argument(
+        "--seed",
+        type=_seed,
+        metavar="N|random",
+        help=f"the run's base seed: each check draws its examples from (N, its id) alone; 'random' "
+        f"draws a fresh one (printed with the report). Default: {seeds.DEFAULT_SEED} under dev and ci, the "
+        "same examples every run; a fresh one under fuzz",
+    )
+    check.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"a first look in seconds: every check with its known examples and {profiles.QUICK_EXAMPLES} "
+        "generated examples, from the same seed",
+    )
     check.add_argument("--junitxml", metavar="PATH", help="also write the results as JUnit XML to PATH")
     _add_list_options(check)
     _add_report_options(check)
@@ -512,7 +559,12 @@ def build_parser():
         "--candidate", help="import path of the candidate implementation (e.g. fast); or --candidate-cmd"
     )
     cross.add_argument("--cases", type=int, help="how many fixed generated cases (default 50; 10 with --large)")
-    cross.add_argument("--seed", type=int, help="seed of the fixed case set (default: the set's own)")
+    cross.add_argument(
+        "--seed",
+        type=_seed,
+        metavar="N|random",
+        help="seed of the case set (default: the fixed set's own; 'random': a fresh one)",
+    )
     cross.add_argument(
         "--large",
         action="store_true",

@@ -68,6 +68,16 @@ def _seconds(text: str) -> float:
     return seconds
 
 
+def _seed(text: str):
+    """--cral-seed: as `check --seed` (properties/core/seeds.py; it imports no Hypothesis)."""
+    from properties.core.seeds import parse_seed
+
+    try:
+        return parse_seed(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error).replace("--seed ", "")) from None
+
+
 def default_profile() -> str:
     """properties.core.profiles' rule: ci when $CI is set, else dev; $HYPOTHESIS_PROFILE when it
     names one of the suite's profiles (another project's may name its own)."""
@@ -167,6 +177,14 @@ def pytest_addoption(parser):
         help="Hypothesis profile of the checks (default: ci when $CI is set, else dev; "
         "$HYPOTHESIS_PROFILE if it names one of these)",
     )
+    group.addoption(
+        "--cral-seed",
+        type=_seed,
+        default=None,
+        metavar="N|random",
+        help="the run's base seed, as `check --seed`: each check draws from (N, its id) alone; 'random' draws "
+        "a fresh one (shown in the header). Default: a fixed one under dev and ci, fresh under fuzz",
+    )
 
 
 def _memory_limit(config):
@@ -256,7 +274,10 @@ def pytest_configure(config):
 def pytest_report_header(config):
     suite = config.stash.get(_SUITE, None)
     if suite is not None:
-        return [f"cral: implementation under test: {suite.describe()}; hypothesis profile {suite.profile}"]
+        return [
+            f"cral: implementation under test: {suite.describe()}; hypothesis profile {suite.profile}, "
+            f"seed {suite.seed}"
+        ]
     return None
 
 
@@ -301,7 +322,7 @@ def pytest_terminal_summary(terminalreporter, config):
     seconds = sum((r.statistics or {}).get("seconds", 0.0) for r in results)
     terminalreporter.write_sep("-", "cral property suite")
     terminalreporter.write_line(
-        f"{suite.describe()}, profile {suite.profile}: {len(results)} checks, "
+        f"{suite.describe()}, profile {suite.profile}, seed {suite.seed}: {len(results)} checks, "
         f"{sum(r.examples for r in results)} examples, {seconds:.1f} s of checking; "
         + ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
     )
@@ -314,6 +335,11 @@ class _Suite:
 
     def __init__(self, config, impl, cmd, profile):
         self.config, self.impl, self.cmd, self.profile = config, impl, cmd, profile
+        from properties.core.profiles import explores
+        from properties.core.seeds import resolve_seed
+
+        # one base seed for the session: every check's examples follow from it and its id
+        self.seed = resolve_seed(config.getoption("cral_seed"), explores(profile))
         self._candidate = None
         self.results = {}  # check name -> CheckResult, in the order run
         self.notes = []  # (check name, note) for passes that are worth a word
@@ -346,7 +372,9 @@ class _Suite:
         from properties.reports.xfails_file import apply
         from properties.run.runner import run_check
 
-        result = apply(run_check(check, self.candidate(), profile=self.profile, deadline=self.deadline), self.lists)
+        result = apply(
+            run_check(check, self.candidate(), profile=self.profile, seed=self.seed, deadline=self.deadline), self.lists
+        )
         self.results[check.name] = result
         return result
 

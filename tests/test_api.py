@@ -101,7 +101,7 @@ def test_a_module_object_and_an_isolated_import_path_give_the_same_verdicts():
     as_module = properties.check_implementation(reference, checks=[ERM])
     isolated = properties.check_implementation("reference", checks=[ERM], isolate=True, timeout=30)
     assert [r.status for r in as_module] == [r.status for r in isolated] == [PASSED]
-    # derandomised (profile ci): the same examples either way
+    # the fixed seed (profile ci): the same examples either way
     assert as_module[0].examples == isolated[0].examples
 
 
@@ -125,7 +125,7 @@ def test_a_broken_candidate_raises_with_each_failing_check_its_violation_and_rep
     assert [r.name for r in error.failures] == [ERM]
     assert error.results[0].status == FAILED and error.results[1].status == PASSED
     message = str(error)
-    assert message.startswith("1 of 2 checks failed on <SimpleNamespace> (in-process, profile ci)")
+    assert message.startswith("1 of 2 checks failed on <SimpleNamespace> (in-process, profile ci, seed 0)")
     assert f"{ERM} (Theorem 3.1) failed after" in message
     assert "the output is not an empirical risk minimiser" in message
     assert error.results[0].violations[0] in message

@@ -133,7 +133,7 @@ def test_selected_checks_pass_on_the_reference_and_junit_lists_them(pytester):
     assert result.ret == 0
     result.stdout.fnmatch_lines(
         [
-            "cral: implementation under test: reference (in-process); hypothesis profile ci",
+            "cral: implementation under test: reference (in-process); hypothesis profile ci, seed 0",
             f"XFAIL cral::{FINDING} - {EXPECTED_FAILURES[FINDING]}",
         ]
     )
@@ -258,6 +258,7 @@ def test_a_failures_text_has_every_violation_the_reproducers_and_the_output():
         (["--cral-timeout=0"], "*--cral-timeout: must be a number of seconds > 0, got '0'*"),
         (["--cral-budget=-3"], "*--cral-budget: must be a number of seconds > 0, got '-3'*"),
         (["--cral-profile=quick"], "*--cral-profile: invalid choice: 'quick'*"),
+        (["--cral-seed=soon"], "*--cral-seed: must be an integer in *0, 2^64) or 'random', got 'soon'*"),
         (["--cral-impl=reference", "--cral-tape-format=npy"], "*apply to --cral-cmd only*"),
         (["--cral-impl=reference", "--cral-keep-requests=/tmp"], "*apply to --cral-cmd only*"),
         (["--cral-impl=reference", "--cral-html=/absent/r.html"], "*--cral-html /absent/r.html: its folder does not*"),
@@ -267,6 +268,19 @@ def test_bad_options_are_usage_errors(pytester, args, message):
     result = run(pytester, *args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([message])
+
+
+def test_cral_seed_sets_the_sessions_base_seed_and_random_names_it(pytester):
+    """--cral-seed as `check --seed`: the header and the summary name the base seed; a
+    fresh one (random) is printed, so it can be given again."""
+    result = run(pytester, "--cral-impl=reference", "--cral-seed=7", "-k", ERM)
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(
+        ["cral: implementation under test: *; hypothesis profile *, seed 7", "*, seed 7: 1 checks*"]
+    )
+    fresh = run(pytester, "--cral-impl=reference", "--cral-seed=random", "-k", ERM)
+    header = next(line for line in fresh.stdout.lines if line.startswith("cral: implementation under test"))
+    assert fresh.ret == 0 and int(header.rsplit("seed ", 1)[1]) >= 0
 
 
 def test_a_spent_budget_fails_the_checks_it_left_not_run(pytester):

@@ -7,14 +7,14 @@ check's own logic, a crash, or a timeout). A control shows that the unpatched co
 returns exactly the reference's traces, so a mutant is never caught because copying
 alone broke something.
 
-Hypothesis: the loaded profile, derandomised, with shrinking and the example database
-turned off. A caught mutant needs one failing example, not a minimal one; the database
-would store mutants' counterexamples under the key the real suite uses too (run_check's
-inner test function is the same for every check); and derandomising makes each mutant's
-verdict reproducible: a mutant that some check finds in, say, 99.9% of random 50-example
-runs would otherwise make this file fail once in a thousand runs. The harness's
-per-call time limit is cut to HANG_TIMEOUT_S for the mutant that hangs and to
-TIMEOUT_S for the others.
+Hypothesis: the configuration of a default `check` run -- the loaded profile's examples
+(dev and ci: 25), the fixed base seed (properties/core/seeds.py), each check's known and
+targeted examples first, no example database -- so a mutant caught here is caught by
+`python -m properties check` on every run, and one that a default run would miss fails
+here (tests/test_teeth_default_seed.py runs the whole command on every copy, slow).
+Shrinking is off: a caught mutant needs one failing example, not a minimal one, and
+shrinking cannot turn a failure back into a pass. The harness's per-call time limit is
+cut to HANG_TIMEOUT_S for the mutant that hangs and to TIMEOUT_S for the others.
 """
 
 from __future__ import annotations
@@ -39,7 +39,6 @@ from reference.trace import trace_to_json
 from tests.broken.mutants import MUTANTS, PREFIX, build, copy_reference, patched_source
 from tests.reference_copies import importable
 
-MAX_EXAMPLES = 50
 TIMEOUT_S = 20.0  # a copy call that runs longer is a finding anyway; keeps a wild mutant from stalling the file
 HANG_TIMEOUT_S = 1.0
 CRASH_MARKERS = ("crashed: ",)
@@ -61,11 +60,12 @@ def broken_dir(tmp_path_factory):
 
 @contextmanager
 def teeth_profile():
-    """The loaded profile, derandomised, without shrinking and without the example database."""
+    """The loaded profile without shrinking and without an example database (run_check
+    seeds every check from the run's base seed, DEFAULT_SEED unless one is given)."""
     previous = getattr(settings, "_current_profile", None)
     current = settings.default
     phases = tuple(p for p in current.phases if p != Phase.shrink)
-    settings.register_profile("teeth", parent=current, derandomize=True, database=None, phases=phases)
+    settings.register_profile("teeth", parent=current, database=None, phases=phases)
     settings.load_profile("teeth")
     try:
         yield
@@ -110,9 +110,9 @@ def test_mutant_is_caught(mutant, broken_dir):
     assert mutant.caught_by in checks, f"no registered check {mutant.caught_by!r}"
     seconds = HANG_TIMEOUT_S if mutant.expect == "timeout" else TIMEOUT_S
     with teeth_profile(), per_call_timeout(seconds):
-        result = run_check(
-            checks[mutant.caught_by], broken, max_examples=MAX_EXAMPLES, prefer_violations=mutant.expect == "violation"
-        )
+        # the default run's examples (no max_examples); prefer_violations only looks on past a
+        # crash for the check's own finding, among the same examples
+        result = run_check(checks[mutant.caught_by], broken, prefer_violations=mutant.expect == "violation")
     assert result.status == FAILED, (
         f"{mutant.caught_by} did not catch {mutant.name} ({mutant.description}) in {result.examples} examples"
     )

@@ -12,8 +12,8 @@ Each check here runs the algorithm once on a boundary case and applies the exist
 check functions of properties/checks/robust_cal.py and checks_calruption.py to the trace,
 unchanged: label counts exact against Q_t = 1 iff u_t < q (a tie u_t = q is not a
 query) and x_t in Dis(V_t), and every recomputation of those modules. Why separate
-registrations rather than st.one_of(existing, boundary) in the existing ones: under the
-derandomised `ci` profile Hypothesis's generation settles on one branch after about ten
+registrations rather than st.one_of(existing, boundary) in the existing ones: under
+a fixed seed, Hypothesis's generation settles on one branch after about ten
 examples (measured with one_of(cases(), update_boundary_cases()): 20 of 25 examples
 boundary cases; with the CALruption pair 5 or 22 of 25, depending on the strategies'
 draws), so a mixture would not keep the existing strategies' share. Here the existing

@@ -113,6 +113,7 @@ from properties.core.violation import Violation
 from properties.strategies import (
     CATONI_EXPERIMENT,
     GAP_BOUND_MODES,
+    QUICK_CATONI_EXPERIMENT,
     CatoniFrequencyExperiment,
     any_regime_cases,
     burst_then_clean_cases,
@@ -764,5 +765,6 @@ CHECKS = (
         "statistical",
         st.just(CATONI_EXPERIMENT),
         covers=("calruption",),
+        quick=st.just(QUICK_CATONI_EXPERIMENT),
     ),
 )

@@ -32,7 +32,15 @@ from properties.core.candidate import run_algorithm
 from properties.core.case import Case
 from properties.core.steering import note, steer
 from properties.core.violation import Violation
-from properties.strategies import PASSIVE_EXPERIMENT, VANILLA_EXPERIMENT, cases, lemma_c1_cases, theorem41_cases
+from properties.strategies import (
+    PASSIVE_EXPERIMENT,
+    QUICK_PASSIVE_EXPERIMENT,
+    QUICK_VANILLA_EXPERIMENT,
+    VANILLA_EXPERIMENT,
+    cases,
+    lemma_c1_cases,
+    theorem41_cases,
+)
 from reference import Params
 from reference import adversary as _adversaries
 from reference import instances as _instances
@@ -424,7 +432,7 @@ def check_counterexample_vanilla_loses_best(impl, experiment):
                     final=modified.final_version_space,
                 )
             )
-        scaled = Case(instance, adversary, seed, Params.scaled(e.n, instance.num_hypotheses, e.delta))
+        scaled = case.with_params(Params.scaled(e.n, instance.num_hypotheses, e.delta))
         cal = run_algorithm(name, impl, "calruption", scaled)
         if not cal.epochs:
             found.append(Violation.of(name, "CALruption completed no epoch", seed=seed))
@@ -532,8 +540,14 @@ CHECKS = (
         "counterexample",
         st.just(VANILLA_EXPERIMENT),
         covers=("robust_cal_vanilla", "robust_cal", "calruption"),
+        quick=st.just(QUICK_VANILLA_EXPERIMENT),
     ),
     custom_check(
-        check_passive_bound_theorem_31, "Theorem 3.1", "statistical", st.just(PASSIVE_EXPERIMENT), covers=("passive",)
+        check_passive_bound_theorem_31,
+        "Theorem 3.1",
+        "statistical",
+        st.just(PASSIVE_EXPERIMENT),
+        covers=("passive",),
+        quick=st.just(QUICK_PASSIVE_EXPERIMENT),
     ),
 )

@@ -35,6 +35,9 @@ class Check:
     # the modes of properties.core.contract.MODES the check calls; () for a statement about the
     # paper that calls no implementation
     covers: tuple[str, ...] = ()
+    # `check --quick`'s examples when they differ from `strategy`'s: a fixed experiment on
+    # fewer seeds (properties/strategies/experiments.py)
+    quick_strategy: SearchStrategy | None = None
 
 
 def trace_check(function, cites: str, kind: str, algorithm: str, strategy, name: str | None = None) -> Check:
@@ -75,11 +78,13 @@ def case_check(function, cites: str, kind: str, strategy) -> Check:
     )
 
 
-def custom_check(function, cites: str, kind: str, strategy, *, covers: tuple[str, ...]) -> Check:
+def custom_check(function, cites: str, kind: str, strategy, *, covers: tuple[str, ...], quick=None) -> Check:
     """function(impl, example) -> list[Violation], for checks that call the
     implementation in their own way (one epoch, Catoni, several algorithms); `covers`
-    names the modes it calls."""
-    return Check(function.__name__, cites, kind, strategy, _judged(function), (function.__doc__ or "").strip(), covers)
+    names the modes it calls; `quick`, the strategy of `check --quick` if not `strategy`."""
+    return Check(
+        function.__name__, cites, kind, strategy, _judged(function), (function.__doc__ or "").strip(), covers, quick
+    )
 
 
 # check name -> reason (a FINDINGS.md entry): the check fails on the reference because the
@@ -125,9 +130,24 @@ KNOWN_EXAMPLES: dict[str, tuple[Callable[[], object], ...]] = {
 }
 
 
+# check name -> builders of targeted examples (properties/strategies/targeted.py), run after
+# the known ones and before the generated ones, in every profile and under every seed: each
+# reaches a class of bug the check's draws reach rarely (tests/test_teeth_default_seed.py).
+TARGETED_EXAMPLES: dict[str, tuple[Callable[[], object], ...]] = {
+    # line 8's argmin over V_t: an eliminated hypothesis with the lowest L^_t
+    "check_robust_cal_empirical_risks_and_output": (S.robust_cal_argmin_outside_version_space_case,),
+    "check_robust_cal_elimination_recomputed": (S.robust_cal_argmin_outside_version_space_case,),
+    "check_robust_cal_version_space_only_shrinks": (S.robust_cal_argmin_outside_version_space_case,),
+    # past epoch 1: line 4's coin at an epoch's first round, line 10's penalty
+    "check_calruption_importance_weights_unbiased": (S.calruption_second_epoch_case,),
+    "check_calruption_recomputed_from_trace": (S.calruption_second_epoch_case,),
+}
+
+
 def known_examples(name: str) -> tuple:
-    """The check's known examples, built now (see KNOWN_EXAMPLES)."""
-    return tuple(build() for build in KNOWN_EXAMPLES.get(name, ()))
+    """The check's explicit examples, built now: its known examples (KNOWN_EXAMPLES), then
+    its targeted ones (TARGETED_EXAMPLES)."""
+    return tuple(build() for build in KNOWN_EXAMPLES.get(name, ()) + TARGETED_EXAMPLES.get(name, ()))
 
 
 # The modules that define checks; all_checks() collects their CHECKS.
@@ -163,7 +183,11 @@ def all_checks() -> dict[str, Check]:
             if unknown_modes:
                 raise ValueError(f"check {check.name!r} covers unknown modes {sorted(unknown_modes)}")
             checks[check.name] = check
-    for what, names in (("expected failures", EXPECTED_FAILURES), ("known examples", KNOWN_EXAMPLES)):
+    for what, names in (
+        ("expected failures", EXPECTED_FAILURES),
+        ("known examples", KNOWN_EXAMPLES),
+        ("targeted examples", TARGETED_EXAMPLES),
+    ):
         unknown = set(names) - set(checks)
         if unknown:
             raise ValueError(f"{what} name unknown checks: {sorted(unknown)}")
@@ -174,6 +198,7 @@ __all__ = [
     "Check",
     "EXPECTED_FAILURES",
     "KNOWN_EXAMPLES",
+    "TARGETED_EXAMPLES",
     "Violation",
     "all_checks",
     "case_check",

@@ -21,6 +21,13 @@ class Case:
     def tape(self):
         return sample_tape(self.instance, self.adversary, self.seed)
 
+    def with_params(self, params: Params) -> Case:
+        """The same instance, adversary and seed under other parameters: the same tape
+        (it does not depend on the parameters), sampled once for both."""
+        other = Case(self.instance, self.adversary, self.seed, params)
+        other.__dict__["tape"] = self.tape  # where cached_property keeps it
+        return other
+
     def to_json(self) -> dict:
         return {
             "instance": self.instance.to_json(),

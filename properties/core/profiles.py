@@ -1,17 +1,22 @@
 """Hypothesis profiles, registered in one place.
 
-dev: quick local runs; ci: derandomised, no deadline, no database (Hypothesis would
-otherwise auto-load its own `ci` profile when CI is set); fuzz: long runs that keep the
-example database and search past the counterexamples an expected failure explains, for
-`HYPOTHESIS_PROFILE=fuzz` or `python -m properties check --profile fuzz`."""
+dev (local runs) and ci (the same examples, and Hypothesis's reproduction blobs; the
+suite's own `ci` replaces the one Hypothesis would otherwise load when CI is set) are the
+profiles a user gets by default: both are deterministic, with no example database, so
+two runs of one candidate give the same report on any machine, whatever ran there
+before (the checks' seeds: properties/core/seeds.py). fuzz: long runs from a fresh seed
+that keep an example database per candidate (`fuzz_database`) and search past the
+counterexamples an expected failure explains, for `HYPOTHESIS_PROFILE=fuzz` or
+`python -m properties check --profile fuzz`."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
 from hypothesis import HealthCheck, settings
-from hypothesis.database import DirectoryBasedExampleDatabase
+from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 PROFILES = ("dev", "ci", "fuzz")
 # Profiles whose search goes on past a counterexample its expected failure explains
@@ -22,8 +27,16 @@ _loaded: list[str] = []
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large]
 
 
-def dev_database_dir() -> Path:
-    """Where the dev profile keeps Hypothesis's example database: one folder per user
+# Profiles whose runs draw fresh examples unless a seed is given (properties/core/seeds.py);
+# every other profile runs seeds.DEFAULT_SEED
+EXPLORES = frozenset({"fuzz"})
+# Profiles that keep an example database (one per candidate: fuzz_database)
+KEEPS_DATABASE = frozenset({"fuzz"})
+QUICK_EXAMPLES = 2  # `check --quick`: generated examples per check (after its known examples)
+
+
+def database_dir() -> Path:
+    """Where the fuzz profile keeps Hypothesis's example database: one folder per user
     ($XDG_CACHE_HOME or ~/.cache, under cral-hypothesis), not `.hypothesis/` in whatever
     directory a command runs from. $CRAL_HYPOTHESIS_DIR overrides it."""
     if os.environ.get("CRAL_HYPOTHESIS_DIR"):
@@ -32,12 +45,42 @@ def dev_database_dir() -> Path:
     return Path(cache) / "cral-hypothesis" / "examples"
 
 
+class CandidateDatabase(ExampleDatabase):
+    """`database` with every key prefixed by the candidate's identity (its import path or
+    command line) and the check's id: a candidate replays only its own failures of that
+    check, never another candidate's (nor another check's: run_check's inner test
+    function, and so Hypothesis's own key, is the same for every check)."""
+
+    def __init__(self, database: ExampleDatabase, candidate: str, check: str):
+        super().__init__()
+        self.database = database
+        self.prefix = hashlib.sha256(f"{candidate}\0{check}".encode()).hexdigest()[:32].encode() + b":"
+
+    def __repr__(self) -> str:
+        return f"CandidateDatabase({self.database!r}, {self.prefix[:-1].decode()!r})"
+
+    def save(self, key: bytes, value: bytes) -> None:
+        self.database.save(self.prefix + key, value)
+
+    def fetch(self, key: bytes):
+        yield from self.database.fetch(self.prefix + key)
+
+    def delete(self, key: bytes, value: bytes) -> None:
+        self.database.delete(self.prefix + key, value)
+
+    def move(self, src: bytes, dest: bytes, value: bytes) -> None:
+        self.database.move(self.prefix + src, self.prefix + dest, value)
+
+
+def fuzz_database(candidate: str, check: str) -> ExampleDatabase:
+    """The fuzz profile's database, seen by one (candidate, check)."""
+    return CandidateDatabase(DirectoryBasedExampleDatabase(str(database_dir())), candidate, check)
+
+
+# derandomize: a plain @given test under dev or ci (not run through run_check, which seeds
+# every check itself) draws the same examples every run too
 settings.register_profile(
-    "dev",
-    max_examples=25,
-    deadline=None,
-    suppress_health_check=_SLOW_OK,
-    database=DirectoryBasedExampleDatabase(str(dev_database_dir())),
+    "dev", max_examples=25, derandomize=True, deadline=None, database=None, suppress_health_check=_SLOW_OK
 )
 settings.register_profile(
     "ci",
@@ -48,7 +91,8 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=_SLOW_OK,
 )
-settings.register_profile("fuzz", max_examples=2000, deadline=None, suppress_health_check=_SLOW_OK)
+# the database is handed to each check by run_check (fuzz_database), keyed by its candidate
+settings.register_profile("fuzz", max_examples=2000, deadline=None, database=None, suppress_health_check=_SLOW_OK)
 
 
 # values of CI that mean "not under CI" (CI=false in a shell profile, CI=0 in a Makefile)
@@ -80,3 +124,12 @@ def active() -> str:
 
 def explores_past_explained(name: str | None = None) -> bool:
     return (name or active()) in EXPLORES_PAST_EXPLAINED
+
+
+def explores(name: str | None = None) -> bool:
+    """Whether the profile draws fresh examples when no seed is given."""
+    return (name or active()) in EXPLORES
+
+
+def keeps_database(name: str | None = None) -> bool:
+    return (name or active()) in KEEPS_DATABASE

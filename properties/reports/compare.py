@@ -36,6 +36,7 @@ SETTINGS = {
         ("candidate", lambda r: r["candidate"]["path"]),
         ("profile", lambda r: r["profile"]),
         ("seed", lambda r: r["seed"]),
+        ("quick", lambda r: r.get("quick", False)),
         *_LISTS,
     ),
     CROSSCHECK_FORMAT: (

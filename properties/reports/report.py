@@ -59,8 +59,11 @@ def code_version() -> dict:
     return {"package": package, "commit": commit, "dirty": dirty}
 
 
-def check_report(candidate, profile: str, seed: int | None, seconds: float, results, lists) -> dict:
-    """The report of one run (`lists`: the candidate's xfails_file.CandidateLists)."""
+def check_report(
+    candidate, profile: str, seed: int | None, seconds: float, results, lists, quick: bool = False
+) -> dict:
+    """The report of one run (`lists`: the candidate's xfails_file.CandidateLists; `quick`:
+    `check --quick`, few examples per check)."""
     from properties.reports.verdict import check_verdict
     from properties.reports.xfails_file import is_failure
 
@@ -81,6 +84,7 @@ def check_report(candidate, profile: str, seed: int | None, seconds: float, resu
         "isolated": candidate.isolated,
         "profile": profile,
         "seed": seed,
+        "quick": quick,
         "seconds": round(seconds, 2),
         "candidate_lists": lists.to_json(),
         "checks": checks,

@@ -34,6 +34,7 @@ from properties.core.budget import BudgetSpent, check_budget, spent
 from properties.core.candidate import DEFAULT_IMPL, as_candidate, raised_at
 from properties.core.contract import CHECKED_IF_PRESENT
 from properties.core.outcomes import FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, STATUSES, XFAIL, XPASS, CheckResult  # noqa: F401
+from properties.core.seeds import check_seed, resolve_seed, seed_alone
 from properties.core.violation import CallFailed, Violation
 from properties.reports.reproducer import calling_reproducer
 from properties.reports.saved import encode_example, short_form
@@ -110,16 +111,22 @@ def run_check(
     explore: bool | None = None,
     progress=None,
     deadline: float | None = None,
+    quick: bool = False,
 ) -> CheckResult:
     """Run one check under the loaded Hypothesis profile (or the named one), optionally with
-    fewer examples or a fixed random seed. Its known examples run first (unless `known` is
+    fewer examples. `seed` is the run's base seed (properties/core/seeds.py: an int,
+    "random", or None for the profile's own: seeds.DEFAULT_SEED, fresh under fuzz); the
+    check draws from check_seed(base seed, check id), so its examples do not depend on
+    what ran before it. Its known examples run first (unless `known` is
     false: the strategy alone); a failure there ends the run, as any failure does.
     `prefer_violations`: a non-fatal fault (a raise, a malformed result) does not end the
     run; the search goes on for an example on which the check's own logic fails, and the
     fault is reported only if none is found (tests/test_teeth.py: a broken copy that also
     crashes on some inputs must still be caught by the property it breaks).
     `database`: a Hypothesis ExampleDatabase (or None) instead of the profile's, so a
-    campaign's workers share the failures they find (properties/campaign/fuzz.py).
+    campaign's workers share the failures they find (properties/campaign/fuzz.py); the
+    profile's is none under dev and ci, and under fuzz one per (candidate, check)
+    (profiles.fuzz_database).
     An expected failure's counterexample is classified by its finding's cause
     (properties/checks/causes.py): one the cause does not explain is a failure, reported as
     such. `explore` (default: the profile's, profiles.EXPLORES_PAST_EXPLAINED) goes on
@@ -127,7 +134,9 @@ def run_check(
     given, is called before each example (the command line's heartbeat).
     `deadline` (time.monotonic() seconds; properties/core/budget.py): no example starts after
     it; a check stopped before it found anything is NOT_RUN, one stopped while shrinking
-    reports its failure unshrunk."""
+    reports its failure unshrunk. `quick` (`check --quick`): profiles.QUICK_EXAMPLES generated
+    examples (unless `max_examples` says otherwise), a fixed experiment on fewer seeds
+    (Check.quick_strategy), the same seed."""
     candidate = as_candidate(impl)
     reason = EXPECTED_FAILURES.get(check.name)
     skip = not_applicable_reason(check, candidate)
@@ -182,14 +191,18 @@ def run_check(
                 )
             raise CheckFailed("; ".join(map(str, found[:3])))
 
+    if quick and max_examples is None:
+        max_examples = profiles.QUICK_EXAMPLES
     options = {} if max_examples is None else {"max_examples": max_examples}
     if database is not _PROFILE_DATABASE:
         options["database"] = database
-    test = given(example=check.strategy)(_with_deadline(body, deadline))
+    elif profiles.keeps_database(profile):
+        options["database"] = profiles.fuzz_database(candidate.path, check.name)
+    strategy = check.quick_strategy if quick and check.quick_strategy is not None else check.strategy
+    test = given(example=strategy)(_with_deadline(body, deadline))
     for known_example in reversed(known_examples(check.name) if known else ()):
         test = explicit_example(example=known_example)(test)  # the last applied runs first
-    if seed is not None:
-        test = fixed_seed(seed)(test)
+    test = fixed_seed(check_seed(resolve_seed(seed, profiles.explores(profile)), check.name))(test)
     try:
         parent = settings.get_profile(profile) if profile else settings.default
     except InvalidArgument:
@@ -205,7 +218,7 @@ def run_check(
         # Hypothesis's notes must not mix with a report on stdout; its engine hands its
         # statistics to the collector when the generated examples ran (not after explicit
         # examples that failed, nor after a _FatalCall)
-        with with_reporter(_to_stderr), statistics_collector.with_value(engine.update):
+        with with_reporter(_to_stderr), statistics_collector.with_value(engine.update), seed_alone():
             test()
     except CheckFailed:
         pass
@@ -296,10 +309,9 @@ _BUDGET_BEFORE = "the time budget was spent before it started"
 
 
 def _with_deadline(body, deadline: float | None):
-    """body, checking the budget before each example. Not by a line in body itself: under
-    a derandomised profile Hypothesis seeds a test (and keys its example database) by a
-    digest of the test function's source, so any edit of body changes every check's
-    examples. The wrapper keeps body's digest (functools.wraps: inspect.getsource and the
+    """body, checking the budget before each example. Not by a line in body itself:
+    Hypothesis keys its example database (fuzz's) by a digest of the test function's
+    source, so any edit of body would orphan every saved failure. The wrapper keeps body's digest (functools.wraps: inspect.getsource and the
     signature follow __wrapped__), and without a deadline body is used as it is."""
     if deadline is None:
         return body

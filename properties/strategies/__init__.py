@@ -4,7 +4,8 @@ instances, adversaries and parameters (instances); whole-run cases of RobustCAL,
 CALruption and the lemmas (cases); one-epoch states (one_epoch); corruption-population
 cases (population); fixed experiments (experiments); the findings' counterexamples
 (findings); the cross-check's fixed case sets (crosscheck); tapes for the sampler
-(sampler); Catoni problems (catoni); boundary tapes (boundary). This package re-exports
+(sampler); Catoni problems (catoni); boundary tapes (boundary); the cases that reach a
+class of bug the draws reach rarely (targeted). This package re-exports
 every public name, so `properties.strategies.X` names any of them.
 
 May import `reference` and `properties.core` only: check modules import strategies,
@@ -73,6 +74,9 @@ from properties.strategies.crosscheck import (
 from properties.strategies.experiments import (
     CATONI_EXPERIMENT,
     PASSIVE_EXPERIMENT,
+    QUICK_CATONI_EXPERIMENT,
+    QUICK_PASSIVE_EXPERIMENT,
+    QUICK_VANILLA_EXPERIMENT,
     VANILLA_EXPERIMENT,
     CatoniFrequencyExperiment,
     PassiveExperiment,
@@ -175,4 +179,8 @@ from properties.strategies.sampler import (
     sampler_prefix_cases,
     sampler_rounds,
     sampler_seeds,
+)
+from properties.strategies.targeted import (
+    calruption_second_epoch_case,
+    robust_cal_argmin_outside_version_space_case,
 )

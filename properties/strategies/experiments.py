@@ -4,7 +4,7 @@ Catoni's frequency), each a frozen value rather than a strategy."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from reference import Adversary, Instance, Params
@@ -136,3 +136,10 @@ def _catoni_experiment() -> CatoniFrequencyExperiment:
 
 
 CATONI_EXPERIMENT = _catoni_experiment()
+
+# `check --quick`: each fixed experiment on the first of its seeds, its statement unchanged
+# (the binomial tests are exact for any number of runs, only less powerful; "most seeds" of
+# one is that one: the reference's vanilla rule loses h1 on seed 0). The full run decides.
+QUICK_VANILLA_EXPERIMENT = replace(VANILLA_EXPERIMENT, seeds=(0,), min_vanilla_eliminations=1)
+QUICK_PASSIVE_EXPERIMENT = replace(PASSIVE_EXPERIMENT, seeds=tuple(range(20)))
+QUICK_CATONI_EXPERIMENT = replace(CATONI_EXPERIMENT, seeds=tuple(range(15)))

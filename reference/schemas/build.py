@@ -472,12 +472,14 @@ def check_report_document() -> dict:
                                                     "exact was assumed); null when unknown"}),
             "impl": text, "isolated": {"type": "boolean"},
             "profile": {"enum": ["dev", "ci", "fuzz"]},
-            "seed": {"type": ["integer", "null"], "description": "--seed, or null (the profile's own)"},
+            "seed": {"type": ["integer", "null"], "description": "the run's base seed (each check draws "
+                     "from it and its id alone; --seed, else the profile's: 0 under dev and ci), or null"},
             "seconds": {"type": "number", "minimum": 0},
             "candidate_lists": obj({"xfails": text_or_null, "skips": text_or_null,
                                     "strict_xfail": {"type": "boolean"}}),
             "checks": array(check),
-        }), ignored_fields=IGNORED_FIELDS, verdict=VERDICT),
+        }), ignored_fields=IGNORED_FIELDS, verdict=VERDICT, quick={"type": "boolean", "description": "check --quick: each check's "
+                                                 "explicit examples and 2 generated ones, experiments on fewer seeds"}),
     }
 
 

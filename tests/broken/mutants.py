@@ -375,5 +375,48 @@ MUTANTS.append(
     )
 )
 
+# The bug classes of an outside implementation judged through serve mode: each shows only
+# on a run that reaches it (a global argmin of L^_t outside V_t: an elimination before,
+# and an eliminated hypothesis whose queried-round risk is then the lowest; a q that
+# changes at an epoch's start, and a coin of that first round between the two q's).
+MUTANTS.append(
+    Mutant(
+        "robust_cal_h_hat_over_all_hypotheses",
+        "RobustCAL's h^_t (line 8) is the argmin of L^_t over all of H instead of V_t, and line 10 compares "
+        "with that hypothesis",
+        "robust_cal.py",
+        (
+            "    if h_hat is None:\n        h_hat = argmin_lowest_index(risks, version_space)\n",
+            "            risks[h] - risks[h_hat],",
+        ),
+        (
+            "    everyone = range(len(H))\n"
+            "    all_risks = empirical_risks(H, queried, t, everyone)\n"
+            "    if h_hat is None:\n        h_hat = argmin_lowest_index(all_risks, everyone)  # over H, not V_t\n",
+            "            risks[h] - all_risks[h_hat],",
+        ),
+        "check_robust_cal_empirical_risks_and_output",
+    )
+)
+MUTANTS.append(
+    Mutant(
+        "calruption_stale_q_at_epoch_start",
+        "CALruption's coin (line 4) uses the q of the round before: the first round of epoch l + 1 >= 2 is "
+        "queried iff u_t < q_l^{x_t}, the previous epoch's q, instead of q_{l+1}^{x_t}",
+        "calruption.py",
+        (
+            "    epoch_end = state.tau + state.length - 1\n    for t, (x, y, u)",
+            "        if u < state.q[x]:  # line 4: Q_t ~ Ber(q_l^x) through the tape's coin\n"
+            "            queried[x][y] += 1\n            labels += 1\n",
+        ),
+        (
+            "    epoch_end = state.tau + state.length - 1\n    coin_q = state.q\n    for t, (x, y, u)",
+            "        if u < coin_q[x]:  # line 4 against the q of round t - 1\n"
+            "            queried[x][y] += 1\n            labels += 1\n        coin_q = state.q\n",
+        ),
+        "check_calruption_importance_weights_unbiased",
+    )
+)
+
 BY_NAME = {m.name: m for m in MUTANTS}
 assert len(BY_NAME) == len(MUTANTS), "mutant names must be unique"
