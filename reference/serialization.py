@@ -98,6 +98,15 @@ def _decoder(tp):
     return general
 
 
+def _has_fields_of(tp, data) -> bool:
+    """Whether `data` is an object whose keys are exactly the fields of the dataclass `tp`."""
+    return (
+        dataclasses.is_dataclass(tp)
+        and isinstance(data, dict)
+        and set(data) == {f.name for f in dataclasses.fields(tp)}
+    )
+
+
 def _decode(tp, data, path: str):
     origin = typing.get_origin(tp)
     if tp is type(None):
@@ -108,7 +117,7 @@ def _decode(tp, data, path: str):
         options = typing.get_args(tp)
         if data is None and type(None) in options:
             return None
-        errors = []
+        errors, shaped = [], []
         for option in options:
             if option is type(None):
                 continue
@@ -116,6 +125,13 @@ def _decode(tp, data, path: str):
                 return _decode(option, data, path)
             except ValueError as error:
                 errors.append(str(error))
+                if _has_fields_of(option, data):
+                    # a constructor's check names its own field ("argument must be ..."): put it under path
+                    text = str(error)
+                    field = text.split(" ", 1)[0]
+                    shaped.append(f"{path}.{text}" if field in data else text)
+        if len(shaped) == 1:  # the object has exactly one option's fields: that option's error names the value
+            raise ValueError(shaped[0])
         raise ValueError(errors[0] if len(errors) == 1 else f"{path} fits none of {options}: {data!r}")
     if tp is bool:
         if not isinstance(data, bool):

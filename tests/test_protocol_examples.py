@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from properties.judge.conformance import BAD_FLOAT, REQUESTS
 from reference import documents
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,14 +62,29 @@ def test_the_kit_reads_every_document_of_the_reference_program():
     result = _kit(f"{sys.executable} -m properties answer --impl reference", "--json")
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(result.stdout)
-    assert report["ok"] and len(report["documents"]) == 12
-    assert {d["request"] for d in report["documents"]} >= {
-        "passive",
-        "loss_difference_samples",
-        "calruption_epoch",
-        "sample_tape",
-        "catoni_root (bad input: a negative count)",
-    }
+    assert report["ok"], report
+    # the reference declares every mode and exact arithmetic: the kit sends its whole list
+    assert [d["request"] for d in report["documents"]] == [label for label, _ in REQUESTS]
+
+
+def test_the_kit_sends_a_float_token_to_exact_programs_only():
+    # spec S2's table: the float-token bad input goes to an exact program; a float64 one may take floats
+    result = _kit(f"{sys.executable} -m properties answer --impl fast", "--json")
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    assert report["describe"]["arithmetic"] == "float64"
+    declared = {"describe", *report["describe"]["implements"]}
+    expected = [label for label, when in REQUESTS if label.split(" ")[0] in declared and "exact arithmetic" not in when]
+    assert [d["request"] for d in report["documents"]] == expected
+    assert BAD_FLOAT not in expected
+
+
+def test_the_protocol_page_lists_every_request_the_kit_sends():
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    table = text[text.index("<!-- kit requests:") : text.index("<!-- end of kit requests -->")]
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    listed = [tuple(cell.strip().strip("`") for cell in row.strip("|").split("|")) for row in rows]
+    assert listed == list(REQUESTS), "docs/protocol.md section 8 must print properties.judge.conformance.REQUESTS"
 
 
 BROKEN = """

@@ -47,6 +47,25 @@ BAD_INPUT = "catoni_root (bad input: a negative count)"
 # that reads JSON numbers as doubles sees the integer -1 and must look at the raw text)
 BAD_FLOAT = "catoni_root (bad input: a float value -1.0, spec S2)"
 BAD_INPUTS = (BAD_INPUT, BAD_FLOAT)
+BOUNDARY = "calruption (boundary tape: a coin exactly on q)"
+
+# Every request the kit sends, in the order sent, with when it is sent. docs/protocol.md
+# section 8 prints this table; tests/test_protocol_examples.py keeps the two equal and holds
+# `conformance` to sending exactly these.
+REQUESTS = (
+    ("describe", "always, first"),
+    ("passive", "the program declares passive"),
+    ("robust_cal", "the program declares robust_cal"),
+    ("robust_cal_vanilla", "the program declares robust_cal_vanilla"),
+    ("calruption", "the program declares calruption"),
+    (BOUNDARY, "the program declares calruption"),
+    ("calruption_epoch", "the program declares calruption_epoch"),
+    ("catoni_root", "the program declares catoni_root"),
+    (BAD_INPUT, "the program declares catoni_root"),
+    (BAD_FLOAT, "the program declares catoni_root and exact arithmetic"),
+    ("loss_difference_samples", "the program declares loss_difference_samples"),
+    ("sample_tape", "the program declares sample_tape"),
+)
 
 
 @dataclass
@@ -328,7 +347,7 @@ def conformance(
             reports.append(
                 _judge(
                     candidate,
-                    "calruption (boundary tape: a coin exactly on q)",
+                    BOUNDARY,
                     "calruption",
                     (H, boundary, params),
                     exact,
@@ -427,4 +446,4 @@ def report_text(reports: list[DocumentReport]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["DocumentReport", "conformance", "report_text"]
+__all__ = ["REQUESTS", "DocumentReport", "conformance", "report_text"]

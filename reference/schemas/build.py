@@ -37,6 +37,8 @@ DENOMINATOR = r"(?:/[0-9]*[1-9][0-9]*)?(?![\s\S])"
 RATIONAL_PATTERN = r"^-?[0-9]+" + DENOMINATOR
 # the same, p >= 0 ("-0" included: as_fraction reads it as 0)
 NONNEGATIVE_PATTERN = r"^(?:[0-9]+|-0+)" + DENOMINATOR
+# p > 0: a numerator with a non-zero digit and no sign (docs/spec.md S8's positive fields)
+POSITIVE_PATTERN = r"^0*[1-9][0-9]*" + DENOMINATOR
 ERROR_NAME_PATTERN = r"^[A-Za-z_][A-Za-z0-9_.]*(?![\s\S])"
 
 ALGORITHMS = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
@@ -100,15 +102,19 @@ def scalar_definitions(arithmetic: str) -> dict:
                 "description": 'a rational written "p/q" or "p" (decimal integers, q > 0)' + tail}
     nonnegative = {"type": kinds, "pattern": NONNEGATIVE_PATTERN,
                    "description": 'a rational >= 0 written "p/q" or "p" (decimal integers, q > 0)' + tail}
+    positive = {"type": kinds, "pattern": POSITIVE_PATTERN,
+                "description": 'a rational > 0 written "p/q" or "p" (decimal integers, q > 0)' + tail}
     if arithmetic != "exact":
         # a float candidate's nearly-zero values may round below 0 (the cross-check's
         # tolerance table judges them), so the sign rule binds the exact text only
         nonnegative["$comment"] = "The sign rule (the pattern) binds strings only; numbers are any finite value."
+        positive["$comment"] = nonnegative["$comment"]
     return {
         "rational": rational,
         "rational-or-null": nullable(rational),
         "nonnegative-rational": nonnegative,
         "nonnegative-rational-or-null": nullable(nonnegative),
+        "positive-rational": positive,
         "integer": {"type": "integer", "description": "an integer", "$comment": INTEGER_NOTE},
         "count": {"type": "integer", "minimum": 0, "description": "an integer >= 0"},
         "positive-integer": {"type": "integer", "minimum": 1, "description": "an integer >= 1"},
@@ -123,16 +129,19 @@ def scalar_definitions(arithmetic: str) -> dict:
 def result_definitions(arithmetic: str) -> dict:
     """Everything a result document holds: the parts whose rationals may be numbers in
     the float64 variant."""
-    r, nn = _local("rational"), _local("nonnegative-rational")
+    r, nn, pr = _local("rational"), _local("nonnegative-rational"), _local("positive-rational")
     nnn = _local("nonnegative-rational-or-null")
     count, positive, indices = _local("count"), _local("positive-integer"), _local("index-list")
     enclosure, enclosure_or_null = _local("enclosure"), _local("enclosure-or-null")
     matrix = lambda entry: array(array(entry))  # noqa: E731  [h][h'] tables of CALruption
     defs = scalar_definitions(arithmetic)
     defs.update({
-        "log-constant": obj({"coefficient": nn, "argument": nn},
-                            description="coefficient * ln(argument), natural log (docs/spec.md S8)"),
-        "rational-constant": obj({"value": r}, description="an exactly known rational constant (docs/spec.md S8)"),
+        "log-constant": obj({"coefficient": pr, "argument": pr},
+                            description="coefficient * ln(argument), natural log, with coefficient > 0 and "
+                            "argument > 1 (docs/spec.md S8; argument > 1 is not expressible as a pattern and is "
+                            "enforced by the decoder)"),
+        "rational-constant": obj({"value": pr},
+                                 description="an exactly known rational constant > 0 (docs/spec.md S8)"),
         "constant": {
             "type": "object",
             "description": 'a log constant {"coefficient", "argument"} or a rational one {"value"}',
@@ -140,9 +149,12 @@ def result_definitions(arithmetic: str) -> dict:
         },
         "params": obj({
             "regime": {"enum": ["paper", "scaled"], "description": "which constants: provenance, never used by an algorithm (docs/spec.md S8)"},
-            "n": positive, "num_hypotheses": positive, "delta": nn, "beta_scale": nn,
-            "beta1": _local("constant"), "beta2": nn, "beta3": _local("constant"),
-        }, description="a run's parameters (docs/spec.md S8)"),
+            "n": positive, "num_hypotheses": positive,
+            "delta": {**_local("positive-rational"),
+                      "description": "the confidence delta, 0 < delta < 1 (docs/spec.md S8; delta < 1 is not "
+                      "expressible as a pattern and is enforced by the decoder)"},
+            "beta_scale": pr, "beta1": _local("constant"), "beta2": nn, "beta3": _local("constant"),
+        }, description="a run's parameters, one domain per field (docs/spec.md S8)"),
         "epoch-state": obj({
             "l": positive, "tau": positive, "length": positive,
             "q": array(nn), "gap_hat": array(nn),
