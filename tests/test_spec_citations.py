@@ -62,7 +62,7 @@ def test_every_S_id_cited_in_the_docs_and_schemas_exists():
     sources = [ROOT / "CONTRACT.md", ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
     sources += [ROOT / "reference" / "schemas" / "build.py", *(ROOT / "reference" / "schemas" / "v1").glob("*.json")]
     sources += list((ROOT / "properties").rglob("*.py"))
-    sources += list((ROOT / "examples").rglob("*.mjs")) + list((ROOT / "tests").glob("test_spec*.py"))
+    sources += list((ROOT / "examples").rglob("*.js")) + list((ROOT / "tests").glob("test_spec*.py"))
     missing = {}
     for path in sources:
         unknown = _cited_ids(path.read_text(encoding="utf-8")) - ANCHORS

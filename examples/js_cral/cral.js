@@ -585,14 +585,14 @@ function epoch(H, state, counts, params) {
   let eta, lpObj;
   if (rows.length === 0) { eta = S.map(() => HALF); lpObj = ZERO; }
   else {
-    // coef.eta + cst <= s ; s = S0 - t ; coef.eta + t <= S0 - cst ; t <= S0 ; eta <= 1
-    let S0 = ZERO;
-    for (const r of rows) S0 = rmax(S0, r.cst); // need S0 - cst >= 0
+    // coef.eta + cst <= s ; s = shift0 - t ; coef.eta + t <= shift0 - cst ; t <= shift0 ; eta <= 1
+    let shift0 = ZERO;
+    for (const r of rows) shift0 = rmax(shift0, r.cst); // need shift0 - cst >= 0
     const A = [], bb = [];
-    for (const r of rows) { A.push([...r.coef, ONE]); bb.push(S0.sub(r.cst)); }
+    for (const r of rows) { A.push([...r.coef, ONE]); bb.push(shift0.sub(r.cst)); }
     // coefficients may be negative; eta <= 1 rows
     for (let j = 0; j < nS; j++) { const row = new Array(nS + 1).fill(ZERO); row[j] = ONE; A.push(row); bb.push(ONE); }
-    { const row = new Array(nS + 1).fill(ZERO); row[nS] = ONE; A.push(row); bb.push(S0); }
+    { const row = new Array(nS + 1).fill(ZERO); row[nS] = ONE; A.push(row); bb.push(shift0); }
     const c = new Array(nS + 1).fill(ZERO); c[nS] = ONE;
     const sol = simplexMax(A, bb, c);
     eta = sol.slice(0, nS);
