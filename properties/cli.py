@@ -12,6 +12,7 @@ check), Hypothesis's notes go to stderr."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import time
@@ -46,6 +47,7 @@ from properties.reports.html_report import write_html
 from properties.reports.report import check_report
 from properties.reports.root_cause import root_cause_order
 from properties.reports.saved import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, replay_command, results_dir, save_failures
+from properties.run.parallel import CandidateSpec, default_jobs, run_parallel
 from properties.run.replay import replay
 from properties.run.runner import NOT_APPLICABLE, NOT_RUN, run_check
 from properties.strategies import (
@@ -82,6 +84,19 @@ def _seed(text: str) -> int | str:
 
 
 _budget = positive_number("--budget", "seconds")
+
+
+JOBS_ENV_VAR = "CRAL_JOBS"  # check's -j when it is not given
+
+
+def _jobs_count(text: str, what: str = "-j/--jobs") -> int:
+    try:
+        jobs = int(text)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise UsageError(f"{what} must be a whole number >= 1, got {text!r}")
+    return jobs
 
 
 def _candidate(args, path: str | None):
@@ -182,6 +197,83 @@ def _exit_status(report: dict) -> int:
     return 1 if any(entry["failing"] for entry in report["checks"]) else 0
 
 
+def _jobs(args, checks: int) -> int:
+    """-j, else $CRAL_JOBS, else the machine's cores (one with --in-process: the judge's own
+    process, for a debugger); never more than there are checks."""
+    jobs = args.jobs
+    if jobs is None and os.environ.get(JOBS_ENV_VAR, "").strip():
+        jobs = _jobs_count(os.environ[JOBS_ENV_VAR], f"${JOBS_ENV_VAR}")
+    if jobs is None:
+        jobs = 1 if args.in_process else default_jobs()
+    return max(1, min(jobs, checks))
+
+
+def _run_serial(args, candidate, checks: dict, lists, base_seed: int, deadline) -> list:
+    results = []
+    for i, check in enumerate(checks.values(), start=1):
+        interrupts.raise_if_interrupted()
+        with CheckProgress(i, len(checks), check.name) as progress:
+            skip = lists.skip_of(check.name)
+            if skip is not None:  # the candidate's skip: not run
+                result = xfails_file.skipped_result(check, skip)
+            else:
+                result = xfails_file.apply(
+                    run_check(
+                        check,
+                        candidate,
+                        quick=args.quick,
+                        seed=base_seed,
+                        progress=progress.update,
+                        deadline=deadline,
+                    ),
+                    lists,
+                )
+            interrupts.raise_if_interrupted()  # no verdict after Ctrl-C, even one a check swallowed
+            progress.finish(f"{result.status} ({result.examples} examples)")
+        results.append(result)
+    return results
+
+
+def _run_parallel(args, candidate, checks: dict, lists, profile: str, jobs: int, base_seed: int, deadline) -> list:
+    """The checks on `jobs` worker processes (properties/run/parallel.py), each loading the
+    candidate as `candidate` was loaded; the results in the registry's order."""
+    skipped = {name: lists.skip_of(name) for name in checks}
+    to_run = {name: check for name, check in checks.items() if skipped[name] is None}
+    spec = CandidateSpec(
+        args.impl,
+        args.candidate_cmd,
+        True if args.isolate else False if args.in_process else None,
+        args.timeout,
+        args.memory_limit,
+        args.tape_format,
+        args.keep_requests,
+    )
+    done = []
+
+    def on_done(name, finished):
+        interrupts.raise_if_interrupted()
+        done.append(name)
+        result = finished.result
+        print(f"[{len(done)}/{len(to_run)}] {name} ... {result.status} ({result.examples} examples)", file=sys.stderr)
+
+    print(f"{len(to_run)} checks on {jobs} worker processes (-j {jobs})", file=sys.stderr)
+    finished = run_parallel(to_run, spec, profile, jobs, base_seed, deadline, on_done, quick=args.quick)
+    interrupts.raise_if_interrupted()
+    results = []
+    for name, check in checks.items():
+        if skipped[name] is not None:
+            results.append(xfails_file.skipped_result(check, skipped[name]))
+            continue
+        one = finished[name]
+        candidate.note_ignored(one.ignored)
+        if one.normalised and hasattr(candidate, "normalised"):
+            candidate.normalised.update(one.normalised)
+        if one.kept_root and one.kept_root != candidate.kept_root:
+            print(f"request files of failing calls kept under {one.kept_root}", file=sys.stderr)
+        results.append(xfails_file.apply(one.result, lists))
+    return results
+
+
 def _cmd_check(args) -> int:
     if args.list:  # the ids --only, --xfails-file and pytest -k take, without running anything
         return _list_checks(args)
@@ -197,30 +289,13 @@ def _cmd_check(args) -> int:
     # one base seed for the run; each check draws from seeds.check_seed(base, its id)
     base_seed = seeds.resolve_seed(args.seed, profiles.explores(profile))
     deadline = deadline_in(args.budget)  # the whole run, the candidate's import included
+    jobs = _jobs(args, len(checks))
     with _candidate(args, args.impl) as candidate:
-        results = []
         started = time.perf_counter()
-        for i, check in enumerate(checks.values(), start=1):
-            interrupts.raise_if_interrupted()
-            with CheckProgress(i, len(checks), check.name) as progress:
-                skip = lists.skip_of(check.name)
-                if skip is not None:  # the candidate's skip: not run
-                    result = xfails_file.skipped_result(check, skip)
-                else:
-                    result = xfails_file.apply(
-                        run_check(
-                            check,
-                            candidate,
-                            quick=args.quick,
-                            seed=base_seed,
-                            progress=progress.update,
-                            deadline=deadline,
-                        ),
-                        lists,
-                    )
-                interrupts.raise_if_interrupted()  # no verdict after Ctrl-C, even one a check swallowed
-                progress.finish(f"{result.status} ({result.examples} examples)")
-            results.append(result)
+        if jobs > 1:
+            results = _run_parallel(args, candidate, checks, lists, profile, jobs, base_seed, deadline)
+        else:
+            results = _run_serial(args, candidate, checks, lists, base_seed, deadline)
         elapsed = time.perf_counter() - started
         _note_kept(candidate)
         saved = save_failures(results, checks, candidate, args.candidate_cmd, profile, args.results_dir)
@@ -535,6 +610,14 @@ def build_parser():
         action="store_true",
         help=f"a first look in seconds: every check with its known examples and {profiles.QUICK_EXAMPLES} "
         "generated examples, from the same seed",
+    )
+    check.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs_count,
+        metavar="N",
+        help="run the checks on N worker processes at once (default $CRAL_JOBS, else the machine's cores; 1 "
+        "with --in-process); the report is the same for every N",
     )
     check.add_argument("--junitxml", metavar="PATH", help="also write the results as JUnit XML to PATH")
     _add_list_options(check)

@@ -50,6 +50,10 @@ def pytest_configure(config):
         import tempfile
 
         os.environ["CRAL_RESULTS_DIR"] = tempfile.mkdtemp(prefix="cral-results-")
+    # `properties check` run by a test is serial unless the test asks for -j: the test run
+    # already keeps every core busy (pytest -n), and a worker process per core per command
+    # would pay the suite's imports again for each
+    os.environ.setdefault("CRAL_JOBS", "1")
     try:
         if config.getoption("--impl") is None and env_cmd() is not None:
             return

@@ -123,7 +123,14 @@ def random_nested(rng, num_h: int, m: int):
     return H, support, p, weight, W
 
 
-@pytest.mark.parametrize("seed", range(30))  # seed 27: |H| = 1, no row; 23: |H| = 3
+# seed 27: |H| = 1, no row; 23: |H| = 3. The default run tries FAST_SEEDS (the shapes
+# above among them); the other seeds of the same fuzz run under -m slow
+FAST_SEEDS = (*range(10), 23, 27)
+
+
+@pytest.mark.parametrize(
+    "seed", [seed if seed in FAST_SEEDS else pytest.param(seed, marks=pytest.mark.slow) for seed in range(30)]
+)
 def test_random_nested_classes_on_both_backends_and_any_block_size(monkeypatch, seed):
     rng = np.random.default_rng(seed)
     num_h = int(rng.integers(1, 71))

@@ -347,6 +347,33 @@ def test_loading_the_plugin_imports_nothing_of_the_suite():
     assert out.split("\n")[:2] == ["[]", "[]"], out
 
 
+# cheap checks of three kinds and two findings' expected failures
+XDIST_SELECTION = (
+    "check_counterexample_instance_values",
+    "check_corruption_effect_lemma_1",
+    ERM,
+    FINDING,
+    "check_lemma_a2_middle_line",
+)
+
+
+def test_the_plugin_under_pytest_xdist(pytester):
+    """With -n 2 every worker collects the same items and loads the candidate once; passes
+    and expected failures report as they do in one process
+    (every check's outcome on the reference: tests/test_properties.py and the main job;
+    the plugin's whole suite in one process: the slow test below)."""
+    pytest.importorskip("xdist")
+    names = selected(XDIST_SELECTION)  # -k matches substrings: check_x selects check_x_corrected too
+    selection = " or ".join(XDIST_SELECTION)
+    result = run(
+        pytester, "--cral-impl=reference", "--cral-profile=ci", "-n", "2", "-k", selection, "--junitxml=out.xml"
+    )
+    failures = [name for name in names if name in EXPECTED_FAILURES]
+    assert len(failures) >= 2 and len(names) - len(failures) >= 3
+    result.assert_outcomes(passed=len(names) - len(failures), xfailed=len(failures))
+    assert sorted(junit_cases(pytester.path / "out.xml")) == sorted(names)
+
+
 @pytest.mark.slow
 def test_the_whole_suite_through_the_plugin_on_the_reference(pytester):
     result = run(pytester, "--cral-impl=reference", "--cral-profile=ci", "--junitxml=out.xml")

@@ -3,11 +3,34 @@
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 
 from reference import Adversary, Instance, Params, sample_tape
 from reference.serialization import from_jsonable, to_jsonable
+
+# the last tapes sampled, by the identity of their (immutable) instance and adversary: the
+# cases of one experiment that differ only in their parameters (Appendix C.2's
+# counter-example runs RobustCAL under Params.paper and CALruption under Params.scaled on
+# the same tape) sample it once
+TAPES_KEPT = 8
+_tapes: OrderedDict = OrderedDict()
+
+
+def shared_tape(instance: Instance, adversary: Adversary, seed: int):
+    """sample_tape(instance, adversary, seed), sampled once for the same instance and
+    adversary objects among the last TAPES_KEPT."""
+    key = (id(instance), id(adversary), seed)
+    kept = _tapes.get(key)
+    if kept is not None and kept[0] is instance and kept[1] is adversary:
+        _tapes.move_to_end(key)
+        return kept[2]
+    tape = sample_tape(instance, adversary, seed)
+    _tapes[key] = (instance, adversary, tape)  # the objects themselves: their ids stay theirs
+    while len(_tapes) > TAPES_KEPT:
+        _tapes.popitem(last=False)
+    return tape
 
 
 @dataclass(frozen=True)
@@ -19,7 +42,7 @@ class Case:
 
     @cached_property
     def tape(self):
-        return sample_tape(self.instance, self.adversary, self.seed)
+        return shared_tape(self.instance, self.adversary, self.seed)
 
     def with_params(self, params: Params) -> Case:
         """The same instance, adversary and seed under other parameters: the same tape
