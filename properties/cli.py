@@ -25,7 +25,7 @@ from properties.core import profiles, seeds
 from properties.core.budget import deadline_in
 from properties.core.candidate import CMD_ENV_VAR, DEFAULT_MEMORY_LIMIT, ENV_VAR, impl_path
 from properties.core.contract import PROTOCOL_ALGORITHMS
-from properties.core.progress import CheckProgress, CountProgress
+from properties.core.progress import CountProgress
 from properties.core.representations import ignored_line
 from properties.judge.command import TAPE_FORMATS
 from properties.judge.load import load_candidate
@@ -47,16 +47,16 @@ from properties.reports.html_report import write_html
 from properties.reports.report import check_report
 from properties.reports.root_cause import root_cause_order
 from properties.reports.saved import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, replay_command, results_dir, save_failures
-from properties.run.parallel import CandidateSpec, default_jobs, run_parallel
+from properties.run.check_all import run_in_turn, run_on_workers
+from properties.run.parallel import default_jobs
 from properties.run.replay import replay
-from properties.run.runner import NOT_APPLICABLE, NOT_RUN, run_check
+from properties.run.runner import NOT_APPLICABLE, NOT_RUN
 from properties.strategies import (
     CROSSCHECK_SEED,
     LARGE_CROSSCHECK_SEED,
     crosscheck_case_stream,
     large_crosscheck_case_stream,
 )
-from reference import interrupts
 from reference.cli import OneLineParser, UsageError, positive_number, run
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
@@ -208,72 +208,6 @@ def _jobs(args, checks: int) -> int:
     return max(1, min(jobs, checks))
 
 
-def _run_serial(args, candidate, checks: dict, lists, base_seed: int, deadline) -> list:
-    results = []
-    for i, check in enumerate(checks.values(), start=1):
-        interrupts.raise_if_interrupted()
-        with CheckProgress(i, len(checks), check.name) as progress:
-            skip = lists.skip_of(check.name)
-            if skip is not None:  # the candidate's skip: not run
-                result = xfails_file.skipped_result(check, skip)
-            else:
-                result = xfails_file.apply(
-                    run_check(
-                        check,
-                        candidate,
-                        quick=args.quick,
-                        seed=base_seed,
-                        progress=progress.update,
-                        deadline=deadline,
-                    ),
-                    lists,
-                )
-            interrupts.raise_if_interrupted()  # no verdict after Ctrl-C, even one a check swallowed
-            progress.finish(f"{result.status} ({result.examples} examples)")
-        results.append(result)
-    return results
-
-
-def _run_parallel(args, candidate, checks: dict, lists, profile: str, jobs: int, base_seed: int, deadline) -> list:
-    """The checks on `jobs` worker processes (properties/run/parallel.py), each loading the
-    candidate as `candidate` was loaded; the results in the registry's order."""
-    skipped = {name: lists.skip_of(name) for name in checks}
-    to_run = {name: check for name, check in checks.items() if skipped[name] is None}
-    spec = CandidateSpec(
-        args.impl,
-        args.candidate_cmd,
-        True if args.isolate else False if args.in_process else None,
-        args.timeout,
-        args.memory_limit,
-        args.tape_format,
-        args.keep_requests,
-    )
-    done = []
-
-    def on_done(name, finished):
-        interrupts.raise_if_interrupted()
-        done.append(name)
-        result = finished.result
-        print(f"[{len(done)}/{len(to_run)}] {name} ... {result.status} ({result.examples} examples)", file=sys.stderr)
-
-    print(f"{len(to_run)} checks on {jobs} worker processes (-j {jobs})", file=sys.stderr)
-    finished = run_parallel(to_run, spec, profile, jobs, base_seed, deadline, on_done, quick=args.quick)
-    interrupts.raise_if_interrupted()
-    results = []
-    for name, check in checks.items():
-        if skipped[name] is not None:
-            results.append(xfails_file.skipped_result(check, skipped[name]))
-            continue
-        one = finished[name]
-        candidate.note_ignored(one.ignored)
-        if one.normalised and hasattr(candidate, "normalised"):
-            candidate.normalised.update(one.normalised)
-        if one.kept_root and one.kept_root != candidate.kept_root:
-            print(f"request files of failing calls kept under {one.kept_root}", file=sys.stderr)
-        results.append(xfails_file.apply(one.result, lists))
-    return results
-
-
 def _cmd_check(args) -> int:
     if args.list:  # the ids --only, --xfails-file and pytest -k take, without running anything
         return _list_checks(args)
@@ -293,9 +227,9 @@ def _cmd_check(args) -> int:
     with _candidate(args, args.impl) as candidate:
         started = time.perf_counter()
         if jobs > 1:
-            results = _run_parallel(args, candidate, checks, lists, profile, jobs, base_seed, deadline)
+            results = run_on_workers(args, candidate, checks, lists, profile, jobs, base_seed, deadline)
         else:
-            results = _run_serial(args, candidate, checks, lists, base_seed, deadline)
+            results = run_in_turn(args, candidate, checks, lists, base_seed, deadline)
         elapsed = time.perf_counter() - started
         _note_kept(candidate)
         saved = save_failures(results, checks, candidate, args.candidate_cmd, profile, args.results_dir)

@@ -134,7 +134,7 @@ def test_selected_checks_pass_on_the_reference_and_junit_lists_them(pytester):
     result.stdout.fnmatch_lines(
         [
             "cral: implementation under test: reference (in-process); hypothesis profile ci, seed 0",
-            f"XFAIL cral::{FINDING} - {EXPECTED_FAILURES[FINDING]}",
+            f"XFAIL cral::{FINDING} - shows where the paper is wrong: {EXPECTED_FAILURES[FINDING]}",
         ]
     )
     cases = junit_cases(pytester.path / "out.xml")
@@ -145,7 +145,10 @@ def test_selected_checks_pass_on_the_reference_and_junit_lists_them(pytester):
         assert int(props["examples"]) >= 1 and float(props["seconds"]) >= 0
         if name in EXPECTED_FAILURES:
             assert props["status"] == "expected failure"
-            assert outcome.tag == "skipped" and outcome.get("message") == EXPECTED_FAILURES[name]
+            assert (
+                outcome.tag == "skipped"
+                and outcome.get("message") == "shows where the paper is wrong: " + EXPECTED_FAILURES[name]
+            )
         else:
             assert props["status"] == "passed" and outcome is None
             # Hypothesis's statistics of its generate phase

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from properties.checks.registry import all_checks
-from properties.checks.spec_citations import (
+from properties.core.spec_citations import (
     CHECK_CONVENTIONS,
     CONVENTIONS,
     FINDINGS,

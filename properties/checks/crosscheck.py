@@ -57,11 +57,11 @@ from properties.checks.formulas import robust_cal_beta, robust_cal_threshold
 from properties.checks.free_choices import DIVERGENCE_KINDS, accepted_calruption_outputs, divergence_of
 from properties.checks.judgement import EXACT as EXACT_JUDGEMENT
 from properties.checks.judgement import Judgement
-from properties.checks.spec_citations import cite_field
 from properties.checks.tolerances import EXACT, support_sum_scale, table
 from properties.core.budget import spent
 from properties.core.candidate import CallFailed, as_candidate, run_algorithm
 from properties.core.outcomes import ALGORITHMS, BUDGET_SKIP
+from properties.core.spec_citations import cite_field
 from properties.core.terms import mismatch_values, point
 from properties.core.violation import Violation
 from reference.calruption import (
@@ -132,7 +132,7 @@ class _Comparer:
         self.report, self.tolerances, self.judgement = report, tolerances, judgement
 
     def fail(self, where: str, message: str, **values) -> None:
-        # the spec conventions that define the field (properties/checks/spec_citations.py: one table)
+        # the spec conventions that define the field (properties/core/spec_citations.py: one table)
         message = f"{self.report.algorithm}, {where}: {message}{cite_field(where)}"
         self.report.mismatches.append(Violation.of(CHECK, message, **values))
 

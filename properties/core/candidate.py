@@ -335,6 +335,24 @@ def run_algorithm(check: str, impl, mode: str, case, timeout=_USE_DEFAULT):
     extra = {"vanilla": True} if mode == "robust_cal_vanilla" else {}
     plain = call(check, impl, function_of(mode), hypotheses, tape, params, timeout=timeout, **extra)
     result = decode_trace(check, plain, mode)
+    for c in getattr(result, "checkpoints", ()):
+        members = c.version_space if isinstance(c.version_space, (list, tuple)) else None
+        if (
+            members is not None
+            and isinstance(c.h_hat, int)
+            and 0 <= c.h_hat < len(hypotheses)
+            and c.h_hat not in members
+        ):
+            # a wrong value, not a wrong shape: the argmin taken over all of H instead of V_t
+            raise CallFailed(
+                Violation.of(
+                    check,
+                    "h^_t lies outside V_t (Algorithm 1, line 8: h^_t minimises L^_t over V_t; spec S13)",
+                    t=c.t,
+                    h_hat=c.h_hat,
+                    version_space=list(c.version_space),
+                )
+            )
     problems = trace_shape_problems(result, len(hypotheses[0]), len(hypotheses))
     if problems:
         raise CallFailed(Violation.of(check, f"returned a malformed {mode} trace: " + "; ".join(problems[:3])))

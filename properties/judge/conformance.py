@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import reference
-from properties.checks.spec_citations import cite, conventions_at
 from properties.core import representations
 from properties.core.candidate import CandidateFault
 from properties.core.contract import decode_enclosure, decode_epoch_result, decode_samples, decode_trace
+from properties.core.spec_citations import cite, conventions_at
 from properties.core.violation import CallFailed
 from properties.judge.command import RESULT_KINDS, CommandCandidate, _samples_request
 from properties.judge.either_forms import read_either_forms

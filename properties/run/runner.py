@@ -26,7 +26,6 @@ from hypothesis.statistics import collector as statistics_collector
 
 from properties.checks.causes import CAUSES, Verdict, classify
 from properties.checks.registry import EXPECTED_FAILURES, Check, known_examples
-from properties.checks.spec_citations import cite_failure
 
 # importing profiles registers dev/ci/fuzz: profile="ci" is the suite's, not Hypothesis's built-in "ci"
 from properties.core import profiles
@@ -35,6 +34,7 @@ from properties.core.candidate import DEFAULT_IMPL, as_candidate, raised_at
 from properties.core.contract import CHECKED_IF_PRESENT
 from properties.core.outcomes import FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, STATUSES, XFAIL, XPASS, CheckResult  # noqa: F401
 from properties.core.seeds import check_seed, resolve_seed, seed_alone
+from properties.core.spec_citations import cite_failure
 from properties.core.violation import CallFailed, Violation
 from properties.reports.reproducer import calling_reproducer
 from properties.reports.saved import encode_example, short_form
