@@ -31,6 +31,7 @@ from hypothesis.errors import HypothesisDeprecationWarning
 
 # the worker's candidate (tests close it with fuzz._close_candidates)
 from properties.campaign.worker import _close_candidates, candidate_for  # noqa: F401
+from properties.core.profiles import PrefixedDatabase
 from reference.exact import as_int
 from reference.extras import require
 
@@ -38,29 +39,6 @@ DEFAULT_DATABASE = Path(".hypothesis") / "campaign"
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 FUZZ_PROFILES = ("dev", "ci", "fuzz")
 FIELDS = {"experiment", "master_seed", "impl", "cmd", "checks", "blocks", "examples", "profile", "timeout"}
-
-
-class PrefixedDatabase(ExampleDatabase):
-    """`database` with every key prefixed by `prefix` (one check's share of it)."""
-
-    def __init__(self, database: ExampleDatabase, prefix: str):
-        super().__init__()
-        self.database, self.prefix = database, prefix.encode() + b":"
-
-    def __repr__(self) -> str:
-        return f"PrefixedDatabase({self.database!r}, {self.prefix[:-1].decode()!r})"
-
-    def save(self, key: bytes, value: bytes) -> None:
-        self.database.save(self.prefix + key, value)
-
-    def fetch(self, key: bytes):
-        yield from self.database.fetch(self.prefix + key)
-
-    def delete(self, key: bytes, value: bytes) -> None:
-        self.database.delete(self.prefix + key, value)
-
-    def move(self, src: bytes, dest: bytes, value: bytes) -> None:
-        self.database.move(self.prefix + src, self.prefix + dest, value)
 
 
 class DeferredDatabase(ExampleDatabase):

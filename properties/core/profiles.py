@@ -45,19 +45,16 @@ def database_dir() -> Path:
     return Path(cache) / "cral-hypothesis" / "examples"
 
 
-class CandidateDatabase(ExampleDatabase):
-    """`database` with every key prefixed by the candidate's identity (its import path or
-    command line) and the check's id: a candidate replays only its own failures of that
-    check, never another candidate's (nor another check's: run_check's inner test
-    function, and so Hypothesis's own key, is the same for every check)."""
+class PrefixedDatabase(ExampleDatabase):
+    """`database` with every key prefixed by `prefix`: one share of a database that several
+    runs use (a candidate's failures of one check; a campaign's check)."""
 
-    def __init__(self, database: ExampleDatabase, candidate: str, check: str):
+    def __init__(self, database: ExampleDatabase, prefix: str):
         super().__init__()
-        self.database = database
-        self.prefix = hashlib.sha256(f"{candidate}\0{check}".encode()).hexdigest()[:32].encode() + b":"
+        self.database, self.prefix = database, prefix.encode() + b":"
 
     def __repr__(self) -> str:
-        return f"CandidateDatabase({self.database!r}, {self.prefix[:-1].decode()!r})"
+        return f"PrefixedDatabase({self.database!r}, {self.prefix[:-1].decode()!r})"
 
     def save(self, key: bytes, value: bytes) -> None:
         self.database.save(self.prefix + key, value)
@@ -72,9 +69,17 @@ class CandidateDatabase(ExampleDatabase):
         self.database.move(self.prefix + src, self.prefix + dest, value)
 
 
+def candidate_database(database: ExampleDatabase, candidate: str, check: str) -> PrefixedDatabase:
+    """`database` seen by one candidate (its import path or command line) and one check: a
+    candidate replays only its own failures of that check, never another candidate's (nor
+    another check's: run_check's inner test function, and so Hypothesis's own key, is the
+    same for every check)."""
+    return PrefixedDatabase(database, hashlib.sha256(f"{candidate}\0{check}".encode()).hexdigest()[:32])
+
+
 def fuzz_database(candidate: str, check: str) -> ExampleDatabase:
     """The fuzz profile's database, seen by one (candidate, check)."""
-    return CandidateDatabase(DirectoryBasedExampleDatabase(str(database_dir())), candidate, check)
+    return candidate_database(DirectoryBasedExampleDatabase(str(database_dir())), candidate, check)
 
 
 # derandomize: a plain @given test under dev or ci (not run through run_check, which seeds
