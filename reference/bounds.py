@@ -1,4 +1,4 @@
-"""The theorems' bounds as functions of an instance (issue 34, item 1): Theorem 3.1 (passive
+"""The theorems' bounds as functions of an instance: Theorem 3.1 (passive
 ERM), Theorem 4.1 (RobustCAL) and Theorem 5.1 / Corollary 5.1 (CALruption), each as printed
 and as corrected (FINDINGS F18; the corrected constants come from proofs_check/constants.py,
 the one place proofs_check's corrected chains take them from).

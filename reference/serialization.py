@@ -146,8 +146,8 @@ def _decode(tp, data, path: str):
             raise ValueError(f"{path} must be a string, got {data!r}")
         return data
     if tp is Fraction:
-        # an integer is an exact rational, however written (issue 28: representations are not
-        # verdicts); a bool is not a number, and a float is not exact (a float candidate's
+        # an integer is an exact rational, however written (a representation is not a
+        # verdict); a bool is not a number, and a float is not exact (a float candidate's
         # floats are read as their exact values before they get here, properties/core/representations.py)
         if isinstance(data, bool):
             raise ValueError(f"{path} must be a rational, got the bool {data!r} (not a number)")

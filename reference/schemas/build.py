@@ -395,8 +395,8 @@ CHECK_STATUSES = ("passed", "failed", "expected failure", "unexpectedly passed",
 CHECK_KINDS = ("deterministic", "lemma", "conditional", "statistical", "counterexample")  # properties.registry.KINDS
 
 
-# issue 28: the unknown fields the judge ignored in the candidate's results, path -> calls
-# (properties/core/representations.py). Optional, so the reports written before it stay valid.
+# the unknown fields the judge ignored in the candidate's results, path -> calls
+# (properties/core/representations.py). Optional: a report without it is still valid.
 IGNORED_FIELDS = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1},
                   "description": "unknown fields of the candidate's results that were ignored: their path "
                                  "(list indices written []) -> how many calls returned them"}
