@@ -18,7 +18,7 @@ def thresholds_matrix(points: int, hypotheses: int):
     """`thresholds_instance(points, hypotheses)` as a fast.MatrixInstance: H built by numpy
     (h_k(x) = 1[x >= k step], k = 0..hypotheses-1), the same nu* and eta*, without the
     reference's label-by-label checks (at |H| = |X| = 16384: seconds instead of minutes).
-    tests/test_fast_matrix_instance.py holds it equal to the reference instance."""
+    tests/fast/test_matrix_instance.py holds it equal to the reference instance."""
     from fractions import Fraction
 
     import numpy as np

@@ -6,7 +6,7 @@
 1. `python -m properties check` wall time for fast (float64) and for the exact reference,
    each a subprocess of the command line with the same profile, with its counts of
    statuses and its failing checks.
-2. For each broken copy of fast (tests/broken/fast_mutants.py): its named checks
+2. For each broken copy of fast (teeth/broken/fast_mutants.py): its named checks
    (`caught_by`) run in turn through properties.run.runner.run_check under the profile (a
    worker process per copy, as `check` runs it; Hypothesis shrinks as in `check`):
    whether a check FAILED it, the first catch time (seconds from the copy's first check
@@ -35,8 +35,8 @@ import _report  # noqa: E402
 from properties.checks.registry import all_checks  # noqa: E402
 from properties.judge.load import load_impl  # noqa: E402
 from properties.run.runner import FAILED, violations_of  # noqa: E402
-from tests.broken.fast_mutants import MUTANTS, PREFIX, build, first_catch  # noqa: E402
-from tests.reference_copies import importable  # noqa: E402
+from teeth.broken.fast_mutants import MUTANTS, PREFIX, build, first_catch  # noqa: E402
+from teeth.reference_copies import importable  # noqa: E402
 
 
 def full_check(impl: str, profile: str) -> dict:

@@ -8,7 +8,7 @@ For each size, `python -m properties crosscheck --counts` does it (properties/sc
 then the judge. Printed per size: the candidate's seconds (its run, the record's writing
 excluded), the judge's (reading the record and judging it), wall and CPU (process time;
 the candidate's is its worker's), the ratios, and the verdict. Target: judge <= 3x the
-candidate. With --mutants, also each planted scale-only bug (tests/broken/scale_mutants.py)
+candidate. With --mutants, also each planted scale-only bug (teeth/broken/scale_mutants.py)
 at the size where it shows: caught or not.
 
 BLAS is left as configured; on a loaded machine prefer the CPU ratio. Writes JSON to
@@ -88,8 +88,8 @@ def main(argv=None) -> int:
         print(_size_line(size, row), flush=True)
     planted = []
     if args.mutants:
-        from tests.broken.fast_mutants import build
-        from tests.broken.scale_mutants import MUTANTS, PREFIX
+        from teeth.broken.fast_mutants import build
+        from teeth.broken.scale_mutants import MUTANTS, PREFIX
 
         with tempfile.TemporaryDirectory() as directory:
             sys.path.insert(0, directory)

@@ -9,11 +9,11 @@ run (`--junit`, e.g. the full run's `python -m pytest -q -n 2 --dist loadfile
 (TEETH_FILES, `-n 2 --dist loadfile`):
 
 * broken copies: each test of a deliberately broken copy (a test function whose name
-  names a mutant, a broken copy or a planted bug: tests/broken/mutants.py,
-  fast_mutants.py, scale_mutants.py, the broken copies of tests/test_crosscheck.py...)
+  names a mutant, a broken copy or a planted bug: teeth/broken/mutants.py,
+  fast_mutants.py, scale_mutants.py, the broken copies of tests/properties/checks/test_crosscheck.py...)
   passes when its check caught the copy; an expected failure there is a copy the suite
   records as not caught (strict xfail, with its reason);
-* legitimate variants (tests/legit/, tests/test_legit*.py, the variants of the
+* legitimate variants (teeth/legit/, tests/teeth/test_legit_pass*.py, the variants of the
   cross-check): each passes when the variant is accepted;
 * the number of registered check ids (properties.checks.registry.all_checks).
 
@@ -40,15 +40,15 @@ sys.path.insert(0, str(ROOT))
 from bench._report import RESULTS, write  # noqa: E402
 
 TEETH_FILES = (
-    "tests/test_teeth.py",
-    "tests/test_float_teeth.py",
-    "tests/test_legit.py",
-    "tests/test_legit_float.py",
-    "tests/test_scale_judge.py",
-    "tests/test_crosscheck.py",
-    "tests/test_boundary_meta.py",
-    "tests/test_checks_catoni_meta.py",
-    "tests/test_checks_sampler.py",
+    "tests/teeth/test_broken_caught.py",
+    "tests/teeth/test_float_broken_caught.py",
+    "tests/teeth/test_legit_pass.py",
+    "tests/teeth/test_legit_float_pass.py",
+    "tests/properties/scale/test_scale_judge.py",
+    "tests/properties/checks/test_crosscheck.py",
+    "tests/properties/strategies/test_boundary_tapes.py",
+    "tests/properties/checks/test_catoni.py",
+    "tests/properties/checks/test_sampler.py",
 )
 BROKEN = re.compile(r"mutant|broken|planted")
 LEGIT = re.compile(r"legit|variant")

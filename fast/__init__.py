@@ -31,7 +31,7 @@ from .tape import sample_tape_arrays as sample_tape
 
 # Declared for the cross-check (properties/checks/crosscheck.py) and `check`: float results are
 # judged as floats of this width, not by exact equality ("float64"; "float32" in the copy
-# of tests/legit/float_variants.py).
+# of teeth/legit/float_variants.py).
 ARITHMETIC = np.dtype(FLOAT).name
 
 __all__ = [

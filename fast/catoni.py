@@ -39,7 +39,7 @@ N = sum c_i, the max of |psi''(y)| = |y| (1 + |y|/2) / (1 + |y| + y^2/2)^2 taken
 tolerance: one evaluation of f instead of two (thresholds at |H| = 1024, paper constants,
 n = 10^12: 2.00 evaluations per problem in every epoch before the rule, 1.00 to 1.01
 after). The point's error from rounding is the evaluation's, as below. Measured with the
-rule against the certified enclosure (2026-11-27, tests/test_fast_catoni.py's generators
+rule against the certified enclosure (2026-11-27, tests/fast/test_catoni.py's generators
 and CALruption-like data with up to 19 slots: 7000 problems): largest error 10.5 eps
 max(1, max|X|), 1.8% of `root_tolerance`.
 
@@ -60,7 +60,7 @@ ratio of terms. With k <= 29 (K <= 128) and |X - z| <= 2 max|X| this is
 `root_tolerance`: 64 eps max(1, max|X|) (1 + ln(1 + 2 alpha max|X|)). The ln factor only
 matters for data many 1/alpha away from the root; CALruption's alpha is usually small
 against 1/q, and then it is near 1. Measured against the certified enclosure
-(tests/test_fast_catoni.py and 5500 further problems): the largest error was 5.4 eps
+(tests/fast/test_catoni.py and 5500 further problems): the largest error was 5.4 eps
 max(1, max|X|) on CALruption-like data (0, +-1/q, q down to 1e-12, counts up to 1e9,
 alpha 1e-6..10) and 12.6 eps max(1, max|X|) on data spread over up to 1e12 / alpha,
 i.e. at most 1.5% of `root_tolerance`; the rounding errors mostly cancel, so the worst

@@ -10,7 +10,7 @@ x_t ~ nu*, y_t ~ Ber(eta_t^{x_t}), and the coin Q_t ~ Ber(q^{x_t}) independently
   queried[x] ~ Binomial(seen[x], q^x)                   (CALruption; RobustCAL: seen[x] on Dis, 0 off it),
   queried[x, 1] ~ Binomial(queried[x], eta_t^x),
 independently across pieces, is exactly the law of the tape's counts (up to the 2^-64
-grid of the tape's coins). tests/test_fast_counts.py checks the two modes against each
+grid of the tape's coins). tests/fast/test_counts.py checks the two modes against each
 other statistically.
 
 Unlike tape mode, counts mode needs the environment (nu*, the adversary): it simulates

@@ -7,7 +7,7 @@ threshold. Integer counts (seen, queried, mistakes, disagreement counts, the sch
 stay exact in int64 whatever FLOAT is, and HiGHS solves the LP in float64 from FLOAT
 coefficients, as a GPU implementation would call a CPU solver.
 
-tests/legit/float_variants.py builds a float32 copy of fast by patching the one line
+teeth/legit/float_variants.py builds a float32 copy of fast by patching the one line
 below; the package declares ARITHMETIC = the dtype's name (fast/__init__.py)."""
 
 import numpy as np

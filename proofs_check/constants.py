@@ -9,7 +9,7 @@ bisects the constants that no longer follow (FINDINGS F18). Two kinds of constan
 * SHARP: the closed form a bisection converges to (the step's `Repair.sharp` bisects it at
   run time; ERRATA.md prints the interval [forced, proved]). They are stated here so that
   `reference.bounds` (the theorems as functions of an instance) evaluates the corrected
-  bounds with the constant proofs_check decided, and tests/test_bounds.py checks each
+  bounds with the constant proofs_check decided, and tests/reference/test_bounds.py checks each
   against ERRATA.md's interval, so a changed bisection cannot leave a stale copy.
 
 Values are exact: a Fraction, or a closed form a + b*sqrt(c) as the triple

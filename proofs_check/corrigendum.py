@@ -219,7 +219,7 @@ def _table(rows, start: int) -> list[str]:
 
 
 def ranked_page() -> list[str]:
-    """The corrigendum page (Markdown lines), at most 1,500 words (tests/test_corrigendum.py)."""
+    """The corrigendum page (Markdown lines), at most 1,500 words (tests/proofs_check/test_corrigendum.py)."""
     lines = [
         "## Corrigendum",
         "",

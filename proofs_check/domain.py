@@ -2,7 +2,7 @@
 
 A refutation is a claim about the paper only if its witness is a situation the paper
 allows: a risk gap above 1, beta_2 = 0 or eps_l = 1 is not one. Every name below means the
-same quantity in every step that uses it (checked by tests/test_proofs_check.py against
+same quantity in every step that uses it (checked by tests/proofs_check/test_deciders_and_pipeline.py against
 the encoded steps), so its range is a standing assumption of every step it appears in.
 
 `decide.decide_claim` rejects a counter-model outside these ranges: it decides the step

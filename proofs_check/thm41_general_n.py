@@ -155,7 +155,7 @@ def clean_and_flipped_rounds() -> tuple[int, int]:
 
 
 def reference_run(seed: int):
-    """The same run with the reference implementation (Monte Carlo; tests/test_thm41_general_n.py, slow)."""
+    """The same run with the reference implementation (Monte Carlo; tests/proofs_check/test_thm41_general_n.py, slow)."""
     import reference as R
 
     instance = R.Instance(nu=(P_A, 1 - P_A), eta=(Fraction(0), Fraction(0)), hypotheses=((0, 0), (1, 0)))

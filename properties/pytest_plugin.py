@@ -52,7 +52,7 @@ PLUGIN_NAME = "cral"  # the entry point's name: `-p no:cral` disables the plugin
 COLLECTOR_NAME = "cral"
 MARKER = "cral"
 # properties.core.profiles.PROFILES, spelled out so that loading the plugin does not import
-# Hypothesis (tests/test_plugin.py keeps the two equal)
+# Hypothesis (tests/properties/test_pytest_plugin.py keeps the two equal)
 PROFILES = ("dev", "ci", "fuzz")
 OUTPUT_LINES = 20  # of each captured stream, in a report
 _SUITE = pytest.StashKey["_Suite"]()

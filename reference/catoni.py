@@ -62,7 +62,7 @@ The search works in grid units: the probes are the integers k (the reals k 2^-m)
 ends of the bracket and the Newton candidates are integers or (numerator, denominator)
 pairs, and every comparison, rounding (round half to even, as `round` of a Fraction) and
 bisection is done by cross-multiplying integers. This makes exactly the decisions the
-same search on Fractions makes (tests/test_catoni_integer.py holds it to them), without
+same search on Fractions makes (tests/reference/test_catoni_integer.py holds it to them), without
 their gcds and type dispatch, which cost about three quarters of a root before (the ln
 kernel is unchanged, and so are the enclosures of f). mpmath as the proposer instead of
 floats was measured and not taken: a 6-step Newton solve at 96 bits costs ~0.4 ms, several

@@ -5,7 +5,7 @@ number is finite), ~20x faster on a trace. It takes an inlined schema (no $ref) 
 only the keywords the published schemas use; a schema with any other keyword is not
 compiled (`compile_schema` returns None) and jsonschema decides. Where it says
 "invalid", reference/documents.py asks jsonschema for the message, so it never names
-what is wrong itself; tests/test_schema_check.py holds it to jsonschema's verdicts on
+what is wrong itself; tests/reference/test_schema_check.py holds it to jsonschema's verdicts on
 valid documents and on mutations of them."""
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ run protocol (docs/protocol.md), from the conformance kit's small case.
     python docs/examples/build.py          # rewrite the files beside this script
     python docs/examples/build.py --check  # exit 1 if a file is missing or differs
 
-tests/test_protocol_examples.py checks that the files are current and that each request
+tests/properties/judge/test_protocol_examples.py checks that the files are current and that each request
 and result validates against its published schema."""
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ Parameter regimes (each check's docstring says which it needs):
   (beta1 in {1, 2, 4}, the paper's beta3) with the premise regime.
 
 Findings (the paper-form checks fail on the reference; verified exactly in
-tests/test_checks_calruption_events_meta.py): the appendix states the lemma "Estimation
+tests/properties/checks/test_calruption_events.py): the appendix states the lemma "Estimation
 accuracy for D^_l", the upper/lower bounds of the estimated gap, Lemma 5.1, Lemma 5.2 and
 the correctness of Theorem 5.1 "on E_gap" (resp. given E_gap, E_dis1, E_dis2), but the
 est-helper proof also uses the Bernstein step E_bern (R^_l versus R-bar_l, the sampling of

@@ -60,7 +60,7 @@ def _floats(impl) -> bool:
 def float_bound(values) -> Fraction:
     """The allowed distance of a float candidate's answer from the root: the "W" entry of
     the float64 tolerance table at scale max(1, max|X|). The entry is absolute (rel = 0,
-    pinned by tests/test_checks_catoni_meta.py), so the root itself is not needed."""
+    pinned by tests/properties/checks/test_catoni.py), so the root itself is not needed."""
     scale = max(Fraction(1), max(abs(Fraction(v)) for v in values))
     arithmetic = current().arithmetic
     tolerance = FLOAT_TOLERANCE if arithmetic == "exact" else table(arithmetic)["W"]

@@ -41,7 +41,7 @@ mismatch). The other classes are float rounding at a boundary.
 
 A real bug cannot hide behind a class: each class is granted only when the exact values
 show the ambiguity (a near tie, a near boundary, an optimal D^), and the candidate's
-discrete choices must follow from its own reported numbers (tests/test_crosscheck.py
+discrete choices must follow from its own reported numbers (tests/properties/checks/test_crosscheck.py
 runs broken copies of fast/ to show each is caught)."""
 
 from __future__ import annotations

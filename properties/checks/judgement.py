@@ -35,7 +35,7 @@ sqrt(a) sqrt(b), a product regrouped), which changes the first-order error by a 
 factor; a count over |I_l| may also be summed from the rounded marginals (`ratio`'s
 `terms`). Real bugs are orders of magnitude beyond these bounds. Each derivation admits
 the formula as printed, evaluated left to right, and its cancelled, factored and
-regrouped forms; tests/test_float_bounds_orders.py lists the orders of every entry of
+regrouped forms; tests/properties/checks/test_float_bounds_orders.py lists the orders of every entry of
 DERIVATIONS and evaluates them in float64 and float32.
 
 Inputs come in three kinds: `value` (known exactly to both sides: integers below 2^p,

@@ -132,7 +132,7 @@ KNOWN_EXAMPLES: dict[str, tuple[Callable[[], object], ...]] = {
 
 # check name -> builders of targeted examples (properties/strategies/targeted.py), run after
 # the known ones and before the generated ones, in every profile and under every seed: each
-# reaches a class of bug the check's draws reach rarely (tests/test_teeth_default_seed.py).
+# reaches a class of bug the check's draws reach rarely (tests/teeth/test_broken_caught_default_seed.py).
 TARGETED_EXAMPLES: dict[str, tuple[Callable[[], object], ...]] = {
     # line 8's argmin over V_t: an eliminated hypothesis with the lowest L^_t
     "check_robust_cal_empirical_risks_and_output": (S.robust_cal_argmin_outside_version_space_case,),

@@ -398,7 +398,7 @@ def check_sample_tape_law(impl, experiment):
     adversary) are reported whatever the tests say. Power: a sampler that draws labels from
     eta* instead of eta_t, or x from another distribution than nu*, or a query coin tied to
     the label, or repeating blocks, is rejected with bounds below 10^-30
-    (tests/test_checks_sampler.py)."""
+    (tests/properties/checks/test_sampler.py)."""
     name = "check_sample_tape_law"
     report = law_report(name, impl, experiment)
     found = list(report.certain)

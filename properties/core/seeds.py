@@ -74,7 +74,7 @@ def seed_alone():
     (a checkout is local, a pip install is not). Measured: importing `fast` and
     `proofs_check` before a run changed the examples of 2 of 3 checks under one seed. The
     hook is Hypothesis's internal `providers._get_local_constants`; where a version lacks
-    it, nothing is patched (tests/test_deterministic_verdicts.py would then show the drift)."""
+    it, nothing is patched (tests/properties/core/test_deterministic_verdicts.py would then show the drift)."""
     try:
         from hypothesis.internal.conjecture import providers
     except ImportError:  # pragma: no cover - a Hypothesis without it

@@ -7,7 +7,7 @@ message (R11, F2) is followed by its one-line meaning, and for a reading decisio
 spec conventions that state it. `cite_failure` is applied by the runner when it formats a
 failing result; the check functions' own messages stay as they are.
 
-tests/test_spec_citations.py keeps the tables honest: every registered check has an entry,
+tests/properties/core/test_spec_citations.py keeps the tables honest: every registered check has an entry,
 every cited id is an anchor of docs/spec.md with this title, and every FINDINGS id here is a
 heading of FINDINGS.md with this meaning."""
 

@@ -50,7 +50,7 @@ BAD_INPUTS = (BAD_INPUT, BAD_FLOAT)
 BOUNDARY = "calruption (boundary tape: a coin exactly on q)"
 
 # Every request the kit sends, in the order sent, with when it is sent. docs/protocol.md
-# section 8 prints this table; tests/test_protocol_examples.py keeps the two equal and holds
+# section 8 prints this table; tests/properties/judge/test_protocol_examples.py keeps the two equal and holds
 # `conformance` to sending exactly these.
 REQUESTS = (
     ("describe", "always, first"),

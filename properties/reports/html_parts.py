@@ -3,7 +3,7 @@ with its inline style sheet, tables, a failure's term table and its values.
 
 Plain Python strings, not a template engine: every piece of text enters the page through
 `esc` (html.escape, quotes included), so what the candidate controls -- a check message,
-a value, its output, its name -- is text, never markup (tests/test_html_report.py fills
+a value, its output, its name -- is text, never markup (tests/properties/reports/test_html_report.py fills
 every string of a report with markup and finds none of it in the page). One file, no
 network: the style sheet is inline, the fonts are the system's, there is no script."""
 

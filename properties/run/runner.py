@@ -121,7 +121,7 @@ def run_check(
     false: the strategy alone); a failure there ends the run, as any failure does.
     `prefer_violations`: a non-fatal fault (a raise, a malformed result) does not end the
     run; the search goes on for an example on which the check's own logic fails, and the
-    fault is reported only if none is found (tests/test_teeth.py: a broken copy that also
+    fault is reported only if none is found (tests/teeth/test_broken_caught.py: a broken copy that also
     crashes on some inputs must still be caught by the property it breaks).
     `database`: a Hypothesis ExampleDatabase (or None) instead of the profile's, so a
     campaign's workers share the failures they find (properties/campaign/fuzz.py); the

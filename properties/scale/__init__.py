@@ -20,6 +20,6 @@ What this package may import: the reference's exact arithmetic and modules (refe
 the cross-check's report types and tolerance table (properties/checks/crosscheck.py,
 properties/checks/tolerances.py, properties/checks/free_choices.py, properties/checks/catoni_sign.py), the
 candidate-isolation route (properties/core/candidate.py, properties/judge/isolation.py), numpy/scipy, and
-the record format of fast/scale_record.py, restated in run.py (tests/test_scale_judge.py
+the record format of fast/scale_record.py, restated in run.py (tests/properties/scale/test_scale_judge.py
 holds the two equal: the judge never imports the candidate's code, which runs only in its
 worker). Never a Hypothesis strategy: the sizes and seeds are fixed, not generated."""

@@ -25,7 +25,7 @@ float64's ~2 ns). The same analysis with u64 = 2^-53, two differences: z (a long
 rounded to float64 once more, |fl(z) - z| <= u64 |z|, which adds alpha |z| to y's error;
 and numpy's float64 log1p may be a SIMD routine (SVML on AVX-512) rather than glibc's, so
 its error is taken as F64_LOG1P_U units of u64 (numpy's own accuracy tests hold these
-routines to a few ulps; tests/test_scale_judge_routes.py measures it here against
+routines to a few ulps; tests/properties/scale/test_scale_judge_routes.py measures it here against
 longdouble and requires at most 1/8 of F64_LOG1P_U). The counts c must be exact in float64
 (c < 2^53; else every row goes to longdouble). So
 

@@ -3,9 +3,9 @@ rarely, run explicitly (before the generated ones) by the checks that would see 
 (properties/checks/registry.py, TARGETED_EXAMPLES), under every seed.
 
 Each was found by searching the check's own strategy for a case on which a broken copy of
-that class (tests/broken/mutants.py) differs from the reference, then shrunk; so each is
+that class (teeth/broken/mutants.py) differs from the reference, then shrunk; so each is
 of its check's type and within its strategy's bounds, and
-tests/test_teeth_default_seed.py shows the copy is caught on it and the reference passes."""
+tests/teeth/test_broken_caught_default_seed.py shows the copy is caught on it and the reference passes."""
 
 from __future__ import annotations
 

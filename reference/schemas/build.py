@@ -8,7 +8,7 @@ section 3). Both come from `result_definitions(arithmetic)` below, so they canno
     python reference/schemas/build.py            # rewrite the files
     python reference/schemas/build.py --check    # exit 1 if a committed file differs
 
-tests/test_documents.py holds the committed files to what `generate()` returns.
+tests/reference/test_schemas.py holds the committed files to what `generate()` returns.
 
 Layout: `definitions.schema.json` holds every shared definition ($defs), the float64
 one (`definitions.float64.schema.json`) the arithmetic-dependent ones again; each
@@ -389,7 +389,7 @@ def error_document() -> dict:
 
 
 # properties.runner.STATUSES and properties.xfails_file.YOUR_STATUSES, spelled out so that
-# this script stands alone (tests/test_adopt.py keeps them equal)
+# this script stands alone (tests/properties/test_adoption_by_another_ci.py keeps them equal)
 CHECK_STATUSES = ("passed", "failed", "expected failure", "unexpectedly passed", "not applicable", "not run",
                   "expected failure (yours)", "unexpectedly passed (yours)", "skipped (yours)")
 CHECK_KINDS = ("deterministic", "lemma", "conditional", "statistical", "counterexample")  # properties.registry.KINDS
@@ -496,7 +496,7 @@ def check_report_document() -> dict:
 
 
 # properties.crosscheck's statuses (properties/xfails_file.crosscheck_statuses and the skip)
-# and DIVERGENCE_KINDS, spelled out as above (tests/test_crosscheck_report.py keeps them equal)
+# and DIVERGENCE_KINDS, spelled out as above (tests/properties/reports/test_crosscheck_report.py keeps them equal)
 CROSSCHECK_STATUSES = ("passed", "failed", "not run", "expected failure (yours)", "unexpectedly passed (yours)",
                        "skipped (yours)")
 DIVERGENCE_KINDS = ("coin", "argmin_tie", "lp_non_unique", "output_member", "threshold_boundary", "layer_boundary")

@@ -1,0 +1,7 @@
+"""What the tests share: the repository's root (every test that runs a command or reads a page
+starts from it) and, in this package's modules, the samplers, report samples, scale records, the
+pair oracle and the Redis server the tests start."""
+
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
