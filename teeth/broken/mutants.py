@@ -57,6 +57,14 @@ MUTANTS: list[Mutant] = [
         "check_counterexample_vanilla_loses_best",
     ),
     Mutant(
+        "robust_cal_threshold_rho_quarter",
+        "RobustCAL's modified rule (line 10) adds rho^/4 instead of rho^/2 (keeps too much)",
+        "robust_cal.py",
+        "    return bound if vanilla else bound + Enclosure.point(rho / 2)",
+        "    return bound if vanilla else bound + Enclosure.point(rho / 4)",
+        "check_robust_cal_elimination_recomputed",
+    ),
+    Mutant(
         "robust_cal_threshold_constant_one",
         "RobustCAL's line-10 threshold uses beta_t / t instead of 3 beta_t / (2t) (eliminates too eagerly)",
         "robust_cal.py",

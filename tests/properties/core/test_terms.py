@@ -1,6 +1,7 @@
 """Failure messages show the wrong term (properties/core/terms.py): decimals and the
 difference beside the exact rationals, and a formula's breakdown term by term, on the
-planted skeleton copy whose threshold writes rho^/2 as rho^/4 (teeth/planted)."""
+broken copy whose line-10 threshold adds rho^/4 for rho^/2 (teeth/broken/mutants.py,
+robust_cal_threshold_rho_quarter)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from properties.core import terms
 from properties.core.violation import Violation
 from properties.run.runner import run_check
 from reference.certified import Enclosure
+from tests.support.broken_copies import broken_copy
 
-PLANTED = "teeth.planted.skeleton_rho_quarter"
+RHO_QUARTER = "robust_cal_threshold_rho_quarter"
 
 
 def _rational(cell: str) -> Fraction:
@@ -24,12 +26,15 @@ def _rational(cell: str) -> Fraction:
 
 
 @pytest.fixture(scope="module")
-def planted_failure():
-    import importlib
+def planted(tmp_path_factory):
+    with broken_copy(RHO_QUARTER, tmp_path_factory.mktemp("broken")) as module:
+        yield module
 
-    module = importlib.import_module(PLANTED)
+
+@pytest.fixture(scope="module")
+def planted_failure(planted):
     check = all_checks()["check_robust_cal_elimination_recomputed"]
-    return run_check(check, module, max_examples=30, seed=0, database=None)
+    return run_check(check, planted, max_examples=30, seed=0, database=None)
 
 
 def test_the_planted_threshold_names_the_rho_term_with_both_values(planted_failure):
@@ -115,14 +120,15 @@ def test_a_violation_prints_its_terms_as_an_aligned_table():
     assert violation == Violation.of("check_x", "differs", t=2)  # terms do not change what the violation is
 
 
-def test_the_reproducer_calls_the_candidates_own_function(planted_failure, capsys, monkeypatch):
+def test_the_reproducer_calls_the_candidates_own_function(planted, planted_failure, capsys, monkeypatch):
     """The failure's reproducer rebuilds the case and calls the planted module's robust_cal
     on it (properties/reports/reproducer.py): run, it reaches the user's code."""
-    import importlib
+    import sys
 
     line = planted_failure.reproducer_call
-    assert line and f"{PLANTED}.robust_cal(example.instance.hypotheses, example.tape, example.params)" in line
-    module = importlib.import_module(PLANTED)
+    name = planted.__name__
+    assert line and f"{name}.robust_cal(example.instance.hypotheses, example.tape, example.params)" in line
+    module = sys.modules[name]
     calls = []
     original = module.robust_cal
     monkeypatch.setattr(module, "robust_cal", lambda *a, **k: calls.append(a) or original(*a, **k))

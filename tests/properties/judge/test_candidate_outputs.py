@@ -27,6 +27,7 @@ from properties.judge.answer import answer
 from properties.judge.command import CommandCandidate
 from properties.run.runner import violations_of
 from properties.strategies.cases import Case
+from tests.support.broken_copies import broken_copy
 
 MODES = (
     "passive",
@@ -223,8 +224,8 @@ def test_every_field_of_a_programs_result_document(mode):
     assert not crashes, f"{len(crashes)} judge crashes in {len(mutations)} results, e.g.\n" + "\n".join(crashes[:10])
 
 
-# the case on which a RobustCAL whose h^_t is the argmin over all of H (teeth/planted/
-# skeleton_argmin_over_h.py) leaves L^_t(h^_t) out of its trace: h^_t lies outside V_t
+# the case on which a RobustCAL whose h^_t is the argmin over all of H (teeth/broken/mutants.py,
+# robust_cal_h_hat_over_all_hypotheses) picks a hypothesis eliminated before: h^_t lies outside V_t
 ARGMIN_CASE = (
     '{"instance": {"nu": ["0/1", "1/2", "1/2", "0/1", "0/1"], "eta": ["0/1", "0/1", "0/1", "0/1", "0/1"], '
     '"hypotheses": [[0, 0, 0, 0, 0], [1, 1, 0, 0, 0], [0, 0, 1, 0, 0]]}, "adversary": {"n": 64, "segments": '
@@ -235,11 +236,11 @@ ARGMIN_CASE = (
 )
 
 
-def test_a_robust_cal_whose_h_hat_is_outside_v_t_is_named_not_crashed_on():
-    module = importlib.import_module("teeth.planted.skeleton_argmin_over_h")
+def test_a_robust_cal_whose_h_hat_is_outside_v_t_is_named_not_crashed_on(tmp_path):
     check = all_checks()["check_robust_cal_elimination_recomputed"]
     case = Case.from_json(json.loads(ARGMIN_CASE))
-    found = violations_of(check, module, case)
+    with broken_copy("robust_cal_h_hat_over_all_hypotheses", tmp_path) as module:
+        found = violations_of(check, module, case)
     assert found and not any(JUDGE_CRASH in v.message for v in found), found
     # the wrong value named (its risk left null, as outside V_t, is a consequence of it)
     assert "h^_t lies outside V_t" in found[0].message and "Algorithm 1, line 8" in found[0].message, found

@@ -1,13 +1,12 @@
 """Failures are listed in the order of the algorithm's computation, the root cause first
 (properties/reports/root_cause.py). On the planted copy whose later epochs' first coin uses
-the previous epoch's q (teeth/planted/skeleton_stale_q.py), both the coin's check (Algorithm
+the previous epoch's q (teeth/broken/mutants.py, calruption_stale_q_at_epoch_start), both the coin's check (Algorithm
 2, line 4) and the Catoni root's (line 8) fail in epoch 2; the registry lists Catoni's
 first, the report must lead with the coin."""
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
 
 from hypothesis import strategies as st
@@ -17,6 +16,7 @@ from properties.core.outcomes import FAILED, PASSED, CheckResult
 from properties.reports.root_cause import LATE, position, root_cause_order
 from properties.run.runner import run_check
 from properties.strategies.cases import Case
+from tests.support.broken_copies import broken_copy
 
 # one point, two hypotheses, 20 rounds: epoch 1 is rounds 1-4 (q_1 = 1), epoch 2 starts at round 5
 # with q_2 < 1, and the stale coin queries round 5 with q_1
@@ -29,8 +29,12 @@ STALE_Q_CASE = (
 COIN, CATONI = "check_calruption_importance_weights_unbiased", "check_calruption_catoni_enclosures_certified"
 
 
-def test_the_stale_coin_is_listed_before_the_catoni_root_it_spoils():
-    module = importlib.import_module("teeth.planted.skeleton_stale_q")
+def test_the_stale_coin_is_listed_before_the_catoni_root_it_spoils(tmp_path):
+    with broken_copy("calruption_stale_q_at_epoch_start", tmp_path) as module:
+        _stale_coin_listed_first(module)
+
+
+def _stale_coin_listed_first(module):
     case = Case.from_json(json.loads(STALE_Q_CASE))
     registered = [name for name in all_checks() if name in (COIN, CATONI)]
     assert registered == [CATONI, COIN]  # the registry's order blames Catoni's root first
