@@ -317,7 +317,7 @@ def test_a_command_candidate_runs_through_the_plugin(pytester):
 
 
 def test_a_failing_command_keeps_its_requests_where_asked(pytester, tmp_path):
-    planted = ROOT / "tests" / "planted_cmd" / "misbehave.py"
+    planted = ROOT / "teeth" / "planted_cmd" / "misbehave.py"
     command = f"{shlex.quote(sys.executable)} {shlex.quote(str(planted))} exit"
     result = run(pytester, "--cral-cmd", command, "--cral-keep-requests", str(tmp_path), "-k", ERM)
     result.assert_outcomes(failed=1)

@@ -26,7 +26,7 @@ from properties.strategies import fixed_crosscheck_cases
 from tests.support import REPO_ROOT
 
 ROOT = REPO_ROOT
-PLANTED = f"{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'tests' / 'planted_cmd' / 'misbehave.py'))}"
+PLANTED = f"{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'teeth' / 'planted_cmd' / 'misbehave.py'))}"
 ANSWER = f"{shlex.quote(sys.executable)} -m properties answer --impl"
 CHECKS = all_checks()
 CASES = fixed_crosscheck_cases(3, 20261124)

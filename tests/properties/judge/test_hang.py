@@ -106,7 +106,7 @@ def _cli(folder: Path, *args, **env) -> Run:
     return _run([sys.executable, "-m", "properties", *args], _env(folder, **env), folder)
 
 
-PLANTED_CMD = f"{sys.executable} {ROOT / 'tests' / 'planted_cmd' / 'misbehave.py'}"
+PLANTED_CMD = f"{sys.executable} {ROOT / 'teeth' / 'planted_cmd' / 'misbehave.py'}"
 T = str(TIMEOUT)
 COMMANDS = {
     "busy": ["check", "--impl", "hang_busy", "--timeout", T, "--json", "--only", *PASSIVE_CHECKS, NO_PASSIVE],
@@ -393,7 +393,7 @@ def test_an_empty_command_variable_stops_pytest_before_any_test(candidates):
     not a silent run of the reference."""
     env = _env(candidates, CRAL_CMD="")
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--co", str(ROOT / "tests" / "test_hang.py")],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--co", str(ROOT / "tests" / "properties" / "judge" / "test_hang.py")],
         cwd=candidates,
         env=env,
         capture_output=True,

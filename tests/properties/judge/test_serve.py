@@ -28,7 +28,7 @@ from reference import documents
 from tests.support import REPO_ROOT
 
 ROOT = REPO_ROOT
-SERVING = f"{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'tests' / 'planted_cmd' / 'serving.py'))}"
+SERVING = f"{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'teeth' / 'planted_cmd' / 'serving.py'))}"
 ANSWER = f"{shlex.quote(sys.executable)} -m properties answer --impl"
 CHECKS = all_checks()
 CASES = fixed_crosscheck_cases(3, 20261124)
