@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import _report  # noqa: E402
 
-from reference.cli import OneLineParser, UsageError  # noqa: E402
+from reference.command_line import OneLineParser, UsageError  # noqa: E402
 
 
 def build(instance, n: int, genome, algorithm: str, budget: int):

@@ -29,7 +29,7 @@ import _report  # noqa: E402
 from properties.campaign import experiments  # noqa: E402
 from properties.campaign.cluster import execute  # noqa: E402
 from properties.campaign.results import ResultsFile, read_results  # noqa: E402
-from reference.cli import OneLineParser, UsageError  # noqa: E402
+from reference.command_line import OneLineParser, UsageError  # noqa: E402
 
 TARGET = 1.8
 

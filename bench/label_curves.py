@@ -40,7 +40,7 @@ from properties.campaign import experiments  # noqa: E402
 from properties.campaign.cli import write_csv  # noqa: E402
 from properties.campaign.cluster import default_workers, execute  # noqa: E402
 from properties.campaign.results import ResultsFile, read_results  # noqa: E402
-from reference.cli import OneLineParser, UsageError  # noqa: E402
+from reference.command_line import OneLineParser, UsageError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = _report.RESULTS / "label_curves"  # docs/label_curves only with --out

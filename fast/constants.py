@@ -12,13 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from reference.calruption import epoch_length as _exact_epoch_length
+from reference.certified import as_float
 from reference.params import Params
-
-
-def as_float(constant) -> float:
-    """A certified constant (ScaledLog or Rational) as the float nearest its enclosure's midpoint."""
-    enclosure = constant.enclosure()
-    return float((enclosure.lo + enclosure.hi) / 2)
 
 
 @dataclass(frozen=True)

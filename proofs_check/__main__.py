@@ -1,9 +1,8 @@
 # importing reference first makes Ctrl-C and SIGTERM one line and 130 / 143 while the
-# command line's modules load (reference.interrupts.stop_early_in_a_command)
+# command line's modules load (reference.command_line.stop_early_in_a_command)
 import sys
 
-from reference.extras import MissingExtra
-from reference.interrupts import exit_now
+from reference.command_line import MissingExtra, exit_now
 
 try:
     from .cli import main

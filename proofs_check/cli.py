@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from reference.cli import OneLineParser, UsageError, run
+from reference.command_line import OneLineParser, UsageError, run
 
 from .decide import NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED
 from .errata import errata_markdown

@@ -4,7 +4,7 @@ Written for a reader of the paper: each row gives the place, the printed formula
 formula, one line of reason and the smallest witness. Machine detail (premises, step ids,
 polynomials) stays in the sections below the page and in `python -m proofs_check --json`.
 `CONSTANTS` names, per statement, the one corrected constant and the route that proves it; a test
-checks that each appears with that value in ERRATA.md, FINDINGS.md and proofs_check.constants
+checks that each appears with that value in ERRATA.md, FINDINGS.md and reference.theorem_constants
 (which reference.bounds evaluates)."""
 
 from __future__ import annotations

@@ -17,12 +17,12 @@ from fractions import Fraction
 
 import sympy as sp
 
-from reference import interrupts
-from reference.extras import require
+from reference import command_line
+from reference.command_line import require
 
 from .parse import relation
 
-# the `proofs` extra: a base install (judging only) has no z3 (reference/extras.py)
+# the `proofs` extra: a base install (judging only) has no z3 (reference/command_line.py)
 z3 = require("z3", package="z3-solver", extra="proofs", needed_by="proofs_check")
 
 RLIMIT = 2_000_000  # about 0.2-1 s of z3 work, measured when chosen; a resource limit, not a clock
@@ -150,7 +150,7 @@ def _check(solver):
     if answer == z3.unknown:
         reason = solver.reason_unknown()
         if "interrupted" in reason or "canceled" in reason:
-            interrupts.note()
+            command_line.note()
             raise KeyboardInterrupt
     return answer
 

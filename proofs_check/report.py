@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from reference import interrupts
+from reference import command_line
 
 from .decide import (
     NOT_MECH,
@@ -34,7 +34,7 @@ def run_steps(steps, progress=None) -> list[tuple[Step, Verdict]]:
     results = []
     tty = progress is not None and progress.isatty()
     for i, step in enumerate(steps, 1):
-        interrupts.raise_if_interrupted()
+        command_line.raise_if_interrupted()
         if tty:
             progress.write(f"\r[{i}/{len(steps)}] {step.id:<48}")
             progress.flush()
@@ -42,7 +42,7 @@ def run_steps(steps, progress=None) -> list[tuple[Step, Verdict]]:
             progress.write(f"[{i}/{len(steps)}] steps decided\n")
             progress.flush()
         results.append((step, decide_step(step)))
-    interrupts.raise_if_interrupted()
+    command_line.raise_if_interrupted()
     if tty:
         progress.write("\r" + " " * 60 + "\r")
     return propagate(results)

@@ -47,7 +47,7 @@ if not any(isinstance(finder, _MovedModules) for finder in sys.meta_path):
 # (as pytest does for the plugin, properties/pytest_plugin.py) stays light.
 _LAZY = {
     # lazy too: `python -m properties` imports this package before anything of its own
-    # runs, and Ctrl-C is one line only from reference's import on (reference/interrupts.py)
+    # runs, and Ctrl-C is one line only from reference's import on (reference/command_line.py)
     "Violation": "properties.core.violation",
     "check_implementation": "properties.api",
     "CheckFailureWarning": "properties.api",

@@ -8,8 +8,8 @@ if sys.argv[1:2] == ["answer"]:
     sys.exit(command_line(sys.argv[2:]))
 
 # importing reference first makes Ctrl-C and SIGTERM one line and 130 / 143 while the
-# command line's modules load (reference.interrupts.stop_early_in_a_command)
+# command line's modules load (reference.command_line.stop_early_in_a_command)
 from properties.cli import main
-from reference.interrupts import exit_now
+from reference.command_line import exit_now
 
 exit_now(main())

@@ -57,7 +57,7 @@ from properties.strategies import (
     crosscheck_case_stream,
     large_crosscheck_case_stream,
 )
-from reference.cli import OneLineParser, UsageError, positive_number, run
+from reference.command_line import OneLineParser, UsageError, positive_number, run
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
@@ -778,7 +778,7 @@ def _cmd_schemas(args) -> int:
 
 
 def main(argv=None) -> int:
-    # SIGTERM (a CI timeout, kill) stops the run as Ctrl-C does (reference/interrupts.py),
+    # SIGTERM (a CI timeout, kill) stops the run as Ctrl-C does (reference/command_line.py),
     # through the clean-up that closes the candidate's worker and its children
     return run(build_parser(), argv)
 

@@ -195,7 +195,7 @@ def _memory_limit(config):
     if text is None:
         return DEFAULT_MEMORY_LIMIT
     from properties.cli import parse_size
-    from reference.cli import UsageError
+    from reference.command_line import UsageError
 
     try:
         return parse_size(text)
@@ -235,7 +235,7 @@ def pytest_configure(config):
             "--cral-in-process does not apply to --cral-cmd: a command always runs in processes of its own"
         )
     if impl is not None:  # a file path, or a module of the current folder pytest cannot import: say how
-        from reference.cli import UsageError
+        from reference.command_line import UsageError
 
         from .reports.first_use import current_folder_hint, file_path_hint
 
@@ -248,7 +248,7 @@ def pytest_configure(config):
             raise pytest.UsageError(f"cral: {hint}")
     html = config.getoption("cral_html")
     if html is not None:  # a report that cannot be written is bad input now, not a lost report at the end
-        from reference.cli import UsageError
+        from reference.command_line import UsageError
 
         from .reports.first_use import check_report_file
 

@@ -1,7 +1,7 @@
 """Exact reference implementation of "Corruption Robust Active Learning" (Chen, Du,
 Jamieson, NeurIPS 2021). Rationals throughout; see CONTRACT.md for the contracts."""
 
-from .interrupts import stop_early_in_a_command as _stop_early
+from .command_line import stop_early_in_a_command as _stop_early
 
 _stop_early()  # first: Ctrl-C while a command line's modules load is one line, not a traceback
 from . import adversary, instances  # noqa: E402

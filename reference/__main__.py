@@ -1,6 +1,6 @@
 # importing reference first makes Ctrl-C and SIGTERM one line and 130 / 143 while the
-# command line's modules load (reference.interrupts.stop_early_in_a_command)
-from reference.interrupts import exit_now
+# command line's modules load (reference.command_line.stop_early_in_a_command)
+from reference.command_line import exit_now
 
 from .cli import main
 

@@ -1,6 +1,6 @@
 """The theorems' bounds as functions of an instance: Theorem 3.1 (passive
 ERM), Theorem 4.1 (RobustCAL) and Theorem 5.1 / Corollary 5.1 (CALruption), each as printed
-and as corrected (FINDINGS F18; the corrected constants come from proofs_check/constants.py,
+and as corrected (FINDINGS F18; the corrected constants come from reference/theorem_constants.py,
 the one place proofs_check's corrected chains take them from).
 
 What is exact and what is not. The instance's quantities -- R^*, Delta_min, theta^*(r0), the
@@ -27,9 +27,9 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from proofs_check import constants as K
-
+from . import theorem_constants as K
 from .adversary import Adversary
+from .certified import as_float
 from .exact import as_fraction, as_int
 from .instance import Instance
 
@@ -287,14 +287,10 @@ def corruption_bar(instance: Instance, adversary: Adversary, params) -> tuple[Fr
 
 
 def _beta1(params) -> float:
-    from fast.constants import as_float
-
     return as_float(params.beta1)
 
 
 def _beta3(params) -> float:
-    from fast.constants import as_float
-
     return as_float(params.beta3)
 
 

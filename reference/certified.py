@@ -192,6 +192,13 @@ class Rational:
         return str(self.value)
 
 
+def as_float(constant) -> float:
+    """A certified constant (ScaledLog or Rational) as the float nearest its enclosure's midpoint
+    (for the float paths: fast/ and the bounds' figures)."""
+    enclosure = constant.enclosure()
+    return float((enclosure.lo + enclosure.hi) / 2)
+
+
 def decide_le(value: Fraction, bound: Callable[[int], Enclosure]) -> tuple[bool, Enclosure]:
     """Whether value <= B, where bound(bits) encloses the real B ever more tightly as
     bits grows. Returns the decision and the enclosure that settled it."""

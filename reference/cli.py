@@ -6,18 +6,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from fractions import Fraction
 
 from . import adversary as adversaries
-from . import interrupts
 from .calruption import calruption, epoch_length
+from .command_line import OneLineParser, UsageError, run
 from .demo import CALRUPTION_CONSTANTS as DEMO_CALRUPTION_CONSTANTS
 from .demo import SEEDS, TAU, N, run_demo
 from .documents import load_adversary, load_instance, load_tape
 from .exact import as_fraction, as_int
-from .extras import MissingExtra
 from .instance import Instance
 from .instances import BUILTIN
 from .params import Params
@@ -29,60 +27,6 @@ from .trace import trace_to_json
 
 ALGORITHMS = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
 ADVERSARIES = ("clean", "counterexample", "burst", "misspecification")
-
-
-class UsageError(Exception):
-    """Bad command-line input: reported on one line, exit status 2."""
-
-
-def positive_number(option: str, unit: str):
-    """An argparse type: a finite number > 0 of `unit`, else a UsageError naming the option."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            value = float("nan")
-        if not value > 0 or value == float("inf"):
-            raise UsageError(f"{option} must be a number of {unit} > 0, got {text!r}")
-        return value
-
-    return parse
-
-
-# options whose value may start with '-' ("--eta -,1/2,-", "--delta -1/2": the latter is
-# then refused by the value's own check, naming it); argparse would take such a value for
-# an option and report the option's value as missing
-DASH_VALUE_OPTIONS = frozenset({"--eta", "--delta", "--gamma"})
-
-
-def join_dash_values(argv: list[str]) -> list[str]:
-    """'--eta', '-,1/2,-' -> '--eta=-,1/2,-' (argparse's own spelling for such values)."""
-    out, i = [], 0
-    while i < len(argv):
-        token = argv[i]
-        if (
-            token in DASH_VALUE_OPTIONS
-            and i + 1 < len(argv)
-            and argv[i + 1].startswith("-")
-            and argv[i + 1] not in ("-h", "--help")
-            and not argv[i + 1].startswith("--")
-        ):
-            out.append(f"{token}={argv[i + 1]}")
-            i += 2
-        else:
-            out.append(token)
-            i += 1
-    return out
-
-
-class OneLineParser(argparse.ArgumentParser):
-    def error(self, message):  # argparse would print the usage block too
-        raise UsageError(message)
-
-    def parse_known_args(self, args=None, namespace=None):
-        args = sys.argv[1:] if args is None else list(args)
-        return super().parse_known_args(join_dash_values(args), namespace)
 
 
 def _instance(spec: str) -> Instance:
@@ -406,62 +350,6 @@ def build_parser() -> argparse.ArgumentParser:
     _add_source_options(show)
     show.set_defaults(handler=_cmd_show, adversary=None)
     return parser
-
-
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command Ctrl-C stopped
-EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as `yes | head` reports for `yes`
-
-
-def _interrupted() -> int:
-    interrupts.ignore_more()  # a second SIGINT (z3 re-delivers the one it caught) must not undo this exit
-    print(interrupts.message(), file=sys.stderr)
-    return interrupts.status()  # 130 after Ctrl-C (EXIT_INTERRUPTED), 143 after SIGTERM
-
-
-def _subcommands(parser: argparse.ArgumentParser) -> list[str]:
-    return [
-        name for action in parser._actions if isinstance(action, argparse._SubParsersAction) for name in action.choices
-    ]
-
-
-def run(parser: argparse.ArgumentParser, argv=None) -> int:
-    """Parse, run the chosen subcommand's handler, and turn bad input (a UsageError or
-    the library's ValueError) into one line on stderr and exit status 2. Ctrl-C stops at
-    once with one line and exit status 130 (no verdict is printed); a reader that closes
-    the pipe early (`| head`) ends the run quietly. Shared by the project's command lines."""
-    interrupts.install()
-    if not (sys.argv[1:] if argv is None else list(argv)) and _subcommands(parser):
-        # no subcommand at all: a newcomer's first try; the usage and the subcommands with
-        # what each does, on stderr, exit 2 (argparse's status for a missing argument)
-        print(parser.format_help().rstrip(), file=sys.stderr)
-        return 2
-    try:
-        args = parser.parse_args(argv)
-        status = args.handler(args)
-        interrupts.raise_if_interrupted()  # an interrupt something swallowed: still no clean exit
-        return status
-    except KeyboardInterrupt:
-        return _interrupted()
-    except BrokenPipeError:
-        # whatever is still buffered for the closed pipe must not raise again at exit
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_BROKEN_PIPE
-    except MissingExtra as error:  # an optional dependency not installed: which extra to install
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    except (UsageError, ValueError) as error:
-        if interrupts.interrupted():  # the interrupt, wrapped by a library: not bad input
-            return _interrupted()
-        message = " ".join(str(error).split())
-        print(f"error: {message}", file=sys.stderr)
-        return 2
-    except Exception:
-        # a library that wraps the KeyboardInterrupt it was given (ctypes under z3 raises
-        # ArgumentError) is still Ctrl-C, not a crash
-        if interrupts.interrupted():
-            return _interrupted()
-        raise
 
 
 def main(argv=None) -> int:

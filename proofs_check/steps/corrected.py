@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from .. import constants as K
+from reference import theorem_constants as K
+
 from ..step import NOT_MECHANICAL, Repair, Step
 from .corrected_lemma51 import STEPS as _LEMMA51_KEPT_APART
 from .corrected_thm31 import _SHARP_ROOTS, _SHARP_S

@@ -17,9 +17,8 @@ from properties.campaign import experiments, fuzz
 from properties.campaign.cluster import SCHEDULER_ENV, default_workers, execute
 from properties.campaign.experiments import load_spec, spec_digest
 from properties.campaign.results import ResultsFile, read_results
-from reference import interrupts
-from reference.cli import UsageError, positive_number
-from reference.extras import require
+from reference import command_line
+from reference.command_line import UsageError, positive_number, require
 
 RESULTS_DIR = Path("campaigns")
 EXIT_BUDGET = 3
@@ -130,7 +129,7 @@ def _scheduler(args) -> str | None:
 
 
 def _run(args, kind: str, name: str, spec: dict, task_list, is_failure, summarize, database=None) -> int:
-    # the `campaign` extra, named before the campaign prints anything (reference/extras.py)
+    # the `campaign` extra, named before the campaign prints anything (reference/command_line.py)
     require("distributed", package="dask[distributed]", extra="campaign", needed_by="python -m properties campaign")
     digest = spec_digest(spec)
     results = ResultsFile(_results_path(args, name, digest), name, spec, digest)
@@ -165,7 +164,7 @@ def _run(args, kind: str, name: str, spec: dict, task_list, is_failure, summariz
             "again to finish",
             file=sys.stderr,
         )
-        return EXIT_BUDGET if outcome.stopped == "time budget" else interrupts.status()  # 130, or 143: SIGTERM
+        return EXIT_BUDGET if outcome.stopped == "time budget" else command_line.status()  # 130, or 143: SIGTERM
     print(f"results: {results.path}", file=sys.stderr)
     # a fuzz campaign's verdicts are per check over every block (an expected failure need
     # only fail somewhere), not per row

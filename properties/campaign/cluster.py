@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from properties.campaign.results import ResultsFile
 from properties.campaign.seeds import task_seed
-from reference.extras import require
+from reference.command_line import require
 
 SCHEDULER_ENV = "CRAL_DASK_SCHEDULER"
 LOOPBACK = "127.0.0.1"  # every server of the embedded cluster listens here only
@@ -128,7 +128,7 @@ def _main_thread() -> bool:
 
 def _client(workers: int, scheduler: str | None, quiet: bool):
     """(client, cluster or None, dashboard link or None)."""
-    # the `campaign` extra: a base install (judging only) has no Dask (reference/extras.py)
+    # the `campaign` extra: a base install (judging only) has no Dask (reference/command_line.py)
     distributed = require(
         "distributed", package="dask[distributed]", extra="campaign", needed_by="python -m properties campaign"
     )

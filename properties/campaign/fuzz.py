@@ -32,8 +32,8 @@ from hypothesis.errors import HypothesisDeprecationWarning
 # the worker's candidate (tests close it with fuzz._close_candidates)
 from properties.campaign.worker import _close_candidates, candidate_for  # noqa: F401
 from properties.core.profiles import PrefixedDatabase
+from reference.command_line import require
 from reference.exact import as_int
-from reference.extras import require
 
 DEFAULT_DATABASE = Path(".hypothesis") / "campaign"
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")

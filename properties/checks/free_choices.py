@@ -24,6 +24,8 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from reference.report_vocabulary import DIVERGENCE_KINDS as _PUBLISHED_DIVERGENCE_KINDS
+
 FREE, PINNED, FORMAT = "free", "pinned", "format"
 STATUSES = (FREE, PINNED, FORMAT)
 # how a free choice is accepted: any exact minimiser; any member of a set the paper names;
@@ -546,9 +548,10 @@ def divergence_of(choice_id: str) -> str | None:
 
 # What the cross-check counts instead of reporting (properties/checks/crosscheck.py): float
 # rounding at a boundary (coin, threshold_boundary, layer_boundary) and the paper's free
-# choices; here beside the table so that the cross-check's report names them without
-# importing the cross-check.
-DIVERGENCE_KINDS = ("coin", *divergence_classes(), "threshold_boundary", "layer_boundary")
+# choices, as the published schemas name them (tests/properties/checks/test_free_choices.py
+# holds them to this table's classes); here beside the table so that the cross-check's report
+# names them without importing the cross-check.
+DIVERGENCE_KINDS = _PUBLISHED_DIVERGENCE_KINDS
 
 
 # -- docs/property-suite.md -----------------------------------------------------------------------------------

@@ -20,8 +20,7 @@ from properties.checks.judgement import judging
 from properties.core.candidate import as_candidate, run_algorithm
 from properties.core.contract import MODES
 from properties.core.violation import Violation
-
-KINDS = ("deterministic", "lemma", "conditional", "statistical", "counterexample")
+from reference.report_vocabulary import CHECK_KINDS as KINDS
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-PASSED, FAILED, XFAIL, XPASS = "passed", "failed", "expected failure", "unexpectedly passed"
-NOT_APPLICABLE = "not applicable"
-NOT_RUN = "not run"  # the run's time budget (properties/core/budget.py) ended before the check could say anything
-STATUSES = (PASSED, FAILED, XFAIL, XPASS, NOT_APPLICABLE, NOT_RUN)
-
+# the words the published schemas name (NOT_RUN: the time budget, properties/core/budget.py, ended first)
+from reference.report_vocabulary import FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, STATUSES, XFAIL, XPASS
 
 # the algorithms `crosscheck` compares, one id `crosscheck_<algorithm>` each
 ALGORITHMS = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")

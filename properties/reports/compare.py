@@ -129,7 +129,7 @@ def main(old_path: str, new_path: str, as_json: bool = False) -> int:
     import json
 
     from properties.reports.report import ReportError, load
-    from reference.cli import UsageError
+    from reference.command_line import UsageError
 
     try:
         old, new = (load(path, (FORMAT, CROSSCHECK_FORMAT)) for path in (old_path, new_path))

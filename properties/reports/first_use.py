@@ -13,7 +13,7 @@ from pathlib import Path
 
 from properties.core.outcomes import FAILED, NOT_APPLICABLE, PASSED, XFAIL
 from properties.core.terms import table
-from reference.cli import UsageError
+from reference.command_line import UsageError
 
 CLIP = 160  # a short line's violation, clipped
 

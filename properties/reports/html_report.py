@@ -20,7 +20,7 @@ from properties.checks.free_choices import DIVERGENCE_KINDS
 from properties.reports.html_figure import figure
 from properties.reports.html_parts import badge, esc, meta, output_block, page, pre, table, terms_table, values_table
 from properties.reports.verdict import check_verdict, crosscheck_verdict, finding_of
-from reference.cli import UsageError
+from reference.command_line import UsageError
 
 SHOWN_MISMATCHES = 3  # of a failing run, in full (the rest: their messages, folded)
 # what each class of legitimate divergence means (properties/checks/crosscheck.py)

@@ -51,10 +51,8 @@ from pathlib import Path
 from properties.core.outcomes import BUDGET_SKIP, FAILED, NOT_APPLICABLE, NOT_RUN, PASSED, XFAIL, XPASS, CheckResult
 
 # the candidate's own statuses, shown apart from ours (runner.STATUSES)
-YOUR_XFAIL = "expected failure (yours)"
-YOUR_XPASS = "unexpectedly passed (yours)"
-YOUR_SKIP = "skipped (yours)"
-YOUR_STATUSES = (YOUR_XFAIL, YOUR_XPASS, YOUR_SKIP)
+from reference.report_vocabulary import YOUR_SKIP, YOUR_STATUSES, YOUR_XFAIL, YOUR_XPASS
+
 KINDS = ("xfails", "skips")
 _PATTERN = re.compile(r"[A-Za-z0-9_*?\[\]!-]+")
 _WILDCARDS = set("*?[]!-")

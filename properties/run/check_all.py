@@ -9,7 +9,7 @@ from properties.core.progress import CheckProgress
 from properties.reports import xfails_file
 from properties.run.parallel import CandidateSpec, run_parallel
 from properties.run.runner import run_check
-from reference import interrupts
+from reference import command_line
 
 
 def run_in_turn(args, candidate, checks: dict, lists, base_seed: int, deadline) -> list:
@@ -17,7 +17,7 @@ def run_in_turn(args, candidate, checks: dict, lists, base_seed: int, deadline) 
     order, with a progress line each."""
     results = []
     for i, check in enumerate(checks.values(), start=1):
-        interrupts.raise_if_interrupted()
+        command_line.raise_if_interrupted()
         with CheckProgress(i, len(checks), check.name) as progress:
             skip = lists.skip_of(check.name)
             if skip is not None:  # the candidate's skip: not run
@@ -34,7 +34,7 @@ def run_in_turn(args, candidate, checks: dict, lists, base_seed: int, deadline) 
                     ),
                     lists,
                 )
-            interrupts.raise_if_interrupted()  # no verdict after Ctrl-C, even one a check swallowed
+            command_line.raise_if_interrupted()  # no verdict after Ctrl-C, even one a check swallowed
             progress.finish(f"{result.status} ({result.examples} examples)")
         results.append(result)
     return results
@@ -57,14 +57,14 @@ def run_on_workers(args, candidate, checks: dict, lists, profile: str, jobs: int
     done = []
 
     def on_done(name, finished):
-        interrupts.raise_if_interrupted()
+        command_line.raise_if_interrupted()
         done.append(name)
         result = finished.result
         print(f"[{len(done)}/{len(to_run)}] {name} ... {result.status} ({result.examples} examples)", file=sys.stderr)
 
     print(f"{len(to_run)} checks on {jobs} worker processes (-j {jobs})", file=sys.stderr)
     finished = run_parallel(to_run, spec, profile, jobs, base_seed, deadline, on_done, quick=args.quick)
-    interrupts.raise_if_interrupted()
+    command_line.raise_if_interrupted()
     results = []
     for name, check in checks.items():
         if skipped[name] is not None:

@@ -38,7 +38,7 @@ from properties.core.spec_citations import cite_failure
 from properties.core.violation import CallFailed, Violation
 from properties.reports.reproducer import calling_reproducer
 from properties.reports.saved import encode_example, short_form
-from reference import interrupts
+from reference import command_line
 
 # A candidate's fault (a crash, a malformed result) usually happens on every input: after
 # this many failing examples of faults alone, shrinking stops with the smallest so far.
@@ -366,6 +366,6 @@ def run_statistics(seconds: float, engine: dict) -> dict:
 
 
 def _to_stderr(text: str) -> None:
-    if interrupts.interrupted():  # Hypothesis's "reproduce with @seed(...)" for a Ctrl-C is noise
+    if command_line.interrupted():  # Hypothesis's "reproduce with @seed(...)" for a Ctrl-C is noise
         return
     print(text, file=sys.stderr)

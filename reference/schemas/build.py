@@ -22,6 +22,13 @@ import json
 import sys
 from pathlib import Path
 
+# run as a script from a clone (`python reference/schemas/build.py`): the repository's reference
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+# the words of the reports, which the judge writes them with
+from reference.report_vocabulary import CHECK_KINDS, CHECK_STATUSES, CROSSCHECK_STATUSES, DIVERGENCE_KINDS  # noqa: E402
+
 VERSION = 1
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 BASE = f"https://corruption-robust-active-learning.invalid/schemas/v{VERSION}/"
@@ -388,13 +395,6 @@ def error_document() -> dict:
     }
 
 
-# properties.runner.STATUSES and properties.xfails_file.YOUR_STATUSES, spelled out so that
-# this script stands alone (tests/properties/test_adoption_by_another_ci.py keeps them equal)
-CHECK_STATUSES = ("passed", "failed", "expected failure", "unexpectedly passed", "not applicable", "not run",
-                  "expected failure (yours)", "unexpectedly passed (yours)", "skipped (yours)")
-CHECK_KINDS = ("deterministic", "lemma", "conditional", "statistical", "counterexample")  # properties.registry.KINDS
-
-
 # the unknown fields the judge ignored in the candidate's results, path -> calls
 # (properties/core/representations.py). Optional: a report without it is still valid.
 IGNORED_FIELDS = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1},
@@ -493,13 +493,6 @@ def check_report_document() -> dict:
         }), ignored_fields=IGNORED_FIELDS, verdict=VERDICT, quick={"type": "boolean", "description": "check --quick: each check's "
                                                  "explicit examples and 2 generated ones, experiments on fewer seeds"}),
     }
-
-
-# properties.crosscheck's statuses (properties/xfails_file.crosscheck_statuses and the skip)
-# and DIVERGENCE_KINDS, spelled out as above (tests/properties/reports/test_crosscheck_report.py keeps them equal)
-CROSSCHECK_STATUSES = ("passed", "failed", "not run", "expected failure (yours)", "unexpectedly passed (yours)",
-                       "skipped (yours)")
-DIVERGENCE_KINDS = ("coin", "argmin_tie", "lp_non_unique", "output_member", "threshold_boundary", "layer_boundary")
 
 
 def crosscheck_report_document() -> dict:

@@ -1,13 +1,13 @@
 """ERRATA.md's ranked page (proofs_check/corrigendum.py): its size, its rows, and one value per
-corrected constant across ERRATA.md, FINDINGS.md and proofs_check.constants (reference.bounds)."""
+corrected constant across ERRATA.md, FINDINGS.md and reference.theorem_constants (reference.bounds)."""
 
 import math
 import re
 
 import pytest
 
-from proofs_check import constants as K
 from proofs_check import corrigendum as C
+from reference import theorem_constants as K
 from tests.support import REPO_ROOT
 
 REPO = REPO_ROOT
@@ -62,7 +62,7 @@ def test_each_corrected_constant_has_one_value_everywhere(statement, name, text,
     assert math.isclose(_value(text), float(value), rel_tol=1e-9), (statement, text, float(value))
     import reference.bounds as B
 
-    assert B.K is K, "reference.bounds must evaluate proofs_check.constants"
+    assert B.K is K, "reference.bounds must evaluate reference.theorem_constants"
 
 
 def test_superseded_values_appear_only_as_named_routes():

@@ -24,7 +24,6 @@ from properties.checks.registry import EXPECTED_FAILURES, all_checks
 from properties.reports.report import ReportError, validate
 from properties.reports.xfails_file import (
     YOUR_SKIP,
-    YOUR_STATUSES,
     YOUR_XFAIL,
     YOUR_XPASS,
     ListFileError,
@@ -32,7 +31,6 @@ from properties.reports.xfails_file import (
     load,
     read,
 )
-from properties.run.runner import STATUSES
 from tests.support import REPO_ROOT
 
 ROOT = REPO_ROOT
@@ -177,14 +175,6 @@ def test_every_report_is_valid_against_the_versioned_schema(runs):
     bad["checks"][0]["status"] = "sort of passed"
     with pytest.raises(ReportError, match=r"at \.checks\[0\]\.status"):
         validate(bad, "bad")
-
-
-def test_schema_statuses_and_kinds_are_the_suites():
-    from properties.checks.registry import KINDS
-    from reference.schemas.build import CHECK_KINDS, CHECK_STATUSES
-
-    assert CHECK_STATUSES == (*STATUSES, *YOUR_STATUSES)
-    assert CHECK_KINDS == KINDS
 
 
 def test_junit_xml_from_the_command_line(runs):

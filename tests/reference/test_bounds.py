@@ -9,8 +9,8 @@ from fractions import Fraction as F
 import pytest
 
 import reference as R
-from proofs_check import constants as K
 from reference import bounds as B
+from reference import theorem_constants as K
 from tests.support import REPO_ROOT
 
 
@@ -176,7 +176,7 @@ ERRATA = REPO_ROOT / "ERRATA.md"
     ],
 )
 def test_sharp_constants_lie_in_errata_intervals(step, value):
-    """Each SHARP constant of proofs_check/constants.py lies in the bisection interval ERRATA.md
+    """Each SHARP constant of reference/theorem_constants.py lies in the bisection interval ERRATA.md
     prints for its step: (refuted at a, proved at b]. A bisection that moves fails this test."""
     text = ERRATA.read_text()
     found = re.search(r"refuted at (\d+)/(\d+), proved at (\d+)/(\d+)\) \(`" + re.escape(step) + "`\\)", text)

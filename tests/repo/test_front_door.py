@@ -14,7 +14,7 @@ import pytest
 
 from properties.checks.registry import all_checks
 from properties.reports.first_use import current_folder_hint
-from reference.extras import MissingExtra, require
+from reference.command_line import MissingExtra, require
 from tests.support import REPO_ROOT
 
 REPO = REPO_ROOT

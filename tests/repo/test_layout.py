@@ -4,22 +4,21 @@ the repository, no module over 800 lines, and imports that run the way the parts
 
 The graph is built from the source with `ast`, module-level and function-level imports
 alike: a lazy import that only hides a circle is still a circle. Nothing is imported or
-run, so the test takes well under a second."""
+run, so the test takes well under a second. Above the parts, the top-level packages import
+one another the way TOP_LEVEL_MAY_IMPORT says, with no exception."""
 
 from __future__ import annotations
 
 import ast
+import sys
 import tomllib
-from pathlib import Path
 
 import pytest
 
 from tests.support import REPO_ROOT
+from tests.support.imports import PACKAGES, import_graph, imports_in
 
 ROOT = REPO_ROOT
-# every top-level package of the repository, and the loose scripts of bench/ (which import
-# each other by their bare names, bench/ being on their sys.path)
-PACKAGES = ("reference", "properties", "fast", "proofs_check", "bench", "tests")
 MAX_LINES = 800
 SIZE_CHECKED = ("properties", "bench", "fast", "reference", "proofs_check")
 # Files over MAX_LINES that other work is splitting now. Empty since reference/lp.py and
@@ -46,61 +45,29 @@ REPORTS_MAY_READ = {"properties.checks.registry", "properties.checks.free_choice
 # the modules on top: the package itself, the CLI, the plugin and the Python API
 TOP = {"properties", "properties.__main__", "properties.cli", "properties.pytest_plugin", "properties.api"}
 
-
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts)
-
-
-def source_files() -> dict[str, Path]:
-    files = {}
-    for package in PACKAGES:
-        for path in (ROOT / package).rglob("*.py"):
-            if ".venv" not in path.parts and "results" not in path.relative_to(ROOT).parts:
-                files[module_name(path)] = path
-    return files
-
-
-def imports_of(name: str, path: Path, modules: dict) -> set[str]:
-    """The repository's modules that `name` imports anywhere in its body, resolved to the
-    deepest module that exists (`from properties import strategies` imports
-    properties.strategies, not the package's __init__)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    targets = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            targets += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                up = package.split(".")
-                up = up[: len(up) - (node.level - 1)] if node.level > 1 else up
-                base = ".".join(up + ([base] if base else []))
-            found = [f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in modules]
-            targets += found if len(found) == len(node.names) else [base, *found]
-    if name.startswith("bench"):  # bench's scripts import each other as top-level modules
-        targets += [f"bench.{target}" for target in targets]
-    resolved = set()
-    for target in targets:
-        while target and target not in modules:
-            target = target.rpartition(".")[0]
-        if target and target != name:
-            resolved.add(target)
-    return resolved
+# Which top-level package may import which (its own modules always). The ground floor,
+# reference, imports nothing of the project; proofs_check and fast stand on it alone; the judge
+# (properties) on all three. The campaign (properties/campaign) counts as a package of its own
+# here: a leaf that only properties' modules on top (TOP: the command line gives it its
+# subcommand), bench and tests import. The candidates the suite must catch or pass (teeth/) are
+# taken by tests and bench only; bench and examples/ are leaves only tests take from.
+BELOW_THE_LEAVES = {"reference", "fast", "proofs_check", "properties"}
+TOP_LEVEL_MAY_IMPORT = {
+    "reference": set(),
+    "fast": {"reference"},
+    "proofs_check": {"reference"},
+    "properties": {"reference", "fast", "proofs_check", "properties.campaign"},
+    "properties.campaign": BELOW_THE_LEAVES,
+    "teeth": BELOW_THE_LEAVES,
+    "examples": BELOW_THE_LEAVES,
+    "bench": BELOW_THE_LEAVES | {"properties.campaign", "teeth"},
+    "tests": BELOW_THE_LEAVES | {"properties.campaign", "teeth", "bench", "examples"},
+}
 
 
 @pytest.fixture(scope="module")
 def graph() -> dict[str, set[str]]:
-    modules = source_files()
-    edges = {name: imports_of(name, path, modules) for name, path in modules.items()}
-    # a module importing its own package's __init__ (a relative `from . import x` of a
-    # name that is not a module) is no circle: the package is imported before it anyway
-    for name in edges:
-        edges[name] = {t for t in edges[name] if not (modules[t].name == "__init__.py" and name.startswith(t + "."))}
-    return edges
+    return import_graph()
 
 
 def circles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -234,6 +201,72 @@ def test_the_direction_rules_can_fail():
         "properties.judge.command (judge) imports properties.checks.registry (checks)",
         "properties.reports.junit (reports) imports properties.checks.crosscheck (checks)",
     ]
+
+
+def package_of(name: str) -> str:
+    """The row of TOP_LEVEL_MAY_IMPORT a module belongs to."""
+    if name == "properties.campaign" or name.startswith("properties.campaign."):
+        return "properties.campaign"
+    return name.split(".")[0]
+
+
+def wrong_directions(edges: dict[str, set[str]]) -> list[str]:
+    wrong = []
+    for name, targets in edges.items():
+        package = package_of(name)
+        for target in targets:
+            other = package_of(target)
+            if other == package:
+                continue
+            if other not in TOP_LEVEL_MAY_IMPORT[package]:
+                wrong.append(f"{name} ({package}) imports {target} ({other})")
+            elif other == "properties.campaign" and package == "properties" and name not in TOP:
+                wrong.append(f"{name} imports {target}: of properties, only the modules on top import the campaign")
+    return sorted(wrong)
+
+
+def test_the_table_has_a_row_for_every_package():
+    assert set(TOP_LEVEL_MAY_IMPORT) == {*PACKAGES, "properties.campaign"}
+    for package, allowed in TOP_LEVEL_MAY_IMPORT.items():
+        assert allowed <= set(TOP_LEVEL_MAY_IMPORT) - {package}, package
+
+
+def test_top_level_packages_import_the_way_the_table_allows(graph):
+    assert {package_of(name) for name in graph} == set(TOP_LEVEL_MAY_IMPORT)  # the scan saw every package
+    wrong = wrong_directions(graph)
+    assert not wrong, "imports against the top-level table:\n" + "\n".join(wrong)
+
+
+def test_the_top_level_rules_can_fail():
+    edges = {
+        "reference.bounds": {"proofs_check.step", "reference.exact"},  # the ground floor importing upward
+        "fast.tape": {"reference.tape", "properties.core.case"},  # fast importing the judge
+        "proofs_check.cli": {"fast.api"},
+        "properties.run.runner": {"properties.campaign.cli", "teeth.broken.mutants"},
+        "properties.cli": {"properties.campaign.cli", "proofs_check.report"},  # allowed: the command line on top
+        "teeth.broken.mutants": {"tests.support"},
+        "bench.float_check": {"teeth.reference_copies", "properties.campaign.sweeps"},  # allowed
+        "examples.skeleton.my_cral": {"bench._report"},
+    }
+    assert wrong_directions(edges) == [
+        "examples.skeleton.my_cral (examples) imports bench._report (bench)",
+        "fast.tape (fast) imports properties.core.case (properties)",
+        "proofs_check.cli (proofs_check) imports fast.api (fast)",
+        "properties.run.runner (properties) imports teeth.broken.mutants (teeth)",
+        "properties.run.runner imports properties.campaign.cli: of properties, only the modules on top import the campaign",
+        "reference.bounds (reference) imports proofs_check.step (proofs_check)",
+        "teeth.broken.mutants (teeth) imports tests.support (tests)",
+    ]
+
+
+def test_the_command_line_plumbing_is_a_leaf(graph):
+    """reference/command_line.py, which every package's command line takes its plumbing from,
+    imports the standard library only: nothing of the project, no dependency."""
+    assert graph["reference.command_line"] == set()
+    imported = {
+        entry.module.split(".")[0] for entry in imports_in((ROOT / "reference" / "command_line.py").read_text())
+    }
+    assert imported <= set(sys.stdlib_module_names) | {"__future__"}, sorted(imported - set(sys.stdlib_module_names))
 
 
 def test_every_package_is_installed():

@@ -5,13 +5,13 @@ an import inside a function or a try block counts too."""
 
 from __future__ import annotations
 
-import ast
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.support import REPO_ROOT
+from tests.support.imports import imports_in
 
 REPO = REPO_ROOT
 # the project's own top-level packages and scripts: their _private modules are ours to use
@@ -41,21 +41,21 @@ FIRST_PARTY = {
 def private_imports(source: str, filename: str = "<source>") -> list[tuple[int, str]]:
     """(line, dotted name) of every import naming a `_private` module of a package that is
     not the project's own; a relative import is always the project's."""
-    found = []
-    for node in ast.walk(ast.parse(source, filename)):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            # `from pkg import _mod` imports a private module too (or a private name: refused alike)
-            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
-        else:
+    names = []
+    for imported in imports_in(source, filename):
+        if imported.level:
             continue
-        for name in names:
-            parts = name.split(".")
-            if parts[0] in FIRST_PARTY:
-                continue
-            if any(part.startswith("_") and not part.startswith("__") for part in parts):
-                found.append((node.lineno, name))
+        # `from pkg import _mod` imports a private module too (or a private name: refused alike)
+        names.append((imported.line, imported.module))
+        if imported.name is not None:
+            names.append((imported.line, imported.stands_for))
+    found = []
+    for line, name in dict.fromkeys(names):  # a module named by one statement once
+        parts = name.split(".")
+        if parts[0] in FIRST_PARTY:
+            continue
+        if any(part.startswith("_") and not part.startswith("__") for part in parts):
+            found.append((line, name))
     return found
 
 

@@ -21,6 +21,7 @@ import ast
 import pytest
 
 from tests.support import REPO_ROOT
+from tests.support.imports import imports_in
 
 ROOT = REPO_ROOT
 PACKAGES = ("properties", "fast")
@@ -39,23 +40,23 @@ def private_uses(source: str, filename: str = "<source>") -> list[str]:
     tree = ast.parse(source, filename)
     aliases: dict[str, str] = {}  # local name -> what it stands for in reference
     found: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if not _is_reference(alias.name):
-                    continue
-                if any(_private(part) for part in alias.name.split(".")):
-                    found.append(f"{node.lineno}: import {alias.name}")
-                # `import reference.tape` binds `reference`; `import reference.tape as t` binds t
-                aliases[alias.asname or "reference"] = alias.name if alias.asname else "reference"
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and _is_reference(node.module):
-            if any(_private(part) for part in node.module.split(".")):
-                found.append(f"{node.lineno}: from {node.module} import ...")
-            for alias in node.names:
-                if _private(alias.name):
-                    found.append(f"{node.lineno}: from {node.module} import {alias.name}")
-                elif alias.name != "*":
-                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    for imported in imports_in(tree):
+        if imported.level or not _is_reference(imported.module):
+            continue
+        if imported.name is None:
+            # `import reference.tape` binds `reference`; `import reference.tape as t` binds t
+            if any(_private(part) for part in imported.module.split(".")):
+                found.append(f"{imported.line}: import {imported.module}")
+        else:
+            if any(_private(part) for part in imported.module.split(".")):
+                found.append(f"{imported.line}: from {imported.module} import ...")
+            if _private(imported.name):
+                found.append(f"{imported.line}: from {imported.module} import {imported.name}")
+                continue
+            if imported.name == "*":
+                continue
+        aliases[imported.bound] = imported.stands_for
+    found = list(dict.fromkeys(found))  # a private module named by one statement once
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
             chain, base = [node.attr], node.value

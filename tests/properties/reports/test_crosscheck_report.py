@@ -263,14 +263,6 @@ def test_junitxml_into_a_missing_folder_is_one_line(tmp_path):
     assert done.stderr == "error: --junitxml nosuch/j.xml: its folder does not exist\n"
 
 
-def test_schema_statuses_and_divergence_kinds_are_the_suites():
-    from reference.schemas.build import CROSSCHECK_STATUSES
-    from reference.schemas.build import DIVERGENCE_KINDS as SCHEMA_KINDS
-
-    assert SCHEMA_KINDS == DIVERGENCE_KINDS
-    assert set(CROSSCHECK_STATUSES) == {PASSED, FAILED, NOT_RUN, YOUR_XFAIL, YOUR_XPASS, YOUR_SKIP}
-
-
 def test_failure_files_of_version_1_are_checks_and_a_kind_is_required_from_version_2(tmp_path):
     path = tmp_path / "f.json"
     path.write_text(json.dumps({"format": "cral-failure", "version": 1, "check": "check_passive_output_is_erm"}))

@@ -122,7 +122,7 @@ def _session_of(pid: int) -> int | None:
 
 def _nth_import_after_reference(count: int):
     """ready(): the `count`-th module import finished after reference's own (the first
-    of its submodules other than reference.interrupts): a moment inside start-up."""
+    of its submodules other than reference.command_line): a moment inside start-up."""
     state = {"seen": None}
 
     def ready(line: str) -> bool:
@@ -130,7 +130,7 @@ def _nth_import_after_reference(count: int):
             return False
         module = line.rsplit("|", 1)[-1].strip()
         if state["seen"] is None:
-            if module.startswith("reference.") and module != "reference.interrupts":
+            if module.startswith("reference.") and module != "reference.command_line":
                 state["seen"] = 0
             return False
         state["seen"] += 1

@@ -15,6 +15,8 @@ bisects the constants that no longer follow (FINDINGS F18). Two kinds of constan
 Values are exact: a Fraction, or a closed form a + b*sqrt(c) as the triple
 `Surd(a, b, c)` (a, b Fractions, c a positive integer), whose float and certified
 rational upper bound `reference.bounds` computes. A printed constant sits next to each.
+They live in `reference`, which imports nothing of the project above it: proofs_check reads
+them from here.
 """
 
 from __future__ import annotations
