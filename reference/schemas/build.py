@@ -504,9 +504,8 @@ DIVERGENCE_KINDS = ("coin", "argmin_tie", "lp_non_unique", "output_member", "thr
 
 def crosscheck_report_document() -> dict:
     """`python -m properties crosscheck --json` (properties/reports/crosscheck_report.py); what
-    `python -m properties compare` reads for the cross-check. The keys the report had before
-    it had a schema stay as they were (candidate as a string, algorithms, verdicts,
-    mismatches, ...); `checks` holds one entry per algorithm, id crosscheck_<algorithm>, in
+    `python -m properties compare` reads for the cross-check. Its keys are the cross-check's own
+    (candidate as a string, algorithms, verdicts, mismatches, ...); `checks` holds one entry per algorithm, id crosscheck_<algorithm>, in
     the check report's shape where the two overlap (name, status, failing, listed, reason,
     counterexample, seconds)."""
     text = {"type": "string"}
