@@ -388,11 +388,11 @@ def error_document() -> dict:
     }
 
 
-# properties.runner.STATUSES and properties.xfails_file.YOUR_STATUSES, spelled out so that
+# properties.core.outcomes.STATUSES and properties.reports.xfails_file.YOUR_STATUSES, spelled out so that
 # this script stands alone (tests/properties/test_adoption_by_another_ci.py keeps them equal)
 CHECK_STATUSES = ("passed", "failed", "expected failure", "unexpectedly passed", "not applicable", "not run",
                   "expected failure (yours)", "unexpectedly passed (yours)", "skipped (yours)")
-CHECK_KINDS = ("deterministic", "lemma", "conditional", "statistical", "counterexample")  # properties.registry.KINDS
+CHECK_KINDS = ("deterministic", "lemma", "conditional", "statistical", "counterexample")  # properties.checks.registry.KINDS
 
 
 # the unknown fields the judge ignored in the candidate's results, path -> calls
@@ -420,8 +420,8 @@ SERIES = {
     "description": "the first differing quantity over checkpoints or epochs (candidate and exact), or null",
 }
 
-# a failure's formula breakdown, term by term (properties/core/terms.py). Optional, so the
-# reports written before it stay valid.
+# a failure's formula breakdown, term by term (properties/core/terms.py). Optional: a report
+# without it is still valid.
 TERMS = {"type": "array", "items": {"type": "object", "properties": {k: {"type": "string"} for k in
                                                                      ("term", "candidate", "exact", "difference")},
                                     "required": ["term", "candidate", "exact", "difference"],
@@ -495,7 +495,7 @@ def check_report_document() -> dict:
     }
 
 
-# properties.crosscheck's statuses (properties/xfails_file.crosscheck_statuses and the skip)
+# properties.checks.crosscheck's statuses (properties.reports.xfails_file.crosscheck_statuses and the skip)
 # and DIVERGENCE_KINDS, spelled out as above (tests/properties/reports/test_crosscheck_report.py keeps them equal)
 CROSSCHECK_STATUSES = ("passed", "failed", "not run", "expected failure (yours)", "unexpectedly passed (yours)",
                        "skipped (yours)")
