@@ -1,4 +1,4 @@
-"""The judgement of float candidates (properties/checks/judgement.py, issue 28).
+"""The judgement of float candidates (properties/checks/judgement.py).
 
 * The derived bounds hold: for drawn inputs, the paper's formulas evaluated in numpy
   float64 and float32 (in several orders, where a sum is involved) land within the

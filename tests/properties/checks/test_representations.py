@@ -1,5 +1,5 @@
-"""Representations are not verdicts (issue 28, item 6), and the float hint fires on float
-evidence only (item 7).
+"""Representations are not verdicts (properties/core/representations.py), and the float hint
+fires on float evidence only.
 
 An exact candidate that returns ints (and numpy integers) for integral rationals
 (teeth/legit/int_rationals.py), one whose results carry fields the contract does not name
@@ -42,7 +42,7 @@ CASES = fixed_crosscheck_cases(3)
 MODES = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
 CHECKS = all_checks()
 # one check per mode the representation variants change (few examples: each command call
-# starts a Python process); teeth/legit/*'s full runs are in the report of issue 28
+# starts a Python process); teeth/legit/*'s full runs are tests/teeth/test_legit_float_pass.py's
 ROUTE_CHECKS = (
     "check_passive_output_is_erm",
     "check_robust_cal_elimination_recomputed",
