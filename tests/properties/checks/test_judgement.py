@@ -183,8 +183,8 @@ def test_the_boundary_coin_no_longer_raises_a_false_alarm():
         with judging("float64"):
             assert _importance_weight_violations(name, case, trace) == []
             assert check_calruption_on_boundary_tapes(case, trace) == []
-    # the old judgement (exact, the coin against the candidate's double q) rejected the
-    # float program: that was the false alarm
+    # judged exactly (the coin against the candidate's double q) the float program is
+    # rejected: the false alarm that judging by derived bounds avoids
     assert _importance_weight_violations(name, case, by_float_coins)
     assert _importance_weight_violations(name, case, exact) == []  # the exact candidate is held exactly
 

@@ -318,7 +318,7 @@ def test_an_exact_candidate_with_a_wrong_threshold_gets_no_float_hint():
     text = " ".join(result.violations)
     assert "/" in text and any(
         int(d) & (int(d) - 1) == 0 and int(d) >= 1 << 40 for d in __import__("re").findall(r"/(\d{13,})", text)
-    )  # the old rule's trigger
+    )  # a power-of-two denominator alone, which is no float evidence
     lines = arithmetic_lines(candidate, [result])
     assert not any("hint" in line for line in lines), lines
     summary = crosscheck(candidate, "wrong_threshold", CASES, ("robust_cal",))
