@@ -1,4 +1,4 @@
-"""The strongest oblivious adversary a plain search finds within a budget (issue 34, item 3).
+"""The strongest oblivious adversary a plain search finds within a budget.
 
     python bench/adversary_search.py [--quick] [--algorithm RobustCAL|CALruption] [--out PATH]
 

@@ -8,7 +8,7 @@ Each measurement runs in a fresh subprocess (BLAS and OpenMP pinned to one threa
 numpy loads), which reports its wall time, its CPU time (process time: all its threads;
 the figure to read on a machine shared with other work) and its own peak resident set
 size (VmHWM of /proc/self/status, i.e. the whole process: interpreter, instance, run).
-Beside each counts-mode size it prints a floor estimate (issue 33): the time of one
+Beside each counts-mode size it prints a floor estimate: the time of one
 vectorised pass over every pair's Catoni slots (|H|(|H|-1)/2 x (2 G_l + 1) per epoch,
 G_l the q groups of epoch l) plus one pass over the hypothesis matrix per epoch, at this
 machine's measured float64 pass rate -- the data line 8 needs, read once; the run's
@@ -34,7 +34,7 @@ ratio to it says how far the whole epoch (Catoni's iterations, the LP of line 9 
   sample): seconds of each of the first epochs. A size that runs past --reference-timeout
   seconds is stopped; the epochs it finished are reported.
 
-Targets (issue 13) are reported met or not as in bench/run.py. Writes JSON to
+Targets (TARGETS below) are reported met or not as in bench/run.py. Writes JSON to
 bench/results/calruption_scaling.json (or --json). bench/run.py calls `counts_scaling`
 for its sub-report (counts mode only: the tape and reference parts take minutes)."""
 
@@ -67,7 +67,7 @@ SIZES = (128, 256, 512, 1024)
 REFERENCE_EPOCHS = ((64, 256, 10), (256, 256, 10))
 TARGETS = {
     "growth_exponent_128_1024": ("<=", 2.3),
-    # issue 33, item 2: on the 2-core machine
+    # on the 2-core machine: the paper's scale |H| = |X| = 4096 within a minute
     "counts_4096_s": ("<=", 60.0),
     "counts_4096_peak_rss_mb": ("<=", 8192.0),
     "growth_exponent_1024_4096": ("<=", 2.2),

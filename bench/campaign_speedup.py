@@ -1,5 +1,5 @@
 """One local Dask worker against two, on the same label-complexity campaign: wall-clock
-speedup, and whether the two results files agree (issue 14: target >= 1.8x on the 2-core
+speedup, and whether the two results files agree (target >= 1.8x on the 2-core
 machine; results identical aside from timings and order).
 
     python bench/campaign_speedup.py [--replicates R] [--workers-list 1 2] [--json PATH]

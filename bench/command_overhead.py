@@ -33,10 +33,10 @@ seed, through `--impl MODULE` (a worker), `--candidate-cmd 'python -m properties
 --impl MODULE'` (serve mode) and the same with `--one-shot` (one process per call); wall
 time of the whole command and the verdicts, side by side.
 
-Writes bench/results/command_overhead.json. Targets (issue 30): serve mode at most 5 ms
+Writes bench/results/command_overhead.json. Targets: serve mode at most 5 ms
 per call on top of the program's own time for n <= 2^14; `check` through a serving
-program within 1.5x the worker route's wall time. (Issue 23's target for one process
-per call was under 50 ms.)"""
+program within 1.5x the worker route's wall time. One process per call (no serve mode) has
+a target of under 50 ms per call."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """What judging a float candidate costs, and whether `check` still has teeth for one
-(issue 28, item 5, "Measured by").
+(every broken copy of fast/ caught through a float candidate's derived error bounds).
 
     python bench/float_check.py [--profile ci] [--mutants NAME ...] [--no-full] [--json PATH]
 

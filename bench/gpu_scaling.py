@@ -1,4 +1,4 @@
-"""CALruption's counts mode on a GPU (issue 33, item 3): one command, under 5 minutes.
+"""CALruption's counts mode on a GPU: one command, under 5 minutes.
 
     python bench/gpu_scaling.py [--backend auto|torch|cupy|numpy|array-api-strict] [--device DEV]
         [--sizes 1024,2048,4096,8192,16384] [--compare-sizes 256,1024] [--budget 270] [--n 10**12]
@@ -34,7 +34,7 @@ statistics of lines 7, 8 and 13, the weights, Catoni's roots by the one-step rul
 few problems it does not settle are solved on the host), line 9's dense passes (Howard's
 iteration on its sparse graph runs on the host) and line 13's quadrant max. On the host:
 the counts' draws and vectors of length |H| or |X|. --resident no keeps the host epoch
-(only the pair kernel on the device), the state before issue 33's item 3. Writes JSON to
+(only the pair kernel on the device), to measure what the resident epoch gains. Writes JSON to
 bench/results/gpu_scaling.json (or --json) after each size, so a run cut short keeps what
 it measured."""
 
@@ -58,7 +58,7 @@ SIZES = (1024, 2048, 4096, 8192, 16384)
 COMPARE_SIZES = (256, 1024)
 BUDGET_S = 270.0
 # for skipping sizes: the work's growth in |H| = |X|; the resident epoch is O(|H|^2) a pass
-# (times the epochs' count), 3 before issue 33's kernels; 2.5 leaves room for the host's
+# (times the epochs' count), 3 for the host epoch; 2.5 leaves room for the host's
 # share and small sizes' fixed costs
 GROWTH = 2.5
 

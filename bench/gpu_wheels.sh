@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The wheels bench/gpu_scaling.py needs on a GPU machine that reaches no package index
-# (issue 33, item 3). Its image has Python 3.12 with numpy, scipy, torch and CuPy; fast/
+# The wheels bench/gpu_scaling.py needs on a GPU machine that reaches no package index.
+# Its image has Python 3.12 with numpy, scipy, torch and CuPy; fast/
 # also imports array-api-compat, and line 9's fallback (row generation) highspy. Run here,
 # where pip reaches PyPI; the wheels land in .whl/ (git ignores it: .gitignore), 3 MB.
 #

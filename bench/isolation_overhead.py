@@ -9,7 +9,7 @@ result into plain data and JSON in the worker, and decoding JSON in the judge (t
 decoding of a trace into the reference's dataclasses is paid by both routes). Prints
 the median wall-clock ms per call of each and their difference, plus the start-up of
 a worker, and writes the figures as JSON (default bench/results/isolation_overhead.json).
-Target (issue 18): <= 5 ms of overhead per call on small cases."""
+Target: <= 5 ms of overhead per call on small cases."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The judge at scale: its cost against the candidate's own run, per size (issue 33, item 4).
+"""The judge at scale: its cost against the candidate's own run, per size.
 
     python bench/scale_judge.py [--sizes 256,512,1024] [--candidate fast] [--mutants] [--json PATH]
 

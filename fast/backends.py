@@ -1,4 +1,4 @@
-"""Array backends of the fast path (issue 33): one code path written against the Python
+"""Array backends of the fast path: one code path written against the Python
 array API standard through `array_api_compat`, run on numpy (the default and what CI
 runs), array-api-strict (CI's check that nothing outside the standard is used; its
 stand-in devices "device1", "device2" check device placement without a GPU), PyTorch

@@ -1,4 +1,4 @@
-"""Catoni's roots on an array backend's device (issue 33, item 3): the one-step rule of
+"""Catoni's roots on an array backend's device: the one-step rule of
 fast/catoni.py written against the array API standard, with the host's full search for
 the few problems the rule does not settle.
 

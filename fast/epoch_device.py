@@ -1,5 +1,5 @@
 """CALruption's epoch update (Algorithm 2, lines 7-14) with every |H| x |H| array on an
-array backend's device, for a nested class (issue 33, item 3).
+array backend's device, for a nested class.
 
 Why: at |H| = |X| = 16384 an epoch has 1.3e8 pairs. fast/calruption.py's `epoch_update`
 computes the per-pair integer statistics on the backend but everything after them (the

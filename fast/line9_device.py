@@ -1,5 +1,5 @@
 """Line 9's cycle route (fast/line9_chain.py) with its dense passes on an array backend
-(fast/backends.py): the piece of a device-resident epoch (issue 33, item 3) that fits D^
+(fast/backends.py): the piece of a device-resident epoch (fast/epoch_device.py) that fits D^
 for a nested class without bringing an |H| x |H| array to the host.
 
 What runs where. The weights w and Catoni estimates W stay on the backend's device,

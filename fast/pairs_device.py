@@ -1,5 +1,5 @@
 """Lines 7, 8 (min q) and 13 of CALruption (Algorithm 2) for a NESTED class with every
-|H| x |H| array resident on the backend's device (issue 33, item 3).
+|H| x |H| array resident on the backend's device.
 
 The host versions are fast/pair_stats.py's nested closed forms (`disagreement_counts(...,
 nested=)`, `_nested_min_q`, `_nested_next_q`) and fast/calruption.py's line-13 pair value;

@@ -38,7 +38,7 @@ class Verdict:
     refuted_premises: tuple[str, ...] = ()  # refuted steps this one rests on (report.propagate)
     sharp: tuple[Fraction, Fraction] | None = None  # (refuted at, proved at) for a Repair.sharp
     # the standing assumptions (domain.STANDING) added after a counter-model fell outside them, and that
-    # rejected model's violations in words (issue 29: a refutation never rests on a model outside the domain)
+    # rejected model's violations in words: a refutation never rests on a model outside the paper's domain
     standing: tuple[str, ...] = ()
     rejected: tuple[str, ...] = ()
 
@@ -108,7 +108,7 @@ def _dyadic_retry(premises, extra, claim, integers, verdict: Verdict) -> Verdict
 
 @lru_cache(maxsize=4096)
 def _consistent(premises: tuple[str, ...], integers: frozenset) -> bool | None:
-    """decide_z3.consistent, once per premise set (issue 29, item 5): a bisection asks it again at every probe of
+    """decide_z3.consistent, once per premise set: a bisection asks it again at every probe of
     a constant that sits in the claim only, with the same premises. z3 runs under a resource limit, not a
     clock, so the answer is the same each time and caching it changes no verdict."""
     return decide_z3.consistent(premises, integers)

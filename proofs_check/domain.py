@@ -1,4 +1,4 @@
-"""The paper's standing assumptions, by symbol name (issue 29, item 2).
+"""The paper's standing assumptions, by symbol name.
 
 A refutation is a claim about the paper only if its witness is a situation the paper
 allows: a risk gap above 1, beta_2 = 0 or eps_l = 1 is not one. Every name below means the

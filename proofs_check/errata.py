@@ -53,7 +53,7 @@ THEOREMS = {
 }
 
 
-# Issue 29: three verdicts per result, kept apart. (a) the printed statement: false only by a
+# Three verdicts per result, kept apart, because a wrong proof need not mean a wrong statement. (a) the printed statement: false only by a
 # counterexample to the statement itself (a realised run, or values inside the standing assumptions);
 # (b) the printed proof; (c) the constant, twice: along the route ([forced, proved] of the named step's
 # bisection: `interval`, filled in by the run) and as a statement (`forced`/`proved` text with its source:
@@ -235,7 +235,7 @@ def _statement_sharp_in_run(row, by_id) -> bool:
 
 def readable(text: str) -> str:
     """A sympy string as a researcher reads it: Rational(a, b) -> a/b, ** -> ^, * -> ·, sqrt -> √,
-    R_star -> R*, Max -> max (issue 29, item 4)."""
+    R_star -> R*, Max -> max."""
     text = re.sub(r"Rational\((-?\d+), (\d+)\)", r"\1/\2", text)
     text = text.replace("**", "^").replace("*", "·").replace("sqrt(", "√(").replace("Max(", "max(")
     text = text.replace("Min(", "min(").replace("Abs(", "abs(").replace("R_star", "R*").replace("<=", "≤")
@@ -296,7 +296,7 @@ def verdict_table(by_id) -> list[str]:
 
 
 def result_verdicts(by_id) -> dict[str, list[dict]]:
-    """{lemma label: [the three verdicts of each result of that lemma]} for `--json` (issue 29, item 4).
+    """{lemma label: [the three verdicts of each result of that lemma]} for `--json`.
     The route interval is null when its step was not decided in this run (--only)."""
     out: dict[str, list[dict]] = {}
     for row in VERDICTS:

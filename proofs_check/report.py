@@ -117,7 +117,7 @@ def _repair_json(step: Step, verdict: Verdict):
 
 
 def to_json(results) -> list[dict]:
-    """One object per step (docs/proofs_check_json.md). `result_verdicts` (issue 29): the three verdicts of
+    """One object per step (docs/proofs_check_json.md). `result_verdicts`: the three verdicts of
     each result of the step's lemma (statement / proof / constant as route and statement intervals)."""
     from .errata import result_verdicts
 

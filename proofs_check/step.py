@@ -46,7 +46,7 @@ class Step:
     step of kind ILL_FORMED is a printed line that is not a relation (its `reason` says
     why) and is not decided either.
 
-    Literal first (issue 15): `claim` is the printed line. A corrected reading of a printed
+    Literal first: `claim` is the printed line, so a verdict is about what the paper says. A corrected reading of a printed
     line is its own step whose `reading_of` names the literal step. `uses` names the steps
     whose claims this step takes as premises (a chain's previous link, the lemmas a proof
     cites); "ID#repair" names step ID's Repair instead of its claim. The report marks a

@@ -16,10 +16,8 @@ def check_modules():
     return check_modules()
 
 
-# Module paths that moved when properties/ was laid out as packages (issue 32) and that
-# CONTRACT.md, docs/protocol.md or saved failure files ("properties.case:Case") name: each
-# old path imports as the module that now holds it, so code and files written against
-# them keep working without a file left at the old path.
+# Short module paths that saved failure files ("properties.case:Case") and reproducers name:
+# each imports as the module of properties' packages that holds its code.
 MOVED = {
     "properties.case": "properties.core.case",
     "properties.command": "properties.judge.command",

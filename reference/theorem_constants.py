@@ -1,7 +1,7 @@
-"""The corrected theorems' constants, named, in one place (issue 34, item 1).
+"""The corrected theorems' constants, named, in one place, so that every chain and report reads the same value.
 
 `proofs_check/steps/corrected.py` re-runs each theorem's chain from its repaired links and
-bisects the constants that no longer follow (FINDINGS F18). Two kinds of constant live here:
+bisects the constants that do not follow from the repaired links (FINDINGS F18). Two kinds of constant live here:
 
 * CARRIED: a value the corrected chain takes as a premise or writes into a claim (an integer
   above a solved constant, a ratio a premise needs). corrected.py imports these; changing

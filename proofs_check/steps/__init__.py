@@ -13,7 +13,7 @@ PART_MODULES = (
     "catoni",           # Appendix D.2-D.3: Catoni's concentration, the choice of alpha, the events
     "calruption_gap",   # Appendix D.4: estimation, upper- and lower-bound lemmas, their induction
     "calruption_main",  # Appendix D.5-D.6: the auxiliary lemma, the main proof's sums and correctness
-    "corrected",        # not printed: each theorem's chain re-run from its repaired links (issue 15)
+    "corrected",        # not printed: each theorem's chain re-run from its repaired links (ERRATA.md)
 )
 
 

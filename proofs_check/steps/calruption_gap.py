@@ -697,7 +697,8 @@ _MAIN_STEPS = (
 
 STEPS = _EST_STEPS + _UP_STEPS + _LOW_STEPS + _IND_STEPS + _MAIN_STEPS
 
-# Literal first (issue 15): the printed lines these steps repaired, each now its own step.
+# Literal first: a printed line these steps repair stays a step as printed; its corrected reading is a
+# separate step whose `reading_of` names it (proofs_check/step.py).
 _BY_ID = {s.id: s for s in STEPS}
 STEPS = split_literal(STEPS, {
     "calruption_gap.est.reweight": dict(
@@ -722,7 +723,7 @@ STEPS = split_literal(STEPS, {
         claim="Eq((Max(Dp_h, Dp_s) + eps_l)/16 + Max(Delta_h, Delta_s)/16 + Delta_h - beta2*Dp_s + CT, "
               "(Dp_h + eps_l)/16 + Delta_h/16 + Dp_s/16 + Delta_s/16 - beta2*Dp_s + Delta_h + CT)",
         premises=(*_BY_ID["calruption_gap.upper.max_to_sum"].premises,
-                  # standing (issue 29): z3's model had Delta_h = 2 and beta2 = 0
+                  # standing assumptions (domain.STANDING): z3's model had Delta_h = 2 and beta2 = 0
                   "Delta_h <= 1", "Delta_s <= 1", "beta2 >= Rational(5, 32)"),
         finding="F16", note="the printed '=' read as '<=' (max{a, b} <= a + b for a, b >= 0)."),
     "calruption_gap.lower.assumption": dict(
@@ -730,7 +731,7 @@ STEPS = split_literal(STEPS, {
               "-(2*Delta_h + 2*eps_prev + 2*g_prev + eps_l)/16 + Delta_h - (Rational(1, 16) + beta2)*(2*eps_prev + 2*g_prev) - CT",
         premises=(*_BY_ID["calruption_gap.lower.assumption"].premises, "Delta_h >= 0", "Dp_h >= 0", "Dp_star >= 0",
                   "eps_prev > 0", "g_prev >= 0", "eps_l > 0", "Eq(eps_prev, 2*eps_l)",
-                  # the standing assumptions (issue 29): beta2 >= 5/32 (tex l. 957), eps_l <= 1/2 (eps_l = 2^-l,
+                  # the standing assumptions (domain.STANDING): beta2 >= 5/32 (tex l. 957), eps_l <= 1/2 (eps_l = 2^-l,
                   # l >= 1), a gap <= 1; z3's model had beta2 = 0 and eps_l = 1, outside the paper
                   "beta2 >= Rational(5, 32)", "eps_l <= Rational(1, 2)", "Delta_h <= 1"),
         finding="F16", note="the term -(1/16)Delta_h of line 4, which the printed line 5 drops, kept (line 6's "

@@ -704,7 +704,8 @@ STEPS = (
     ),
 )
 
-# Literal first (issue 15): the printed lines these steps repaired, each now its own step.
+# Literal first: a printed line these steps repair stays a step as printed; its corrected reading is a
+# separate step whose `reading_of` names it (proofs_check/step.py).
 STEPS = split_literal(STEPS, {
     "calruption_main.proof.query_dis2": dict(
         ill_formed="the printed middle term sum_x P 4 sqrt(rho_*(h,h') eps_k^-2) leaves the pair (h,h') (and "
@@ -720,7 +721,7 @@ STEPS = split_literal(STEPS, {
         claim="Eq(3*eps_Lm1 + g_Lm1, 3*eps_Lm1 + 2/beta1*Cbar*eps_Lm1**2)",
         premises=("Eq(g_Lm1, 2/beta1*eps_Lm1**2*Cbar_Lm1)", "beta1 > 0", "eps_Lm1 > 0", "Cbar >= 0",
                   "Cbar_Lm1 >= Cbar", "Cbar_Lm1 <= 2*Cbar",
-                  "eps_Lm1 <= Rational(1, 2)"),  # standing: eps_l = 2^-l, l >= 1 (issue 29)
+                  "eps_Lm1 <= Rational(1, 2)"),  # standing: eps_l = 2^-l, l >= 1 (domain.STANDING)
         finding="F16",
         note="C-bar_{L-1} (g's corruption sum, weights 2R^* and 1) read as C-bar_total (weights R^* and 1); "
              "as printed the '=' holds only when they agree, the '>=' the lower bound needs holds always."),

@@ -1,6 +1,6 @@
 """Shared names of Theorem 5.1's encoding (calruption_main.py's conventions): the results' labels, the
-locations, the schedule's premises and the finite disjunctions of powers. Split out of calruption_main.py
-(issue 29, item 6: no module over 800 lines) so that calruption_sketch.py uses the same ones."""
+locations, the schedule's premises and the finite disjunctions of powers. In a module of their own (no module
+over 800 lines) so that calruption_main.py and calruption_sketch.py use the same ones."""
 from __future__ import annotations
 
 _THM = "them: main"

@@ -517,7 +517,8 @@ STEPS = (
     ),
 )
 
-# Literal first (issue 15): the printed lines these steps repaired, each now its own step.
+# Literal first: a printed line these steps repair stays a step as printed; its corrected reading is a
+# separate step whose `reading_of` names it (proofs_check/step.py).
 STEPS = split_literal(STEPS, {
     "catoni.ours.square_pointwise": dict(
         claim="Eq(((a - yv)**2*Qv/qt - (b - yv)**2*Qv/qt)**2, (a - b)**2/qt**2)",

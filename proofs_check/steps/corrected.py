@@ -1,11 +1,11 @@
-"""Corrected chains (issue 15, item 5): each theorem's proof re-run from its repaired links.
+"""Corrected chains: each theorem's proof re-run from its repaired links.
 
 None of these lines is printed in the paper. Each re-encodes a link downstream of a
 refuted one so that it takes in the repair (its `uses` name `ID#repair` or the repaired
 reading), and the constants the next links assumed are decided again. Where a printed
-constant no longer follows, the step states it as printed (refuted) and its Repair bisects
-the smallest constant that does (`sharp`), so the corrected theorem carries constants a
-machine decided. ERRATA.md's closure table walks these chains like the printed ones.
+constant does not follow from the repaired links, the step states it as printed (refuted)
+and its Repair bisects the smallest constant that does (`sharp`), so the corrected theorem
+carries constants a machine decided. ERRATA.md's closure table walks these chains like the printed ones.
 
 Conventions. l = log(|H|/delta)/n (or /t) and c = C_total/n (or C_t/t): the links involve
 L, C and n only through these ratios. A square root named in a premise is defined by its
@@ -29,11 +29,11 @@ _L51 = "lem: upper and lower bound"
 _T51 = "them: main"
 _CORO = "coro: main"
 
-_NOT_PRINTED = "not printed: corrected chain (issue 15) of "
+_NOT_PRINTED = "not printed: corrected chain of "
 
 # ---------------------------------------------------------------- Theorem 4.1 (Lemma C.1 at a checkpoint t)
 _C1_DOMAIN = ("l > 0", "c >= 0", "8*c <= 1", "R_star >= 0", "Delta >= 0", "R_star + Delta <= 1")
-# Theorem 4.1's accuracy at t = n along the sharp event line (issue 29): the sample size, in L/n and in the roots
+# Theorem 4.1's accuracy at t = n along the sharp event line: the sample size, in L/n and in the roots
 _ACC_DOMAIN = ("eps > 0", "eps <= 1", *_C1_DOMAIN)
 _ACC_SAMPLE = "l*(8*R_star/eps**2 + 22/eps) <= 1"
 _ACC_SAMPLE_ROOTS = "4*p**2*m**2 + 22*eps*m**2 <= eps**2"
@@ -473,7 +473,7 @@ STEPS = (
                "proved that once in 26 s, beyond this run's budget, so it is not a step here (FINDINGS F18).",),
         uses=("corrected.lemc1.line1", "robust_cal.thm41.correct.induction"),
     ),
-    # Theorem 4.1's accuracy directly from the sharp event line at t = n (issue 29, second session): the printed
+    # Theorem 4.1's accuracy directly from the sharp event line at t = n: the printed
     # sample size gives eps + 8(C/n)R^*, factor 1 on eps. z3 does not decide it in the domain's variables within
     # its limit, so the link is asked in the roots m = sqrt(L/n), p = sqrt(2R^*), s = sqrt(Delta + 2R^*).
     Step(
@@ -753,7 +753,7 @@ STEPS = (
         location=_NOT_PRINTED + "Theorem 5.1 (Section 5): 'With n >= 72 eps^-2 beta_1 ... R_*(h_out) - R^* <= eps + "
                  "24 C-bar_total/n', from the corrected chain",
         premises=("beta1 > 0", "n > 0", "eps > 0", "eps <= 1", "Cbar >= 0", "n >= 72*beta1/eps**2",
-                  "Delta_out >= 0", "Delta_out <= 1",  # standing (issue 29): an excess risk is at most 1
+                  "Delta_out >= 0", "Delta_out <= 1",  # standing (domain.STANDING): an excess risk is at most 1
                   "Delta_out <= 6*sqrt(2*beta1/n) + 64*Cbar/n"),
         claim="Delta_out <= eps + 24*Cbar/n",
         justification="6 sqrt(2 beta_1/n) <= eps when n >= 72 beta_1/eps^2",
@@ -767,7 +767,7 @@ STEPS = (
         location=_NOT_PRINTED + "Corollary 5.1 (Section 5): 'R_*(h_out) - R^* <= eps + 24 R^* C_total/n', from the "
                  "corrected Theorem 5.1",
         premises=("0 <= R_star", "R_star <= 1", "n > 0", "eps > 0", "eps <= 1", "Csum >= 0", "Csum <= C_total",
-                  "Delta_out >= 0", "Delta_out <= 1",  # standing (issue 29)
+                  "Delta_out >= 0", "Delta_out <= 1",  # standing (domain.STANDING)
                   "Eq(Cbar, R_star*Csum)",
                   "Delta_out <= eps + 64*Cbar/n"),
         claim="Delta_out <= eps + 24*R_star*C_total/n",

@@ -1,7 +1,7 @@
-"""Theorem 3.1's corrected chain (issue 29): the printed constants along the sharp route rho <= Delta + 2R^*.
+"""Theorem 3.1's corrected chain: the printed constants along the sharp route rho <= Delta + 2R^*.
 
-Split from corrected.py (issue 29, item 6: no module over 800 lines); corrected.py places these steps
-first in its STEPS, so step ids and report order are unchanged. Conventions as there: l = L/n,
+In a module of its own to keep corrected.py under 800 lines; corrected.py places these steps first in
+its STEPS, in the order of the theorems. Conventions as there: l = L/n,
 c = C_total/n, and the roots m = sqrt(l), p = sqrt(2R^*), s = sqrt(Delta + 2R^*).
 """
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..step import Repair, Step
 
 _T31 = "them: passive learning"
-_NOT_PRINTED = "not printed: corrected chain (issue 15) of "
+_NOT_PRINTED = "not printed: corrected chain of "
 
 # ---------------------------------------------------------------- Theorem 3.1
 _P_DOMAIN = ("l > 0", "c >= 0", "4*c < 1", "R_star >= 0", "Delta >= 0", "R_star + Delta <= 1")
@@ -101,19 +101,18 @@ _QUARTER = (
         claim="Delta*(1 - 4*c)**2 <= (l + 2*p*m + 8*c*R_star)*(1 - 4*c)**2 + 5*l",
         justification="l = m^2, Delta = s^2 - p^2, 2R^* = p^2 (so 8cR^* = 4cp^2)",
         notes=("With corrected.thm31.sharp_bound (C_total <= n/8) this proves the printed Theorem 3.1 bound, "
-               "constants sqrt 8 and 5 as printed, for every C_total < n/4 (issue 29, item 1). Until issue 29's "
-               "second session this range had numeric evidence only.",),
+               "constants sqrt 8 and 5 as printed, for every C_total < n/4.",),
         uses=("corrected.thm31.quarter_unscale",),
     ),
 )
 
 
 STEPS = (
-    # ================================================================ Theorem 3.1 (issue 29: the sharp route)
+    # ================================================================ Theorem 3.1 (the sharp route)
     # The proof's last step bounds rho_*(h_out, h^*) by 2 max{Delta, 2R^*}; the same premises give the
     # sharper rho <= Delta + 2R^* (passive.thm31.rho_triangle). Along that route the printed constants
-    # (sqrt(8 R^* L/n), 5) follow; the lossy route needed 16 and 8.907, which an earlier version of this
-    # file reported as the theorem's constants (wrong: issue 29).
+    # (sqrt(8 R^* L/n), 5) follow; the lossy route needs 16 and 8.907, constants of that route and not
+    # of the theorem.
     Step(
         id="corrected.thm31.sharp_event",
         lemma=_T31,

@@ -414,8 +414,8 @@ STEPS = (
                "term defined",
                "from the printed last line; from the repaired one (sqrt(8 max L/n)) this case gives "
                "sqrt(16 R^* L/n), more than the bound's sqrt(8 R^* L/n): with the corrected constant the "
-               "case split on max{Delta, 2R^*} no longer proves the theorem; the theorem itself (its printed "
-               "constants) follows along rho <= Delta + 2R^* (corrected.thm31.sharp_bound, issue 29)"),
+               "case split on max{Delta, 2R^*} does not prove the theorem; the theorem itself (its printed "
+               "constants) follows along rho <= Delta + 2R^* (corrected.thm31.sharp_bound)"),
     ),
     Step(
         id="passive.thm31.case2_max",
@@ -445,7 +445,7 @@ STEPS = (
         notes=(_L_NOTE, _SITUATION_NOTE, "the last premise is the printed last line with max{Delta, 2R^*} = Delta (case2_max)",
                "premise 4 C_total < n is FINDINGS F3's (the proof divides by 1 - 4C_total/n)",
                "from the printed last line; from the repaired one (sqrt(8 Delta L/n)) the constant would be "
-               "(sqrt 2 + sqrt 3)^2 = 9.9 at C = 0, a constant of that route, not of the theorem (issue 29: "
+               "(sqrt 2 + sqrt 3)^2 = 9.9 at C = 0, a constant of that route, not of the theorem ("
                "corrected.thm31.sharp_bound proves the printed bound along rho <= Delta + 2R^*)"),
     ),
     Step(
@@ -540,7 +540,8 @@ STEPS = (
     ),
 )
 
-# Literal first (issue 15): the printed lines these steps repaired, each now its own step.
+# Literal first: a printed line these steps repair stays a step as printed; its corrected reading is a
+# separate step whose `reading_of` names it (proofs_check/step.py).
 STEPS = split_literal(STEPS, {
     "passive.prelim.misspec_bound": dict(
         ill_formed="'<= epsilon': no epsilon is defined in Section 2 (the target accuracy is introduced in "

@@ -589,7 +589,8 @@ STEPS = (
     *_C2_STEPS,
 )
 
-# Literal first (issue 15): the printed lines these steps repaired, each now its own step.
+# Literal first: a printed line these steps repair stays a step as printed; its corrected reading is a
+# separate step whose `reading_of` names it (proofs_check/step.py).
 STEPS_BY_ID = {s.id: s for s in STEPS}
 _LEMC1_PREMISES = STEPS_BY_ID["robust_cal.lemc1.same_steps_at_t"].premises
 STEPS = split_literal(STEPS, {

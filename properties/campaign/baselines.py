@@ -1,4 +1,5 @@
-"""Uncertainty sampling: a simple non-robust active baseline (issue 34, item 4), in counts mode.
+"""Uncertainty sampling: a simple non-robust active baseline, in counts mode, against which the
+sweeps (properties/campaign/sweeps.py) measure what robustness costs.
 
 Stream-based committee sampling over a finite class: the rounds are cut into doubling blocks
 (t = 1..2, 3..4, 5..8, ... as RobustCAL's checkpoints); in each block every arrival at a point

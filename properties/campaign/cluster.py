@@ -54,7 +54,7 @@ def run_row(kind: str, spec: dict, digest: str, key: str, params: dict, seed: in
             from properties.campaign.fuzz import run_fuzz_task
 
             row["result"] = run_fuzz_task(spec, params, seed, database)
-        elif kind == "theory":  # properties/campaign/sweeps.py (issue 34)
+        elif kind == "theory":  # theory against practice: properties/campaign/sweeps.py
             from .sweeps import run_sweep_task
 
             row["result"] = run_sweep_task(spec, params, seed)

@@ -1,4 +1,4 @@
-"""Instance families for the theory-against-practice sweeps (issue 34, items 2 and 4).
+"""Instance families for the theory-against-practice sweeps (properties/campaign/sweeps.py).
 
 Each family is an exact reference.Instance with a different disagreement coefficient theta^*
 and gap Delta_min:

@@ -1,4 +1,4 @@
-"""Theory against practice (issue 34, item 2): sweeps of the measured labels and accuracy
+"""Theory against practice: sweeps of the measured labels and accuracy
 against the theorems' bounds (reference/bounds.py), on the campaign engine.
 
 A spec {"experiment": "theory", ...} expands into tasks (family, algorithm, budget, n,

@@ -1,4 +1,4 @@
-"""catoni_root called directly (issue 11, item 3): the public name every implementation
+"""catoni_root called directly, not only inside the algorithms: the public name every implementation
 provides (CONTRACT.md, "Public entry points"), on the arguments its contract allows.
 
 The estimate is the unique root z of f(z) = sum_i counts[i] psi(alpha (values[i] - z)),

@@ -321,7 +321,7 @@ def check_passive_learning_lemma_c1_corrected(case, trace):
     c = C_t/t <= 1/8 and L = log(|H|/delta),
       R*(h^_t) - R* <= L/t + sqrt(8R*L/t) + 8cR* + 5L/(t(1 - 4c)^2)   (Theorem 3.1's bound at t)
       R*(h^_t) - R* <= 26L/t + R*                                       (the lemma's line 3)
-      R*(h^_t) - R* <= 22L/t + 8cR* + sqrt(8R*L/t)                      (line 1 corrected, issue 29).
+      R*(h^_t) - R* <= 22L/t + 8cR* + sqrt(8R*L/t)                      (line 1 corrected, FINDINGS F2).
     Both follow from Delta <= 2c rho + sqrt(4 rho L/t) + L/t with rho <= Delta + 2R* (line 3:
     solve the quadratic with c <= 1/8); the printed lines 1 and 2 do not (the corruption
     term of the quadratic's solution is 4c/(1 - 2c) R*, up to (2/3)R*, not 4(C_t/n)R* <= R*/2)."""

@@ -1,5 +1,5 @@
 """The corrected accuracy statements of Theorems 4.1 and 5.1 (ERRATA.md, summary table; FINDINGS F8, F6, F18),
-checked on generated runs beside the printed forms (issue 29, item 3).
+checked on generated runs beside the printed forms.
 
 The printed forms stay where they are: Lemma C.1's printed lines (`check_passive_learning_lemma_c1`, the
 display Theorem 4.1's accuracy is read from) and Theorem 5.1's `check_calruption_correctness_theorem_51`

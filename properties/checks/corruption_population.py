@@ -1,4 +1,4 @@
-"""Population-level checks of every corruption bound the proofs use (issue 15, item 1).
+"""Population-level checks of every corruption bound the proofs use.
 
 Population level: every quantity is an exact expectation under nu*, eta* and the
 adversary's eta_t (Fractions, no tape, no sampling), so a failure is a statement about

@@ -1,6 +1,6 @@
 """Where the paper leaves an implementation a choice, and which choices the suite's
 contract pins although the paper may not: one table, used by the checks and by the
-cross-check (issue 11, item 6).
+cross-check, so that the two never disagree on what is free.
 
 A correct third-party implementation must not fail the suite for a choice the paper
 leaves open. Each entry of CHOICES is one such place (status FREE: every check accepts

@@ -160,7 +160,7 @@ CHECK_MODULES = (
     "properties.checks.catoni",
     "properties.checks.boundary",
     "properties.checks.corruption_population",
-    "properties.checks.corrected_theorems",  # issue 29: corrected Theorems 4.1 and 5.1
+    "properties.checks.corrected_theorems",  # corrected Theorems 4.1 and 5.1 (ERRATA.md)
 )
 
 

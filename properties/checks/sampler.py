@@ -428,8 +428,7 @@ def check_sample_tape_prefix(impl, case):
     of an adversary is the first n rounds of its tape for all n_long rounds (eta_t the same
     for t <= n). This is this project's contract, not the paper's: CONTRACT.md "Tape"
     (identical seeds give identical tapes) and reference/tape.py, "Consequences a user can
-    rely on". Held for every sampler, whatever its generator (issue 11: "in any case, its
-    law ... and the prefix property"): a tape of n rounds is then the start of a longer
+    rely on". Held for every sampler, whatever its generator, as its law is: a tape of n rounds is then the start of a longer
     run, so results at horizons n < n_long are comparable on one seed."""
     name = "check_sample_tape_prefix"
     instance, seed = case.instance, case.seed

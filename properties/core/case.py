@@ -69,9 +69,9 @@ class Case:
         )
 
     def reproducer(self) -> str:
-        """A line of Python that rebuilds this case. It names the module as before issue 32
-        (`properties.case`, which still imports as this module: properties.MOVED) so that the
-        reproducers in reports, and `compare` between reports, stay as they were."""
+        """A line of Python that rebuilds this case. It names the module by its short path
+        (`properties.case`, which imports as this module: properties.MOVED) so that the
+        reproducers in reports, and `compare` between reports, do not depend on the package layout."""
         return f"properties.case.Case.from_json(json.loads({json.dumps(json.dumps(self.to_json()))}))"
 
     def __repr__(self) -> str:  # what Hypothesis prints for a falsifying example

@@ -1,5 +1,5 @@
 """Progress of `python -m properties check` on stderr, inside a check as well as between
-checks (issue 16 item 6: the fuzz profile's single check ran 53 s in silence).
+checks: a check may run a minute (the fuzz profile's single check), and silence that long reads as a hang.
 
 One line per check, "[i/N] name ... status (k examples)". While a check runs longer than
 `every` seconds, a heartbeat says how many examples it has tried: on a terminal the line

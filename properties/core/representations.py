@@ -1,4 +1,4 @@
-"""Representations are not verdicts (issue 28, item 6): what a candidate returns is read
+"""Representations are not verdicts: what a candidate returns is read
 for its meaning, by one rule for both routes (a Python module's plain data, a program's
 JSON result document, properties/judge/command.py), before the contract's decoders
 (properties/core/contract.py) and the published schemas see it.

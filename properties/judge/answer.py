@@ -92,7 +92,7 @@ def answer(module, path: str, request: dict, *, serve: bool = True):
         arguments = [values, request.get("counts"), _exact_or_as_is(request.get("alpha"))]
         result = function(*arguments)
         # the object form {"lo", "hi", ...} goes as it came, fields the contract does not name
-        # included: the judge ignores and reports them as on the import route (issue 28)
+        # included: the judge ignores and reports them as on the import route (properties/core/representations.py)
         extra = to_plain(dict(result), "result") if isinstance(result, Mapping) else {}
         lo, hi = _pair(result)
         return {**extra, "format": "cral-catoni-root", "version": 1, "lo": to_plain(lo, "lo"), "hi": to_plain(hi, "hi")}

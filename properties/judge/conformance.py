@@ -1,5 +1,6 @@
 """`python -m properties conformance --candidate-cmd CMD`: a program's documents checked
-before any check runs (issue 30, item 4).
+before any check runs, so that a malformed document is named as such and not read as a
+wrong answer.
 
 Each request kind is sent once -- describe, every algorithm the program declares
 (loss_difference_samples included: one request of three calls), a

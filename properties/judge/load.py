@@ -40,7 +40,7 @@ def load_impl(
     if isolate is None:
         isolate = path != DEFAULT_IMPL
     if isolate:
-        # imported when first needed, as before: loading the reference in-process starts no machinery
+        # imported when first needed: loading the reference in-process starts no isolation machinery
         from properties.judge.isolation import IsolatedCandidate
 
         return IsolatedCandidate(path, timeout=timeout, memory_limit=memory_limit)

@@ -110,7 +110,7 @@ def crosscheck_report(
         "candidate_lists": lists.to_json(),
         "budget": budget,
         "checks": checks,
-        # issue 28: the unknown fields of its results that were ignored (properties/core/representations.py)
+        # the unknown fields of its results that were ignored (properties/core/representations.py)
         "ignored_fields": dict(sorted((getattr(candidate, "ignored_fields", None) or {}).items())),
     }
     report["verdict"] = crosscheck_verdict(report)  # what the run means (properties/reports/verdict.py)

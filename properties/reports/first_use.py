@@ -1,5 +1,4 @@
-"""What `python -m properties check` says to someone meeting it for the first time (issue 16,
-items 6 and 7): the short form of each failure after the table, the arithmetic the
+"""What `python -m properties check` says to someone meeting it for the first time: the short form of each failure after the table, the arithmetic the
 candidate declared and what that changed, the hint that an import path (not a file) is
 needed, and the JSON report written to a file."""
 
@@ -170,7 +169,7 @@ def crosscheck_arithmetic_lines(summary) -> list[str]:
     ]
 
 
-# Evidence of float arithmetic (issue 28, item 7): a value the candidate reported that is
+# Evidence of float arithmetic: a value the candidate reported that is
 # exactly a float64 (a power-of-two denominator and at most 53 significant bits), lying
 # within a rounding error (relative 2^-40) of a value in the same violation that is not a
 # float64 -- the exact one it approximates. A power-of-two denominator alone is no

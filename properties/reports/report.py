@@ -88,7 +88,7 @@ def check_report(
         "seconds": round(seconds, 2),
         "candidate_lists": lists.to_json(),
         "checks": checks,
-        # issue 28: the unknown fields of its results that were ignored (properties/core/representations.py)
+        # the unknown fields of its results that were ignored (properties/core/representations.py)
         "ignored_fields": dict(sorted((candidate.ignored_fields or {}).items())),
     }
     report["verdict"] = check_verdict(report)  # what the run means (properties/reports/verdict.py)

@@ -1,4 +1,5 @@
-"""Saved failures and `python -m properties replay` (issue 16 item 7, issue 19 item 4).
+"""Saved failures and `python -m properties replay`: a failure found once can be
+run again from its file alone.
 
 Every failing case of `check` is written as one JSON file under a results folder
 (default `cral-results/` in the working directory; nothing is written when no check

@@ -1,6 +1,6 @@
 """The judge at scale: counts-mode CALruption runs at sizes the exact reference cannot
 replay (|H| = |X| = 1024..4096, n = 10^12), checked epoch by epoch from the counts the
-candidate drew (issue 33, item 4; docs/scale_judge.md).
+candidate drew (docs/scale_judge.md).
 
     python -m properties crosscheck --candidate fast --counts --sizes 1024,4096
 

@@ -20,7 +20,7 @@ exact); a sum of k terms gamma_k sum |c psi|. In all
 
 and E is twice that (the O(u) terms, and E's own rounding).
 
-A float64 filter goes first (issue 33 item 4: longdouble's log1p costs ~30 ns an element,
+A float64 filter goes first (longdouble's log1p costs ~30 ns an element,
 float64's ~2 ns). The same analysis with u64 = 2^-53, two differences: z (a longdouble) is
 rounded to float64 once more, |fl(z) - z| <= u64 |z|, which adds alpha |z| to y's error;
 and numpy's float64 log1p may be a SIMD routine (SVML on AVX-512) rather than glibc's, so

@@ -1,5 +1,5 @@
-"""Line 9's optimality bound for a nested class from one cycle of the binding constraints
-(issue 33 item 4): the LP's dual without an LP solver.
+"""Line 9's optimality bound for a nested class from one cycle of the binding constraints:
+the LP's dual without an LP solver.
 
 For a nested class (properties/scale/nested.py) order the support S_l as the nesting order
 does; every h is then the first n_h points of S_l (its node), and with z_x = p^_x (1 - 2 eta^_x)

@@ -1,4 +1,4 @@
-"""Nested classes, judge-side (issue 33 item 4): when the hypotheses form a chain under
+"""Nested classes, judge-side: when the hypotheses form a chain under
 inclusion (thresholds of one orientation, any one-sided class), every pair statistic the
 judge needs is a difference of prefix sums along the nesting order, O(|H|^2) per q group
 instead of an O(|H|^2 |X|) product.

@@ -31,7 +31,7 @@ from reference.robust_cal import checkpoint_update
 
 # -- boundary tapes -------------------------------------------------------------------------
 # Tapes whose coins, checkpoint rounds or risks sit exactly on a decision boundary of the
-# algorithms (issue 11, item 4). A sampled 64-bit coin equals a query probability q with
+# algorithms. A sampled 64-bit coin equals a query probability q with
 # probability ~2^-64, so "Q_t = 1 iff u_t < q" (Algorithm 2, line 4; CONTRACT.md, Tape) and "u_t <= q"
 # agree on every sampled tape; a round at t = 2^k lies in Dis(V_t) but not in Dis(V_{t+1})
 # only when the stream happens to make line 10 eliminate there. These strategies build

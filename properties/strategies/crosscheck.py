@@ -96,7 +96,7 @@ def fixed_large_crosscheck_cases(count: int = 10, seed: int = LARGE_CROSSCHECK_S
 
 
 def large_crosscheck_case_stream(count: int | None = 10, seed: int = LARGE_CROSSCHECK_SEED):
-    """One at a time (count None: without end), as crosscheck_case_stream: a fixed set of cross-check cases with |H| >= 256 (issue 13: where a fast candidate's
+    """One at a time (count None: without end), as crosscheck_case_stream: a fixed set of cross-check cases with |H| >= 256 (where a fast candidate's
     speed matters, and where the reference fits line 9 by row generation): alternately all
     intervals [a, b) of a line of 23-24 points (277-301 hypotheses) and 256 random labelings
     of 10-16 points with duplicates and complements; nu with mass-0 points; eta with 0, 1/2

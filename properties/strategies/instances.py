@@ -289,7 +289,7 @@ def aligned_adversaries(draw, instance: Instance, n: int):
 DELTA_CHOICES = (Fraction(1, 20), Fraction(1, 10), Fraction(1, 3))
 BETA1_CHOICES = (Fraction(1), Fraction(2), Fraction(4))  # epochs of 4, 8 or 16 rounds first
 # The full-run and one-epoch checks also draw constants whose N_l = beta1 4^l is not an
-# integer, so |I_l| = ceil(N_l) rounds (issue 28): a rational 7/3 (N_l = 9.33.., 37.33..,
+# integer, so |I_l| = ceil(N_l) rounds (Algorithm 2, line 1): a rational 7/3 (N_l = 9.33.., 37.33..,
 # ...) and an irrational ln 3 (N_l = 4.39.., 17.57.., ...; the paper's beta1 is a log too).
 # An implementation that rounds epoch lengths otherwise than the contract is caught there.
 FRACTIONAL_BETA1_CHOICES = (Fraction(7, 3), ScaledLog(Fraction(1), Fraction(3)))

@@ -1,4 +1,4 @@
-"""Corruption-population cases (issue 15, item 1): noisy instances, per-epoch corruption,
+"""Corruption-population cases (properties/checks/corruption_population.py): noisy instances, per-epoch corruption,
 and the counterexample settings and theta examples of the lemmas."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from reference import Adversary, Instance
 from reference import adversary as adversaries
 from reference import instances as _instances
 
-# -- population cases (issue 15, item 1) -------------------------------------------------
+# -- population cases ----------------------------------------------------------------------
 # Exact expectations under nu*, eta* and the adversary's eta_t, no sampling: the corruption
 # terms of the proofs (properties/checks/corruption_population.py) on CALruption's epochs.
 POPULATION_INTERIOR_ETAS = tuple(Fraction(k, 16) for k in (1, 2, 4, 6, 10, 12, 14, 15))

@@ -1,8 +1,8 @@
 """Broken copies of the fast implementation: each must be caught by the cross-check
 (properties/checks/crosscheck.py) as a mismatch, never absorbed into a divergence class
 (tests/properties/checks/test_crosscheck.py), and by `check` alone, through the registered checks its
-`caught_by` names (tests/teeth/test_float_broken_caught.py, issue 28 item 5: the teeth of teeth/broken
-kept for a float implementation).
+`caught_by` names (tests/teeth/test_float_broken_caught.py: the teeth of teeth/broken
+kept for a float implementation, which `check` judges by derived error bounds).
 
 Same mechanism as teeth/broken/mutants.py (a textual patch of one file, each snippet
 must occur exactly once; `old`/`new` may be tuples of snippets patched in turn), applied

@@ -350,7 +350,7 @@ MUTANTS: list[Mutant] = [
     ),
 ]
 
-# A candidate's fault inside a check (issue 11): this copy reports an update at t = 3 (not a
+# A candidate's fault inside a check: this copy reports an update at t = 3 (not a
 # power of two) and computes its beta_3 without complaint; the check that recomputes line
 # 9 from the trace asks Params.robust_cal_beta(3), which refuses t = 3 -- a crash of the
 # check's recomputation, which must be that check's failing result, not the end of the run.
@@ -368,8 +368,8 @@ MUTANTS.append(
     )
 )
 
-# The vanilla rule with a wrong threshold (issue 11: the trace checks ran only on the
-# modified rule, so a broken vanilla form passed every check).
+# The vanilla rule with a wrong threshold (Appendix C.2's vanilla Robust CAL): the trace checks must run
+# on the vanilla rule as well as the modified one, or a broken vanilla form passes every check.
 # It still loses h* in the appendix's counter-example, so check_counterexample_vanilla_
 # loses_best cannot tell (tests/teeth/test_broken_caught.py shows it passes there).
 MUTANTS.append(

@@ -1,4 +1,4 @@
-"""Scale-only bugs planted in copies of fast/ (issue 33, item 4): each is invisible at small
+"""Scale-only bugs planted in copies of fast/: each is invisible at small
 sizes and shows at the size named by `shows_at`, where the judge at scale
 (properties/scale/, `crosscheck --counts`) must catch it; `hidden_at` is a size where the
 bug changes nothing, so the judge must pass it there (the bug does not show, and the

@@ -1,7 +1,7 @@
 """A legitimate representation: the reference's results as JSON dicts carrying fields
 the contract does not name (a note on the trace, on each checkpoint or epoch, on the
-epoch record). The judge ignores unknown fields and says which it ignored (issue 28,
-item 6); the values it judges are the reference's, so every check must pass it
+epoch record). The judge ignores unknown fields and says which it ignored
+(properties/core/representations.py); the values it judges are the reference's, so every check must pass it
 (tests/properties/checks/test_representations.py)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """A legitimate float64 candidate that decides CALruption's coins the way most float
-programs do (issue 28, item 3): Q_t = 1 iff float(u_t) < q, its own double q against the
+programs do (Algorithm 2, line 4's coin): Q_t = 1 iff float(u_t) < q, its own double q against the
 double nearest the tape's coin -- where fast compares the coin exactly with its q.
 
 On a boundary tape whose coin sits exactly on a non-dyadic q (u_t = 7/192, say), the two

@@ -1,4 +1,4 @@
-"""Legitimate float variants of fast (issue 28, item 5): implementations that compute in
+"""Legitimate float variants of fast: implementations that compute in
 floating point as the paper's algorithms say, whose results differ from the exact
 reference only by rounding. `check` judges float candidates by derived error bounds
 (properties/checks/judgement.py; "float32" is one of properties.core.contract.ARITHMETICS), and each

@@ -3,7 +3,7 @@ Python would write them: a Python float wherever fast/convert.py reports the exa
 of a double (Fraction(float) is lossless, so float(fraction) is that very double); the
 ratios of counts it reports exactly stay "p/q". The judge must read these floats as their
 exact values on the import route, as it reads a float64 program's JSON numbers on the
-command route (issue 28, item 6): the same values as `fast`'s, so the same verdicts
+command route (representations are not verdicts): the same values as `fast`'s, so the same verdicts
 (tests/properties/checks/test_representations.py)."""
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 names, but every rational that is an integer (a risk of 1, an eta^ of 0, a coin of 0)
 is returned as a Python int or a numpy integer instead of a Fraction, as an exact
 implementation written without Fractions for its integral values would. Its values are
-the reference's exactly, so every check must pass it (issue 28, item 6: representations
-are not verdicts; tests/properties/checks/test_representations.py)."""
+the reference's exactly, so every check must pass it (representations are not
+verdicts: properties/core/representations.py, tests/properties/checks/test_representations.py)."""
 
 from __future__ import annotations
 

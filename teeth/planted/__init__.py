@@ -1,4 +1,4 @@
-"""Planted candidates (issue 18): implementations that misbehave outside the algorithms
+"""Planted candidates: implementations that misbehave outside the algorithms
 -- crash the interpreter, exit, print, tamper with the judge or with their inputs, leave
 children behind, exhaust memory. Each is the reference with one function replaced;
 tests/properties/judge/test_isolation.py runs them through `python -m properties check`, `crosscheck` and

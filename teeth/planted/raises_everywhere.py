@@ -1,5 +1,5 @@
-"""Every public name raises (issue 11: every check that calls the implementation must
-report "crashed: RuntimeError", and the run must end with exit 1 in the usual time)."""
+"""Every public name raises: every check that calls the implementation must report
+"crashed: RuntimeError", and the run must end with exit 1 in the usual time."""
 
 
 def _raise(*args, **kwargs):

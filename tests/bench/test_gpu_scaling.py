@@ -1,5 +1,5 @@
 """bench/gpu_scaling.py's argument handling and a tiny CPU run, bench/calruption_scaling.py's
-floor estimate, and `answer --backend` (issue 33)."""
+floor estimate, and `answer --backend`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""bench/theory_vs_practice.py --tiny: the report and its figures from one command (issue 34, item 5)."""
+"""bench/theory_vs_practice.py --tiny: the report and its figures from one command."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""fast/ on the array API (issue 33): the pair statistics on the interval and the general
-kernel, on numpy and on array-api-strict, equal the previous formulas bit for bit
-(tests/support/fast_pair_oracle.py keeps them: per-q-group matrix products), and whole runs give
-the same record as the previous code for the same seed."""
+"""fast/ on the array API: the pair statistics on the interval and the general kernel, on
+numpy and on array-api-strict, equal the plain per-q-group matrix products bit for bit
+(tests/support/fast_pair_oracle.py), and whole runs give the same record as fast run on
+those plain products for the same seed."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def _equal(a, b):
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("interval", [True, False])
 @pytest.mark.parametrize("seed", range(10))
-def test_pair_statistics_equal_the_previous_formulas(seed, interval, backend, monkeypatch):
+def test_pair_statistics_equal_the_plain_oracle(seed, interval, backend, monkeypatch):
     H, q, seen, queried, length = random_case(seed, interval)
     if seed % 2:  # many blocks and batches
         monkeypatch.setattr(pair_stats, "BLOCK_ELEMENTS", 7)
@@ -130,7 +130,7 @@ def test_a_device_without_integer_matmul_computes_large_counts_on_the_host():
     assert (pair_stats.disagreement_counts(kernel, c).astype(object) == expected).all()
 
 
-def test_the_previous_signatures_still_take_h():
+def test_the_statistics_take_the_hypothesis_matrix_itself():
     H, q, seen, queried, length = random_case(3, True)
     groups = pair_stats.q_groups(q, np.flatnonzero(seen > 0))
     rho = pair_stats.disagreement_counts(H, seen)
@@ -159,7 +159,7 @@ def _into(out, value):
 
 
 def _old_epoch_functions(monkeypatch):
-    """fast.calruption with the previous pair statistics (the oracle), for whole-run comparisons."""
+    """fast.calruption on the oracle's pair statistics, for whole-run comparisons."""
     monkeypatch.setattr(
         FC,
         "disagreement_counts",
@@ -201,9 +201,9 @@ def _records_equal(a, b):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("points,hypotheses", [(16, 16), (24, 8)])
-def test_same_seed_same_record_as_the_previous_code(points, hypotheses, backend, monkeypatch):
-    """Counts mode, thresholds (the interval kernel), paper constants: the new path on any
-    backend gives the previous code's record, array for array, bit for bit."""
+def test_same_seed_same_record_as_on_the_plain_oracle(points, hypotheses, backend, monkeypatch):
+    """Counts mode, thresholds (the interval kernel), paper constants: the array-API path on any
+    backend gives the record of fast on the oracle's statistics, array for array, bit for bit."""
     base = R.instances.thresholds(points)
     instance = R.Instance(base.nu, base.eta, base.hypotheses[:: points // hypotheses][:hypotheses])
     n = 10**9

@@ -1,4 +1,4 @@
-"""The device-resident epoch (fast/epoch_device.py, issue 33 item 3) against the host's
+"""The device-resident epoch (fast/epoch_device.py) against the host's
 `epoch_update`, on the numpy namespace and on array-api-strict (which refuses anything
 outside the array API standard, as a GPU library would not have it).
 

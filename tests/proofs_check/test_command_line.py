@@ -1,4 +1,4 @@
-"""proofs_check's command line as a newcomer meets it (issue 16): an unwritable
+"""proofs_check's command line as a newcomer meets it: an unwritable
 --markdown path fails first, in one line, before any step is decided; progress on a
 non-terminal stderr is whole lines (no carriage returns), and --json keeps it."""
 

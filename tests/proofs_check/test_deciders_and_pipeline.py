@@ -190,7 +190,7 @@ def test_committed_report_is_current(results):
         assert statuses(committed) == statuses(fresh), "verdicts differ from the committed report"
 
 
-# -- literal first (issue 15, item 4) -------------------------------------------------------
+# -- literal first ---------------------------------------------------------------------------
 # Notes that say the encoding departs from the printed text.
 _READING = re.compile(r"typo|read as|read so|read with|intended reading|we read", re.I)
 # Steps whose notes use those words but whose claim is the printed text: a reading of a
@@ -397,7 +397,7 @@ def test_cli_bad_only_is_one_line_exit_2():
     assert "no.such.step" in out.stderr
 
 
-# -- ERRATA.md and chain closure (issue 15, item 5) -----------------------------------------
+# -- ERRATA.md and chain closure -------------------------------------------------------------
 ERRATA = REPO / "ERRATA.md"
 
 
@@ -483,7 +483,7 @@ def test_chain_closure_tells_carried_repairs_from_constants_not_carried_and_open
     assert set(c["assumed"]) == {"p"} and closes(c).startswith("yes")
 
 
-# -- corrected chains (issue 15, item 5) ----------------------------------------------------
+# -- corrected chains ------------------------------------------------------------------------
 def _sharp_of(results, step_id):
     verdict = next(v for s, v in results if s.id == step_id)
     assert verdict.sharp is not None, f"{step_id}: no bracketing of its constant"
@@ -635,7 +635,7 @@ def test_corrected_constants_bracket_their_closed_forms(results):
     mpmath.mp.dps = 30
     sqrt = mpmath.sqrt
     expected = {
-        # issue 29: the sharp route rho <= Delta + 2R^* (not 2 max{Delta, 2R^*}). Theorem 3.1's last term at
+        # the sharp route rho <= Delta + 2R^* (not 2 max{Delta, 2R^*}). Theorem 3.1's last term at
         # c = 0, R^* = 0: Delta <= (1 + sqrt 2)^2 L/n, minus the bound's own L/n
         "corrected.thm31.sharp_bound": 2 + 2 * sqrt(2),
         # Lemma C.1 at c = 1/8, R^* = 0: sqrt(Delta) <= (4/3)(1 + sqrt(7/4)) sqrt(L/t)
@@ -699,7 +699,7 @@ def _sides(claim: str):
 
 
 def test_a_step_takes_in_the_line_its_uses_name():
-    """Literal first (issue 15 item 4): a link that names `ID#repair` must not encode the
+    """Literal first: a link that names `ID#repair` must not encode the
     printed line of ID (its left side or a premise being the printed right side and not the
     repaired one), nor one naming the printed ID encode its repair -- else a chain's closure
     counts a repair as carried when it is not (found once: calruption_main.proof.epoch_cbar_terms
@@ -730,7 +730,7 @@ def test_a_step_takes_in_the_line_its_uses_name():
     assert not wrong, wrong
 
 
-# -- issue 29: standing assumptions and the regression list of wrongly-false verdicts ---------------
+# -- standing assumptions, and true statements that must not be called false -----------------------
 def test_a_counter_model_outside_the_standing_assumptions_is_rejected():
     """beta2 >= 1/10 is false over the reals (beta2 = 0) but true within the paper's beta2 >= 5/32:
     the decider must not report the out-of-domain model, and must say which ranges it added."""
@@ -747,7 +747,7 @@ def test_a_counter_model_outside_the_standing_assumptions_is_rejected():
 
 
 def test_every_refutation_witness_is_inside_the_standing_assumptions(results):
-    """Issue 29 item 2: no refutation (of a step or of a repair) rests on a model outside the paper's
+    """No refutation (of a step or of a repair) rests on a model outside the paper's
     domain (beta2 >= 5/32, eps_l <= 1/2, gaps, risks and masses in [0, 1], delta in (0, 1), ...)."""
     from proofs_check.domain import violations
 
@@ -783,8 +783,8 @@ def _by_id(results):
 
 
 def test_regression_theorem31_printed_constants_hold_along_the_sharp_route(results):
-    """Issue 29 regression 1 (was: corrected.thm31.case1_root / case2 said the theorem needs sqrt(16 R^* L/n)
-    and 8.907). With rho <= Delta + 2R^*, the printed bound follows for C_total <= n/8, and its last
+    """Theorem 3.1 does not need sqrt(16 R^* L/n) and 8.907 (the lossy route's constants, with no step
+    corrected.thm31.case1_root or case2 to say so). With rho <= Delta + 2R^*, the printed bound follows for C_total <= n/8, and its last
     constant is 2 + 2 sqrt 2 <= 5 along that route."""
     by_id = _by_id(results)
     assert by_id["corrected.thm31.sharp_event"][1].status == PROVED
@@ -795,7 +795,7 @@ def test_regression_theorem31_printed_constants_hold_along_the_sharp_route(resul
 
 
 def test_regression_lemma_c1_constant_22_holds(results):
-    """Issue 29 regression 2 (was: corrected.lemc1.case2 said 35.9 where 22 is printed): with the corruption
+    """Lemma C.1 line 1's printed 22 holds (not 35.9, the lossy route's constant): with the corruption
     coefficient 8 (F2) line 1's 22 L/t holds; the route's constant is (44 + 16 sqrt 7)/9 = 9.59."""
     step, verdict = _by_id(results)["corrected.lemc1.line1"]
     assert verdict.status == PROVED and step.claim.startswith("Delta <= 22*l")
@@ -803,7 +803,7 @@ def test_regression_lemma_c1_constant_22_holds(results):
 
 
 def test_regression_theorem41_accuracy_is_five_quarters_not_1_94(results):
-    """Issue 29 regression 3 (was: 1.94 eps): from the corrected Lemma C.1 line 1 the sample size gives
+    """Theorem 4.1's accuracy factor is 5/4, not the lossy route's 1.94: from the corrected Lemma C.1 line 1 the sample size gives
     (5/4) eps + 8(C/n)R^*, F8's sharp factor."""
     verdict = _by_id(results)["corrected.thm41.accuracy"][1]
     low, high = verdict.sharp
@@ -811,7 +811,7 @@ def test_regression_theorem41_accuracy_is_five_quarters_not_1_94(results):
 
 
 def test_regression_theorem31_implies_factor(results):
-    """Issue 29 regression 4 (was: 18.34 eps): along the sharp route the factor is (44 + 16 sqrt 7)/18 = 4.80,
+    """Theorem 3.1's 'This implies' factor is not the lossy route's 18.34: along the sharp route the factor is (44 + 16 sqrt 7)/18 = 4.80,
     below the 221/21 = 10.52 that follows from the printed bound; the printed 'eps + (C/n)R^*' stays false
     (F15) with a witness inside the standing assumptions."""
     from proofs_check.domain import violations
@@ -822,7 +822,7 @@ def test_regression_theorem31_implies_factor(results):
 
 
 def test_regression_lower_assumption_witness_is_in_the_paper(results):
-    """Issue 29 regression 5 (was: z3's model with beta2 = 0 and eps_l = 1): the printed line 5 of the lower
+    """A witness inside the paper's domain, not z3's model with beta2 = 0 and eps_l = 1: the printed line 5 of the lower
     bound lemma is refuted with beta2 >= 5/32 and eps_l <= 1/2."""
     verdict = _by_id(results)["calruption_gap.lower.assumption"][1]
     assert verdict.status == REFUTED
@@ -842,8 +842,8 @@ def test_proved_from_a_refuted_premise_is_never_listed_as_false(results):
 
 
 def test_errata_and_findings_do_not_repeat_the_withdrawn_constants():
-    """The constants issue 29 withdrew (read off the lossy route rho <= 2 max{...}) are not presented as
-    the theorems' constants again."""
+    """The constants of the lossy route rho <= 2 max{...} (1.94192, 18.3413) are not presented as the
+    theorems' constants."""
     errata = (REPO / "ERRATA.md").read_text(encoding="utf-8")
     findings = FINDINGS.read_text(encoding="utf-8").split("### F18.")[1].split("\n## ")[0]
     for text in (errata, findings):

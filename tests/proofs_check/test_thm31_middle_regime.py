@@ -1,6 +1,6 @@
-"""Issue 29, second session: Theorem 3.1 for n/8 < C_total < n/4 decided by proof, the three verdicts per
-result with route and statement intervals in ERRATA and in `--json`, and regressions so that the project does
-not again call a true statement false or leave a decided one undecided."""
+"""Theorem 3.1 for n/8 < C_total < n/4 decided by proof, the three verdicts per
+result with route and statement intervals in ERRATA and in `--json`, and guards so that the project does
+not call a true statement false or leave a decided one undecided."""
 
 from __future__ import annotations
 
@@ -35,8 +35,8 @@ def thm31():
 
 
 def test_regression_theorem31_quarter_regime_is_proved_not_left_to_a_grid(thm31):
-    """Issue 29, item 1: for n/8 < C_total < n/4 the printed bound (sqrt 8, 8, 5) is proved by z3 link by link
-    (it was a not-mechanical step with numeric evidence only)."""
+    """For n/8 < C_total < n/4 the printed bound (sqrt 8, 8, 5) is proved by z3 link by link, not left to
+    numeric evidence on a grid."""
     for step_id in QUARTER:
         step, verdict = thm31[step_id]
         assert step.kind == MECHANICAL and verdict.status == PROVED, (step_id, verdict.status, verdict.reason)
@@ -57,7 +57,7 @@ def test_the_quarter_chain_can_fail():
 
 
 def test_errata_summary_calls_no_proved_statement_false_or_undecided():
-    """Issue 29, item 7: Theorem 3.1's bound is reported true for every C_total < n/4 (not 'not decided');
+    """Theorem 3.1's bound is reported true for every C_total < n/4 (not 'not decided');
     a row calls a statement false only with a finding that names its counterexample."""
     rows = {row["result"]: row for row in VERDICTS}
     bound = rows["Theorem 3.1, bound"]["statement"]

@@ -1,4 +1,4 @@
-"""Adoption by another project's CI (issue 19): the candidate's own expected failures and
+"""Adoption by another project's CI: the candidate's own expected failures and
 skips, strict XPASS, the versioned JSON report, `compare` and JUnit XML from the CLI.
 
 The command-line runs happen in a scratch project outside this repository (tmp_path), as
@@ -51,11 +51,11 @@ def passive(hypotheses, tape, params):
 FIXED = "from reference import passive, robust_cal, calruption, calruption_epoch, catoni_root\n"
 XFAILS = f"""# mycand's known deviations
 
-# passive returns the highest-risk hypothesis (mycand issue 7)
+# passive returns the highest-risk hypothesis (mycand bug 7)
 {ERM}
 check_calruption_one_epoch_*   # one-epoch mode not written yet
 """
-REASON = "passive returns the highest-risk hypothesis (mycand issue 7)"
+REASON = "passive returns the highest-risk hypothesis (mycand bug 7)"
 
 
 def scratch_project(tmp_path: Path, passive_source: str) -> Path:

@@ -1,4 +1,4 @@
-"""reference/bounds.py: the theorems' bounds as functions of an instance (issue 34, item 1)."""
+"""reference/bounds.py: the theorems' bounds as functions of an instance."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""CALruption's epoch at scale (issue 13): the per-pair integer statistics, line 9 by row
+"""CALruption's epoch at scale: the per-pair integer statistics, line 9 by row
 generation and line 13 by a sweep compute exactly what the pointwise definitions say."""
 
 import importlib

@@ -1,7 +1,7 @@
 """The integer helpers of reference.catoni and reference.certified against plain Fraction
 definitions: the search on the integer grid must make the decisions of the same search
-written on Fractions (`root_by_fractions`, the reference's search before it moved to
-integers: same probes, so the same enclosures), catoni_alpha and sqrt_lower must return
+written on Fractions (`root_by_fractions`, the same search in its plainest form: same
+probes, so the same enclosures), catoni_alpha and sqrt_lower must return
 the rationals of their sqrt_enclosure definitions, and the quick disproof must never
 reject an exact root."""
 

@@ -1,5 +1,5 @@
-"""Issue 16, items 5 and 8 (the reference's command line): defaults that looked like bugs
-and the smaller surprises a newcomer met, each run as a newcomer runs it."""
+"""The reference's command line: defaults that could look like bugs and the smaller
+surprises a newcomer may meet, each run as a newcomer runs it."""
 
 from __future__ import annotations
 

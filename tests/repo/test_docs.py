@@ -1,4 +1,4 @@
-"""The README and docs/ as a newcomer meets them (issue 32, items 4-5): every relative link
+"""The README and docs/ as a newcomer meets them: every relative link
 resolves, to a file of the repository and, with #anchor, to one of its headings; every
 shell block either names the test that runs it or says why it is not run; the README
 stays a front door; and no module cites a file the repository does not have."""

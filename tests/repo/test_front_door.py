@@ -1,4 +1,4 @@
-"""Issue 32, item 5: the small things a newcomer trial found at the front door. A way to list
+"""The small things a newcomer meets at the front door. A way to list
 the check ids; not-applicable rows that say why in the text table; `pytest --cral-impl M`
 with M in the current folder saying how to make it importable; and a base install
 (without the proofs and campaign extras) naming the extra a command needs in one line."""

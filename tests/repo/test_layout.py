@@ -1,4 +1,4 @@
-"""The house as its imports draw it (issue 32 items 1 and 2): no import circle anywhere in
+"""The house as its imports draw it: no import circle anywhere in
 the repository, no module over 800 lines, and imports that run the way the parts of
 `properties/` say they may (each part's `__init__.py`).
 

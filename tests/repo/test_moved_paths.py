@@ -1,6 +1,6 @@
-"""The module paths that moved when properties/ was laid out as packages (issue 32) and
-that documents or saved files name still work: each imports as the module that holds
-it now, a failure file written before the move replays, and a reproducer still runs."""
+"""The short module paths that documents or saved files name (properties.MOVED) work: each
+imports as the module that holds its code, a failure file naming a short path replays,
+and a reproducer runs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 16's scripted newcomer session: a fresh copy of the repository (the files git
+"""A scripted newcomer session: a fresh copy of the repository (the files git
 tracks), and the commands of the README and its manual (docs/) run in order from it, with the existing interpreter
 (no reinstall; the copy comes first on sys.path). Exit codes and first lines asserted.
 The README's first-screen job (`python -m properties check`, minutes on 2 cores) and the test run are

@@ -1,6 +1,6 @@
 """No module of the repository imports a private module of a third-party package
-(issue 32, item 6): `scipy.optimize._highspy._core` was one, and any release of scipy may
-rename or remove such a module. Decided on the syntax tree of every tracked .py file, so
+(`scipy.optimize._highspy._core`, say): any release of the package may rename or remove
+such a module. Decided on the syntax tree of every tracked .py file, so
 an import inside a function or a try block counts too."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""properties/ and fast/ use only public names of `reference` (issue 11, item 7).
+"""properties/ and fast/ use only public names of `reference`.
 
 The judge (properties/) and the fast implementation rely on the reference through its
 documented names only, so the reference may change its internals without breaking them

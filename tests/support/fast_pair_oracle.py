@@ -1,5 +1,5 @@
-"""The previous per-pair statistics of fast (before issue 33: one matrix product of H per
-q group, on numpy), kept as a plain test oracle for tests/fast/test_backends.py, which
+"""fast's per-pair statistics in their plainest form (one matrix product of H per q
+group, on numpy): a test oracle for tests/fast/test_backends.py, which
 holds the array-API kernels (fast/pair_kernel.py) to them bit for bit."""
 
 from __future__ import annotations

@@ -211,8 +211,8 @@ def test_a_crash_in_a_checks_recomputation_is_that_checks_failure(broken_dir):
 
 
 def test_the_broken_vanilla_rule_escapes_every_check_but_the_vanilla_trace_checks(broken_dir):
-    """The hole issue 11 reported: before the vanilla rule had trace checks of its own, only
-    the counter-example experiment ran it, and this copy still loses h* there."""
+    """Why the vanilla rule needs trace checks of its own: without them only the
+    counter-example experiment runs it, and this copy still loses h* there."""
     from teeth.broken.mutants import BY_NAME
 
     broken = load_impl(build(BY_NAME["robust_cal_vanilla_threshold_constant_half"], broken_dir))

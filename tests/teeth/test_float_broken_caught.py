@@ -1,4 +1,4 @@
-"""The suite keeps its teeth for a float implementation (issue 28, item 5): every broken
+"""The suite keeps its teeth for a float implementation: every broken
 copy of fast in teeth/broken/fast_mutants.py is caught by `check` alone, through each
 registered check its `caught_by` names, and the catch means something.
 

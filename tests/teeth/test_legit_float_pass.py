@@ -1,4 +1,4 @@
-"""No float rounding is a false alarm (issue 28, item 5): the legitimate float variants of
+"""No float rounding is a false alarm: the legitimate float variants of
 teeth/legit/float_variants.py -- fast declared float64, fast as a program through
 --candidate-cmd, and a float32 copy of fast -- pass `check` with 0 failures and 0 errors.
 

@@ -7,7 +7,7 @@ from reference import calruption, catoni_root, passive, robust_cal
 
 def calruption_epoch(hypotheses, state, counts, params):
     """One CALruption epoch on its own (the suite's `calruption_epoch` mode): unfinished."""
-    raise NotImplementedError("mycral: the one-epoch CALruption mode is not written yet (mycral issue 4)")
+    raise NotImplementedError("mycral: the one-epoch CALruption mode is not written yet")
 
 
 __all__ = ["calruption", "calruption_epoch", "catoni_root", "passive", "robust_cal"]

@@ -1,4 +1,4 @@
-"""Campaigns on Dask (issue 14): results that do not depend on the number of workers, a
+"""Campaigns on Dask: results that do not depend on the number of workers, a
 kill followed by a resume that runs only the missing tasks, a time budget, a failure a
 fuzz worker finds replayed first through a real Redis server, and bad input."""
 

@@ -83,7 +83,7 @@ def test_a_missing_matplotlib_is_one_line_with_the_install_hint(monkeypatch, tmp
 
 def test_intervals_of_two_seeds_stay_in_range_and_name_their_method(tmp_path):
     """2 seeds whose label counts differ tenfold: a Student t interval reaches far below 0
-    (the figure used to clip it at 1 without saying so); the bootstrap interval stays in
+    (a figure that clipped it at 1 without saying so would mislead); the bootstrap interval stays in
     [0, n], contains the mean, and its method is in the row, the CSV and the legend.
     The h* fraction gets a Wilson interval in [0, 1]."""
     import csv

@@ -1,4 +1,4 @@
-"""Expected failures explained by their cause (issue 15, item 2): each expected failure
+"""Expected failures explained by their cause: each expected failure
 names its finding's cause; the finding's own counterexample is classified as explained;
 a counterexample the cause does not explain is reported as a failure, not as the
 expected one; and the `fuzz` profile's search goes on past explained counterexamples."""

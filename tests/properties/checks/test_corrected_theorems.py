@@ -1,4 +1,4 @@
-"""Meta-tests of properties/checks/corrected_theorems.py (issue 29, item 3): the corrected Theorem 4.1 and 5.1
+"""Meta-tests of properties/checks/corrected_theorems.py: the corrected Theorem 4.1 and 5.1
 accuracy checks pass on the reference where their premises hold, and fail on a planted wrong run."""
 
 from __future__ import annotations

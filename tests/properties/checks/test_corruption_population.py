@@ -1,4 +1,4 @@
-"""Tests of properties/checks/corruption_population.py (issue 15, item 1): every check holds
+"""Tests of properties/checks/corruption_population.py: every check holds
 (or is its expected failure) on generated examples; each expected failure's known example is
 re-verified by a hand computation with Fractions that uses none of the module's helpers; and
 every check that holds catches a planted wrong bound (a smaller constant) on a tight example."""

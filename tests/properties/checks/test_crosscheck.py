@@ -295,7 +295,7 @@ def test_an_exact_candidates_wider_enclosures_are_accepted_disjoint_ones_are_not
 
 @pytest.mark.slow
 def test_candidate_agrees_with_the_reference_on_10_large_cases(candidate_name):
-    """Issue 13: at |H| >= 256 (where the reference fits line 9 by row generation) the
+    """At |H| >= 256 (where the reference fits line 9 by row generation) the
     candidate's CALruption still agrees, divergences counted by class (-m slow: minutes)."""
     from properties.strategies import fixed_large_crosscheck_cases
 

@@ -1,4 +1,4 @@
-"""The judgement of float candidates (properties/checks/judgement.py, issue 28).
+"""The judgement of float candidates (properties/checks/judgement.py).
 
 * The derived bounds hold: for drawn inputs, the paper's formulas evaluated in numpy
   float64 and float32 (in several orders, where a sum is involved) land within the
@@ -183,8 +183,8 @@ def test_the_boundary_coin_no_longer_raises_a_false_alarm():
         with judging("float64"):
             assert _importance_weight_violations(name, case, trace) == []
             assert check_calruption_on_boundary_tapes(case, trace) == []
-    # the old judgement (exact, the coin against the candidate's double q) rejected the
-    # float program: that was the false alarm
+    # judged exactly (the coin against the candidate's double q) the float program is
+    # rejected: the false alarm that judging by derived bounds avoids
     assert _importance_weight_violations(name, case, by_float_coins)
     assert _importance_weight_violations(name, case, exact) == []  # the exact candidate is held exactly
 

@@ -282,7 +282,7 @@ def test_lemma_c1_corrected_fails_on_a_fake_trace_with_a_bad_h_hat():
     )
     found = CC.check_passive_learning_lemma_c1_corrected(case, fake)
     assert any(v.values["t"] == "1024" for v in found)
-    # issue 29: the corrected line 1 (22L/t + 8(C_t/t)R* + sqrt(8R*L/t)) is checked too, and can fail
+    # the corrected line 1 (FINDINGS F2) (22L/t + 8(C_t/t)R* + sqrt(8R*L/t)) is checked too, and can fail
     assert any("line 1 corrected" in v.message for v in found)
 
 

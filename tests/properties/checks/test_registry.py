@@ -1,4 +1,4 @@
-"""The registry's claims about what each check exercises (issue 11, "every mode is a target").
+"""The registry's claims about what each check exercises: every mode is a target.
 
 Every mode of properties.core.contract.MODES -- each public name, and RobustCAL's modified and
 vanilla forms -- is covered by at least one check; and what a check declares it covers

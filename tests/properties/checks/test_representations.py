@@ -1,5 +1,5 @@
-"""Representations are not verdicts (issue 28, item 6), and the float hint fires on float
-evidence only (item 7).
+"""Representations are not verdicts (properties/core/representations.py), and the float hint
+fires on float evidence only.
 
 An exact candidate that returns ints (and numpy integers) for integral rationals
 (teeth/legit/int_rationals.py), one whose results carry fields the contract does not name
@@ -42,7 +42,7 @@ CASES = fixed_crosscheck_cases(3)
 MODES = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
 CHECKS = all_checks()
 # one check per mode the representation variants change (few examples: each command call
-# starts a Python process); teeth/legit/*'s full runs are in the report of issue 28
+# starts a Python process); teeth/legit/*'s full runs are tests/teeth/test_legit_float_pass.py's
 ROUTE_CHECKS = (
     "check_passive_output_is_erm",
     "check_robust_cal_elimination_recomputed",
@@ -318,7 +318,7 @@ def test_an_exact_candidate_with_a_wrong_threshold_gets_no_float_hint():
     text = " ".join(result.violations)
     assert "/" in text and any(
         int(d) & (int(d) - 1) == 0 and int(d) >= 1 << 40 for d in __import__("re").findall(r"/(\d{13,})", text)
-    )  # the old rule's trigger
+    )  # a power-of-two denominator alone, which is no float evidence
     lines = arithmetic_lines(candidate, [result])
     assert not any("hint" in line for line in lines), lines
     summary = crosscheck(candidate, "wrong_threshold", CASES, ("robust_cal",))

@@ -319,8 +319,8 @@ def test_fast_through_the_command_route_gets_the_verdicts_of_its_import_path():
         by_import = _verdicts(imported, SAME_VERDICT_CHECKS, 3)
         by_command = _verdicts(command, SAME_VERDICT_CHECKS, 3)
     assert by_command == by_import
-    # issue 28: a float64 candidate is judged by derived bounds, so fast passes the checks
-    # that recompute exact quantities (it failed them before)
+    # a float64 candidate is judged by derived bounds, so fast passes the checks
+    # that recompute exact quantities (properties/checks/judgement.py)
     assert set(by_import.values()) <= {PASSED, NOT_APPLICABLE} and PASSED in by_import.values(), by_import
 
 

@@ -1,5 +1,5 @@
-"""Hanging and misbehaving candidates as a newcomer meets them (issue 16, items 1 and 2,
-and item 6's "stdout carries only the report" for Hypothesis's own notes).
+"""Hanging and misbehaving candidates as a newcomer meets them, and
+"stdout carries only the report" for Hypothesis's own notes.
 
 Every command line runs in a subprocess, as a user runs it, with a short --timeout; the
 commands that wait out a timeout run concurrently (the module fixture `runs`) so the

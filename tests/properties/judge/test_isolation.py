@@ -1,4 +1,4 @@
-"""The judge never shares a process with the implementation it judges (issue 18).
+"""The judge never shares a process with the implementation it judges.
 
 The planted candidates of teeth/planted/ misbehave outside the algorithms. Each runs
 through the three routes a user has -- `python -m properties check`, `python -m
@@ -289,7 +289,7 @@ def test_pytest_route(routes, name):
 
 @pytest.mark.parametrize("scope", ["one per mode", pytest.param("every check", marks=pytest.mark.slow)])
 def test_a_candidate_that_raises_everywhere_fails_every_check_that_calls_it(routes, scope):
-    """Issue 11: every check reported, each that calls the implementation as crashed, the
+    """Every check reported, each that calls the implementation as crashed, the
     statements about the paper as not applicable, exit 1 (in about the time the reference
     takes: a fault shrinks for at most FAULT_SHRINK_BUDGET steps). The default run: the
     first check of each mode; the slow run: every check."""

@@ -1,4 +1,4 @@
-"""docs/protocol.md's worked examples and the conformance kit (issue 30, items 3-4).
+"""docs/protocol.md's worked examples and the conformance kit.
 
 * docs/examples/: one complete request and the reference's result per algorithm, current
   (docs/examples/build.py --check) and each valid against its published schema;

@@ -74,7 +74,7 @@ def cral(folder: Path, *args: str) -> subprocess.CompletedProcess:
 def runs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("xreport")
     (folder / "brk.py").write_text(BROKEN)
-    (folder / "x.txt").write_text("crosscheck_passive   # wrong output, our issue 3\n")
+    (folder / "x.txt").write_text("crosscheck_passive   # wrong output, our bug 3\n")
     (folder / "s.txt").write_text("crosscheck_robust_cal   # not ours to judge\n")
     listed = folder / "listed"  # its own folder: an expected mismatch saves nothing there
     listed.mkdir()
@@ -173,7 +173,7 @@ def test_listed_algorithms_and_strict_xpass(runs):
     entries = by_name(json.loads(listed.stdout))
     passive, robust_cal = entries["crosscheck_passive"], entries["crosscheck_robust_cal"]
     assert (passive["status"], passive["failing"]) == (YOUR_XFAIL, False)
-    assert passive["reason"] == "wrong output, our issue 3 (../x.txt:1)" and passive["listed"]["line"] == 1
+    assert passive["reason"] == "wrong output, our bug 3 (../x.txt:1)" and passive["listed"]["line"] == 1
     assert all(r["replay_file"] is None for r in passive["failing_runs"]) and len(passive["failing_runs"]) == CASES
     assert not (runs["folder"] / "listed" / "cral-results").exists()  # an expected mismatch is not saved
     assert (robust_cal["status"], robust_cal["cases"], robust_cal["failing"]) == (YOUR_SKIP, 0, False)

@@ -1,4 +1,4 @@
-"""Issue 16 items 6-7 and issue 19 item 4: the check's report (short lines, --verbose,
+"""The check's report (short lines, --verbose,
 --json-indent/--json-file, the arithmetic line, progress), the import-name hint, and
 saved failures replayed through an import path and through a command."""
 
@@ -179,7 +179,7 @@ def test_crosscheck_of_float_results_without_arithmetic_gets_the_hint(tmp_path):
 
 
 def test_a_float64_candidate_is_judged_by_derived_bounds_and_passes(tmp_path):
-    """Issue 28: the checks that recompute exact quantities (here line 10's certified
+    """The checks that recompute exact quantities (here line 10's certified
     threshold) judge a float64 candidate by the derived error bounds of
     properties/checks/judgement.py: fast passes them, and the summary says how it was judged."""
     result = properties_cli(
@@ -255,7 +255,7 @@ def test_quick_check_prints_one_line():
 
 @pytest.mark.parametrize("terminal", [False, True])
 def test_case_progress_rewrites_a_terminal_line_and_keeps_a_log_short(terminal):
-    """crosscheck's progress (issue 16 item 6): no carriage return in a log, nor a line per case."""
+    """crosscheck's progress: no carriage return in a log, nor a line per case."""
     stream = _Stream(terminal)
     progress = CountProgress(50, stream=stream, every=3600)
     for done in range(1, 51):

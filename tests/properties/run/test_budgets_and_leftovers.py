@@ -1,5 +1,5 @@
-"""A budget bounds the whole run at any --cases, and a green run leaves nothing behind
-(issue 31, item 6). The budget's stop points are tested on a clock moved by the run's own
+"""A budget bounds the whole run at any --cases, and a green run leaves nothing behind.
+The budget's stop points are tested on a clock moved by the run's own
 steps (a case generated), never against the machine's speed."""
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
-"""Ctrl-C, SIGTERM and closed pipes on the command lines (issue 16, items 3 and 6; issue
-31, item 2): SIGINT (SIGTERM) to the whole process group, as a terminal (a CI runner)
+"""Ctrl-C, SIGTERM and closed pipes on the command lines: SIGINT (SIGTERM) to the whole process group, as a terminal (a CI runner)
 sends it, stops at once with one line, exit 130 (143), no verdict, no process left and
 no file written, wherever it lands: moments across start-up (counted in finished module
 imports) and inside the work (on a progress line, or after some CPU time of the run:
-inside Hypothesis, whose garbage-collector callback used to swallow it, and inside z3).
+inside Hypothesis, whose garbage-collector callback could swallow it, and inside z3).
 Every moment is an event of the run, never a delay, so a busy machine moves nothing. A reader that closes the
 pipe early ends the run without a traceback.
 

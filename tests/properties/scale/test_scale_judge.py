@@ -1,4 +1,4 @@
-"""The judge at scale (properties/scale/, `crosscheck --counts`, issue 33 item 4).
+"""The judge at scale (properties/scale/, `crosscheck --counts`).
 
 fast passes it; each planted scale-only bug (teeth/broken/scale_mutants.py) passes where it
 does not show and is caught where it does; records tampered with one field at a time are

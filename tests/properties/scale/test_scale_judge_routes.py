@@ -1,4 +1,4 @@
-"""The judge at scale's fast routes (issue 33 item 4), each against the route it shortcuts:
+"""The judge at scale's fast routes, each against the route it shortcuts:
 nested pair counts and line 13's quadrant max against the product path and a pair scan;
 the float64 Catoni filter against the exact sign, near the root too; the line-9 cycle
 bound against the exact LP optimum (reference/calruption.py), and a non-optimal D^ still

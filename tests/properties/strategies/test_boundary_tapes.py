@@ -1,5 +1,5 @@
 """Meta-tests of the boundary-tape strategies (properties/strategies/, "boundary tapes")
-and of the cross-check on them (issue 11, item 4).
+and of the cross-check on them.
 
 What the strategies claim, measured on fixed samples (derandomised, generation only):
 * CALruption: rounds with u_t == q_l^{x_t} exactly (q_l as the reference computes it for

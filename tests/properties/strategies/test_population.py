@@ -1,4 +1,4 @@
-"""Meta-tests of the population strategies (properties/strategies/, issue 15 item 1): valid
+"""Meta-tests of the population strategies (properties/strategies/): valid
 and bounded examples that reach R* > 0, eta* strictly inside (0, 1) and at {0, 1/2, 1},
 aimed adversaries at each c in CORRUPTION_LEVELS, random adversaries, both branches of the
 gap lemmas and Theorem 4.1's budget edge."""

@@ -188,7 +188,7 @@ def test_known_examples_have_their_strategys_type_and_rebuild_from_their_reprodu
         assert eval(example.reproducer(), {"json": json, "properties": properties}) == example
 
 
-# -- one-epoch cases as deep as the lemmas go (issue 15, item 3) --------------------------
+# -- one-epoch cases as deep as the lemmas go ----------------------------------------------
 def test_one_epoch_cases_reach_the_deepest_epoch_at_the_papers_constants():
     def deepest(case):
         return case.state.l == S.MAX_ONE_EPOCH and case.params.regime == "paper"
