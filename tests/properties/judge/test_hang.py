@@ -393,7 +393,16 @@ def test_an_empty_command_variable_stops_pytest_before_any_test(candidates):
     not a silent run of the reference."""
     env = _env(candidates, CRAL_CMD="")
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--co", str(ROOT / "tests" / "properties" / "judge" / "test_hang.py")],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--co",
+            str(ROOT / "tests" / "properties" / "judge" / "test_hang.py"),
+        ],
         cwd=candidates,
         env=env,
         capture_output=True,
