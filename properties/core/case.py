@@ -69,10 +69,8 @@ class Case:
         )
 
     def reproducer(self) -> str:
-        """A line of Python that rebuilds this case. It names the module by its short path
-        (`properties.case`, which imports as this module: properties.MOVED) so that the
-        reproducers in reports, and `compare` between reports, do not depend on the package layout."""
-        return f"properties.case.Case.from_json(json.loads({json.dumps(json.dumps(self.to_json()))}))"
+        """A line of Python that rebuilds this case (after `import json, properties.core.case`)."""
+        return f"properties.core.case.Case.from_json(json.loads({json.dumps(json.dumps(self.to_json()))}))"
 
     def __repr__(self) -> str:  # what Hypothesis prints for a falsifying example
         return f"Case.from_json({json.dumps(self.to_json())})"

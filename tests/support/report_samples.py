@@ -39,7 +39,7 @@ def results(failing: bool = True) -> list[CheckResult]:
             "lemma",
             XFAIL,
             1,
-            counterexample="properties.case.Case(...)",
+            counterexample="properties.core.case.Case(...)",
             violations=["check_passive_learning_lemma_c1: the bound is exceeded"],
             reason="FINDINGS F2: Lemma C.1's lines 1-2 are false (corruption term R*/2 too small)",
             statistics=stats,
@@ -60,7 +60,7 @@ def results(failing: bool = True) -> list[CheckResult]:
             "deterministic",
             FAILED,
             3,
-            counterexample="properties.case.Case.from_json(...)",
+            counterexample="properties.core.case.Case.from_json(...)",
             violations=[f"{FAILING}: the reported threshold misses the threshold (t = 2, h = 0)"],
             statistics={"seconds": 1.25},
             short="Case: 1 point x 1 hypothesis, n = 2",
@@ -101,7 +101,7 @@ def crosscheck_sample() -> dict:
                 "terms": TERMS,
             }
         ],
-        "reproduce": "properties.case.Case.from_json(...)",
+        "reproduce": "properties.core.case.Case.from_json(...)",
         "replay_file": None,
         "series": series,
     }

@@ -152,7 +152,7 @@ def test_the_failing_algorithm_has_its_runs_reproducers_and_at_most_three_saved(
     assert (passive["status"], passive["failing"], passive["agreed"]) == (FAILED, True, 0)
     assert [r["case"] for r in passive["failing_runs"]] == list(range(CASES))
     assert passive["counterexample"] == passive["failing_runs"][0]["reproduce"]
-    assert passive["counterexample"].startswith("properties.case.Case.from_json(")
+    assert passive["counterexample"].startswith("properties.core.case.Case.from_json(")
     assert "output" in passive["failing_runs"][0]["mismatches"][0]["message"]
     replay_files = [r["replay_file"] for r in passive["failing_runs"]]
     assert all(replay_files[:SAVED_PER_ALGORITHM]) and not any(replay_files[SAVED_PER_ALGORITHM:])
@@ -191,7 +191,7 @@ def test_junit_xml_has_one_testcase_per_algorithm(runs):
     assert set(cases) == {"crosscheck_passive", "crosscheck_robust_cal"}
     failure = cases["crosscheck_passive"].find("failure")
     assert failure is not None and failure.get("message").startswith("failed: case 0: passive, output:")
-    assert "reproduce: properties.case.Case.from_json(" in failure.text
+    assert "reproduce: properties.core.case.Case.from_json(" in failure.text
     assert "replay: python -m properties replay cral-results/crosscheck_passive-case0-" in failure.text
     assert cases["crosscheck_robust_cal"].find("failure") is None
     assert cases["crosscheck_robust_cal"].find("skipped") is None

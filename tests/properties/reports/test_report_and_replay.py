@@ -81,7 +81,9 @@ def test_failure_short_form_and_saved_case(broken_run):
     assert "from_json(json.loads" not in result.stdout
     doc = json.loads(saved[0].read_text())
     assert (doc["check"], doc["verdict"], doc["candidate"]["impl"]) == (CHECK, FAILED, "broken_cand")
-    assert doc["case"]["type"] == "properties.core.case:Case" and doc["reproducer"].startswith("properties.case.Case")
+    assert doc["case"]["type"] == "properties.core.case:Case" and doc["reproducer"].startswith(
+        "properties.core.case.Case"
+    )
     assert doc["candidate_trace"]["algorithm"] == "passive"
     # the candidate's own output differs from the reference's ERM on the saved case
     assert doc["violations"] and CHECK in doc["violations"][0]
@@ -98,7 +100,7 @@ def test_json_file_is_indented_and_carries_full_reproducers(broken_run):
     assert not list(_validator().iter_errors(report))  # the schema knows case, short, replay_file
     by_name = {c["name"]: c for c in report["checks"]}
     assert report["candidate"]["arithmetic"] == "exact"
-    assert by_name[CHECK]["counterexample"].startswith("properties.case.Case.from_json")
+    assert by_name[CHECK]["counterexample"].startswith("properties.core.case.Case.from_json")
     assert by_name[CHECK]["replay_file"].startswith("cral-results/")
     assert by_name["check_passive_learning_lemma_c1"]["status"] == "expected failure"
 
@@ -126,7 +128,7 @@ def test_replay_of_a_bad_file_is_one_line(tmp_path):
 def test_verbose_prints_the_full_blocks_and_nothing_saved_when_all_pass(tmp_path):
     result = properties_cli("check", "--only", "check_passive_learning_lemma_c1", "--verbose", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "reproduce: properties.case.Case.from_json(json.loads(" in result.stdout
+    assert "reproduce: properties.core.case.Case.from_json(json.loads(" in result.stdout
     assert not (tmp_path / "cral-results").exists()  # an expected failure is not a failing run
 
 
