@@ -7,7 +7,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 
+from properties.core.example_types import tagged
 from reference import Adversary, Instance, Params, sample_tape
+from reference.report_vocabulary import CASE_TAG
 from reference.serialization import from_jsonable, to_jsonable
 
 # the last tapes sampled, by the identity of their (immutable) instance and adversary: the
@@ -33,6 +35,7 @@ def shared_tape(instance: Instance, adversary: Adversary, seed: int):
     return tape
 
 
+@tagged(CASE_TAG)
 @dataclass(frozen=True)
 class Case:
     instance: Instance

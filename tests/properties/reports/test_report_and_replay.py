@@ -81,9 +81,8 @@ def test_failure_short_form_and_saved_case(broken_run):
     assert "from_json(json.loads" not in result.stdout
     doc = json.loads(saved[0].read_text())
     assert (doc["check"], doc["verdict"], doc["candidate"]["impl"]) == (CHECK, FAILED, "broken_cand")
-    assert doc["case"]["type"] == "properties.core.case:Case" and doc["reproducer"].startswith(
-        "properties.core.case.Case"
-    )
+    # the case by its stable type tag, not by the module that holds its code
+    assert doc["case"]["type"] == "cral-case/v1" and doc["reproducer"].startswith("properties.core.case.Case")
     assert doc["candidate_trace"]["algorithm"] == "passive"
     # the candidate's own output differs from the reference's ERM on the saved case
     assert doc["violations"] and CHECK in doc["violations"][0]
@@ -117,6 +116,29 @@ def test_replay_reproduces_the_verdict(broken_run, route):
     assert again.stdout.startswith(f"{CHECK} on ") and ": failed (recorded: failed)" in again.stdout.splitlines()[0]
     fixed = properties_cli("replay", saved, "--impl", "reference", cwd=root)
     assert fixed.returncode == 0 and ": passed (recorded: failed)" in fixed.stdout, fixed.stderr
+
+
+@pytest.mark.parametrize(
+    "case_type, shown",
+    [
+        ("properties.core.case:Case", 'is "properties.core.case:Case"'),
+        ("cral-case/v2", 'is "cral-case/v2"'),
+        (None, "missing"),
+    ],
+)
+def test_replay_of_a_file_whose_type_tag_is_missing_or_unknown_is_one_line(broken_run, tmp_path, case_type, shown):
+    root, _ = broken_run
+    doc = json.loads(next((root / "cral-results").glob(f"{CHECK}-*.json")).read_text())
+    if case_type is None:
+        del doc["case"]["type"]
+    else:
+        doc["case"]["type"] = case_type
+    path = tmp_path / "tagged.json"
+    path.write_text(json.dumps(doc))
+    result = properties_cli("replay", path, cwd=root, pythonpath=[root])
+    assert result.returncode == 2 and result.stdout == "", result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert f'{path}: field "case.type" {shown}, expected one of "cral-case/v1", ' in result.stderr
 
 
 def test_replay_of_a_bad_file_is_one_line(tmp_path):
