@@ -141,7 +141,6 @@ def crosscheck_sample() -> dict:
         "seed": 20261121,
         "large": False,
         "seconds": 1.5,
-        "verdicts": {},
         "candidate_lists": {"xfails": None, "skips": None, "strict_xfail": False},
         "budget": None,
         "checks": [entry("passive", False), entry("robust_cal", True)],
