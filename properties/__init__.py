@@ -4,9 +4,6 @@ command (docs/protocol.md). From Python: `properties.check_implementation(...)`
 (properties/api.py); from pytest: the `cral` plugin (properties/pytest_plugin.py)."""
 
 import importlib
-import importlib.abc
-import importlib.util
-import sys
 
 
 def check_modules():
@@ -15,31 +12,6 @@ def check_modules():
 
     return check_modules()
 
-
-# Short module paths that saved failure files ("properties.case:Case") and reproducers name:
-# each imports as the module of properties' packages that holds its code.
-MOVED = {
-    "properties.case": "properties.core.case",
-    "properties.command": "properties.judge.command",
-    "properties.crosscheck": "properties.checks.crosscheck",
-    "properties.impl": "properties.core.candidate",
-    "properties.registry": "properties.checks.registry",
-}
-
-
-class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    def find_spec(self, name, path, target=None):
-        return importlib.util.spec_from_loader(name, self) if name in MOVED else None
-
-    def create_module(self, spec):
-        return importlib.import_module(MOVED[spec.name])
-
-    def exec_module(self, module):
-        pass
-
-
-if not any(isinstance(finder, _MovedModules) for finder in sys.meta_path):
-    sys.meta_path.append(_MovedModules())
 
 # The Python API (properties/api.py), imported when first used: importing the package
 # (as pytest does for the plugin, properties/pytest_plugin.py) stays light.
@@ -57,8 +29,6 @@ _LAZY = {
 def __getattr__(name):
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
-    if f"properties.{name}" in MOVED:  # a reproducer's `properties.case.Case...` after a plain `import properties`
-        return importlib.import_module(f"properties.{name}")
     raise AttributeError(f"module 'properties' has no attribute {name!r}")
 
 

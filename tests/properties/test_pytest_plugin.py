@@ -174,7 +174,7 @@ def test_a_broken_candidate_fails_with_its_violation_reproducer_and_output(pytes
             "cral: implementation under test: brokenpkg (isolated worker process); hypothesis profile *",
             f"{ERM} (Theorem 3.1; deterministic) failed on brokenpkg after * examples:",
             f"  {ERM}: the output is not an empirical risk minimiser (output = *",
-            "reproduce: properties.case.Case.from_json(*",
+            "reproduce: properties.core.case.Case.from_json(*",
             "candidate stdout, * bytes*:",
             "  | brokenpkg.passive was called",
             # checks that cannot say anything about this candidate are skipped, with the reason

@@ -98,7 +98,7 @@ def test_the_check_page_puts_the_verdict_first_and_expands_the_failure_with_its_
     text = _visible_text(page)
     assert report["verdict"].replace("'", "&#x27;") in text
     assert "the reported threshold misses the threshold" in text and FAILING in text
-    assert "properties.case.Case.from_json(...)" in text  # the reproducer
+    assert "properties.core.case.Case.from_json(...)" in text  # the reproducer
     assert "where the paper is wrong (F2)" in text
     # the wrong term's row stands out, the right one does not
     assert f'<tr class="differs"><td class="">3 beta / (2 t)</td><td class="">{TERM_VALUE}</td>' in page
