@@ -197,7 +197,7 @@ def test_a_broken_candidate_fails_with_its_violation_reproducer_and_output(pytes
 def test_an_unexpected_pass_fails_only_on_the_reference(pytester, impl, in_process, outcome):
     """A check that passes, registered (in the scratch project's run only) as an expected failure."""
     pytester.makeconftest(
-        f"from properties import registry\nregistry.EXPECTED_FAILURES[{ERM!r}] = 'FINDINGS F0: a pretend finding'\n"
+        f"from properties.checks import registry\nregistry.EXPECTED_FAILURES[{ERM!r}] = 'FINDINGS F0: a pretend finding'\n"
     )
     pytester.makepyfile(samepkg=SAME)
     result = run(pytester, f"--cral-impl={impl}", *(["--cral-in-process"] if in_process else []), "-k", ERM)

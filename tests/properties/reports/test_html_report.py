@@ -239,7 +239,7 @@ def test_a_check_violation_is_split_into_its_message_and_values():
 @pytest.mark.parametrize("isolate", [False, True], ids=["in-process", "isolated"])
 def test_the_arithmetic_line_says_whether_it_was_declared_or_assumed(tmp_path, monkeypatch, isolate):
     from properties.judge.load import load_candidate
-    from properties.reports.first_use import arithmetic_lines
+    from properties.reports.declared_arithmetic import arithmetic_lines
 
     (tmp_path / "undeclared_cand.py").write_text(
         "from reference import passive, robust_cal, calruption, catoni_root  # noqa\n"
