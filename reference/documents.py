@@ -342,11 +342,28 @@ def parse_json(data: bytes | str, source: str = "document"):
             text.encode("utf-8")
         except UnicodeEncodeError:  # text given as str, holding a lone surrogate
             surrogates = True
+    if not flagged and not surrogates and _within_depth(document):
+        return document  # nothing else _first_problem looks for can be there
     problem = _first_problem(document, duplicates if flagged else {}, surrogates)
     if problem is not None:
         parts, what, value = problem
         raise DocumentError(f"{source}: at {json_path(parts)}: {what}" + ("" if value is None else f", got {value}"))
     return document
+
+
+def _within_depth(document) -> bool:
+    """Whether no value lies deeper than MAX_DEPTH: level by level over the containers
+    only, without the paths _first_problem builds for its messages."""
+    level = [document] if isinstance(document, (dict, list)) else []
+    for _ in range(MAX_DEPTH):
+        if not level:
+            return True
+        children = []
+        for container in level:
+            values = container.values() if isinstance(container, dict) else container
+            children += [value for value in values if isinstance(value, (dict, list))]
+        level = children
+    return not any(level)  # a container at MAX_DEPTH may hold nothing
 
 
 def _first_problem(document, duplicates: dict, surrogates: bool):
@@ -603,10 +620,14 @@ def write_tape_npy(tape: Tape, directory) -> dict:
     if not isinstance(tape, Tape):
         raise ValueError(f"tape must be a reference.Tape, got {type(tape).__name__}")
     words = []
-    for t, u in enumerate(tape.u):
-        if _WORD_SCALE % u.denominator:
+    for u in tape.u:
+        # u = p / 2^k in lowest terms with k <= 64 is the word p 2^(64 - k): a shift, no division
+        numerator, denominator = u.as_integer_ratio()
+        shift = 65 - denominator.bit_length()
+        if denominator & (denominator - 1) or shift < 0:
+            t = len(words)
             raise ValueError(f"tape.u[{t}] = {u} is not a multiple of 2^-64, so the npy form cannot hold it")
-        words.append(u.numerator * (_WORD_SCALE // u.denominator))
+        words.append(numerator << shift)
     if max(tape.x) >= 1 << 63:
         raise ValueError(f"tape.x holds {max(tape.x)}, beyond int64")
     folder = Path(directory).resolve()

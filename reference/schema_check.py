@@ -48,6 +48,8 @@ def _is_number(value) -> bool:
     return isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
 
 
+_MATCHED_MAX = 4096  # strings remembered per pattern
+
 _TYPES = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
@@ -60,12 +62,24 @@ _TYPES = {
 
 
 def _all(checks):
+    # closures and a plain loop rather than all() over a generator: a trace's validation is
+    # a few hundred thousand of these calls, and the generator's frames were most of its time
     checks = tuple(checks)
     if not checks:
         return lambda value: True
     if len(checks) == 1:
         return checks[0]
-    return lambda value: all(check(value) for check in checks)
+    if len(checks) == 2:
+        first, second = checks
+        return lambda value: first(value) and second(value)
+
+    def every(value):
+        for check in checks:
+            if not check(value):
+                return False
+        return True
+
+    return every
 
 
 def _compile(schema):
@@ -91,7 +105,12 @@ def _keyword(key: str, argument, schema: dict):
         if not all(name in _TYPES for name in names):
             raise _Unsupported(f"type {argument!r}")
         tests = tuple(_TYPES[name] for name in names)
-        return tests[0] if len(tests) == 1 else (lambda value: any(test(value) for test in tests))
+        if len(tests) == 1:
+            return tests[0]
+        if len(tests) == 2:
+            one, two = tests
+            return lambda value: one(value) or two(value)
+        return lambda value: any(test(value) for test in tests)
     if key == "properties":
         compiled = {name: _compile(sub) for name, sub in argument.items()}
         extra = _additional(schema["additionalProperties"], compiled) if "additionalProperties" in schema else None
@@ -117,7 +136,15 @@ def _keyword(key: str, argument, schema: dict):
         if not isinstance(argument, (dict, bool)):
             raise _Unsupported("items that is not one schema")
         item = _compile(argument)
-        return lambda value: not isinstance(value, list) or all(item(v) for v in value)
+
+        def items(value):
+            if isinstance(value, list):
+                for entry in value:
+                    if not item(entry):
+                        return False
+            return True
+
+        return items
     if key in ("minimum", "maximum"):
         bound = argument
         if key == "minimum":
@@ -125,7 +152,18 @@ def _keyword(key: str, argument, schema: dict):
         return lambda value: not _is_number(value) or value <= bound
     if key == "pattern":
         search = re.compile(argument).search
-        return lambda value: not isinstance(value, str) or search(value) is not None
+        matched = set()  # strings seen to match: a trace repeats its rationals (0, 1, 1/2, ...)
+
+        def pattern(value):
+            if not isinstance(value, str) or value in matched:
+                return True
+            if search(value) is None:
+                return False
+            if len(matched) < _MATCHED_MAX:
+                matched.add(value)
+            return True
+
+        return pattern
     if key == "minLength":
         return lambda value: not isinstance(value, str) or len(value) >= argument
     if key == "minItems":

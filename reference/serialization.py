@@ -30,72 +30,125 @@ def to_jsonable(value):
 
 def from_jsonable(tp, data, path: str):
     """`data` decoded as `tp`, refusing anything that does not fit with a ValueError naming
-    the path of the offending field. Decoders are compiled once per type (`_decoder`); a
-    value the compiled path does not see as plainly valid is handed to `_decode`, the
-    general decoder, which accepts it or names the field (the same errors either way)."""
-    return _decoder(tp)(data, path)
+    the path of the offending field. A decoder compiled once per type (`_plain_decoder`)
+    takes the documents a correct writer writes, building no path; where it meets
+    anything else it gives up, and `_decode`, the general decoder, decodes the whole value
+    again: it accepts what fits or names the field, so the result and the errors are the
+    general decoder's either way."""
+    try:
+        return _plain_decoder(tp)(data)
+    except _NotPlain:
+        return _decode(tp, data, path)
+
+
+class _NotPlain(Exception):
+    """A value the plain decoder does not take: the general decoder decides."""
 
 
 _PLAIN_RATIONAL = re.compile(r"-?[0-9]+(?:/[1-9][0-9]*)?")
+# the rationals a document repeats (0, 1, 1/2, a threshold's value), decoded once: a
+# Fraction is immutable, so one object may stand in every place it is read
+_KNOWN_RATIONALS_MAX = 4096
+
+
+def _give_up(data):
+    raise _NotPlain
 
 
 @functools.cache
-def _decoder(tp):
+def _plain_decoder(tp):
     origin = typing.get_origin(tp)
-
-    def general(data, path):
-        return _decode(tp, data, path)
-
     if tp is Fraction:
+        known: dict[str, Fraction] = {}
 
-        def fraction(data, path):
-            if type(data) is str and _PLAIN_RATIONAL.fullmatch(data):
-                numerator, _, denominator = data.partition("/")
-                return Fraction(int(numerator), int(denominator)) if denominator else Fraction(int(numerator))
-            return _decode(tp, data, path)
+        def fraction(data):
+            if type(data) is not str:
+                raise _NotPlain
+            value = known.get(data)
+            if value is not None:
+                return value
+            if not _PLAIN_RATIONAL.fullmatch(data):
+                raise _NotPlain
+            numerator, _, denominator = data.partition("/")
+            value = Fraction(int(numerator), int(denominator)) if denominator else Fraction(int(numerator))
+            if len(known) < _KNOWN_RATIONALS_MAX:
+                known[data] = value
+            return value
 
         return fraction
-    if tp in (int, str):
+    if tp in (int, str, bool):
 
-        def exactly(data, path):
-            return data if type(data) is tp else _decode(tp, data, path)
+        def exactly(data):
+            if type(data) is not tp:
+                raise _NotPlain
+            return data
 
         return exactly
     if origin in (typing.Union, types.UnionType):
         options = [option for option in typing.get_args(tp) if option is not type(None)]
-        if len(options) != 1:
-            return general
-        only = _decoder(options[0])
-        nullable = len(typing.get_args(tp)) == 2
+        nullable = len(options) < len(typing.get_args(tp))
+        if len(options) == 1:
+            only = _plain_decoder(options[0])
 
-        def union(data, path):
-            return None if data is None and nullable else only(data, path)
+            def optional(data):
+                return None if data is None and nullable else only(data)
 
-        return union
+            return optional
+        if not all(dataclasses.is_dataclass(option) for option in options):
+            return _give_up
+        # records: only the option whose fields are the object's keys can fit (the general
+        # decoder refuses an unknown or a missing field)
+        by_fields = {}
+        for option in options:
+            by_fields.setdefault(frozenset(f.name for f in dataclasses.fields(option)), []).append(option)
+        decoders = {keys: _plain_decoder(found[0]) for keys, found in by_fields.items() if len(found) == 1}
+
+        def one_of_records(data):
+            if data is None and nullable:
+                return None
+            if type(data) is not dict:
+                raise _NotPlain
+            decode = decoders.get(frozenset(data))
+            if decode is None:
+                raise _NotPlain
+            return decode(data)
+
+        return one_of_records
     if origin is tuple:
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
-            element = _decoder(args[0])
+            element = _plain_decoder(args[0])
 
-            def sequence(data, path):
+            def sequence(data):
                 if type(data) is not list:
-                    return _decode(tp, data, path)
-                return tuple([element(v, f"{path}[{i}]") for i, v in enumerate(data)])
+                    raise _NotPlain
+                return tuple([element(v) for v in data])
 
             return sequence
-        return general
+        elements = [_plain_decoder(arg) for arg in args]
+
+        def fixed(data):
+            if type(data) is not list or len(data) != len(elements):
+                raise _NotPlain
+            return tuple([decode(v) for decode, v in zip(elements, data)])
+
+        return fixed
     if dataclasses.is_dataclass(tp):
         hints = typing.get_type_hints(tp)
-        fields = [(f.name, _decoder(hints[f.name])) for f in dataclasses.fields(tp)]
+        fields = [(f.name, _plain_decoder(hints[f.name])) for f in dataclasses.fields(tp)]
         names = {name for name, _ in fields}
 
-        def record(data, path):
+        def record(data):
             if type(data) is not dict or data.keys() != names:
-                return _decode(tp, data, path)
-            return tp(**{name: decode(data[name], f"{path}.{name}") for name, decode in fields})
+                raise _NotPlain
+            values = {name: decode(data[name]) for name, decode in fields}
+            try:
+                return tp(**values)
+            except (ValueError, TypeError):  # its own check: the general decoder says where
+                raise _NotPlain from None
 
         return record
-    return general
+    return _give_up
 
 
 def _has_fields_of(tp, data) -> bool:

@@ -78,25 +78,86 @@ def read(tp, data, path: str, ignored: set, floats: bool, header=frozenset()):
     """`data` (plain data meant as `tp`) with its rationals written "p/q" where they are
     integers (or floats, `floats`), and the fields of its objects that `tp` does not name
     dropped, their paths added to `ignored`. `header`: extra field names allowed at the
-    top (a trace's format and version)."""
-    if data is None:
-        return None
+    top (a trace's format and version). The reading is compiled once per type
+    (`_reader`): a result document is tens of thousands of values."""
+    if header and dataclasses.is_dataclass(tp) and isinstance(data, dict):
+        return _record_reader(tp, frozenset(header))(data, path, ignored, floats)
+    return _reader(tp)(data, path, ignored, floats)
+
+
+def _as_is(data, path, ignored, floats):
+    return data
+
+
+def _rational_reader(data, path, ignored, floats):
+    return _rational(data, floats)
+
+
+@cache
+def _reader(tp):
+    """The reading of `read` for the type `tp`, as a function of (data, path, ignored,
+    floats); None is None for every type."""
     if tp is Fraction:
-        return _rational(data, floats)
+        return _rational_reader
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
         options = [o for o in typing.get_args(tp) if o is not type(None)]
-        option = options[0] if len(options) == 1 else _union_option(options, data)
-        return data if option is None else read(option, data, path, ignored, floats)
-    if origin is tuple and isinstance(data, list):
+        if len(options) == 1:
+            only = _reader(options[0])
+            return lambda data, path, ignored, floats: None if data is None else only(data, path, ignored, floats)
+
+        def one_of(data, path, ignored, floats):
+            option = None if data is None else _union_option(options, data)
+            return data if option is None else _reader(option)(data, path, ignored, floats)
+
+        return one_of
+    if origin is tuple:
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
-            return [read(args[0], v, f"{path}[]", ignored, floats) for v in data]
-        return [read(a, v, f"{path}[]", ignored, floats) for a, v in zip(args, data)] + data[len(args) :]
-    if dataclasses.is_dataclass(tp) and isinstance(data, dict):
-        fields = _fields(tp)
-        unknown = [k for k in data if k not in fields and k not in header]
-        if unknown:
+            element = _reader(args[0])
+            if element is _rational_reader:  # the common case, a list of rationals: one comprehension
+
+                def rationals(data, path, ignored, floats):
+                    if not isinstance(data, list):
+                        return data
+                    return [v if type(v) is str or v is None else _rational(v, floats) for v in data]
+
+                return rationals
+
+            def sequence(data, path, ignored, floats):
+                if not isinstance(data, list):
+                    return data
+                inner = f"{path}[]"
+                return [element(v, inner, ignored, floats) for v in data]
+
+            return sequence
+        elements = [_reader(a) for a in args]
+
+        def fixed(data, path, ignored, floats):
+            if not isinstance(data, list):
+                return data
+            inner = f"{path}[]"
+            return [e(v, inner, ignored, floats) for e, v in zip(elements, data)] + data[len(elements) :]
+
+        return fixed
+    if dataclasses.is_dataclass(tp):
+        return _record_reader(tp, frozenset())
+    return _as_is
+
+
+@cache
+def _record_reader(tp, header: frozenset):
+    fields = _fields(tp)
+    readers = {name: _reader(field) for name, field in fields.items()}
+    allowed = set(fields) | header
+
+    def record(data, path, ignored, floats):
+        if data is None:
+            return None
+        if not isinstance(data, dict):
+            return data
+        if not data.keys() <= allowed:
+            unknown = [k for k in data if k not in allowed]
             missing = [name for name in fields if name not in data]
             close = {name: difflib.get_close_matches(name, unknown, n=1) for name in missing}
             for name, like in close.items():
@@ -106,11 +167,12 @@ def read(tp, data, path: str, ignored: set, floats: bool, header=frozenset()):
                     )
             ignored.update(f"{path}.{k}" for k in unknown)
         return {
-            k: read(fields[k], v, f"{path}.{k}", ignored, floats) if k in fields else v
+            k: (readers[k](v, f"{path}.{k}", ignored, floats) if v is not None else None) if k in readers else v
             for k, v in data.items()
-            if k in fields or k in header
+            if k in allowed
         }
-    return data
+
+    return record
 
 
 def _pair(data, floats: bool, ignored: set, path: str):
