@@ -328,6 +328,9 @@ def pytest_terminal_summary(terminalreporter, config):
     )
     for name, note in suite.notes:
         terminalreporter.write_line(f"note: {name}: {note}")
+    from reference.version import code_version, suite_line
+
+    terminalreporter.write_line(suite_line(code_version(), suite.profile, suite.seed))  # which judge gave it
 
 
 class _Suite:

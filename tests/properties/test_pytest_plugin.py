@@ -33,6 +33,7 @@ import pytest
 from properties import pytest_plugin
 from properties.checks.registry import EXPECTED_FAILURES, all_checks
 from properties.core import profiles
+from reference.version import DISTRIBUTION
 from tests.support import REPO_ROOT
 
 pytest_plugins = ["pytester"]
@@ -471,7 +472,7 @@ def test_a_repository_that_installs_the_package_runs_the_suite_with_its_own_pyte
     run_ = pytest_run("--cral-impl", "mypkg", "-k", " or ".join(words), "--junitxml=out.xml")
     assert run_.returncode == 0, run_.stdout + run_.stderr
     assert "cral: implementation under test: mypkg (isolated worker process)" in run_.stdout
-    assert "corruption-robust-active-learning" in run_.stdout  # the plugins line: loaded by its entry point
+    assert DISTRIBUTION in run_.stdout  # the plugins line: loaded by its entry point
     cases = junit_cases(project / "out.xml")
     assert sorted(cases) == sorted(selected(words)) and len(cases) >= 3
     assert all(
