@@ -1,6 +1,8 @@
-"""The one build step beyond pyproject.toml: the commit a build is made from, recorded as
+"""The build steps beyond pyproject.toml: the commit a build is made from, recorded as
 reference/_build_info.py in the sdist and the wheel, so that a report of an installed package
-names the commit that judged (reference/commit.py reads it where no git checkout is).
+names the commit that judged (reference/commit.py reads it where no git checkout is); and
+FINDINGS.md, which lives at the top of the repository, copied into the wheel's proofs_check/
+for `proofs_check --errata`.
 
 From a checkout the commit is `git rev-parse HEAD`; a wheel built from an unpacked sdist (as
 `python -m build` does) takes the file the sdist carries. An editable install records nothing:
@@ -46,9 +48,15 @@ def _write(target: Path, text: str) -> None:
 class BuildPy(build_py):
     def run(self):
         super().run()
+        if getattr(self, "editable_mode", False):
+            return
         text = build_info()
-        if text is not None and not getattr(self, "editable_mode", False):
+        if text is not None:
             _write(Path(self.build_lib) / INFO, text)
+        # proofs_check --errata names each finding by its FINDINGS.md heading (proofs_check/errata.py)
+        _write(
+            Path(self.build_lib) / "proofs_check" / "FINDINGS.md", (ROOT / "FINDINGS.md").read_text(encoding="utf-8")
+        )
 
 
 class Sdist(sdist):
