@@ -26,7 +26,10 @@ from .decide import NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFU
 from .exact import fraction_text
 from .step import REPAIR_SUFFIX
 
-FINDINGS = Path(__file__).resolve().parent.parent / "FINDINGS.md"
+# the checkout's FINDINGS.md; an installed package carries a copy beside this module (setup.py)
+FINDINGS = Path(__file__).resolve().parents[1] / "FINDINGS.md"
+if not FINDINGS.is_file():
+    FINDINGS = Path(__file__).resolve().with_name("FINDINGS.md")
 CORRECTED_PREFIX = "corrected."  # steps that are not printed: chains re-run from the repairs
 HOLDS = (PROVED, PROVED_FROM_REFUTED)  # the step's own claim follows from its premises
 

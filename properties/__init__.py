@@ -27,6 +27,10 @@ _LAZY = {
 
 
 def __getattr__(name):
+    if name == "__version__":  # pyproject.toml's version, the one source (reference/version.py)
+        from reference.version import package_version
+
+        return package_version()
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'properties' has no attribute {name!r}")

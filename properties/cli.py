@@ -51,6 +51,7 @@ from properties.strategies import (
     large_crosscheck_case_stream,
 )
 from reference.command_line import OneLineParser, UsageError, positive_number, run
+from reference.version import suite_line
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
@@ -292,6 +293,7 @@ def _cmd_check(args) -> int:
                 f"{not_run} checks not run: the time budget (--budget {args.budget:g} s) was spent; no verdict "
                 "on them, so the run is not a pass"
             )
+        print(suite_line(report["code_version"], profile, base_seed))  # which judge gave the verdict
         print(f"\n{report['verdict']}")
     return _exit_status(report)
 
@@ -391,6 +393,7 @@ def _cmd_crosscheck(args) -> int:
                 f"{len(saved)} failing case(s) saved under {args.results_dir}/ (at most "
                 f"{SAVED_PER_ALGORITHM} per algorithm; replay: {replay_command(next(iter(saved.values())))})"
             )
+        print(suite_line(report["code_version"], seed=seed))  # which judge gave the verdict
         print(f"\n{report['verdict']}")
     return _exit_status(report)
 

@@ -328,6 +328,9 @@ def pytest_terminal_summary(terminalreporter, config):
     )
     for name, note in suite.notes:
         terminalreporter.write_line(f"note: {name}: {note}")
+    from reference.version import code_version, suite_line
+
+    terminalreporter.write_line(suite_line(code_version(), suite.profile, suite.seed))  # which judge gave it
 
 
 class _Suite:
@@ -439,7 +442,7 @@ class CheckItem(pytest.Item):
 
         suite = self.config.stash[_SUITE]
         result = suite.run(self.check)
-        self.user_properties.extend(result_properties(result))
+        self.user_properties.extend(result_properties(result) + suite_properties())
         self.add_report_section("call", "cral statistics", statistics_text(result, suite.profile))
         path = suite.candidate().path
         if result.listed:
@@ -518,6 +521,16 @@ def result_properties(result) -> list[tuple[str, object]]:
     if "stopped_because" in stats:
         found.append(("hypothesis_stopped_because", stats["stopped_because"]))
     return found
+
+
+def suite_properties() -> list[tuple[str, str]]:
+    """The judge that gave the verdict (reference/version.py), on each case of pytest's JUnit XML,
+    as `check --junitxml` writes them on its suite."""
+    from reference.version import code_version
+
+    code = code_version()
+    dirty = {True: "true", False: "false", None: ""}[code["dirty"]]
+    return [("package", code["package"] or ""), ("commit", code["commit"] or ""), ("dirty", dirty)]
 
 
 def statistics_text(result, profile: str) -> str:

@@ -28,6 +28,10 @@ from .trace import (
 def __getattr__(name):
     """`reference.documents` (schema-validated loading) is imported on first use: it
     brings in jsonschema, which the algorithms do not need."""
+    if name == "__version__":  # pyproject.toml's version, the one source (reference/version.py)
+        from .version import package_version
+
+        return package_version()
     if name == "documents":
         import importlib
 

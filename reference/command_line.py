@@ -146,7 +146,7 @@ def exit_now(status: int) -> None:
 
 
 # -- optional dependencies -------------------------------------------------------------------
-DISTRIBUTION = "corruption-robust-active-learning"
+DISTRIBUTION = "cral-verify"  # pyproject.toml's [project] name (tests/reference/test_version.py)
 
 
 class MissingExtra(ImportError):

@@ -9,13 +9,13 @@ and gap Delta_min:
 * "singletons": h_0 = all 0 and h_i = 1 only at point i, 32 points, nu uniform, eta* = 1/10
   except 7/20 at point 0 (h^* = h_0; theta^* = 32, the largest a class on 32 points can have;
   Delta_min = 1/128 at h_1).
-* "breast-cancer": the 569 points of bench/data/breast_cancer.csv with the empirical
+* "breast-cancer": the 569 points of properties/campaign/data/breast_cancer.csv with the empirical
   distribution, H = axis-aligned stumps on 4 features (7 quantile thresholds each, both signs:
   56 hypotheses), eta from the labels with 10% symmetric label noise. Points that every
   stump labels alike are one point of the instance (nu the share of the data there, eta the
   noisy label mean): the algorithms see a point only through the hypotheses' labels, so this
   changes nothing they can observe.
-* "digits-3v8": the 3s and 8s of bench/data/digits.csv.gz (pixel stumps on 6 pixels,
+* "digits-3v8": the 3s and 8s of properties/campaign/data/digits.csv.gz (pixel stumps on 6 pixels,
   thresholds 4, 8, 12 and both signs: 36 hypotheses), built the same way.
 """
 
@@ -27,7 +27,7 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
+DATA = Path(__file__).resolve().parent / "data"  # package data: in the wheel too (data/README.md: sources, licences)
 FAMILIES = ("thresholds", "thresholds-noisy", "singletons", "breast-cancer", "digits-3v8")
 SYNTHETIC = FAMILIES[:3]
 REAL = FAMILIES[3:]

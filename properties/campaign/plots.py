@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from numbers import Integral, Real
 from pathlib import Path
 
+from reference.version import DISTRIBUTION
+
 FIELDS = (
     "algorithm",
     "adversary",
@@ -32,7 +34,7 @@ FIELDS = (
     "every_seed_best",
 )
 FORMATS = ("png", "svg")
-INSTALL_HINT = "plotting needs matplotlib: pip install 'corruption-robust-active-learning[plots]'"
+INSTALL_HINT = f"plotting needs matplotlib: pip install '{DISTRIBUTION}[plots]'"
 
 # the colours of the earlier hand-drawn figure, so the docs keep their look
 COLORS = {"passive": "#969696", "RobustCAL": "#1f64c8", "CALruption": "#dc5a14"}

@@ -19,7 +19,7 @@ from pathlib import Path
 
 def code_version() -> str:
     """`git describe --always --dirty` of the checkout this package runs from, else the
-    installed distribution's version."""
+    installed distribution's version and the commit its build recorded (reference/version.py)."""
     root = Path(__file__).resolve().parents[2]
     if (root / ".git").exists():
         try:
@@ -33,12 +33,12 @@ def code_version() -> str:
                 return found.stdout.strip()
         except (OSError, subprocess.SubprocessError):
             pass
-    from importlib.metadata import PackageNotFoundError, version
+    from reference.version import code_version as suite
 
-    try:
-        return version("corruption-robust-active-learning")
-    except PackageNotFoundError:
+    found = suite()  # an installed package: its version and the commit its build recorded
+    if found["package"] is None:
         return "unknown"
+    return found["package"] + (f"+g{found['commit'][:12]}" if found["commit"] else "")
 
 
 class ResultsFile:

@@ -21,6 +21,7 @@ from properties.reports.html_figure import figure
 from properties.reports.html_parts import badge, esc, meta, output_block, page, pre, table, terms_table, values_table
 from properties.reports.verdict import check_verdict, crosscheck_verdict, finding_of
 from reference.command_line import UsageError
+from reference.version import suite_text
 
 SHOWN_MISMATCHES = 3  # of a failing run, in full (the rest: their messages, folded)
 # what each class of legitimate divergence means (properties/checks/crosscheck.py)
@@ -154,7 +155,7 @@ def check_html(report: dict) -> str:
                 ("seed", report.get("seed") if report.get("seed") is not None else "the profile's"),
                 ("arithmetic", arithmetic),
                 ("time", f"{report.get('seconds')} s"),
-                ("suite", f"{version.get('package')} {version.get('commit') or ''}".strip()),
+                ("suite", suite_text(version)),
             ]
         ),
     ]
@@ -258,7 +259,7 @@ def crosscheck_html(report: dict) -> str:
                     + (" (large)" if report.get("large") else ""),
                 ),
                 ("time", f"{report.get('seconds')} s"),
-                ("suite", f"{version.get('package')} {version.get('commit') or ''}".strip()),
+                ("suite", suite_text(version)),
             ]
         ),
     ]

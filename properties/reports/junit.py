@@ -153,8 +153,11 @@ def junit_xml(report: dict) -> ET.ElementTree:
     props = ET.SubElement(suite, "properties")
     for key, value in (
         *settings,
+        # which judge gave the verdict (reference/version.py): its version, commit and whether
+        # the checkout had uncommitted changes
         ("package", report["code_version"]["package"]),
         ("commit", report["code_version"]["commit"]),
+        ("dirty", report["code_version"]["dirty"]),
     ):
         ET.SubElement(props, "property", {"name": key, "value": _value(value)})
     for found in cases:

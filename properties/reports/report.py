@@ -1,7 +1,7 @@
 """The JSON report of `python -m properties check --json`, its versioned schema
-(reference/schemas/v1/check-report.schema.json, written by reference/schemas/build.py) and
-the code version it records; reading and validating it and the cross-check's report
-(`crosscheck --json`, crosscheck-report.schema.json, built by properties/reports/crosscheck_report.py).
+(reference/schemas/v1/check-report.schema.json, written by reference/schemas/build.py) with
+the code version it records (reference/version.py: the package version and the commit);
+reading and validating it and the cross-check's report (`crosscheck --json`, crosscheck-report.schema.json, built by properties/reports/crosscheck_report.py).
 
 The report is what `python -m properties compare OLD.json NEW.json` reads: a team that runs
 the suite in its CI keeps each run's report as an artefact and compares it with the last
@@ -12,51 +12,19 @@ its minimal failing example (`counterexample`, a line of Python that rebuilds it
 from __future__ import annotations
 
 import json
-import subprocess
-from functools import cache, lru_cache
-from pathlib import Path
+from functools import cache
 
 from properties.core.jsonfile import read_json
+from reference.version import code_version  # the suite's version and commit (reference/version.py)
 
 FORMAT = "cral-check-report"
 CROSSCHECK_FORMAT = "cral-crosscheck-report"
 VERSION = 1  # of both formats (the schemas' folder is v1)
 SCHEMAS = {FORMAT: "check-report.schema.json", CROSSCHECK_FORMAT: "crosscheck-report.schema.json"}
-DISTRIBUTION = "corruption-robust-active-learning"
-_ROOT = Path(__file__).resolve().parents[2]
 
 
 class ReportError(ValueError):
     """A report that cannot be read or is not a valid check report: one line naming the file."""
-
-
-@lru_cache(maxsize=1)
-def code_version() -> dict:
-    """The suite's package version and, when it runs from a git checkout of this
-    repository, the commit and whether the tree has changes (null otherwise: an installed
-    package inside another project's repository must not report that project's commit)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        package = version(DISTRIBUTION)
-    except PackageNotFoundError:
-        package = None
-    commit = dirty = None
-    try:
-
-        def git(*args):
-            return subprocess.run(["git", "-C", str(_ROOT), *args], capture_output=True, text=True, timeout=10)
-
-        top = git("rev-parse", "--show-toplevel")
-        if top.returncode == 0 and Path(top.stdout.strip()).resolve() == _ROOT:
-            head = git("rev-parse", "HEAD")
-            if head.returncode == 0:
-                commit = head.stdout.strip()
-                status = git("status", "--porcelain", "--untracked-files=no")
-                dirty = bool(status.stdout.strip()) if status.returncode == 0 else None
-    except (OSError, subprocess.SubprocessError):  # no git: the commit is unknown
-        pass
-    return {"package": package, "commit": commit, "dirty": dirty}
 
 
 def check_report(

@@ -28,6 +28,7 @@ from properties.checks.tolerances import table
 from properties.core.candidate import CandidateFault, InProcessCandidate, arithmetic_of_module
 from properties.judge.isolation import IsolatedCandidate
 from reference.calruption import epoch_length
+from reference.version import code_version, suite_line
 
 from .epoch import EpochJudge, Expect
 
@@ -304,11 +305,18 @@ def judge_counts(
     return Summary(path, candidate.arithmetic, reports), results
 
 
-def report_json(summary: Summary, results) -> dict:
-    return {**summary.to_json(), "mode": "counts", "sizes": [r.to_json() for r in results]}
+def report_json(summary: Summary, results, seed: int | None = None) -> dict:
+    """The --json report; `code_version` and `seed` say which judge and which cases (reference/version.py)."""
+    return {
+        **summary.to_json(),
+        "mode": "counts",
+        "sizes": [r.to_json() for r in results],
+        "code_version": code_version(),
+        "seed": seed,
+    }
 
 
-def report_text(summary: Summary, results) -> str:
+def report_text(summary: Summary, results, seed: int | None = None) -> str:
     lines = [summary_text(summary), "counts mode, thresholds |X| = |H|, paper constants, clean adversary:"]
     for index, r in enumerate(results):
         ratio = f"{r.ratio:.2f}x" if r.ratio is not None else "-"
@@ -318,6 +326,7 @@ def report_text(summary: Summary, results) -> str:
             f"judge {r.judge_s:.2f} s ({ratio}); {r.roots_certified} Catoni roots certified "
             f"({r.exact_sign_tests} signs by the exact route)"
         )
+    lines.append(suite_line(code_version(), seed=seed))  # which judge gave the verdict
     return "\n".join(lines)
 
 
@@ -343,15 +352,15 @@ def main(args) -> int:
     summary, results = judge_counts(
         args.candidate or DEFAULT_CANDIDATE,
         sizes,
-        seed=DEFAULT_SEED if args.seed is None else args.seed,
+        seed=(seed := DEFAULT_SEED if args.seed is None else args.seed),
         n=n,
         in_process=args.in_process,
         timeout=timeout,
         memory_limit=args.memory_limit,
     )
     if args.json:
-        print(json.dumps(report_json(summary, results), indent=2))
+        print(json.dumps(report_json(summary, results, seed), indent=2))
     else:
-        print(report_text(summary, results))
+        print(report_text(summary, results, seed))
     sys.stdout.flush()
     return 1 if summary.mismatches else 0

@@ -410,6 +410,17 @@ IGNORED_FIELDS = {"type": "object", "additionalProperties": {"type": "integer", 
 
 
 # the sentence that ends the text report (properties/reports/verdict.py). Optional, as above.
+# which judge gave the verdict (reference/version.py): a verdict in a CI log or a paper's appendix names it
+CODE_VERSION = obj({
+    "package": {"type": ["string", "null"], "minLength": 1,
+                "description": "the version of the cral-verify distribution (pyproject.toml), or null"},
+    "commit": {"type": ["string", "null"], "pattern": "^(?:[0-9a-f]{40}|[0-9a-f]{64})(?![\\s\\S])",
+               "description": "the full git commit id, or null"},
+    "dirty": {"type": ["boolean", "null"],
+              "description": "whether tracked files differed from the commit (at run time in a checkout, at build "
+                             "time for a package), or null"},
+}, description="the suite that judged: its package version and the git commit it runs from (a checkout's HEAD, "
+               "else the one recorded when its sdist or wheel was built); null only when unknown")
 VERDICT = {"type": "string", "description": "what the run means, in one sentence (the text report's last line)"}
 
 # the first differing quantity of a failing cross-check run over its checkpoints or epochs,
@@ -486,9 +497,7 @@ def check_report_document() -> dict:
                  "--json): the code, the candidate, the profile and seed, and every check's result."),
         **with_optional(obj({
             "format": {"const": "cral-check-report"}, "version": VERSION_FIELD,
-            "code_version": obj({"package": text_or_null, "commit": text_or_null,
-                                 "dirty": {"type": ["boolean", "null"]}},
-                                description="the suite's package version and git commit (null when unknown)"),
+            "code_version": CODE_VERSION,
             "candidate": with_optional(
                 obj({"path": text, "runs_in": text, "isolated": {"type": "boolean"},
                      "arithmetic": {"enum": ["exact", "float64", "float32"]}}),
@@ -554,9 +563,7 @@ def crosscheck_report_document() -> dict:
                  "every algorithm's verdict, divergence counts and mismatches."),
         **with_optional(obj({
             "format": {"const": "cral-crosscheck-report"}, "version": VERSION_FIELD,
-            "code_version": obj({"package": text_or_null, "commit": text_or_null,
-                                 "dirty": {"type": ["boolean", "null"]}},
-                                description="the suite's package version and git commit (null when unknown)"),
+            "code_version": CODE_VERSION,
             "candidate": {**text, "description": "the candidate's import path or command"},
             "arithmetic": {"enum": ["exact", "float64", "float32"]}, "runs_in": text, "isolated": {"type": "boolean"},
             "candidate_output": {"type": ["object", "null"]},

@@ -20,11 +20,13 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import os
+import re
 import shlex
 import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -33,6 +35,7 @@ import pytest
 from properties import pytest_plugin
 from properties.checks.registry import EXPECTED_FAILURES, all_checks
 from properties.core import profiles
+from reference.version import DISTRIBUTION, code_version
 from tests.support import REPO_ROOT
 
 pytest_plugins = ["pytester"]
@@ -111,7 +114,10 @@ def test_without_options_a_project_runs_its_own_tests_untouched(pytester):
     with_plugin.assert_outcomes(passed=2)
     assert with_plugin.ret == without.ret == 0
     assert _comparable(with_plugin.outlines) == _comparable(without.outlines)
-    assert not any("cral" in line for line in with_plugin.outlines), with_plugin.outlines
+    # nothing of the plugin's own; pytest's `plugins:` line names the installed distribution, cral-verify
+    assert not any("cral" in line for line in with_plugin.outlines if not line.startswith("plugins:")), (
+        with_plugin.outlines
+    )
     collected = run(pytester, "--co", "-q")
     assert [line for line in collected.outlines if "::" in line] == ["test_own.py::test_one", "test_own.py::test_two"]
 
@@ -387,14 +393,19 @@ def test_the_whole_suite_through_the_plugin_on_the_reference(pytester):
 
 # -- (b) a fresh virtual environment outside the repository ----------------------------------------
 def _builds_wheels_without_isolation() -> bool:
-    """Whether the running interpreter's setuptools can build a wheel by itself: from 70.1
-    on it can; before, it needs the `wheel` package (pyproject.toml asks for >= 64)."""
+    """Whether the running interpreter's setuptools can build this package's wheel by itself:
+    at least the version pyproject.toml's build-system asks for, and from 70.1 on (before, it
+    needs the `wheel` package)."""
     if importlib.util.find_spec("setuptools") is None:
         return False
     import setuptools
 
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]["requires"]
+    minimum = next(
+        tuple(map(int, re.findall(r"\d+", r.split(">=")[1]))) for r in requires if r.startswith("setuptools")
+    )
     version = tuple(int(part) for part in setuptools.__version__.split(".")[:2] if part.isdigit())
-    return version >= (64,) and (version >= (70, 1) or importlib.util.find_spec("wheel") is not None)
+    return version >= minimum and (version >= (70, 1) or importlib.util.find_spec("wheel") is not None)
 
 
 def test_a_repository_that_installs_the_package_runs_the_suite_with_its_own_pytest(tmp_path):
@@ -466,18 +477,22 @@ def test_a_repository_that_installs_the_package_runs_the_suite_with_its_own_pyte
         )
 
     own = pytest_run()
-    assert own.returncode == 0 and "2 passed" in own.stdout and "cral" not in own.stdout, own.stdout + own.stderr
+    said = [line for line in own.stdout.splitlines() if not line.startswith("plugins:")]  # that names cral-verify
+    assert own.returncode == 0 and "2 passed" in own.stdout and "cral" not in "\n".join(said), own.stdout + own.stderr
     words = ["check_passive_output", "check_catoni_root_certified", FINDING]
     run_ = pytest_run("--cral-impl", "mypkg", "-k", " or ".join(words), "--junitxml=out.xml")
     assert run_.returncode == 0, run_.stdout + run_.stderr
     assert "cral: implementation under test: mypkg (isolated worker process)" in run_.stdout
-    assert "corruption-robust-active-learning" in run_.stdout  # the plugins line: loaded by its entry point
+    assert DISTRIBUTION in run_.stdout  # the plugins line: loaded by its entry point
     cases = junit_cases(project / "out.xml")
     assert sorted(cases) == sorted(selected(words)) and len(cases) >= 3
     assert all(
         classname == "cral" and props["status"] in ("passed", "expected failure")
         for classname, props, _ in cases.values()
     )
+    # the judge that gave each verdict: this version; the commit unknown, since the copy built here
+    # has no .git and no build record (a wheel built from a checkout records it: .ci/wheel)
+    assert all((props["package"], props["commit"]) == (code_version()["package"], "") for _, props, _ in cases.values())
 
 
 def test_cral_html_writes_the_report_of_the_checks_run(pytester):

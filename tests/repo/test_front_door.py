@@ -87,7 +87,7 @@ def test_require_names_the_extra():
     with pytest.raises(
         MissingExtra,
         match=r"needs some-package, which is not installed: pip install "
-        r"'corruption-robust-active-learning\[proofs\]'",
+        r"'cral-verify\[proofs\]'",
     ):
         require("no_such_module_for_this_test", package="some-package", extra="proofs", needed_by="this test")
     assert require("json", package="json", extra="none", needed_by="this test").dumps([]) == "[]"

@@ -7,6 +7,7 @@ exact recomputation. Sizes up to 256 in the default run; 1024 behind `slow`."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from properties.scale import catoni as scale_catoni
 from properties.scale import run as scale
 from properties.scale.epoch import count_product
 from reference.catoni import catoni_sign_exact
+from reference.version import code_version
 from teeth.broken.fast_mutants import build
 from teeth.broken.scale_mutants import MUTANTS, PREFIX
 from tests.support import REPO_ROOT
@@ -165,6 +167,8 @@ def test_cli_counts_reports_and_refuses_bad_input():
     )
     assert ok.returncode == 0, ok.stderr
     assert '"mode": "counts"' in ok.stdout and '"mismatches": []' in ok.stdout
+    report = json.loads(ok.stdout)  # which judge and which cases (reference/version.py)
+    assert report["code_version"] == code_version() and report["seed"] == scale.DEFAULT_SEED, report["seed"]
     bad = subprocess.run(
         [sys.executable, "-m", "properties", "crosscheck", "--counts", "--sizes", "1,x"],
         check=False,
