@@ -3,10 +3,17 @@ runs them against any implementation chosen by import path (default `reference`)
 command (docs/protocol.md). From Python: `properties.check_implementation(...)`
 (properties/api.py); from pytest: the `cral` plugin (properties/pytest_plugin.py)."""
 
-import importlib
-import importlib.abc
-import importlib.util
 import sys
+
+if sys.argv[:1] == ["-m"]:
+    # `python -m properties` starting (argv[0] is "-m" while the package imports): reference
+    # first, so that Ctrl-C from here on is one line and 130 (reference.command_line.
+    # stop_early_in_a_command); otherwise importing the package stays light (the plugin)
+    import reference.command_line  # noqa: F401
+
+import importlib  # noqa: E402
+import importlib.abc  # noqa: E402
+import importlib.util  # noqa: E402
 
 
 def check_modules():
