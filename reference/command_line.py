@@ -64,6 +64,7 @@ stop_early_in_a_command()
 import argparse  # noqa: E402  (after the handler above: see stop_early_in_a_command)
 import importlib  # noqa: E402
 import threading  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 _seen = threading.Event()
 _stopped_by: list[int] = []  # the first stopping signal seen (SIGINT or SIGTERM)
@@ -193,6 +194,35 @@ def positive_number(option: str, unit: str):
         return value
 
     return parse
+
+
+def output_file(option: str, path: str | None) -> None:
+    """Before any work: a file an option names for output (--csv, --markdown, ...) that
+    cannot be written there is bad input now, not a traceback or a lost file at the end.
+    The one rule for output folders on every command line: a file option's folder must
+    exist (it is never made), so a mistyped folder is named, not silently created."""
+    if path is None:
+        return
+    if not path.strip():
+        raise UsageError(f"{option} is empty: give a file path")
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"{option} {path}: is a folder, give a file path")
+    folder = target.resolve().parent
+    if not folder.is_dir():
+        raise UsageError(f"{option} {path}: its folder does not exist")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise UsageError(f"{option} {path}: cannot be written (permission denied)")
+
+
+def within_limit(option: str, given, amount: float, limit: float, estimate: str, *, yes: bool) -> None:
+    """Before any work: `amount` of what `option` = `given` asks for (rounds, tasks,
+    entries) above `limit` runs only with --yes; without it, one line with the estimate of
+    what the run would take."""
+    if amount > limit and not yes:
+        raise UsageError(
+            f"{option} {given}: {estimate}, above the limit of {limit:,} without --yes; give --yes to run it"
+        )
 
 
 # options whose value may start with '-' ("--eta -,1/2,-", "--delta -1/2": the latter is

@@ -18,7 +18,7 @@ from properties.campaign.cluster import SCHEDULER_ENV, default_workers, execute
 from properties.campaign.experiments import load_spec, spec_digest
 from properties.campaign.results import ResultsFile, read_results
 from reference import command_line
-from reference.command_line import UsageError, positive_number, require
+from reference.command_line import UsageError, output_file, positive_number, require, within_limit
 
 RESULTS_DIR = Path("campaigns")
 EXIT_BUDGET = 3
@@ -60,6 +60,12 @@ def _add_run_options(parser) -> None:
     )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.add_argument(
+        "--yes",
+        action="store_true",
+        help=f"run a campaign above the size limits (more than {experiments.MAX_TASKS:,} tasks, more than "
+        f"{experiments.MAX_POINTS} points): without it such a spec is refused before any work, with the estimate",
+    )
 
 
 def add_campaign_parser(sub) -> None:
@@ -128,10 +134,14 @@ def _scheduler(args) -> str | None:
     return args.scheduler or os.environ.get(SCHEDULER_ENV) or None
 
 
-def _run(args, kind: str, name: str, spec: dict, task_list, is_failure, summarize, database=None) -> int:
+def _run(args, kind: str, name: str, spec: dict, tasks, is_failure, summarize, database=None) -> int:
+    """`tasks()`: the task list, expanded once every input has been checked."""
     # the `campaign` extra, named before the campaign prints anything (reference/command_line.py)
     require("distributed", package="dask[distributed]", extra="campaign", needed_by="python -m properties campaign")
     digest = spec_digest(spec)
+    if args.results is not None:
+        output_file("--results", args.results)
+    task_list = tasks()
     results = ResultsFile(_results_path(args, name, digest), name, spec, digest)
     scheduler = _scheduler(args)
     workers = args.workers or default_workers()
@@ -173,8 +183,16 @@ def _run(args, kind: str, name: str, spec: dict, task_list, is_failure, summariz
 
 def _cmd_experiment(args) -> int:
     name, spec = load_spec(args.spec)
+    for field, value, amount, limit, estimate in experiments.size_limits(spec):
+        within_limit(field, value, amount, limit, estimate, yes=args.yes)
     return _run(
-        args, "experiment", name, spec, experiments.tasks(spec), lambda row: "error" in row, experiments.summarize
+        args,
+        "experiment",
+        name,
+        spec,
+        lambda: experiments.tasks(spec),
+        lambda row: "error" in row,
+        experiments.summarize,
     )
 
 
@@ -199,6 +217,8 @@ def _cmd_fuzz(args) -> int:
         profile=args.profile,
         timeout=args.timeout,
     )
+    count = len(spec["checks"]) * spec["blocks"]
+    within_limit("--blocks", args.blocks, count, experiments.MAX_TASKS, experiments.tasks_estimate(count), yes=args.yes)
     load_candidate(impl, cmd).close()  # an import path that does not load is bad input, before any worker starts
     database = fuzz.database_location(args.database)
     fuzz.open_database(database)  # a Redis server that does not answer, likewise
@@ -208,7 +228,7 @@ def _cmd_fuzz(args) -> int:
         "fuzz",
         name,
         spec,
-        fuzz.fuzz_tasks(spec),
+        lambda: fuzz.fuzz_tasks(spec),
         lambda row: fuzz.is_failing_row(spec, row),
         fuzz.summarize_fuzz,
         database,
@@ -216,6 +236,12 @@ def _cmd_fuzz(args) -> int:
 
 
 def _cmd_summary(args) -> int:
+    output_file("--csv", args.csv)
+    if args.plot is not None:  # PATH.png and PATH.svg
+        output_file("--plot", args.plot)
+        for suffix in (".png", ".svg"):
+            if Path(args.plot + suffix).is_dir():
+                raise UsageError(f"--plot {args.plot}: {args.plot + suffix} is a folder")
     header, rows = read_results(args.results)
     spec = header.get("spec")
     kind = spec.get("experiment") if isinstance(spec, dict) else None
@@ -240,7 +266,6 @@ def _cmd_summary(args) -> int:
 
 def write_csv(rows: list[dict], path) -> None:
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     columns = list(rows[0]) if rows else []
     with open(path, "w", newline="") as handle:
         writer = csv.DictWriter(handle, columns)
