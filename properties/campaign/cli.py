@@ -17,6 +17,7 @@ from properties.campaign import experiments, fuzz
 from properties.campaign.cluster import SCHEDULER_ENV, default_workers, execute
 from properties.campaign.experiments import load_spec, spec_digest
 from properties.campaign.results import ResultsFile, read_results
+from properties.reports.saved import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, replay_command, results_dir
 from reference import command_line
 from reference.command_line import UsageError, output_file, positive_number, require, within_limit
 
@@ -107,6 +108,12 @@ def add_campaign_parser(sub) -> None:
         help=f"the shared Hypothesis example database: a folder (default {fuzz.DEFAULT_DATABASE}) "
         "or redis://HOST:PORT/DB",
     )
+    fuzzing.add_argument(
+        "--results-dir",
+        metavar="DIR",
+        help=f"save each failing check's first failure there as a file for `replay`, as `check` does "
+        f"(default ${RESULTS_DIR_ENV}, else {DEFAULT_RESULTS_DIR}/; nothing is written when no block fails)",
+    )
     _add_run_options(fuzzing)
     fuzzing.set_defaults(handler=_cmd_fuzz)
 
@@ -134,8 +141,9 @@ def _scheduler(args) -> str | None:
     return args.scheduler or os.environ.get(SCHEDULER_ENV) or None
 
 
-def _run(args, kind: str, name: str, spec: dict, tasks, is_failure, summarize, database=None) -> int:
-    """`tasks()`: the task list, expanded once every input has been checked."""
+def _run(args, kind: str, name: str, spec: dict, tasks, is_failure, summarize, database=None, save=None) -> int:
+    """`tasks()`: the task list, expanded once every input has been checked; `save(rows,
+    digest)`: the replay files of the failures, {check: path}, named in the summary."""
     # the `campaign` extra, named before the campaign prints anything (reference/command_line.py)
     require("distributed", package="dask[distributed]", extra="campaign", needed_by="python -m properties campaign")
     digest = spec_digest(spec)
@@ -163,6 +171,11 @@ def _run(args, kind: str, name: str, spec: dict, tasks, is_failure, summarize, d
     )
     rows = read_results(results.path)[1] if results.path.exists() else []
     summary = summarize(spec, rows)
+    if save is not None:
+        saved = save(rows, digest)
+        for row in summary["rows"]:
+            if row.get("failure") is not None and row["check"] in saved:
+                row["failure"]["replay_file"] = saved[row["check"]]
     _print_summary(summary, args.json)
     # counted from the file, not the outcome: a Ctrl-C between a row's write and its count
     # must not make the message disagree with the rows kept
@@ -219,6 +232,7 @@ def _cmd_fuzz(args) -> int:
     )
     count = len(spec["checks"]) * spec["blocks"]
     within_limit("--blocks", args.blocks, count, experiments.MAX_TASKS, experiments.tasks_estimate(count), yes=args.yes)
+    folder = results_dir(args.results_dir)  # where the failures' replay files go, checked before the run
     load_candidate(impl, cmd).close()  # an import path that does not load is bad input, before any worker starts
     database = fuzz.database_location(args.database)
     fuzz.open_database(database)  # a Redis server that does not answer, likewise
@@ -232,6 +246,7 @@ def _cmd_fuzz(args) -> int:
         lambda row: fuzz.is_failing_row(spec, row),
         fuzz.summarize_fuzz,
         database,
+        save=lambda rows, digest: fuzz.save_fuzz_failures(spec, rows, folder, digest),
     )
 
 
@@ -336,6 +351,8 @@ def summary_text(summary: dict) -> str:
                 found = f" on {f['counterexample']}" if f["counterexample"] is not None else ""
                 lines.append(f"{r['check']} {f['status']} in block {f['block']}{found}")
                 lines += [f"  - {v}" for v in f["violations"]]
+                if f.get("replay_file"):
+                    lines.append(f"  replay: {replay_command(f['replay_file'])}")
             elif r["check"] in summary["failing_checks"]:  # an expected failure no block found
                 lines.append(
                     f"{r['check']} unexpectedly passed in every finished block ({r['blocks']} blocks, "
