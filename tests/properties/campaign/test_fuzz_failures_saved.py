@@ -76,27 +76,6 @@ def test_a_fuzz_failure_is_saved_for_replay_and_the_summary_names_it(tmp_path, c
 
 
 def test_a_fuzz_campaign_without_failures_writes_no_results_folder(tmp_path, capsys):
-    found = main(
-        [
-            "campaign",
-            "fuzz",
-            "--checks",
-            "check_passive_output_is_erm",
-            "--blocks",
-            "1",
-            "--examples",
-            "5",
-            "--database",
-            str(tmp_path / "examples"),
-            "--workers",
-            "1",
-            "--results",
-            str(tmp_path / "fuzz.jsonl"),
-            "--results-dir",
-            str(tmp_path / "saved"),
-            "--quiet",
-        ]
-    )
-    assert found == 0, capsys.readouterr()
+    assert main(_fuzz("reference", tmp_path)) == 0, capsys.readouterr()
     assert not (tmp_path / "saved").exists()
     assert "replay:" not in capsys.readouterr().out
