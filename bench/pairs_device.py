@@ -1,6 +1,7 @@
-"""Lines 7, 8 (min q) and 13 of a nested class on a device (fast/pairs_device.py) against
-the host closed forms (fast/pair_stats.py, fast/calruption.py's line-13 np.ldexp): time
-and bitwise agreement per size.
+"""Lines 7, 8 (min q) and 13 of a nested class through its one route (fast/pairs_device.py,
+on the backend named) against the general host routes that hold for any class
+(fast/pair_stats.py's kernel counts, grouped search and sweep, and np.ldexp for line 13's
+pair value): time and bitwise agreement per size.
 
     python bench/pairs_device.py [--backend numpy|array-api-strict|torch|cupy] [--device DEV]
         [--sizes 1024,4096] [--json PATH]
@@ -8,7 +9,7 @@ and bitwise agreement per size.
 Workload: thresholds of one orientation with |X| = |H|, prefix lengths 0 .. |X| - 1 in a
 shuffled hypothesis order and a shuffled point order (seed 0), seen counts in 0..2, q in
 {0, 1/8, 1/4, 1}, levels in 0..9 at l = 12. Per size and function: wall and CPU seconds
-of the host function and of the device one (the device synchronised before the clock
+of the general host route and of the nested one (the device synchronised before the clock
 stops; inputs already on the device, outputs left there, except next q's host vector),
 and whether the results are equal bit for bit (they must be: see the module notes).
 Writes JSON to bench/results/pairs_device.json (or --json)."""
@@ -79,11 +80,13 @@ def one_size(b, num_h: int) -> dict:
     rho = rng.integers(0, 1000, (num_h, num_h)) / 1000
     rho = np.maximum(rho, rho.T)
     kernel = PairKernel(H)
+    groups = pair_stats.q_groups(q, np.flatnonzero(seen > 0))
+    rho_counts = pair_stats.disagreement_counts(kernel, seen)
     rho_device = b.asarray(rho)
     b.synchronize()
     host = {
-        "line 7": lambda: pair_stats.disagreement_counts(kernel, seen, nested=nested),
-        "line 8 min q": lambda: pair_stats._nested_min_q(nested, seen, q, np.empty((num_h, num_h), q.dtype)),
+        "line 7": lambda: pair_stats.disagreement_counts(kernel, seen),
+        "line 8 min q": lambda: pair_stats.min_q_on_disagreement(kernel, seen, groups, rho_counts),
         "line 13 pair value": lambda: _host_pair_value(rho, level),
     }
     device = {
@@ -107,7 +110,7 @@ def one_size(b, num_h: int) -> dict:
         }
         del expected, got
     expected, host_wall, host_cpu = _clock(
-        None, lambda: pair_stats._nested_next_q(nested, _host_pair_value(rho, level))
+        None, lambda: pair_stats.next_query_probabilities(H, _host_pair_value(rho, level))
     )
     got, wall, cpu = _clock(b, lambda: PD.next_q_device(b, nested, pair_value))
     rows["line 13 next q"] = {

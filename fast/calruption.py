@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .backends import get_backend, resident_default
+from .backends import resident_default
 from .catoni import catoni_roots
 from .constants import FloatParams
 from .epoch_device import epoch_update_device
@@ -36,18 +36,17 @@ from .line9 import fit_distribution, risks
 from .nested import Nested
 from .pair_kernel import PairKernel
 from .pair_stats import (
-    BLOCK_ELEMENTS,
+    HOST,
     disagreement_counts,
     loss_difference_batches,
     min_q_on_disagreement,
     next_query_probabilities,
     q_groups,
 )
-from .pairs_device import next_q_device
+from .pairs_device import line13_pair_value_device
 from .precision import FLOAT
 from .workspace import Workspace, array
 
-HOST = get_backend("numpy")
 EpochCountsFn = Callable[[int, int, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 
@@ -163,16 +162,8 @@ def epoch_update(
     h_star, gap_hat, layers, level = decide(risk_hat, state.gap_hat, fparams.beta2, l)  # lines 10-12
     # line 13: q_{l+1}^x = max over pairs disagreeing at x of rho^ 4^(k - l - 1), k = min level
     clock("lines 10-12")
-    pair_value = array(workspace, "pair_value", pairs, FLOAT)
-    step = max(1, BLOCK_ELEMENTS // num_h)
-    for r0 in range(0, num_h, step):  # by row blocks: no |H| x |H| integer temporary
-        r1 = min(num_h, r0 + step)
-        k = np.minimum(level[r0:r1, None], level[None, :])
-        np.ldexp(rho[r0:r1], 2 * (k - l - 1), out=pair_value[r0:r1])
-    if nested is not None:  # the quadrant max by row blocks (fast/pairs_device.py), on the host's numpy
-        next_q = next_q_device(HOST, nested, pair_value)
-    else:
-        next_q = next_query_probabilities(H, pair_value)
+    pair_value = line13_pair_value_device(HOST, rho, level, l, out=array(workspace, "pair_value", pairs, FLOAT))
+    next_q = next_query_probabilities(H, pair_value, nested=nested)  # a nested class: fast/pairs_device.py
     clock("line 13")
     record = Epoch(
         l=l,

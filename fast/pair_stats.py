@@ -29,7 +29,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import pairs_device as nested_pairs
+from .backends import get_backend
 from .pair_kernel import PairKernel
+
+HOST = get_backend("numpy")
 
 # float64 elements in one block's per-pair slot arrays (rows x columns x slots)
 BLOCK_ELEMENTS = 2**20
@@ -80,19 +84,14 @@ def _kernel(kernel) -> PairKernel:
 def disagreement_counts(kernel: PairKernel, seen: np.ndarray, out: np.ndarray | None = None, nested=None) -> np.ndarray:
     """Line 7 times |I_l|: sum_x seen[x] 1{h(x) != h'(x)} for all pairs, host int64
     |H| x |H| (fast/pair_kernel.py; exact), into `out` if given. With `nested` (H's
-    fast.nested.Nested): |S(c_h) - S(c_h')| for the prefix sums S of seen in the nesting
-    order (h and h' differ exactly on the points between their prefix lengths), exact."""
+    fast.nested.Nested): the nested class's closed form |S(c_h) - S(c_h')| on the host's
+    numpy (fast/pairs_device.py, the one route for nested classes on every backend)."""
     kernel = _kernel(kernel)
     num_h = kernel.num_h
     if out is None:
         out = np.empty((num_h, num_h), dtype=np.int64)
     if nested is not None:
-        prefix = np.concatenate([[0], np.cumsum(np.asarray(seen, np.int64)[nested.order])])
-        at = prefix[nested.lengths]
-        for r0, r1 in _row_blocks(num_h, num_h, BLOCK_ELEMENTS):
-            np.subtract(at[r0:r1, None], at[None, :], out=out[r0:r1])
-            np.abs(out[r0:r1], out=out[r0:r1])
-        return out
+        return nested_pairs.disagreement_counts_device(HOST, nested, seen, out=out)
     b = kernel.backend
     weighted = kernel.prepare(seen)
     for r0, r1 in _row_blocks(num_h, num_h, PAIR_BATCH):
@@ -105,54 +104,6 @@ def _upper_pairs(mask: np.ndarray, r0: int, r1: int):
     num_h = mask.shape[0]
     bi, bj = np.nonzero(mask[r0:r1, r0:] & (np.arange(r0, num_h)[None, :] > np.arange(r0, r1)[:, None]))
     return bi + r0, bj + r0
-
-
-def _nested_min_q(nested, seen: np.ndarray, q: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """min q over Dis(h, h') on S_l for a nested class (fast/nested.py), into `out`: with the
-    hypotheses in chain order, a < b disagree exactly on the points of rank c_a..c_b-1, so
-    the pair's min is the min over the blocks t = a..b-1 between consecutive prefix lengths
-    of each block's least q among its seen points: a running min along each row of the
-    chain-ordered matrix. nan where no seen point lies between (rho^ = 0). Exact: only
-    minima are taken, so the result is the grouped search's, bit for bit."""
-    chain = nested.chain
-    lengths = nested.lengths[chain]
-    n = len(chain)
-    out.fill(np.nan)
-    if n < 2:
-        return out
-    order = nested.order[: lengths[-1]]  # ranks held by some hypothesis; the rest lie in no Dis
-    q_rank = np.where(seen[order] > 0, q[order], np.inf).astype(out.dtype, copy=False)
-    block_min = np.full(n - 1, np.inf, out.dtype)
-    nonempty = lengths[1:] > lengths[:-1]
-    if nonempty.any():  # consecutive non-empty blocks abut, the last ends at lengths[-1]
-        block_min[nonempty] = np.minimum.reduceat(q_rank, lengths[:-1][nonempty])
-    viewable = _is_view_chain(chain)
-    O = chain_ordered(out, chain, overwrite=True) if viewable else np.empty_like(out)
-    columns = np.arange(n - 1)
-    step = max(1, BLOCK_ELEMENTS // n)  # by row blocks: no |H| x |H| temporary
-    for r0 in range(0, n, step):
-        r1 = min(n, r0 + step)
-        T = O[r0:r1, 1:]  # T[a, t]: min over the blocks a..t (t >= a), inf for t < a
-        np.copyto(T, block_min[None, :])
-        np.copyto(T, np.inf, where=columns[None, :] < np.arange(r0, r1)[:, None])
-        np.minimum.accumulate(T, axis=1, out=T)
-        O[r0:r1, 0] = np.inf
-    for r0 in range(0, n, step):  # the lower triangle from the upper one
-        r1 = min(n, r0 + step)
-        O[r0:r1, :r0] = O[:r0, r0:r1].T
-        D = O[r0:r1, r0:r1]
-        np.minimum(D, D.T.copy(), out=D)
-    for r0 in range(0, n, step):
-        rows = O[r0 : min(n, r0 + step)]
-        np.copyto(rows, np.nan, where=np.isinf(rows))
-    if not viewable:
-        out[np.ix_(chain, chain)] = O
-    return out
-
-
-def _is_view_chain(chain: np.ndarray) -> bool:
-    n = len(chain)
-    return bool(np.array_equal(chain, np.arange(n)) or np.array_equal(chain, np.arange(n)[::-1]))
 
 
 def min_q_on_disagreement(
@@ -168,7 +119,8 @@ def min_q_on_disagreement(
     on all of S_l (rho^ = 0). Per block of pairs, groups are taken in ascending q and a
     pair leaves once its first group with a seen disagreement is found (D_g > 0, exact):
     the work is the sum over groups of the pairs still open. With `nested` (H's
-    fast.nested.Nested) and q, the closed form of `_nested_min_q` instead, O(|H|^2)."""
+    fast.nested.Nested) and q, the nested class's closed form instead, O(|H|^2)
+    (fast/pairs_device.py: min_q_device on the host's numpy)."""
     kernel = _kernel(kernel)
     b, xp = kernel.backend, kernel.backend.xp
     num_h = kernel.num_h
@@ -178,7 +130,7 @@ def min_q_on_disagreement(
         min_q = out
         min_q.fill(np.nan)
     if nested is not None and q is not None:
-        return _nested_min_q(nested, seen, q, min_q)
+        return nested_pairs.min_q_device(HOST, nested, seen, q, out=min_q)
     # one prepared weight vector per group (seen on the group's points): O(m) each
     prepared = [kernel.prepare(seen, groups.members(g)) for g in range(len(groups))]
     disagree = rho_counts > 0
@@ -311,42 +263,8 @@ def _unpacked(words: np.ndarray, m: int) -> np.ndarray:
     return np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=1, bitorder="little")[:, :m].astype(bool)
 
 
-def chain_ordered(matrix: np.ndarray, chain: np.ndarray, overwrite: bool = False) -> np.ndarray:
-    """matrix[chain][:, chain]: a view when the chain is the identity or its reverse (with
-    overwrite=True the caller lets it be written), else a copy."""
-    if not _is_view_chain(chain):
-        return matrix[np.ix_(chain, chain)]
-    view = matrix if chain[0] == 0 else matrix[::-1, ::-1]  # identity, or its reverse
-    return view if overwrite else view.copy()
-
-
-def _nested_next_q(nested, pair_value: np.ndarray, overwrite: bool = False) -> np.ndarray:
-    """Line 13 for a nested class (fast/nested.py): with the hypotheses in chain order, the
-    pairs a < b that disagree at the point of rank r are those with c_a <= r < c_b: rows
-    0..A(r)-1 (the hypotheses without it, c <= r) and columns A(r).. (those with it) of
-    the chain-ordered pair matrix, a max over a quadrant, which a
-    suffix max along the rows and then a prefix max down the columns give for every r at
-    once. pair_value is symmetric (rho^ 4^(k-l-1) with k = the pair's min level). Exact:
-    only maxima are taken, so the result is the sweep's, bit for bit. overwrite=True lets
-    it work in pair_value itself (a scratch array of the caller's)."""
-    chain = nested.chain
-    lengths = nested.lengths[chain]
-    num_h, m = len(chain), len(nested.order)
-    result = np.zeros(m, pair_value.dtype)
-    if num_h < 2:
-        return result
-    V = chain_ordered(pair_value, chain, overwrite)
-    np.maximum.accumulate(V[:, ::-1], axis=1, out=V[:, ::-1])  # V[a, t] = max_{b >= t} value(a, b)
-    np.maximum.accumulate(V, axis=0, out=V)  # V[a, t] = max_{a' <= a, b >= t} value(a', b)
-    below = np.searchsorted(lengths, np.arange(m), side="right")  # A(r): hypotheses with c <= r
-    inside = (below > 0) & (below < num_h)
-    at = np.flatnonzero(inside)
-    result[nested.order[at]] = V[below[at] - 1, below[at]]
-    return result
-
-
 def next_query_probabilities(
-    H: np.ndarray, pair_value: np.ndarray, chunk_words: int = BLOCK_ELEMENTS, nested=None, overwrite: bool = False
+    H: np.ndarray, pair_value: np.ndarray, chunk_words: int = BLOCK_ELEMENTS, nested=None
 ) -> np.ndarray:
     """Line 13: q_{l+1}^x = max over pairs h < h' with h(x) != h'(x) of pair_value[h, h']
     (0 where all hypotheses agree), without a pairs x points array.
@@ -357,10 +275,10 @@ def next_query_probabilities(
     XOR of the pair's rows, masked by the open points, and its running OR along the chunk
     (a bit set in row c and not in row c-1 is a point whose first disagreeing pair is c).
     Once the remaining values are all 0, the open points keep 0. `nested`, a
-    fast.nested.Nested of H: the closed form of `_nested_next_q` instead, O(|H|^2), which
-    with overwrite=True may leave pair_value overwritten."""
+    fast.nested.Nested of H: the nested class's closed form instead, O(|H|^2)
+    (fast/pairs_device.py: next_q_device on the host's numpy)."""
     if nested is not None:
-        return _nested_next_q(nested, pair_value, overwrite)
+        return nested_pairs.next_q_device(HOST, nested, pair_value)
     num_h, m = H.shape
     result = np.zeros(m, pair_value.dtype)
     packed = _packed(H)

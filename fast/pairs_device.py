@@ -1,26 +1,30 @@
-"""Lines 7, 8 (min q) and 13 of CALruption (Algorithm 2) for a NESTED class with every
-|H| x |H| array resident on the backend's device.
+"""Lines 7, 8 (min q) and 13 of CALruption (Algorithm 2) for a NESTED class: the one route
+for nested classes, with every |H| x |H| array on the backend's device -- the host's numpy
+(fast/pair_stats.py and fast/calruption.py call it with the numpy backend) or an
+accelerator (fast/epoch_device.py).
 
-The host versions are fast/pair_stats.py's nested closed forms (`disagreement_counts(...,
-nested=)`, `_nested_min_q`, `_nested_next_q`) and fast/calruption.py's line-13 pair value;
-these take the same inputs and return the same numbers bit for bit, but are written only
-in the Python array API standard (2023.12) through `b.xp` of a fast.backends.Backend, so
-they run on numpy, array-api-strict, CuPy and PyTorch alike. Only O(|H| + |X|) data
+They return the numbers of the general routes (fast/pair_stats.py's kernel counts,
+grouped search and sweep, and np.ldexp for line 13's pair value) bit for bit, but are
+written only in the Python array API standard (2023.12) through `b.xp` of a
+fast.backends.Backend, so they run on numpy, array-api-strict, CuPy and PyTorch alike.
+On numpy they are no slower than the numpy-only closed forms they replace
+(bench/pairs_device.py at |H| = |X| = 4096 on two cores: line 7 0.36 s against 0.34 s,
+min q 0.38 s against 0.57 s, next q 0.04 s against 0.47 s). Only O(|H| + |X|) data
 crosses between host and device: the prefix lengths, the chain, a vector of q per rank,
 and line 13's n - 1 quadrant maxima coming back.
 
 h holds exactly the points order[:c_h] (fast/nested.py), so two hypotheses h, h' disagree
 exactly on the points of rank min(c_h, c_h') .. max(c_h, c_h') - 1. Exactness:
-* line 7: int64 differences of int64 prefix sums, as on the host (the same integers).
+* line 7: int64 differences of int64 prefix sums: the same integers as the kernel's counts.
 * line 8's min q: a minimum over a range of ranks, answered by a sparse table (the minima
   over the 2^k ranks from each rank, for every k) as the min of two overlapping ranges of
   length 2^k that cover it. A minimum of a set of floats is one of them, whichever way it
-  is taken (min is exact and idempotent), so the result is the host's running min bit for
+  is taken (min is exact and idempotent), so the result is the grouped search's minimum bit for
   bit (save the sign of a zero if q held both 0.0 and -0.0; q >= +0 here). O(1) gathers
   per pair, no |H| x |H| scan, and it works in the hypotheses' own index order: no chain
   reordering of an |H| x |H| array at all.
-* line 13: only maxima are taken (see `next_q_device`), so it is the host's quadrant max
-  bit for bit.
+* line 13: only maxima are taken (see `next_q_device`), so it is the sweep's maximum bit
+  for bit.
 * line 13's pair value rho^ 4^(k-l-1): see `line13_pair_value_device` (a product with an
   exactly represented power of two: one correctly rounded operation, as np.ldexp).
 
@@ -80,29 +84,30 @@ def _running_max(xp, x, axis: int, reverse: bool):
     return x
 
 
-def disagreement_counts_device(b, nested, seen_host):
+def disagreement_counts_device(b, nested, seen_host, out=None):
     """Line 7 times |I_l| for a nested class: |S(c_h) - S(c_h')| for S the prefix sums of
-    seen in the nesting order, a device int64 |H| x |H| array; equal to
-    pair_stats.disagreement_counts(kernel, seen, nested=nested) bit for bit (the same
-    int64 prefix sums, taken on the host: O(|X|))."""
+    seen in the nesting order, a device int64 |H| x |H| array (into `out` if given); equal
+    to the kernel's pair_stats.disagreement_counts(kernel, seen) bit for bit (int64
+    prefix sums, taken on the host: O(|X|))."""
     xp = b.xp
     prefix = np.concatenate([[0], np.cumsum(np.asarray(seen_host, np.int64)[nested.order])])
     at = b.asarray(prefix[nested.lengths].astype(np.int64), xp.int64)
     num_h = at.shape[0]
-    out = xp.empty((num_h, num_h), dtype=xp.int64, **_on(b))
+    if out is None:
+        out = xp.empty((num_h, num_h), dtype=xp.int64, **_on(b))
     for r0, r1 in _blocks(num_h, num_h, b):
         out[r0:r1, :] = xp.abs(at[r0:r1, None] - at[None, :])
     return out
 
 
-def min_q_device(b, nested, seen_host, q_host):
+def min_q_device(b, nested, seen_host, q_host, out=None):
     """Line 8's weights' min q over Dis(h, h') on S_l for a nested class: a device |H| x |H|
-    array of q's dtype, nan where no seen point lies between the two prefixes (rho^ = 0,
-    and the diagonal); equal to pair_stats._nested_min_q bit for bit.
+    array of q's dtype (into `out` if given), nan where no seen point lies between the two
+    prefixes (rho^ = 0, and the diagonal); equal to pair_stats.min_q_on_disagreement's
+    grouped search bit for bit.
 
     The pair (h, h') takes the least q over the seen points of rank lo = min(c_h, c_h') to
-    hi - 1 = max(c_h, c_h') - 1 (q_rank: q on a seen point, inf on an unseen one, as the
-    host builds it). table[k, i] is the min of q_rank over ranks i .. i + 2^k - 1, so the
+    hi - 1 = max(c_h, c_h') - 1 (q_rank: q on a seen point, inf on an unseen one). table[k, i] is the min of q_rank over ranks i .. i + 2^k - 1, so the
     range is min(table[k, lo], table[k, hi - 2^k]) for k = floor(log2(hi - lo)): two
     gathers per pair. An extra row of inf answers lo = hi (an empty range)."""
     xp = b.xp
@@ -111,13 +116,17 @@ def min_q_device(b, nested, seen_host, q_host):
     q = np.asarray(q_host)
     q_device = b.asarray(q[:1])
     dtype = q_device.dtype
-    out = _full(b, (num_h, num_h), float("nan"), dtype)
     top = int(lengths.max()) if num_h else 0  # ranks at or past it lie in no Dis
     if num_h < 2 or top == 0:
+        if out is None:
+            return _full(b, (num_h, num_h), float("nan"), dtype)
+        out[...] = float("nan")
         return out
+    if out is None:
+        out = xp.empty((num_h, num_h), dtype=dtype, **_on(b))
     seen = np.asarray(seen_host)
     order = nested.order[:top]
-    q_rank = np.where(seen[order] > 0, q[order], np.inf).astype(q.dtype, copy=False)  # as _nested_min_q
+    q_rank = np.where(seen[order] > 0, q[order], np.inf).astype(q.dtype, copy=False)  # unseen: in no min
     levels = top.bit_length()  # floor(log2 top) + 1: the longest range is top ranks
     width = top + 1  # a column of inf past the last rank
     table = _full(b, (levels + 1, width), float("inf"), dtype)
@@ -152,7 +161,8 @@ def min_q_device(b, nested, seen_host, q_host):
 
 def next_q_device(b, nested, pair_value) -> np.ndarray:
     """Line 13 for a nested class: q_{l+1} on the host (numpy, (m,), pair_value's dtype)
-    from the device |H| x |H| pair_value; equal to pair_stats._nested_next_q bit for bit.
+    from the device |H| x |H| pair_value; equal to pair_stats.next_query_probabilities's
+    sweep bit for bit.
 
     In chain order V'[a, b] = pair_value[chain[a], chain[b]], the point of rank r takes
     Q(A(r) - 1), A(r) the number of hypotheses with c <= r (0 where A(r) is 0 or |H|), and
@@ -167,10 +177,9 @@ def next_q_device(b, nested, pair_value) -> np.ndarray:
     * rows r0..a of this block, columns b >= r1: a prefix max of the row maxima of the
       block's part right of it (whose column maxima then join acc);
     * rows r0..a, columns a+1..r1-1: inside the block's square, a suffix max along rows
-      and a prefix max down columns (the host's method, on the square only), read at the
-      cell (a, a+1).
+      and a prefix max down columns, read at the cell (a, a+1).
     Every pair a' <= a < b lies in exactly one part, and only maxima are taken, so Q is
-    the host's quadrant max bit for bit. Work: one gather and two reductions per entry
+    the quadrant max bit for bit. Work: one gather and two reductions per entry
     right of the blocks' squares, doubling scans only on the squares (n x block x log) and
     on vectors: cheaper than scanning the whole triangle (n^2 log n)."""
     xp = b.xp
@@ -209,9 +218,9 @@ def next_q_device(b, nested, pair_value) -> np.ndarray:
     return result
 
 
-def line13_pair_value_device(b, rho, level, l: int):
-    """Line 13's pair value rho^ 4^(k - l - 1), k = min(level_h, level_h'), as a new device
-    array like rho; equal bit for bit to fast/calruption.py's np.ldexp(rho, 2 (k - l - 1)).
+def line13_pair_value_device(b, rho, level, l: int, out=None):
+    """Line 13's pair value rho^ 4^(k - l - 1), k = min(level_h, level_h'), as a device
+    array like rho (into `out` if given); equal bit for bit to np.ldexp(rho, 2 (k - l - 1)).
 
     ldexp is not in the standard. The exponent e = 2 (k - l - 1) enters as the factor
     p_h = 2^e computed on the host with np.ldexp(1, e) per hypothesis (O(|H|)): exactly
@@ -226,7 +235,8 @@ def line13_pair_value_device(b, rho, level, l: int):
     np_dtype = b.to_numpy(rho[:1, :1]).dtype if rho.shape[0] else np.dtype(np.float64)
     exponent = 2 * (np.asarray(level, np.int64) - l - 1)
     power = b.asarray(np.ldexp(np.ones(len(exponent), np_dtype), exponent), rho.dtype)
-    out = xp.empty(rho.shape, dtype=rho.dtype, **_on(b))
+    if out is None:
+        out = xp.empty(rho.shape, dtype=rho.dtype, **_on(b))
     for r0, r1 in _blocks(rho.shape[0], rho.shape[1], b):
         out[r0:r1, :] = rho[r0:r1, :] * xp.minimum(power[r0:r1, None], power[None, :])
     return out

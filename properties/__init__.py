@@ -12,8 +12,6 @@ if sys.argv[:1] == ["-m"]:
     import reference.command_line  # noqa: F401
 
 import importlib  # noqa: E402
-import importlib.abc  # noqa: E402
-import importlib.util  # noqa: E402
 
 
 def check_modules():
@@ -23,36 +21,11 @@ def check_modules():
     return check_modules()
 
 
-# Short module paths that saved failure files ("properties.case:Case") and reproducers name:
-# each imports as the module of properties' packages that holds its code.
-MOVED = {
-    "properties.case": "properties.core.case",
-    "properties.command": "properties.judge.command",
-    "properties.crosscheck": "properties.checks.crosscheck",
-    "properties.impl": "properties.core.candidate",
-    "properties.registry": "properties.checks.registry",
-}
-
-
-class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    def find_spec(self, name, path, target=None):
-        return importlib.util.spec_from_loader(name, self) if name in MOVED else None
-
-    def create_module(self, spec):
-        return importlib.import_module(MOVED[spec.name])
-
-    def exec_module(self, module):
-        pass
-
-
-if not any(isinstance(finder, _MovedModules) for finder in sys.meta_path):
-    sys.meta_path.append(_MovedModules())
-
 # The Python API (properties/api.py), imported when first used: importing the package
 # (as pytest does for the plugin, properties/pytest_plugin.py) stays light.
 _LAZY = {
     # lazy too: `python -m properties` imports this package before anything of its own
-    # runs, and Ctrl-C is one line only from reference's import on (reference/command_line.py)
+    # runs (and reference.command_line first, above)
     "Violation": "properties.core.violation",
     "check_implementation": "properties.api",
     "CheckFailureWarning": "properties.api",
@@ -64,8 +37,6 @@ _LAZY = {
 def __getattr__(name):
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
-    if f"properties.{name}" in MOVED:  # a reproducer's `properties.case.Case...` after a plain `import properties`
-        return importlib.import_module(f"properties.{name}")
     raise AttributeError(f"module 'properties' has no attribute {name!r}")
 
 

@@ -32,19 +32,12 @@ from properties.judge.load import load_candidate
 from properties.reports import junit, xfails_file
 from properties.reports.crosscheck_failures import SAVED_PER_ALGORITHM, save_crosscheck_failures
 from properties.reports.crosscheck_report import crosscheck_report
-from properties.reports.first_use import (
-    arithmetic_lines,
-    check_report_file,
-    crosscheck_arithmetic_lines,
-    file_path_hint,
-    normalised_lines,
-    print_short,
-    print_short_header,
-    status_phrase,
-    write_json_file,
-)
+from properties.reports.declared_arithmetic import arithmetic_lines, crosscheck_arithmetic_lines, normalised_lines
+from properties.reports.failure_lines import print_short, print_short_header, status_phrase
 from properties.reports.html_report import write_html
+from properties.reports.import_hints import file_path_hint
 from properties.reports.report import check_report
+from properties.reports.report_files import check_report_file, write_json_file
 from properties.reports.root_cause import root_cause_order
 from properties.reports.saved import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, replay_command, results_dir, save_failures
 from properties.run.check_all import run_in_turn, run_on_workers

@@ -237,7 +237,7 @@ def pytest_configure(config):
     if impl is not None:  # a file path, or a module of the current folder pytest cannot import: say how
         from reference.command_line import UsageError
 
-        from .reports.first_use import current_folder_hint, file_path_hint
+        from .reports.import_hints import current_folder_hint, file_path_hint
 
         try:
             file_path_hint(impl, "--cral-impl", command_line="pytest")
@@ -250,7 +250,7 @@ def pytest_configure(config):
     if html is not None:  # a report that cannot be written is bad input now, not a lost report at the end
         from reference.command_line import UsageError
 
-        from .reports.first_use import check_report_file
+        from .reports.report_files import check_report_file
 
         try:
             check_report_file("--cral-html", html)

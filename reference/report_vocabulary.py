@@ -24,3 +24,18 @@ CROSSCHECK_STATUSES = (PASSED, FAILED, NOT_RUN, *YOUR_STATUSES)  # `python -m pr
 # order of the table of free choices (properties/checks/free_choices.py, whose classes a
 # test holds to this tuple).
 DIVERGENCE_KINDS = ("coin", "argmin_tie", "lp_non_unique", "output_member", "threshold_boundary", "layer_boundary")
+
+# The type tags of the examples that a saved failure file and a check report hold (their
+# `case.type`): a tag says what the data is, not where its code lives, so a file stays
+# readable when the code moves. `pickle` marks the few example types without a JSON form.
+CASE_TAG = "cral-case/v1"  # a whole run: instance, adversary, seed and parameters (the tape follows)
+EXAMPLE_TAGS = (
+    CASE_TAG,
+    "cral-crafted-case/v1",  # a whole run whose tape the strategy chose
+    "cral-epoch-example/v1",  # one epoch's input: H, the state at its start, its counts, parameters
+    "cral-one-epoch-case/v1",  # one epoch of Algorithm 2 generated directly
+    "cral-population-case/v1",  # an instance and an oblivious adversary over whole epochs
+    "cral-sampler-case/v1",  # what sample_tape receives
+    "cral-sampler-prefix-case/v1",  # a tape and a shorter horizon over the same seed
+)
+PICKLE_TAG = "pickle"

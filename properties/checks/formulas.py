@@ -1,6 +1,6 @@
 """The paper's formulas as a correct computation in a candidate's arithmetic evaluates
 them: each returns a `Bounded` (properties/checks/judgement.py), the exact value with the error
-a correct float computation may add. The checks (properties/checks_*.py) and the
+a correct float computation may add. The checks (properties/checks/*.py) and the
 cross-check (properties/checks/crosscheck.py) take their float judgements from these, so both
 call the same things a rounding and the same decisions a legitimate tie."""
 

@@ -7,7 +7,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 
+from properties.core.example_types import tagged
 from reference import Adversary, Instance, Params, sample_tape
+from reference.report_vocabulary import CASE_TAG
 from reference.serialization import from_jsonable, to_jsonable
 
 # the last tapes sampled, by the identity of their (immutable) instance and adversary: the
@@ -33,6 +35,7 @@ def shared_tape(instance: Instance, adversary: Adversary, seed: int):
     return tape
 
 
+@tagged(CASE_TAG)
 @dataclass(frozen=True)
 class Case:
     instance: Instance
@@ -69,10 +72,8 @@ class Case:
         )
 
     def reproducer(self) -> str:
-        """A line of Python that rebuilds this case. It names the module by its short path
-        (`properties.case`, which imports as this module: properties.MOVED) so that the
-        reproducers in reports, and `compare` between reports, do not depend on the package layout."""
-        return f"properties.case.Case.from_json(json.loads({json.dumps(json.dumps(self.to_json()))}))"
+        """A line of Python that rebuilds this case (after `import json, properties.core.case`)."""
+        return f"properties.core.case.Case.from_json(json.loads({json.dumps(json.dumps(self.to_json()))}))"
 
     def __repr__(self) -> str:  # what Hypothesis prints for a falsifying example
         return f"Case.from_json({json.dumps(self.to_json())})"

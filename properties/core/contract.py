@@ -196,7 +196,7 @@ def decode_epoch_result(check: str, plain, num_points: int, num_hypotheses: int)
 
 def _rational(check: str, plain, what: str) -> Fraction:
     """A "p/q" string or an int (a float is not a rational of the contract)."""
-    if isinstance(plain, float):  # "got the float": the evidence properties/reports/first_use.py's hint looks for
+    if isinstance(plain, float):  # "got the float": the evidence properties/reports/float_evidence.py's hint looks for
         raise CallFailed(
             Violation.of(check, f"{what} must be a rational ('p/q' or an integer), got the float {plain!r}")
         )

@@ -9,7 +9,7 @@ verdict is *failed* has its runs saved: a run the candidate's xfails file expect
 mismatch is not a failing case of the run.
 
 Replaying re-runs the cross-check of that one algorithm on that one case
-(properties/crosscheck.crosscheck_case, the same stepwise comparison and tolerance table)
+(properties/checks/crosscheck.py: crosscheck_case, the same stepwise comparison and tolerance table)
 on the recorded candidate or another one, and prints the verdict: exit 1 while it still
 mismatches, 0 once it agrees."""
 

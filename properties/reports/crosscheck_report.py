@@ -1,11 +1,10 @@
 """The JSON report of `python -m properties crosscheck --json` (schema
 reference/schemas/v1/crosscheck-report.schema.json, format `cral-crosscheck-report` v1).
 
-It keeps every key the cross-check's JSON had before it had a schema -- the candidate's
-name as a string, `algorithms` (runs, agreements, divergence counts), `verdicts`,
-`mismatches`, `skipped`, ... (Summary.to_json and the command's own keys) -- and adds the
-format, version and code version (properties/reports/report.py) and `checks`: one entry per
-algorithm compared or skipped, id `crosscheck_<algorithm>` (the id the candidate's xfails
+It holds the run's summary -- the candidate's name as a string, `algorithms` (runs,
+agreements, divergence counts), `mismatches`, `skipped`, `worst_error_over_tolerance`
+(Summary.to_json) and the command's own keys -- with the format, version and code version
+(properties/reports/report.py) and `checks`: one entry per algorithm compared or skipped, id `crosscheck_<algorithm>` (the id the candidate's xfails
 and skips files use), in the check report's shape where the two overlap (name, status,
 failing, listed, reason, counterexample, seconds), so that `compare`
 (properties/reports/compare.py) and `--junitxml` (properties/reports/junit.py) read both kinds alike."""
@@ -83,10 +82,6 @@ def crosscheck_report(
     (properties/reports/crosscheck_failures.py)."""
     saved = saved or {}
     base = summary.to_json()
-    verdicts = {
-        **{a: {"status": YOUR_SKIP, "listed": e.to_json()} for a, e in skipped.items()},
-        **{a: {"status": s, "listed": e.to_json() if e else None} for a, (s, e) in statuses.items()},
-    }
     checks = []
     for algorithm in algorithms:
         if algorithm in skipped:
@@ -106,7 +101,6 @@ def crosscheck_report(
         "seed": seed,
         "large": large,
         "seconds": round(seconds, 2),
-        "verdicts": verdicts,
         "candidate_lists": lists.to_json(),
         "budget": budget,
         "checks": checks,

@@ -1,6 +1,6 @@
 """The first quantity of a failing cross-check run that differs from the exact computation,
 followed over the run's checkpoints (RobustCAL) or epochs (CALruption), candidate against
-exact: the data of the HTML report's figure (properties/reports/html.py).
+exact: the data of the HTML report's figure (properties/reports/html_figure.py).
 
 The cross-check (properties/checks/crosscheck.py) keeps, for a run with a mismatch, every
 numeric comparison it made as (where, candidate values, exact values), `where` being

@@ -290,7 +290,7 @@ def report_html(report: dict) -> str:
 
 
 def write_html(report: dict, path: str, option: str = "--html") -> None:
-    """`option` PATH (checked before the run by first_use.check_report_file)."""
+    """`option` PATH (checked before the run by report_files.check_report_file)."""
     try:
         Path(path).write_text(report_html(report), encoding="utf-8")
     except OSError as error:

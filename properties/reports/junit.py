@@ -116,7 +116,7 @@ def _value(value) -> str:
 
 
 def junit_xml(report: dict) -> ET.ElementTree:
-    """The report (properties/report.check_report, or a cross-check's:
+    """The report (properties/reports/report.py: check_report, or a cross-check's:
     properties/reports/crosscheck_report.py) as JUnit XML."""
     if report["format"] == CROSSCHECK_FORMAT:
         name, cases = "cral-crosscheck", [_crosscheck_case(entry) for entry in report["checks"]]

@@ -6,7 +6,7 @@ the code version it records; reading and validating it and the cross-check's rep
 The report is what `python -m properties compare OLD.json NEW.json` reads: a team that runs
 the suite in its CI keeps each run's report as an artefact and compares it with the last
 one. Each check records its status, whether it makes the run fail (`failing`: the same rule
-as the exit status, properties/xfails_file.is_failure), the examples tried, its seconds and
+as the exit status, properties/reports/xfails_file.py: is_failure), the examples tried, its seconds and
 its minimal failing example (`counterexample`, a line of Python that rebuilds it)."""
 
 from __future__ import annotations

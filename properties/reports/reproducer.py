@@ -1,6 +1,6 @@
 """The reproducer that calls the candidate's own function: one line of Python that rebuilds
 the failing example and calls the implementation under test on it, as the check did
-(`import json, properties, my_cral; example = ...; print(my_cral.robust_cal(...))`), so a
+(`import json, properties.core.case, my_cral; example = ...; print(my_cral.robust_cal(...))`), so a
 person can paste it into a shell or a debugger and step into their own code.
 
 Only for a candidate named by an import path and a check that calls one function on
@@ -50,8 +50,11 @@ def calling_reproducer(check, candidate_path: str | None, example, rebuilt: str)
     if not all(_has(example, a) for a in arguments):
         return None
     call = ", ".join(f"example.{a}" for a in arguments) + (", vanilla=True" if mode == "robust_cal_vanilla" else "")
+    # the module that defines the example's type: importing it binds the package path the
+    # reproducer names (properties.core.case.Case, properties.strategies.CraftedCase)
+    home = type(example).__module__
     return (
-        f"from fractions import Fraction; import json, properties, {candidate_path}; example = {rebuilt}; "
+        f"from fractions import Fraction; import json, {home}, {candidate_path}; example = {rebuilt}; "
         f"print({candidate_path}.{function_of(mode)}({call}))"
     )
 

@@ -11,8 +11,10 @@ the recorded candidate, or on another given with --impl / --candidate-cmd -- and
 the verdict: exit 1 while the case still fails, 0 once it passes.
 
 The file's `kind` says which command wrote it: "check" (the above) or "crosscheck" (one
-failing run of the cross-check on one case, properties/reports/crosscheck_failures.py). Version 1
-files have no `kind` and are check failures; replay reads both versions.
+failing run of the cross-check on one case, properties/reports/crosscheck_failures.py).
+Its `case` is `{"type": TAG, "data": ...}`: TAG is the example's stable type tag
+("cral-case/v1" for a whole run; reference/report_vocabulary.py: EXAMPLE_TAGS), which
+replay reads to rebuild the example; a missing or unknown tag is refused.
 
 A failure file holds a pickle only when the example has no JSON form; like any pickle
 it runs code when loaded, so replay only files you or your CI wrote."""
@@ -20,7 +22,6 @@ it runs code when loaded, so replay only files you or your CI wrote."""
 from __future__ import annotations
 
 import base64
-import importlib
 import json
 import os
 import pickle
@@ -28,11 +29,11 @@ import re
 import time
 from pathlib import Path
 
+from properties.core.example_types import EXAMPLE_TYPES, type_tag
 from properties.core.jsonfile import read_json
+from reference.report_vocabulary import EXAMPLE_TAGS, PICKLE_TAG
 
-# version 2 added `kind` ("check" or "crosscheck"); a version 1 file is a check's
 FORMAT, VERSION = "cral-failure", 2
-READABLE_VERSIONS = (1, 2)
 KINDS = ("check", "crosscheck")
 # $CRAL_RESULTS_DIR moves the default (the test suite points it at a temporary folder so that
 # runs with the repository as working directory leave nothing in it)
@@ -108,35 +109,39 @@ TRACE_MODES = ("passive", "robust_cal", "robust_cal_vanilla", "calruption")
 
 
 def encode_example(example) -> dict:
-    """The example as JSON-ready data that decode_example turns back into it."""
-    kind = type(example)
-    if hasattr(example, "to_json") and hasattr(kind, "from_json"):
-        return {"type": f"{kind.__module__}:{kind.__qualname__}", "data": example.to_json()}
-    return {"type": "pickle", "data": base64.b64encode(pickle.dumps(example)).decode("ascii")}
+    """The example as JSON-ready data that decode_example turns back into it: its type tag
+    (properties/core/example_types.py) and its JSON form, or a pickle for a type without one."""
+    tag = type_tag(type(example))
+    if tag is not None:
+        return {"type": tag, "data": example.to_json()}
+    return {"type": PICKLE_TAG, "data": base64.b64encode(pickle.dumps(example)).decode("ascii")}
 
 
-def decode_example(doc: dict, where: str):
-    if not isinstance(doc, dict) or not isinstance(doc.get("type"), str) or "data" not in doc:
-        raise ValueError(f"{where}: case must be an object with 'type' and 'data'")
-    if doc["type"] == "pickle":
+def _expected(tags) -> str:
+    return f'"{tags[0]}"' if len(tags) == 1 else "one of " + ", ".join(f'"{t}"' for t in tags)
+
+
+def decode_example(doc, where: str, tags: tuple = (*EXAMPLE_TAGS, PICKLE_TAG)):
+    """The example `doc` (encode_example's form) holds; a ValueError naming `where`, the
+    field and its value when its type tag is missing or not one of `tags`."""
+    if not isinstance(doc, dict) or "data" not in doc:
+        raise ValueError(f'{where}: field "case" must be an object with "type" and "data"')
+    tag = doc.get("type")
+    if tag not in tags:
+        shown = "missing" if "type" not in doc else "is " + json.dumps(tag)[:80]
+        raise ValueError(f'{where}: field "case.type" {shown}, expected {_expected(tags)}')
+    if tag == PICKLE_TAG:
         try:
             return pickle.loads(base64.b64decode(doc["data"]))
         except Exception as error:
             raise ValueError(f"{where}: case.data is not a readable pickle: {type(error).__name__}: {error}") from None
-    module_name, _, qualname = doc["type"].partition(":")
-    if not module_name.startswith(("properties.", "reference.")) or not qualname:
-        raise ValueError(f"{where}: case.type {doc['type']!r} is not one of the suite's example types")
+    kind = EXAMPLE_TYPES.get(tag)
+    if kind is None:  # a tag of the vocabulary whose type's module was not imported
+        raise ValueError(f'{where}: field "case.type" is "{tag}", whose example type is not loaded')
     try:
-        kind = importlib.import_module(module_name)
-        for part in qualname.split("."):
-            kind = getattr(kind, part)
         return kind.from_json(doc["data"])
-    except (ImportError, AttributeError) as error:
-        raise ValueError(
-            f"{where}: case.type {doc['type']!r} is unknown to this version of the suite: {error}"
-        ) from None
-    except (ValueError, KeyError, TypeError) as error:
-        raise ValueError(f"{where}: case.data does not rebuild a {qualname}: {type(error).__name__}: {error}") from None
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"{where}: case.data does not rebuild a {tag}: {type(error).__name__}: {error}") from None
 
 
 def short_form(example) -> str:
@@ -241,15 +246,11 @@ def load_failure(path: str) -> dict:
     doc = read_json(path, ValueError, f"replay: {path}")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ValueError(f"replay: {path}: not a failure file (format is not {FORMAT!r})")
-    if doc.get("version") not in READABLE_VERSIONS:
-        raise ValueError(
-            f"replay: {path}: version {doc.get('version')!r}, this suite reads versions "
-            f"{', '.join(map(str, READABLE_VERSIONS))}"
-        )
-    kind = doc.get("kind") if doc["version"] > 1 else "check"
-    if kind not in KINDS:
-        raise ValueError(f"replay: {path}: kind {kind!r} is not one of {', '.join(KINDS)}")
-    return {**doc, "kind": kind}
+    if doc.get("version") != VERSION:
+        raise ValueError(f"replay: {path}: version {doc.get('version')!r}, this suite reads version {VERSION}")
+    if doc.get("kind") not in KINDS:
+        raise ValueError(f"replay: {path}: kind {doc.get('kind')!r} is not one of {', '.join(KINDS)}")
+    return doc
 
 
 __all__ = [

@@ -10,6 +10,7 @@ from fractions import Fraction
 from hypothesis import strategies as st
 
 from properties.core.case import Case
+from properties.core.example_types import tagged
 from properties.strategies.instances import (
     ADVERSARY_KINDS,
     BETA1_CHOICES,
@@ -156,6 +157,7 @@ def premise_regime_cases(draw):
     return Case(instance, adversary, seed, params)
 
 
+@tagged("cral-crafted-case/v1")
 @dataclass(frozen=True)
 class CraftedCase:
     """A case whose tape is chosen by the strategy (not sampled from a seed): every

@@ -11,6 +11,7 @@ from math import isqrt
 from hypothesis import strategies as st
 
 from properties.core.epochs import eps, g_value, rho_matrix
+from properties.core.example_types import tagged
 from properties.strategies.instances import (
     BETA1_CHOICES,
     DELTA_CHOICES,
@@ -31,6 +32,7 @@ from reference.serialization import from_jsonable, to_jsonable
 MAX_EPOCH_INDEX = 4  # one-epoch states: l = 1..4
 
 
+@tagged("cral-epoch-example/v1")
 @dataclass(frozen=True)
 class EpochExample:
     """One epoch's input: H, the state at the start of epoch l, the epoch's counts, params."""
@@ -112,6 +114,7 @@ def epoch_examples(draw, max_points: int = MAX_POINTS, max_l: int = MAX_EPOCH_IN
     return EpochExample(H, state, EpochCounts(tuple(seen), tuple(queried)), params)
 
 
+@tagged("cral-one-epoch-case/v1")
 @dataclass(frozen=True)
 class OneEpochCase:
     """One epoch l of Algorithm 2 generated directly: the state at its start (tau_l,

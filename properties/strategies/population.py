@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
+from properties.core.example_types import tagged
 from properties.strategies.instances import (
     MAX_POINTS,
     aligned_target,
@@ -32,6 +33,7 @@ MAX_POPULATION_HYPOTHESES = 6
 MAX_POPULATION_EPOCHS = 3  # at most 4 + 16 + 64 = 84 rounds
 
 
+@tagged("cral-population-case/v1")
 @dataclass(frozen=True)
 class PopulationCase:
     """An instance and an oblivious adversary over `epochs` complete epochs of CALruption's

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
+from properties.core.example_types import tagged
 from properties.strategies.instances import adversaries_for, instances
 from reference import Adversary, Instance
 from reference import adversary as adversaries
@@ -23,6 +24,7 @@ BLOCK_EDGE_ROUNDS = (1023, 1024, 1025, 2047, 2048, 2049)
 SEED_EDGES = (0, 1, 2**64 - 1)
 
 
+@tagged("cral-sampler-case/v1")
 @dataclass(frozen=True)
 class SamplerCase:
     """What `sample_tape` receives: an instance, an adversary (its n is the tape's length)
@@ -78,6 +80,7 @@ def prefix_adversary(adversary: Adversary, n: int) -> Adversary:
     return adversaries.piecewise(n, kept)
 
 
+@tagged("cral-sampler-prefix-case/v1")
 @dataclass(frozen=True)
 class SamplerPrefixCase:
     """A seed, an instance, an adversary of n_long rounds and a shorter horizon n: the tape

@@ -27,7 +27,14 @@ if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 # the words of the reports, which the judge writes them with
-from reference.report_vocabulary import CHECK_KINDS, CHECK_STATUSES, CROSSCHECK_STATUSES, DIVERGENCE_KINDS  # noqa: E402
+from reference.report_vocabulary import (  # noqa: E402
+    CHECK_KINDS,
+    CHECK_STATUSES,
+    CROSSCHECK_STATUSES,
+    DIVERGENCE_KINDS,
+    EXAMPLE_TAGS,
+    PICKLE_TAG,
+)
 
 VERSION = 1
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -460,7 +467,13 @@ def check_report_document() -> dict:
                      "description": "a command candidate's request files of the failing example"},
         "statistics": object_or_null, "cause": object_or_null,
         "listed": {"anyOf": [listed, {"type": "null"}]},
-        "case": {**object_or_null, "description": "the failing example as data (what replay reads), or null"},
+        "case": {**obj({
+            "type": {"enum": [*EXAMPLE_TAGS, PICKLE_TAG],
+                     "description": "the example's stable type tag (cral-case/v1: a whole run), or pickle for an "
+                                    "example type without a JSON form"},
+            "data": {"description": "the example's JSON form under its tag, or the base64 of its pickle"}}),
+            "type": ["object", "null"],
+            "description": "the failing example as data (what replay reads), or null"},
         "short": {**text_or_null, "description": "a one-line description of the failing example, or null"},
         "replay_file": {**text_or_null, "description": "the saved failure file for `python -m properties replay`, "
                                                        "or null"},
@@ -497,9 +510,8 @@ def check_report_document() -> dict:
 
 def crosscheck_report_document() -> dict:
     """`python -m properties crosscheck --json` (properties/reports/crosscheck_report.py); what
-    `python -m properties compare` reads for the cross-check. The keys the report had before
-    it had a schema stay as they were (candidate as a string, algorithms, verdicts,
-    mismatches, ...); `checks` holds one entry per algorithm, id crosscheck_<algorithm>, in
+    `python -m properties compare` reads for the cross-check. The run's summary (candidate as a
+    string, algorithms, mismatches, skipped, ...) and `checks`: one entry per algorithm, id crosscheck_<algorithm>, in
     the check report's shape where the two overlap (name, status, failing, listed, reason,
     counterexample, seconds)."""
     text = {"type": "string"}
@@ -558,7 +570,6 @@ def crosscheck_report_document() -> dict:
             "skipped": {"type": "object", "additionalProperties": count, "description": "why: how many runs"},
             "mismatches": array(obj({"case": count, "algorithm": algorithm, "message": text, "values": values,
                                      "reproduce": text})),
-            "verdicts": {**per_algorithm, "additionalProperties": obj({"status": status, "listed": listed})},
             "candidate_lists": obj({"xfails": text_or_null, "skips": text_or_null,
                                     "strict_xfail": {"type": "boolean"}}),
             "checks": array(check),

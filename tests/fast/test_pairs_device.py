@@ -1,7 +1,8 @@
 """fast/pairs_device.py (lines 7, 8's min q and 13 of a nested class, every |H| x |H| array
-on the device) against the host closed forms of fast/pair_stats.py and the np.ldexp of
-fast/calruption.py's line 13, bit for bit, on the numpy namespace and on array-api-strict
-(which refuses anything outside the array API standard).
+on the device) against the general routes that hold for any class -- fast/pair_stats.py's
+kernel counts, grouped search and sweep, and np.ldexp for line 13's pair value -- bit for
+bit, on the numpy namespace and on array-api-strict (which refuses anything outside the
+array API standard).
 
 Random nested classes: thresholds of one orientation (prefixes of a shuffled point order)
 in shuffled, sorted and reversed hypothesis order, with repeated and constant (empty and
@@ -65,9 +66,11 @@ def _each_backend_and_block():
                 yield get_backend(name), block
 
 
-def _host_min_q(nested, seen, q):
-    num_h = len(nested.lengths)
-    return pair_stats._nested_min_q(nested, seen, q, np.empty((num_h, num_h), q.dtype))
+def _host_min_q(H, seen, q):
+    """Line 8's min q by the grouped search, which holds for any class."""
+    groups = pair_stats.q_groups(q, np.flatnonzero(seen > 0))
+    rho_counts = pair_stats.disagreement_counts(H, seen)
+    return pair_stats.min_q_on_disagreement(H, seen, groups, rho_counts, out=np.empty(rho_counts.shape, q.dtype))
 
 
 def _on_device(b, array) -> bool:
@@ -75,14 +78,14 @@ def _on_device(b, array) -> bool:
 
 
 @given(nested_class(), st.data())
-def test_line_7_counts_on_the_device_are_the_host_closed_form(H, data):
+def test_line_7_counts_on_the_device_are_the_kernel_counts(H, data):
     m = H.shape[1]
     big = data.draw(st.booleans(), label="large counts")
     seen = np.array(
         data.draw(st.lists(st.integers(0, 10**12 if big else 3), min_size=m, max_size=m), label="seen"), np.int64
     )
     nested = Nested.of(H)
-    expected = pair_stats.disagreement_counts(H, seen, nested=nested)
+    expected = pair_stats.disagreement_counts(H, seen)
     for b, block in _each_backend_and_block():
         out = PD.disagreement_counts_device(b, nested, seen)
         assert _on_device(b, out)
@@ -91,14 +94,14 @@ def test_line_7_counts_on_the_device_are_the_host_closed_form(H, data):
 
 
 @given(nested_class(), st.data())
-def test_line_8_min_q_on_the_device_is_the_host_running_min(H, data):
+def test_line_8_min_q_on_the_device_is_the_grouped_search(H, data):
     m = H.shape[1]
     seen = np.array(data.draw(st.lists(st.integers(0, 3), min_size=m, max_size=m), label="seen"), np.int64)
     dtype = data.draw(st.sampled_from([np.float64, np.float64, np.float32]), label="q dtype")
     values = data.draw(st.lists(st.sampled_from(Q_VALUES), min_size=1, max_size=4), label="q values used")
     q = np.array(data.draw(st.lists(st.sampled_from(values), min_size=m, max_size=m), label="q"), dtype)
     nested = Nested.of(H)
-    expected = _host_min_q(nested, seen, q)
+    expected = _host_min_q(H, seen, q)
     for b, block in _each_backend_and_block():
         out = PD.min_q_device(b, nested, seen, q)
         assert _on_device(b, out)
@@ -108,7 +111,7 @@ def test_line_8_min_q_on_the_device_is_the_host_running_min(H, data):
 
 
 @given(nested_class(), st.data())
-def test_line_13_next_q_on_the_device_is_the_host_quadrant_max(H, data):
+def test_line_13_next_q_on_the_device_is_the_sweep(H, data):
     num_h = H.shape[0]
     pool = data.draw(
         st.lists(
@@ -125,7 +128,7 @@ def test_line_13_next_q_on_the_device_is_the_host_quadrant_max(H, data):
     V = rng.choice(np.array(pool), (num_h, num_h))
     V = np.maximum(V, V.T)  # rho^ 4^(k-l-1) is symmetric
     nested = Nested.of(H)
-    expected = pair_stats.next_query_probabilities(H, V.copy(), nested=nested)
+    expected = pair_stats.next_query_probabilities(H, V.copy())
     for b, block in _each_backend_and_block():
         pair_value = b.asarray(V)
         got = PD.next_q_device(b, nested, pair_value)
@@ -184,14 +187,12 @@ def test_edge_classes(backend, lengths, m):
         with patch.object(PD, "BLOCK_ELEMENTS", block):
             assert np.array_equal(
                 b.to_numpy(PD.disagreement_counts_device(b, nested, seen)),
-                pair_stats.disagreement_counts(H, seen, nested=nested),
+                pair_stats.disagreement_counts(H, seen),
             )
             assert np.array_equal(
-                b.to_numpy(PD.min_q_device(b, nested, seen, q)), _host_min_q(nested, seen, q), equal_nan=True
+                b.to_numpy(PD.min_q_device(b, nested, seen, q)), _host_min_q(H, seen, q), equal_nan=True
             )
-            assert np.array_equal(
-                PD.next_q_device(b, nested, b.asarray(V)), pair_stats.next_query_probabilities(H, V, nested=nested)
-            )
+            assert np.array_equal(PD.next_q_device(b, nested, b.asarray(V)), pair_stats.next_query_probabilities(H, V))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -206,8 +207,8 @@ def test_seventy_hypotheses_many_blocks(backend):
     q = rng.choice(np.array(Q_VALUES), m)
     V = rng.integers(0, 50, (num_h, num_h)) / 64
     V = np.maximum(V, V.T)
-    min_q = _host_min_q(nested, seen, q)
-    next_q = pair_stats.next_query_probabilities(H, V.copy(), nested=nested)
+    min_q = _host_min_q(H, seen, q)
+    next_q = pair_stats.next_query_probabilities(H, V.copy())
     assert np.isnan(min_q).any() and (~np.isnan(min_q)).any()  # both kinds of pair occur
     for block in (num_h * 9, num_h * 13 + 5, 3):
         with patch.object(PD, "BLOCK_ELEMENTS", block):
@@ -234,10 +235,10 @@ def test_the_comparison_has_teeth():
 
     with patch.object(PD, "BLOCK_ELEMENTS", 3 * num_h), patch.object(PD, "_blocks", drop_last):
         got = b.to_numpy(PD.min_q_device(b, nested, seen, q))
-    assert not np.array_equal(got, _host_min_q(nested, seen, q), equal_nan=True)
+    assert not np.array_equal(got, _host_min_q(H, seen, q), equal_nan=True)
     V[np.ix_(nested.chain[:1], nested.chain[1:])] = 10.0  # the first chain row dominates every Q(a)
     V = np.maximum(V, V.T)
-    expected = pair_stats.next_query_probabilities(H, V.copy(), nested=nested)
+    expected = pair_stats.next_query_probabilities(H, V.copy())
     scan = PD._running_max
 
     def no_earlier_rows(xp, x, axis, reverse):  # the suffix max of acc: earlier blocks' rows, b > a

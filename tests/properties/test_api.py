@@ -130,7 +130,7 @@ def test_a_broken_candidate_raises_with_each_failing_check_its_violation_and_rep
     assert "the output is not an empirical risk minimiser" in message
     assert error.results[0].violations[0] in message
     assert f"reproduce: {error.results[0].counterexample}" in message
-    assert error.results[0].counterexample.startswith("properties.case.Case.from_json(")
+    assert error.results[0].counterexample.startswith("properties.core.case.Case.from_json(")
     assert CATONI not in message
 
 

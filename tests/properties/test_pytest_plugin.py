@@ -174,7 +174,7 @@ def test_a_broken_candidate_fails_with_its_violation_reproducer_and_output(pytes
             "cral: implementation under test: brokenpkg (isolated worker process); hypothesis profile *",
             f"{ERM} (Theorem 3.1; deterministic) failed on brokenpkg after * examples:",
             f"  {ERM}: the output is not an empirical risk minimiser (output = *",
-            "reproduce: properties.case.Case.from_json(*",
+            "reproduce: properties.core.case.Case.from_json(*",
             "candidate stdout, * bytes*:",
             "  | brokenpkg.passive was called",
             # checks that cannot say anything about this candidate are skipped, with the reason
@@ -197,7 +197,7 @@ def test_a_broken_candidate_fails_with_its_violation_reproducer_and_output(pytes
 def test_an_unexpected_pass_fails_only_on_the_reference(pytester, impl, in_process, outcome):
     """A check that passes, registered (in the scratch project's run only) as an expected failure."""
     pytester.makeconftest(
-        f"from properties import registry\nregistry.EXPECTED_FAILURES[{ERM!r}] = 'FINDINGS F0: a pretend finding'\n"
+        f"from properties.checks import registry\nregistry.EXPECTED_FAILURES[{ERM!r}] = 'FINDINGS F0: a pretend finding'\n"
     )
     pytester.makepyfile(samepkg=SAME)
     result = run(pytester, f"--cral-impl={impl}", *(["--cral-in-process"] if in_process else []), "-k", ERM)

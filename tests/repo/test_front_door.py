@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from properties.checks.registry import all_checks
-from properties.reports.first_use import current_folder_hint
+from properties.reports.import_hints import current_folder_hint
 from reference.command_line import MissingExtra, require
 from tests.support import REPO_ROOT
 

@@ -29,7 +29,8 @@ from properties.checks.registry import all_checks
 from properties.core import representations
 from properties.core.candidate import CallFailed, as_candidate, call, run_algorithm
 from properties.judge.load import load_candidate, load_impl
-from properties.reports.first_use import arithmetic_lines, crosscheck_arithmetic_lines, float_like, is_float64
+from properties.reports.declared_arithmetic import arithmetic_lines, crosscheck_arithmetic_lines
+from properties.reports.float_evidence import float_like, is_float64
 from properties.reports.report import validate
 from properties.run.runner import FAILED, run_check
 from properties.strategies import fixed_crosscheck_cases

@@ -98,7 +98,7 @@ def test_the_check_page_puts_the_verdict_first_and_expands_the_failure_with_its_
     text = _visible_text(page)
     assert report["verdict"].replace("'", "&#x27;") in text
     assert "the reported threshold misses the threshold" in text and FAILING in text
-    assert "properties.case.Case.from_json(...)" in text  # the reproducer
+    assert "properties.core.case.Case.from_json(...)" in text  # the reproducer
     assert "where the paper is wrong (F2)" in text
     # the wrong term's row stands out, the right one does not
     assert f'<tr class="differs"><td class="">3 beta / (2 t)</td><td class="">{TERM_VALUE}</td>' in page
@@ -239,7 +239,7 @@ def test_a_check_violation_is_split_into_its_message_and_values():
 @pytest.mark.parametrize("isolate", [False, True], ids=["in-process", "isolated"])
 def test_the_arithmetic_line_says_whether_it_was_declared_or_assumed(tmp_path, monkeypatch, isolate):
     from properties.judge.load import load_candidate
-    from properties.reports.first_use import arithmetic_lines
+    from properties.reports.declared_arithmetic import arithmetic_lines
 
     (tmp_path / "undeclared_cand.py").write_text(
         "from reference import passive, robust_cal, calruption, catoni_root  # noqa\n"

@@ -81,7 +81,8 @@ def test_failure_short_form_and_saved_case(broken_run):
     assert "from_json(json.loads" not in result.stdout
     doc = json.loads(saved[0].read_text())
     assert (doc["check"], doc["verdict"], doc["candidate"]["impl"]) == (CHECK, FAILED, "broken_cand")
-    assert doc["case"]["type"] == "properties.core.case:Case" and doc["reproducer"].startswith("properties.case.Case")
+    # the case by its stable type tag, not by the module that holds its code
+    assert doc["case"]["type"] == "cral-case/v1" and doc["reproducer"].startswith("properties.core.case.Case")
     assert doc["candidate_trace"]["algorithm"] == "passive"
     # the candidate's own output differs from the reference's ERM on the saved case
     assert doc["violations"] and CHECK in doc["violations"][0]
@@ -98,7 +99,7 @@ def test_json_file_is_indented_and_carries_full_reproducers(broken_run):
     assert not list(_validator().iter_errors(report))  # the schema knows case, short, replay_file
     by_name = {c["name"]: c for c in report["checks"]}
     assert report["candidate"]["arithmetic"] == "exact"
-    assert by_name[CHECK]["counterexample"].startswith("properties.case.Case.from_json")
+    assert by_name[CHECK]["counterexample"].startswith("properties.core.case.Case.from_json")
     assert by_name[CHECK]["replay_file"].startswith("cral-results/")
     assert by_name["check_passive_learning_lemma_c1"]["status"] == "expected failure"
 
@@ -117,6 +118,29 @@ def test_replay_reproduces_the_verdict(broken_run, route):
     assert fixed.returncode == 0 and ": passed (recorded: failed)" in fixed.stdout, fixed.stderr
 
 
+@pytest.mark.parametrize(
+    "case_type, shown",
+    [
+        ("properties.core.case:Case", 'is "properties.core.case:Case"'),
+        ("cral-case/v2", 'is "cral-case/v2"'),
+        (None, "missing"),
+    ],
+)
+def test_replay_of_a_file_whose_type_tag_is_missing_or_unknown_is_one_line(broken_run, tmp_path, case_type, shown):
+    root, _ = broken_run
+    doc = json.loads(next((root / "cral-results").glob(f"{CHECK}-*.json")).read_text())
+    if case_type is None:
+        del doc["case"]["type"]
+    else:
+        doc["case"]["type"] = case_type
+    path = tmp_path / "tagged.json"
+    path.write_text(json.dumps(doc))
+    result = properties_cli("replay", path, cwd=root, pythonpath=[root])
+    assert result.returncode == 2 and result.stdout == "", result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert f'{path}: field "case.type" {shown}, expected one of "cral-case/v1", ' in result.stderr
+
+
 def test_replay_of_a_bad_file_is_one_line(tmp_path):
     (tmp_path / "bad.json").write_bytes(b"\xff\xfe")
     result = properties_cli("replay", tmp_path / "bad.json", cwd=tmp_path)
@@ -126,7 +150,7 @@ def test_replay_of_a_bad_file_is_one_line(tmp_path):
 def test_verbose_prints_the_full_blocks_and_nothing_saved_when_all_pass(tmp_path):
     result = properties_cli("check", "--only", "check_passive_learning_lemma_c1", "--verbose", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert "reproduce: properties.case.Case.from_json(json.loads(" in result.stdout
+    assert "reproduce: properties.core.case.Case.from_json(json.loads(" in result.stdout
     assert not (tmp_path / "cral-results").exists()  # an expected failure is not a failing run
 
 
