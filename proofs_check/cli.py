@@ -8,12 +8,10 @@ no finding or left unknown (something to look at); 2 on bad command-line input."
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
-from pathlib import Path
 
-from reference.command_line import OneLineParser, UsageError, run
+from reference.command_line import OneLineParser, UsageError, output_file, run
 
 from .decide import NOT_MECH, NOT_WELL_FORMED, PROVED, PROVED_FROM_REFUTED, REFUTED
 from .errata import errata_markdown
@@ -22,16 +20,12 @@ from .steps import all_steps, select
 
 
 def _cmd(args) -> int:
+    # a path that cannot be written fails now, not after deciding every step
+    output_file("--markdown", args.markdown)
+    output_file("--errata", args.errata)
     steps = select(all_steps(), args.only)
     if not steps:
         raise UsageError(f"--only: no step id, id prefix or lemma label matches {args.only!r}")
-    for option, path in (("--markdown", args.markdown), ("--errata", args.errata)):
-        if path:  # a path that cannot be written fails now, not after deciding every step
-            folder = Path(path).resolve().parent
-            if not folder.is_dir():
-                raise UsageError(f"{option}: the folder {str(folder)!r} does not exist")
-            if not os.access(folder, os.W_OK):
-                raise UsageError(f"{option}: the folder {str(folder)!r} is not writable")
     started = time.perf_counter()
     results = run_steps(steps, progress=sys.stderr)
     elapsed = time.perf_counter() - started

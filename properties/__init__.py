@@ -3,7 +3,15 @@ runs them against any implementation chosen by import path (default `reference`)
 command (docs/protocol.md). From Python: `properties.check_implementation(...)`
 (properties/api.py); from pytest: the `cral` plugin (properties/pytest_plugin.py)."""
 
-import importlib
+import sys
+
+if sys.argv[:1] == ["-m"]:
+    # `python -m properties` starting (argv[0] is "-m" while the package imports): reference
+    # first, so that Ctrl-C from here on is one line and 130 (reference.command_line.
+    # stop_early_in_a_command); otherwise importing the package stays light (the plugin)
+    import reference.command_line  # noqa: F401
+
+import importlib  # noqa: E402
 
 
 def check_modules():
@@ -17,7 +25,7 @@ def check_modules():
 # (as pytest does for the plugin, properties/pytest_plugin.py) stays light.
 _LAZY = {
     # lazy too: `python -m properties` imports this package before anything of its own
-    # runs, and Ctrl-C is one line only from reference's import on (reference/command_line.py)
+    # runs (and reference.command_line first, above)
     "Violation": "properties.core.violation",
     "check_implementation": "properties.api",
     "CheckFailureWarning": "properties.api",

@@ -37,7 +37,7 @@ from properties.reports.failure_lines import print_short, print_short_header, st
 from properties.reports.html_report import write_html
 from properties.reports.import_hints import file_path_hint
 from properties.reports.report import check_report
-from properties.reports.report_files import check_report_file, write_json_file
+from properties.reports.report_files import write_json_file
 from properties.reports.root_cause import root_cause_order
 from properties.reports.saved import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, replay_command, results_dir, save_failures
 from properties.run.check_all import run_in_turn, run_on_workers
@@ -50,10 +50,11 @@ from properties.strategies import (
     crosscheck_case_stream,
     large_crosscheck_case_stream,
 )
-from reference.command_line import OneLineParser, UsageError, positive_number, run
+from reference.command_line import OneLineParser, UsageError, output_file, positive_number, run
 from reference.version import suite_line
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+MIN_MEMORY_LIMIT = 256 << 20  # a worker under less fails while importing, whatever the candidate
 
 
 def parse_size(text: str) -> int | None:
@@ -63,7 +64,14 @@ def parse_size(text: str) -> int | None:
     match = re.fullmatch(r"\s*(\d+)\s*([KMGT]?)(?:i?B)?\s*", text, re.IGNORECASE)
     if not match or int(match.group(1)) == 0:
         raise UsageError(f"--memory-limit must be a size such as 16G, 512M or 'none', got {text!r}")
-    return int(match.group(1)) * _UNITS[match.group(2).upper()]
+    size = int(match.group(1)) * _UNITS[match.group(2).upper()]
+    if size < MIN_MEMORY_LIMIT:
+        raise UsageError(
+            f"--memory-limit {text}: below the minimum of 256M, the address space the candidate's worker "
+            "needs for its interpreter and the judge's modules before the candidate is imported (fast "
+            "starts from about 192M)"
+        )
+    return size
 
 
 _timeout = positive_number("--timeout", "seconds")
@@ -168,9 +176,9 @@ def _lists(args) -> xfails_file.CandidateLists:
 def _check_report_options(args) -> None:
     if args.json_indent is not None and args.json_indent < 0:
         raise UsageError(f"--json-indent must be >= 0, got {args.json_indent}")
-    check_report_file("--json-file", args.json_file)
-    check_report_file("--junitxml", args.junitxml)
-    check_report_file("--html", args.html)
+    output_file("--json-file", args.json_file)
+    output_file("--junitxml", args.junitxml)
+    output_file("--html", args.html)
     args.results_dir = results_dir(args.results_dir)
 
 
@@ -301,7 +309,7 @@ def _cmd_check(args) -> int:
 def _cmd_crosscheck(args) -> int:
     if args.seed == seeds.RANDOM:  # a fresh case set (or run, with --counts), printed with the report
         args.seed = seeds.fresh_seed()
-    if args.counts or args.sizes is not None or args.n is not None:
+    if args.counts or args.sizes is not None or args.n is not None or args.yes:
         return _cmd_crosscheck_counts(args)
     _check_report_options(args)
     if (args.candidate is None) == (args.candidate_cmd is None):
@@ -403,7 +411,7 @@ def _cmd_crosscheck_counts(args) -> int:
     from .scale import run as scale
 
     if not args.counts:
-        raise UsageError("--sizes and --n belong to --counts")
+        raise UsageError("--sizes, --n and --yes belong to --counts")
     for flag, given in (
         ("--large", args.large),
         ("--cases", args.cases is not None),
@@ -592,6 +600,12 @@ def build_parser():
     )
     cross.add_argument("--sizes", metavar="S,S", help="--counts: |H| = |X| of each run (default 1024,4096)")
     cross.add_argument("--n", type=int, metavar="N", help="--counts: rounds of each run (default 10^12)")
+    cross.add_argument(
+        "--yes",
+        action="store_true",
+        help="--counts: run sizes above the limit (|H| = |X| > 8192, hours and tens of GB): without it "
+        "they are refused before any work, with the estimate",
+    )
     cross.add_argument(
         "--json",
         action="store_true",

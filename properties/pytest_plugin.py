@@ -8,9 +8,9 @@ pytest run.
 Each registered check becomes one test item named after the check, under a collector
 named `cral` (node ids `cral::check_...`; JUnit classname `cral`), collected even where
 the repository has no tests of its own; `-k` and `-m cral` select among them as among
-any tests. The candidate is loaded once, before the first check runs (a candidate that
-cannot be loaded ends the run with pytest's usage-error status), and closed when the
-session ends. A check's result becomes:
+any tests. The candidate is loaded once, when collection is over and a check is among the
+items selected (a candidate that cannot be loaded is a usage error: `ERROR: cral: ...` on
+stderr and pytest's exit status 4, before any test runs), and closed when the session ends. A check's result becomes:
 
     passed                pass
     failed                failure: the violations, the reproducer, the candidate's output
@@ -248,12 +248,10 @@ def pytest_configure(config):
             raise pytest.UsageError(f"cral: {hint}")
     html = config.getoption("cral_html")
     if html is not None:  # a report that cannot be written is bad input now, not a lost report at the end
-        from reference.command_line import UsageError
-
-        from .reports.report_files import check_report_file
+        from reference.command_line import UsageError, output_file
 
         try:
-            check_report_file("--cral-html", html)
+            output_file("--cral-html", html)
         except UsageError as error:
             raise pytest.UsageError(f"cral: {error}") from None
     config.addinivalue_line("markers", f"{MARKER}: a check of the property suite (the cral plugin)")
@@ -290,6 +288,19 @@ def pytest_make_collect_report(collector):
         # nodeid given: a child of the session would otherwise get "::cral"
         report.result.append(Checks.from_parent(collector, name=COLLECTOR_NAME, nodeid=COLLECTOR_NAME))
     return report
+
+
+def pytest_collection_finish(session):
+    """The candidate, loaded once the selection is known (none when -k or -m leave no
+    check): one that cannot be loaded is a usage error here, in pytest's own form
+    (`ERROR: cral: ...`, exit 4), not a stop from inside the first check."""
+    suite = session.config.stash.get(_SUITE, None)
+    if (
+        suite is not None
+        and not session.config.option.collectonly
+        and any(isinstance(i, CheckItem) for i in session.items)
+    ):
+        suite.candidate()
 
 
 def pytest_sessionfinish(session):
@@ -368,7 +379,7 @@ class _Suite:
             try:
                 self._candidate = load_candidate(self.impl, self.cmd, **candidate_options(self.config))
             except ValueError as error:  # cannot be imported, lacks a required name, ...: bad input
-                pytest.exit(f"cral: {error}", returncode=pytest.ExitCode.USAGE_ERROR)
+                raise pytest.UsageError(f"cral: {' '.join(str(error).split())}") from None
         return self._candidate
 
     def run(self, check):

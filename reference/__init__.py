@@ -1,10 +1,10 @@
 """Exact reference implementation of "Corruption Robust Active Learning" (Chen, Du,
 Jamieson, NeurIPS 2021). Rationals throughout; see CONTRACT.md for the contracts."""
 
-from .command_line import stop_early_in_a_command as _stop_early
-
-_stop_early()  # first: Ctrl-C while a command line's modules load is one line, not a traceback
-from . import adversary, instances  # noqa: E402
+# first: importing it makes Ctrl-C while a command line's modules load one line, not a
+# traceback (command_line.stop_early_in_a_command)
+from . import command_line  # noqa: F401  (isort: skip)
+from . import adversary, instances
 from .adversary import Adversary, Segment
 from .calruption import calruption, calruption_epoch, loss_difference_samples
 from .catoni import catoni_root

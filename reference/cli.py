@@ -249,6 +249,7 @@ def stderr_progress(what: str):
 
 def _cmd_demo(args) -> int:
     seeds = tuple(range(as_int(args.seeds, "--seeds", minimum=1)))
+    _check_tape_memory(as_int(args.n, "--n", minimum=2))  # one seed's tape at a time
     result = run_demo(
         seeds=seeds,
         n=as_int(args.n, "--n", minimum=2),
@@ -293,7 +294,8 @@ def _cmd_demo(args) -> int:
 def _cmd_tape(args) -> int:
     instance = _instance(args.instance)
     adversary = _adversary(args, instance)
-    tape = sample_tape(instance, adversary, _seed(args))
+    _check_tape_memory(adversary.n)
+    tape = _sample_or_explain(instance, adversary, _seed(args))
     print(json.dumps(tape.to_json()))
     return 0
 

@@ -17,27 +17,9 @@ traceback (`run` prints it and exits with status 2)."""
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
 import signal
 import sys
-import threading
-
-_seen = threading.Event()
-_signal: list[int] = []  # the first stopping signal seen (SIGINT or SIGTERM)
-COMMAND_MODULES = ("reference.__main__", "properties.__main__", "proofs_check.__main__")
-MESSAGES = {
-    signal.SIGINT: "interrupted (Ctrl-C): stopped, no verdict",
-    signal.SIGTERM: "terminated (SIGTERM): stopped, no verdict",
-}
-
-
-def _on_sigint(signum, frame):
-    if not _signal:
-        _signal.append(signum)
-    _seen.set()
-    raise KeyboardInterrupt
 
 
 def _stop_before_anything_is_written(signum, frame):
@@ -48,35 +30,62 @@ def _stop_before_anything_is_written(signum, frame):
 
 
 def stop_early_in_a_command() -> None:
-    """Called first thing when `reference` is imported: if this process is one of the
-    project's command lines starting up (`python -m reference | properties |
-    proofs_check`), SIGINT and SIGTERM end it at once with one line and 130 / 143 until
-    the command installs its own handlers (install()). Its modules take a second or two
-    to load (z3, Hypothesis, numpy); Python's default would print a traceback instead.
-    A process that is not such a command, or that set its own handlers, is left alone."""
-    if threading.current_thread() is not threading.main_thread():
-        return
+    """Run first thing when `reference` is imported, before any import of its own: if this
+    process is one of the project's command lines starting up (`python -m reference |
+    properties | proofs_check`; `properties` imports `reference` first when it is run so),
+    SIGINT and SIGTERM end it at once with one line and 130 / 143 until the command installs
+    its own handlers (install()). Its modules take a second or two to load (z3, Hypothesis,
+    numpy); Python's default would print a traceback instead. It runs before this module's
+    other imports: only `signal`'s own import (a fraction of a millisecond) comes before it
+    in the package. A process that is not such a command, or that set its own handlers, is
+    left alone."""
     main = sys.modules.get("__main__")
     spec = getattr(main, "__spec__", None)
     # `python -m PACKAGE` imports the package (argv[0] is "-m" meanwhile), then runs PACKAGE.__main__
     starting = getattr(sys, "argv", [])[:1] == ["-m"] or getattr(spec, "name", None) in COMMAND_MODULES
     if not starting:
         return
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        signal.signal(signal.SIGINT, _stop_before_anything_is_written)
-    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
-        signal.signal(signal.SIGTERM, _stop_before_anything_is_written)
+    try:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _stop_before_anything_is_written)
+        if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, _stop_before_anything_is_written)
+    except ValueError:  # not the main thread: signal handlers live there
+        return
+
+
+COMMAND_MODULES = ("reference.__main__", "properties.__main__", "proofs_check.__main__")
+MESSAGES = {
+    signal.SIGINT: "interrupted (Ctrl-C): stopped, no verdict",
+    signal.SIGTERM: "terminated (SIGTERM): stopped, no verdict",
+}
+stop_early_in_a_command()
+
+import argparse  # noqa: E402  (after the handler above: see stop_early_in_a_command)
+import importlib  # noqa: E402
+import threading  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+_seen = threading.Event()
+_stopped_by: list[int] = []  # the first stopping signal seen (SIGINT or SIGTERM)
+
+
+def _on_sigint(signum, frame):
+    if not _stopped_by:
+        _stopped_by.append(signum)
+    _seen.set()
+    raise KeyboardInterrupt
 
 
 def status() -> int:
     """The exit status of a stopped run: 128 + the signal that stopped it (130 for
     Ctrl-C, 143 for SIGTERM)."""
-    return 128 + (_signal[0] if _signal else signal.SIGINT)
+    return 128 + (_stopped_by[0] if _stopped_by else signal.SIGINT)
 
 
 def message() -> str:
     """The one line a stopped run ends with."""
-    return MESSAGES.get(_signal[0] if _signal else signal.SIGINT)
+    return MESSAGES.get(_stopped_by[0] if _stopped_by else signal.SIGINT)
 
 
 def install() -> None:
@@ -185,6 +194,35 @@ def positive_number(option: str, unit: str):
         return value
 
     return parse
+
+
+def output_file(option: str, path: str | None) -> None:
+    """Before any work: a file an option names for output (--csv, --markdown, ...) that
+    cannot be written there is bad input now, not a traceback or a lost file at the end.
+    The one rule for output folders on every command line: a file option's folder must
+    exist (it is never made), so a mistyped folder is named, not silently created."""
+    if path is None:
+        return
+    if not path.strip():
+        raise UsageError(f"{option} is empty: give a file path")
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"{option} {path}: is a folder, give a file path")
+    folder = target.resolve().parent
+    if not folder.is_dir():
+        raise UsageError(f"{option} {path}: its folder does not exist")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise UsageError(f"{option} {path}: cannot be written (permission denied)")
+
+
+def within_limit(option: str, given, amount: float, limit: float, estimate: str, *, yes: bool) -> None:
+    """Before any work: `amount` of what `option` = `given` asks for (rounds, tasks,
+    entries) above `limit` runs only with --yes; without it, one line with the estimate of
+    what the run would take."""
+    if amount > limit and not yes:
+        raise UsageError(
+            f"{option} {given}: {estimate}, above the limit of {limit:,} without --yes; give --yes to run it"
+        )
 
 
 # options whose value may start with '-' ("--eta -,1/2,-", "--delta -1/2": the latter is

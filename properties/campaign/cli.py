@@ -17,8 +17,9 @@ from properties.campaign import experiments, fuzz
 from properties.campaign.cluster import SCHEDULER_ENV, default_workers, execute
 from properties.campaign.experiments import load_spec, spec_digest
 from properties.campaign.results import ResultsFile, read_results
+from properties.reports.saved import DEFAULT_RESULTS_DIR, RESULTS_DIR_ENV, replay_command, results_dir
 from reference import command_line
-from reference.command_line import UsageError, positive_number, require
+from reference.command_line import UsageError, output_file, positive_number, require, within_limit
 
 RESULTS_DIR = Path("campaigns")
 EXIT_BUDGET = 3
@@ -60,6 +61,12 @@ def _add_run_options(parser) -> None:
     )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.add_argument(
+        "--yes",
+        action="store_true",
+        help=f"run a campaign above the size limits (more than {experiments.MAX_TASKS:,} tasks, more than "
+        f"{experiments.MAX_POINTS} points): without it such a spec is refused before any work, with the estimate",
+    )
 
 
 def add_campaign_parser(sub) -> None:
@@ -101,6 +108,12 @@ def add_campaign_parser(sub) -> None:
         help=f"the shared Hypothesis example database: a folder (default {fuzz.DEFAULT_DATABASE}) "
         "or redis://HOST:PORT/DB",
     )
+    fuzzing.add_argument(
+        "--results-dir",
+        metavar="DIR",
+        help=f"save each failing check's first failure there as a file for `replay`, as `check` does "
+        f"(default ${RESULTS_DIR_ENV}, else {DEFAULT_RESULTS_DIR}/; nothing is written when no block fails)",
+    )
     _add_run_options(fuzzing)
     fuzzing.set_defaults(handler=_cmd_fuzz)
 
@@ -128,10 +141,15 @@ def _scheduler(args) -> str | None:
     return args.scheduler or os.environ.get(SCHEDULER_ENV) or None
 
 
-def _run(args, kind: str, name: str, spec: dict, task_list, is_failure, summarize, database=None) -> int:
+def _run(args, kind: str, name: str, spec: dict, tasks, is_failure, summarize, database=None, save=None) -> int:
+    """`tasks()`: the task list, expanded once every input has been checked; `save(rows,
+    digest)`: the replay files of the failures, {check: path}, named in the summary."""
     # the `campaign` extra, named before the campaign prints anything (reference/command_line.py)
     require("distributed", package="dask[distributed]", extra="campaign", needed_by="python -m properties campaign")
     digest = spec_digest(spec)
+    if args.results is not None:
+        output_file("--results", args.results)
+    task_list = tasks()
     results = ResultsFile(_results_path(args, name, digest), name, spec, digest)
     scheduler = _scheduler(args)
     workers = args.workers or default_workers()
@@ -153,6 +171,11 @@ def _run(args, kind: str, name: str, spec: dict, task_list, is_failure, summariz
     )
     rows = read_results(results.path)[1] if results.path.exists() else []
     summary = summarize(spec, rows)
+    if save is not None:
+        saved = save(rows, digest)
+        for row in summary["rows"]:
+            if row.get("failure") is not None and row["check"] in saved:
+                row["failure"]["replay_file"] = saved[row["check"]]
     _print_summary(summary, args.json)
     # counted from the file, not the outcome: a Ctrl-C between a row's write and its count
     # must not make the message disagree with the rows kept
@@ -173,8 +196,16 @@ def _run(args, kind: str, name: str, spec: dict, task_list, is_failure, summariz
 
 def _cmd_experiment(args) -> int:
     name, spec = load_spec(args.spec)
+    for field, value, amount, limit, estimate in experiments.size_limits(spec):
+        within_limit(field, value, amount, limit, estimate, yes=args.yes)
     return _run(
-        args, "experiment", name, spec, experiments.tasks(spec), lambda row: "error" in row, experiments.summarize
+        args,
+        "experiment",
+        name,
+        spec,
+        lambda: experiments.tasks(spec),
+        lambda row: "error" in row,
+        experiments.summarize,
     )
 
 
@@ -199,6 +230,9 @@ def _cmd_fuzz(args) -> int:
         profile=args.profile,
         timeout=args.timeout,
     )
+    count = len(spec["checks"]) * spec["blocks"]
+    within_limit("--blocks", args.blocks, count, experiments.MAX_TASKS, experiments.tasks_estimate(count), yes=args.yes)
+    folder = results_dir(args.results_dir)  # where the failures' replay files go, checked before the run
     load_candidate(impl, cmd).close()  # an import path that does not load is bad input, before any worker starts
     database = fuzz.database_location(args.database)
     fuzz.open_database(database)  # a Redis server that does not answer, likewise
@@ -208,14 +242,21 @@ def _cmd_fuzz(args) -> int:
         "fuzz",
         name,
         spec,
-        fuzz.fuzz_tasks(spec),
+        lambda: fuzz.fuzz_tasks(spec),
         lambda row: fuzz.is_failing_row(spec, row),
         fuzz.summarize_fuzz,
         database,
+        save=lambda rows, digest: fuzz.save_fuzz_failures(spec, rows, folder, digest),
     )
 
 
 def _cmd_summary(args) -> int:
+    output_file("--csv", args.csv)
+    if args.plot is not None:  # PATH.png and PATH.svg
+        output_file("--plot", args.plot)
+        for suffix in (".png", ".svg"):
+            if Path(args.plot + suffix).is_dir():
+                raise UsageError(f"--plot {args.plot}: {args.plot + suffix} is a folder")
     header, rows = read_results(args.results)
     spec = header.get("spec")
     kind = spec.get("experiment") if isinstance(spec, dict) else None
@@ -240,7 +281,6 @@ def _cmd_summary(args) -> int:
 
 def write_csv(rows: list[dict], path) -> None:
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     columns = list(rows[0]) if rows else []
     with open(path, "w", newline="") as handle:
         writer = csv.DictWriter(handle, columns)
@@ -311,6 +351,8 @@ def summary_text(summary: dict) -> str:
                 found = f" on {f['counterexample']}" if f["counterexample"] is not None else ""
                 lines.append(f"{r['check']} {f['status']} in block {f['block']}{found}")
                 lines += [f"  - {v}" for v in f["violations"]]
+                if f.get("replay_file"):
+                    lines.append(f"  replay: {replay_command(f['replay_file'])}")
             elif r["check"] in summary["failing_checks"]:  # an expected failure no block found
                 lines.append(
                     f"{r['check']} unexpectedly passed in every finished block ({r['blocks']} blocks, "

@@ -23,6 +23,7 @@ only."""
 
 from __future__ import annotations
 
+import json
 import warnings
 from pathlib import Path
 
@@ -215,7 +216,7 @@ def run_fuzz_task(spec: dict, params: dict, seed: int, database: str) -> dict:
     """One (check, block) on this worker: the check's CheckResult as JSON, minus what the
     candidate printed (kept short: the status, counterexample and violations say it)."""
     from properties.checks.registry import all_checks
-    from properties.run.runner import run_check
+    from properties.run.runner import FAILED, run_check
 
     check = all_checks()[params["check"]]
     candidate = candidate_for(spec["impl"], spec["cmd"], spec["timeout"])
@@ -239,7 +240,43 @@ def run_fuzz_task(spec: dict, params: dict, seed: int, database: str) -> dict:
     deferred.commit()  # shrinking is over: the minimal failure, and only it, becomes visible
     found = result.to_json()
     found.pop("candidate_output", None)
+    if result.status == FAILED and result.case is not None:
+        # the replay file `check` would save, made here where the candidate is (its trace
+        # on the case); the client writes it (save_fuzz_failures)
+        from properties.reports.saved import failure_document
+
+        found["failure_file"] = failure_document(result, check, candidate, spec["cmd"], spec["profile"])
     return found
+
+
+def save_fuzz_failures(spec: dict, rows: list[dict], folder: str, digest: str) -> dict[str, str]:
+    """Per failing check, the replay file of its first failing block (the failure the
+    summary shows), under `folder` as `check` saves its own (properties/reports/saved.py):
+    {check: path}. Named CHECK-fuzz-DIGEST-blockB.json, so running the same campaign again
+    (to resume it) finds the file there and writes no second copy; nothing is written, not
+    even the folder, when no block failed."""
+    from properties.reports.saved import results_folder
+
+    first: dict[str, tuple[int, dict]] = {}
+    for row in sorted(
+        (r for r in rows if "error" not in r), key=lambda r: (r["params"]["check"], r["params"]["block"])
+    ):
+        document = row["result"].get("failure_file")
+        if document is not None and row["params"]["check"] not in first:
+            first[row["params"]["check"]] = (row["params"]["block"], document)
+    if not first:
+        return {}
+    root, _ = results_folder(folder)
+    saved = {}
+    for check, (block, document) in first.items():
+        path = root / f"{check}-fuzz-{digest[:8]}-block{block}.json"
+        try:
+            with open(path, "x") as handle:
+                handle.write(json.dumps(document, indent=1) + "\n")
+        except FileExistsError:  # this campaign's earlier run saved it
+            pass
+        saved[check] = str(path)
+    return saved
 
 
 def _on_reference(spec: dict) -> bool:

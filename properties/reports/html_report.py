@@ -291,7 +291,7 @@ def report_html(report: dict) -> str:
 
 
 def write_html(report: dict, path: str, option: str = "--html") -> None:
-    """`option` PATH (checked before the run by report_files.check_report_file)."""
+    """`option` PATH (checked before the run by reference/command_line.py's output_file)."""
     try:
         Path(path).write_text(report_html(report), encoding="utf-8")
     except OSError as error:

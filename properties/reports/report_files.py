@@ -1,5 +1,7 @@
-"""The report files a run writes (--json-file, --junitxml): checked before a run of minutes,
-so that a file that cannot be written is bad input now, not a lost report at the end."""
+"""The report files a run writes (--json-file, --junitxml, --html). Each is checked before
+a run of minutes by reference/command_line.py's output_file (the one rule for output files
+on every command line), so that a file that cannot be written is bad input now, not a lost
+report at the end; a write that still fails is one line."""
 
 from __future__ import annotations
 
@@ -17,20 +19,6 @@ def write_json_file(report: dict, path: str, indent: int | None) -> None:
         raise UsageError(f"--json-file {path}: {error.strerror}") from None
 
 
-def check_report_file(option: str, path: str | None) -> None:
-    """Before a run of minutes (--json-file, --junitxml): a report file that cannot be
-    written is bad input now, not a lost report at the end."""
-    if path is None:
-        return
-    if not path.strip():
-        raise UsageError(f"{option} is empty: give a file path")
-    if Path(path).is_dir():
-        raise UsageError(f"{option} {path}: is a folder, give a file path")
-    if not Path(path).resolve().parent.is_dir():
-        raise UsageError(f"{option} {path}: its folder does not exist")
-
-
 __all__ = [
-    "check_report_file",
     "write_json_file",
 ]

@@ -28,6 +28,7 @@ from properties.checks.tolerances import table
 from properties.core.candidate import CandidateFault, InProcessCandidate, arithmetic_of_module
 from properties.judge.isolation import IsolatedCandidate
 from reference.calruption import epoch_length
+from reference.command_line import within_limit
 from reference.version import code_version, suite_line
 
 from .epoch import EpochJudge, Expect
@@ -330,6 +331,22 @@ def report_text(summary: Summary, results, seed: int | None = None) -> str:
     return "\n".join(lines)
 
 
+# above MAX_SIZE a run needs --yes: the |H| x |X| matrix dominates, about ENTRY_BYTES and
+# ENTRY_SECONDS an entry for the candidate (fast) and the judge together (measured with
+# `crosscheck --counts --in-process` at sizes 1024 and 2048: 330 MB, 25 s and 875 MB, 72 s)
+MAX_SIZE = 8192
+ENTRY_BYTES, ENTRY_SECONDS = 175, 15e-6
+MAX_N = 2**62  # counts mode counts rounds in int64
+
+
+def size_estimate(size: int) -> str:
+    entries = size * size
+    return (
+        f"|H| = |X| = {size:,} is a matrix of {entries:,} entries, about {entries * ENTRY_BYTES / 1e9:.3g} GB "
+        f"and {entries * ENTRY_SECONDS / 3600:.3g} hours"
+    )
+
+
 def parse_sizes(text: str) -> tuple[int, ...]:
     try:
         sizes = tuple(int(v) for v in text.split(","))
@@ -345,10 +362,12 @@ def main(args) -> int:
     if getattr(args, "candidate_cmd", None) is not None:
         raise ValueError("--counts judges an import-path candidate (--candidate), not --candidate-cmd")
     sizes = parse_sizes(args.sizes)
+    for size in sizes:
+        within_limit("--sizes", args.sizes, size, MAX_SIZE, size_estimate(size), yes=args.yes)
     timeout = DEFAULT_TIMEOUT_S if args.timeout is None else args.timeout
     n = args.n if args.n is not None else DEFAULT_N
-    if n < 1:
-        raise ValueError(f"--n must be >= 1, got {n}")
+    if not 1 <= n <= MAX_N:
+        raise ValueError(f"--n must be in [1, 2^62 = {MAX_N}] (counts mode counts rounds in int64), got {n}")
     summary, results = judge_counts(
         args.candidate or DEFAULT_CANDIDATE,
         sizes,

@@ -6,8 +6,11 @@ inside Hypothesis, whose garbage-collector callback could swallow it, and inside
 Every moment is an event of the run, never a delay, so a busy machine moves nothing. A reader that closes the
 pipe early ends the run without a traceback.
 
-Not covered, and not coverable from Python: the interpreter's own start-up, before the
-first line of the package runs (a few milliseconds)."""
+Covered from the package's first import on: every import that finishes after `signal`'s (the
+first module the package loads, reference/command_line.py's first line) comes after the
+handler is in place. Not covered, and not coverable from Python: the interpreter's own
+start-up, before the first line of the package runs, and `signal`'s import (a few
+milliseconds in all)."""
 
 from __future__ import annotations
 
@@ -119,23 +122,47 @@ def _session_of(pid: int) -> int | None:
         return None
 
 
-def _nth_import_after_reference(count: int):
-    """ready(): the `count`-th module import finished after reference's own (the first
-    of its submodules other than reference.command_line): a moment inside start-up."""
-    state = {"seen": None}
+def _nth_import_after(count: int, anchors):
+    """ready(): the `count`-th module import finished after the modules `anchors` names,
+    in order, have each finished (a moment inside start-up)."""
+    state = {"anchors": list(anchors), "seen": None}
 
     def ready(line: str) -> bool:
         if not line.startswith(IMPORT_LINE):
             return False
         module = line.rsplit("|", 1)[-1].strip()
         if state["seen"] is None:
-            if module.startswith("reference.") and module != "reference.command_line":
-                state["seen"] = 0
+            if state["anchors"][0](module):
+                state["anchors"].pop(0)
+                state["seen"] = None if state["anchors"] else 0
             return False
         state["seen"] += 1
         return state["seen"] >= count
 
     return ready
+
+
+def _nth_import_after_reference(count: int):
+    """The `count`-th import after reference's own (the first of its submodules other
+    than reference.command_line)."""
+    return _nth_import_after(count, [lambda m: m.startswith("reference.") and m != "reference.command_line"])
+
+
+def _nth_import_after_signal(count: int):
+    """The `count`-th import after `signal`'s, the first module the package loads once
+    `runpy` (the `-m` machinery) has run: a moment before any other module of the package,
+    reference/command_line.py's second import on."""
+    return _nth_import_after(count, [lambda m: m == "runpy", lambda m: m == "signal"])
+
+
+# the first moments of the package's own code, before any of reference's modules is loaded
+@pytest.mark.parametrize("command", list(COMMANDS))
+@pytest.mark.parametrize("imports", [1, 2, 3])
+def test_a_stop_at_the_package_first_imports_is_one_line_and_130(command, imports, tmp_path):
+    found, session = _stop_when(
+        COMMANDS[command], signal.SIGINT, _nth_import_after_signal(imports), tmp_path, importtime=True
+    )
+    _assert_stopped(found, session, signal.SIGINT, tmp_path)
 
 
 # moments while the modules load, swept across start-up by counting finished imports
