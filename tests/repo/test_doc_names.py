@@ -112,7 +112,8 @@ def definitions(module_file: Path) -> frozenset[str]:
 
 def resolves(dotted: str) -> bool:
     """Whether `dotted` is a module of the tree, or a module followed by a name it defines
-    (deeper attributes, a class's methods, are the class's own business)."""
+    (or hands out from its module `__getattr__`; deeper attributes, a class's methods, are
+    the class's own business)."""
     parts = dotted.split(".")
     for cut in range(len(parts), 0, -1):
         base = REPO_ROOT.joinpath(*parts[:cut])
@@ -121,7 +122,8 @@ def resolves(dotted: str) -> bool:
             if cut == len(parts):
                 return True
             rest = parts[cut]
-            return rest in definitions(module) or (base / f"{rest}.py").is_file() or (base / rest).is_dir()
+            lazily = "__getattr__" in definitions(module) and f'"{rest}"' in module.read_text(encoding="utf-8")
+            return rest in definitions(module) or lazily or (base / f"{rest}.py").is_file() or (base / rest).is_dir()
     return False
 
 
