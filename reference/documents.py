@@ -566,11 +566,17 @@ def _load_npy_tape(document: dict, source: str, folder: Path) -> Tape:
         raise DocumentError(
             f"{source}: at $.y: {_shown_path(document['y'])}: entry {i} must be 0 or 1, got {int(arrays['y'][i])}"
         )
-    u = tuple(Fraction(w, _WORD_SCALE) for w in arrays["u_words"].tolist())
+    coin_words = tuple(arrays["u_words"].tolist())
+    u = tuple(Fraction(w, _WORD_SCALE) for w in coin_words)
     # every field was checked above (x >= 0, y in {0, 1}, 0 <= u < 1 by construction,
     # seed by the schema), so the per-entry checks of Tape() are skipped for speed
     return Tape._trusted(
-        tuple(arrays["x"].tolist()), tuple(arrays["y"].tolist()), u, document.get("seed"), document.get("generator")
+        tuple(arrays["x"].tolist()),
+        tuple(arrays["y"].tolist()),
+        u,
+        document.get("seed"),
+        document.get("generator"),
+        coin_words,
     )
 
 
@@ -619,15 +625,10 @@ def write_tape_npy(tape: Tape, directory) -> dict:
 
     if not isinstance(tape, Tape):
         raise ValueError(f"tape must be a reference.Tape, got {type(tape).__name__}")
-    words = []
-    for u in tape.u:
-        # u = p / 2^k in lowest terms with k <= 64 is the word p 2^(64 - k): a shift, no division
-        numerator, denominator = u.as_integer_ratio()
-        shift = 65 - denominator.bit_length()
-        if denominator & (denominator - 1) or shift < 0:
-            t = len(words)
-            raise ValueError(f"tape.u[{t}] = {u} is not a multiple of 2^-64, so the npy form cannot hold it")
-        words.append(numerator << shift)
+    words = tape.coin_words()
+    if None in words:
+        t = words.index(None)
+        raise ValueError(f"tape.u[{t}] = {tape.u[t]} is not a multiple of 2^-64, so the npy form cannot hold it")
     if max(tape.x) >= 1 << 63:
         raise ValueError(f"tape.x holds {max(tape.x)}, beyond int64")
     folder = Path(directory).resolve()

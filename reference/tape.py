@@ -85,11 +85,30 @@ class Tape:
         object.__setattr__(self, "generator", generator)
 
     @classmethod
-    def _trusted(cls, x, y, u, seed, generator) -> Tape:
-        """For the sampler, whose output is valid by construction."""
+    def _trusted(cls, x, y, u, seed, generator, coin_words=None) -> Tape:
+        """For the sampler, whose output is valid by construction; `coin_words`: the
+        64-bit words its coins are (u_t = w_t / 2^64), when the sampler has them."""
         tape = object.__new__(cls)
         tape._set(x, y, u, seed, generator)
+        if coin_words is not None:
+            object.__setattr__(tape, "_coin_words", coin_words)
         return tape
+
+    def coin_words(self) -> tuple:
+        """Each coin u_t as its 64-bit word w_t = u_t 2^64, or None for a coin that is no
+        multiple of 2^-64 (a hand-written tape): the binary forms (pickle, .npy) hold
+        words. Computed once per tape (u = p / 2^k in lowest terms, k <= 64, is the word
+        p 2^(64 - k): a shift), and given by the sampler, which draws the words."""
+        words = self.__dict__.get("_coin_words")
+        if words is None:
+            words = []
+            for u in self.u:
+                numerator, denominator = u.as_integer_ratio()
+                shift = 65 - denominator.bit_length()
+                words.append(None if denominator & (denominator - 1) or shift < 0 else numerator << shift)
+            words = tuple(words)
+            object.__setattr__(self, "_coin_words", words)
+        return words
 
     @property
     def n(self) -> int:
@@ -100,18 +119,14 @@ class Tape:
         processes): x and y as machine arrays, each coin u = w / 2^64 as its 64-bit word w,
         and only the coins that are not such words (hand-written tapes) as Fractions.
         About twice as fast both ways as pickling the Fractions."""
-        words, others = array("Q"), []
-        for i, u in enumerate(self.u):
-            if _SCALE % u.denominator:
-                words.append(0)
-                others.append((i, u))
-            else:
-                words.append(u.numerator * (_SCALE // u.denominator))
+        coin_words = self.coin_words()
+        others = tuple((i, self.u[i]) for i, w in enumerate(coin_words) if w is None)
+        words = array("Q", (0 if w is None else w for w in coin_words))
         return _tape_from_arrays, (
             array("q", self.x).tobytes(),
             bytes(self.y),
             words.tobytes(),
-            tuple(others),
+            others,
             self.seed,
             self.generator,
         )
@@ -150,9 +165,11 @@ def _tape_from_arrays(x: bytes, y: bytes, words: bytes, others, seed, generator)
     xs.frombytes(x)
     ws.frombytes(words)
     u = [Fraction(w, _SCALE) for w in ws]
+    coin_words = list(ws)
     for i, value in others:
         u[i] = value
-    return Tape._trusted(tuple(xs), tuple(y), tuple(u), seed, generator)
+        coin_words[i] = None
+    return Tape._trusted(tuple(xs), tuple(y), tuple(u), seed, generator, tuple(coin_words))
 
 
 # -- the generator ------------------------------------------------------------------------
@@ -245,7 +262,7 @@ def sample_tape(instance: Instance, adversary: Adversary, seed) -> Tape:
     seed = check_sampling_inputs(instance, adversary, seed)
     n = adversary.n
     cdf, cdf_ceil, cdf_floor = cdf_table(instance.nu)
-    xs, ys, us = [], [], []
+    xs, ys, us, coin_words = [], [], [], []
     words, block = None, -1
     for start, end, eta_t, _ in adversary.bind(instance):
         label_rule = [Comparator(e) for e in eta_t]
@@ -268,5 +285,6 @@ def sample_tape(instance: Instance, adversary: Adversary, seed) -> Tape:
             xs.append(x)
             ys.append(y)
             us.append(Fraction(wu, _SCALE))
+            coin_words.append(wu)
     assert len(xs) == n
-    return Tape._trusted(tuple(xs), tuple(ys), tuple(us), seed, GENERATOR)
+    return Tape._trusted(tuple(xs), tuple(ys), tuple(us), seed, GENERATOR, tuple(coin_words))
