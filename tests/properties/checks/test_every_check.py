@@ -1,7 +1,12 @@
 """Every registered check of the property suite against the implementation under test
 (--impl / $CRAL_IMPL, default the reference). Expected failures come from
 properties.checks.registry.EXPECTED_FAILURES, each naming its FINDINGS.md entry, and each has its
-finding's counterexample as a known example (KNOWN_EXAMPLES) that runs first."""
+finding's counterexample as a known example (KNOWN_EXAMPLES) that runs first.
+
+In the default run (the reference, in-process) each check runs on a recording twin of
+the reference (tests/support/recording.py), and what the check declares it covers is what
+it called on the loaded profile's examples: the registry's claim, on every example the
+main job runs (tests/properties/checks/test_registry.py holds it on a few examples, slow)."""
 
 import pytest
 
@@ -9,6 +14,7 @@ from properties.checks.registry import EXPECTED_FAILURES, KNOWN_EXAMPLES, all_ch
 from properties.core.candidate import DEFAULT_IMPL
 from properties.judge.load import load_impl
 from properties.run.runner import NOT_APPLICABLE, PASSED, XFAIL, XPASS, run_check
+from tests.support.recording import recording_of
 
 CHECKS = all_checks()
 
@@ -27,7 +33,12 @@ def _param(name):
 
 @pytest.mark.parametrize("name", [_param(name) for name in CHECKS])
 def test_check(name, impl):
-    result = run_check(CHECKS[name], impl)
+    recording = recording_of(impl)
+    result = run_check(CHECKS[name], recording or impl)
+    if recording is not None:
+        covers = set(CHECKS[name].covers)
+        assert recording.modes <= covers, f"{name} calls {sorted(recording.modes - covers)}"
+        assert recording.modes == covers, f"{name} never called {sorted(covers - recording.modes)}"
     if result.status == NOT_APPLICABLE:
         pytest.skip(result.reason)
     if result.status == XPASS and impl.path != DEFAULT_IMPL:  # see properties/cli.py: not the candidate's failure

@@ -3,18 +3,18 @@
 Every mode of properties.core.contract.MODES -- each public name, and RobustCAL's modified and
 vanilla forms -- is covered by at least one check; and what a check declares it covers
 is what it calls: a recording candidate (the reference, in-process) logs every call a
-check makes on a few examples."""
+check makes on a few examples (slow; the default run checks the same claim on the loaded
+profile's examples in tests/properties/checks/test_every_check.py)."""
 
 from __future__ import annotations
 
 import pytest
 from hypothesis import Phase, settings
 
-import reference
 from properties.checks.registry import all_checks
-from properties.core.candidate import InProcessCandidate
 from properties.core.contract import MODES, PUBLIC_NAMES, REQUIRED, function_of
 from properties.run.runner import run_check
+from tests.support.recording import Recording
 
 CHECKS = all_checks()
 
@@ -38,20 +38,13 @@ def test_each_rule_of_robust_cal_has_every_trace_check_of_the_other():
     assert names("robust_cal") == names("robust_cal_vanilla") and names("robust_cal")
 
 
-class _Recording(InProcessCandidate):
-    def __init__(self):
-        super().__init__(reference, "reference")
-        self.modes = set()
-
-    def invoke(self, name, args, kwargs, timeout):
-        self.modes.add("robust_cal_vanilla" if name == "robust_cal" and kwargs.get("vanilla") else name)
-        return super().invoke(name, args, kwargs, timeout)
-
-
+# slow: the default run holds the same claim in tests/properties/checks/test_every_check.py,
+# where every check runs on a recording reference with the loaded profile's examples
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CHECKS))
 def test_a_check_calls_what_it_declares(name):
     check = CHECKS[name]
-    recording = _Recording()
+    recording = Recording()
     profile = settings(
         settings.default, max_examples=4, derandomize=True, database=None, phases=(Phase.explicit, Phase.generate)
     )
