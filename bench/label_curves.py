@@ -106,6 +106,7 @@ def main(argv=None) -> int:
             file=sys.stderr,
         )
         return 1
+    out.parent.mkdir(parents=True, exist_ok=True)  # --out is a prefix: its folder is the bench's to make
     write_csv(summary["rows"], out.with_name(out.name + ".csv"))
     written = plot_label_curves(summary["rows"], out, titles=experiments.ADVERSARY_TITLES, title=title(spec))
     seconds = time.perf_counter() - started

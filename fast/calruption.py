@@ -36,14 +36,13 @@ from .line9 import fit_distribution, risks
 from .nested import Nested
 from .pair_kernel import PairKernel
 from .pair_stats import (
-    HOST,
+    BLOCK_ELEMENTS,
     disagreement_counts,
     loss_difference_batches,
     min_q_on_disagreement,
     next_query_probabilities,
     q_groups,
 )
-from .pairs_device import line13_pair_value_device
 from .precision import FLOAT
 from .workspace import Workspace, array
 
@@ -162,7 +161,12 @@ def epoch_update(
     h_star, gap_hat, layers, level = decide(risk_hat, state.gap_hat, fparams.beta2, l)  # lines 10-12
     # line 13: q_{l+1}^x = max over pairs disagreeing at x of rho^ 4^(k - l - 1), k = min level
     clock("lines 10-12")
-    pair_value = line13_pair_value_device(HOST, rho, level, l, out=array(workspace, "pair_value", pairs, FLOAT))
+    pair_value = array(workspace, "pair_value", pairs, FLOAT)
+    step = max(1, BLOCK_ELEMENTS // num_h)
+    for r0 in range(0, num_h, step):  # by row blocks: no |H| x |H| integer temporary
+        r1 = min(num_h, r0 + step)
+        k = np.minimum(level[r0:r1, None], level[None, :])
+        np.ldexp(rho[r0:r1], 2 * (k - l - 1), out=pair_value[r0:r1])
     next_q = next_query_probabilities(H, pair_value, nested=nested)  # a nested class: fast/pairs_device.py
     clock("line 13")
     record = Epoch(

@@ -1,6 +1,6 @@
 """Lines 7, 8 (min q) and 13 of CALruption (Algorithm 2) for a NESTED class: the one route
 for nested classes, with every |H| x |H| array on the backend's device -- the host's numpy
-(fast/pair_stats.py and fast/calruption.py call it with the numpy backend) or an
+(fast/pair_stats.py calls it with the numpy backend) or an
 accelerator (fast/epoch_device.py).
 
 They return the numbers of the general routes (fast/pair_stats.py's kernel counts,

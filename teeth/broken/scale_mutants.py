@@ -30,12 +30,12 @@ MUTANTS = [
         FastMutant(
             "float32_counts",
             "the per-point seen counts behind line 7's rho^ |I_l| held in float32 (the prefix sums of a nested "
-            "class, fast/pair_stats.py; the judge's thresholds are one): the counts of an epoch of 10^12 rounds "
+            "class, fast/pairs_device.py; the judge's thresholds are one): the counts of an epoch of 10^12 rounds "
             "exceed 2^24 and round",
-            "pair_stats.py",
-            "        prefix = np.concatenate([[0], np.cumsum(np.asarray(seen, np.int64)[nested.order])])\n",
-            "        held = np.asarray(seen).astype(np.float32).astype(np.int64)  # held in float32\n"
-            "        prefix = np.concatenate([[0], np.cumsum(held[nested.order])])\n",
+            "pairs_device.py",
+            "    prefix = np.concatenate([[0], np.cumsum(np.asarray(seen_host, np.int64)[nested.order])])\n",
+            "    held = np.asarray(seen_host).astype(np.float32).astype(np.int64)  # held in float32\n"
+            "    prefix = np.concatenate([[0], np.cumsum(held[nested.order])])\n",
             "-",
         ),
         hidden_at=(64, 10**7),
