@@ -25,6 +25,9 @@ from reference.instance import Instance
 
 from .matrix_instance import MatrixInstance
 
+# the counts are int64: a horizon up to 2^62 leaves room for the sums of counts and labels
+MAX_ROUNDS = 2**62
+
 
 class Environment:
     """nu* and the adversary's segments as float64 (the sampling probabilities)."""

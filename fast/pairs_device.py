@@ -218,9 +218,9 @@ def next_q_device(b, nested, pair_value) -> np.ndarray:
     return result
 
 
-def line13_pair_value_device(b, rho, level, l: int, out=None):
-    """Line 13's pair value rho^ 4^(k - l - 1), k = min(level_h, level_h'), as a device
-    array like rho (into `out` if given); equal bit for bit to np.ldexp(rho, 2 (k - l - 1)).
+def line13_pair_value_device(b, rho, level, l: int):
+    """Line 13's pair value rho^ 4^(k - l - 1), k = min(level_h, level_h'), as a new device
+    array like rho; equal bit for bit to np.ldexp(rho, 2 (k - l - 1)).
 
     ldexp is not in the standard. The exponent e = 2 (k - l - 1) enters as the factor
     p_h = 2^e computed on the host with np.ldexp(1, e) per hypothesis (O(|H|)): exactly
@@ -235,8 +235,7 @@ def line13_pair_value_device(b, rho, level, l: int, out=None):
     np_dtype = b.to_numpy(rho[:1, :1]).dtype if rho.shape[0] else np.dtype(np.float64)
     exponent = 2 * (np.asarray(level, np.int64) - l - 1)
     power = b.asarray(np.ldexp(np.ones(len(exponent), np_dtype), exponent), rho.dtype)
-    if out is None:
-        out = xp.empty(rho.shape, dtype=rho.dtype, **_on(b))
+    out = xp.empty(rho.shape, dtype=rho.dtype, **_on(b))
     for r0, r1 in _blocks(rho.shape[0], rho.shape[1], b):
         out[r0:r1, :] = rho[r0:r1, :] * xp.minimum(power[r0:r1, None], power[None, :])
     return out

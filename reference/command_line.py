@@ -215,6 +215,22 @@ def output_file(option: str, path: str | None) -> None:
         raise UsageError(f"{option} {path}: cannot be written (permission denied)")
 
 
+def bytes_text(amount: float) -> str:
+    """An estimate of memory for a one-line message: "11.7 GB", "330 MB"."""
+    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
+        if amount >= size:
+            return f"{amount / size:.3g} {unit}"
+    return f"{amount:.3g} bytes"
+
+
+def seconds_text(amount: float) -> str:
+    """An estimate of time for a one-line message: "16.8 minutes", "3.1 days"."""
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if amount >= size:
+            return f"{amount / size:.3g} {unit}"
+    return f"{amount:.3g} s"
+
+
 def within_limit(option: str, given, amount: float, limit: float, estimate: str, *, yes: bool) -> None:
     """Before any work: `amount` of what `option` = `given` asks for (rounds, tasks,
     entries) above `limit` runs only with --yes; without it, one line with the estimate of

@@ -34,6 +34,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
+from fast.counts import MAX_ROUNDS
+from reference.command_line import bytes_text, seconds_text
+
 ALGORITHMS = ("passive", "RobustCAL", "CALruption")
 ADVERSARIES = ("clean", "misspecified", "early_burst")
 ADVERSARY_TITLES = {
@@ -90,28 +93,12 @@ BUILTIN_SPECS = {
 COVERAGE_SETTINGS = ("catoni-small",)
 
 # -- sizes, checked before any work ---------------------------------------------------------
-# counts mode (fast.*_counts) counts rounds in int64: n up to 2^62 leaves room for its sums
-MAX_N = 2**62
 # above these a campaign runs only with --yes (properties/campaign/cli.py); the per-unit
 # figures behind the estimates were measured on the built-in specs' instances
 MAX_TASKS = 100_000  # the task list is held in memory, about TASK_BYTES a task
 TASK_BYTES = 500
 MAX_POINTS = 2048  # each curves task builds a points x points threshold table
 ENTRY_BYTES, ENTRY_SECONDS = 16, 3e-6  # of that table, per entry (reference.instances.thresholds)
-
-
-def _bytes(amount: float) -> str:
-    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
-        if amount >= size:
-            return f"{amount / size:.3g} {unit}"
-    return f"{amount:.3g} bytes"
-
-
-def _seconds(amount: float) -> str:
-    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
-        if amount >= size:
-            return f"{amount / size:.3g} {unit}"
-    return f"{amount:.3g} s"
 
 
 def task_count(spec: dict) -> int:
@@ -122,7 +109,7 @@ def task_count(spec: dict) -> int:
 
 
 def tasks_estimate(count: int) -> str:
-    return f"{count:,} tasks, a task list of about {_bytes(count * TASK_BYTES)} before the first runs"
+    return f"{count:,} tasks, a task list of about {bytes_text(count * TASK_BYTES)} before the first runs"
 
 
 def size_limits(spec: dict) -> list[tuple[str, object, float, float, str]]:
@@ -139,7 +126,7 @@ def size_limits(spec: dict) -> list[tuple[str, object, float, float, str]]:
                 spec["points"],
                 MAX_POINTS,
                 f"each task builds a {spec['points']:,} x {spec['points']:,} threshold table, about "
-                f"{_bytes(entries * ENTRY_BYTES)} and {_seconds(entries * ENTRY_SECONDS)} a task",
+                f"{bytes_text(entries * ENTRY_BYTES)} and {seconds_text(entries * ENTRY_SECONDS)} a task",
             )
         )
     return found
@@ -208,10 +195,10 @@ def validate_spec(spec) -> dict:
         _names(spec["algorithms"], "spec.algorithms", ALGORITHMS)
         _names(spec["adversaries"], "spec.adversaries", ADVERSARIES)
         sizes = _int_list(spec["n"], "spec.n", 1)
-        too_large = [n for n in sizes if n > MAX_N]
+        too_large = [n for n in sizes if n > MAX_ROUNDS]
         if too_large:
             raise ValueError(
-                f"spec.n must be at most 2^62 = {MAX_N} (counts mode counts rounds in int64), got {too_large[0]}"
+                f"spec.n must be at most 2^62 = {MAX_ROUNDS} (counts mode counts rounds in int64), got {too_large[0]}"
             )
         if len(set(sizes)) < len(sizes):
             raise ValueError(f"spec.n must not repeat a value, got {spec['n']!r}")

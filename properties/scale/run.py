@@ -21,6 +21,7 @@ from fractions import Fraction
 import numpy as np
 
 import reference as R
+from fast.counts import MAX_ROUNDS
 from properties.checks.crosscheck import AlgorithmReport, Summary, _Comparer, summary_text
 from properties.checks.free_choices import divergence_of
 from properties.checks.judgement import Judgement
@@ -28,7 +29,7 @@ from properties.checks.tolerances import table
 from properties.core.candidate import CandidateFault, InProcessCandidate, arithmetic_of_module
 from properties.judge.isolation import IsolatedCandidate
 from reference.calruption import epoch_length
-from reference.command_line import within_limit
+from reference.command_line import bytes_text, seconds_text, within_limit
 from reference.version import code_version, suite_line
 
 from .epoch import EpochJudge, Expect
@@ -336,14 +337,13 @@ def report_text(summary: Summary, results, seed: int | None = None) -> str:
 # `crosscheck --counts --in-process` at sizes 1024 and 2048: 330 MB, 25 s and 875 MB, 72 s)
 MAX_SIZE = 8192
 ENTRY_BYTES, ENTRY_SECONDS = 175, 15e-6
-MAX_N = 2**62  # counts mode counts rounds in int64
 
 
 def size_estimate(size: int) -> str:
     entries = size * size
     return (
-        f"|H| = |X| = {size:,} is a matrix of {entries:,} entries, about {entries * ENTRY_BYTES / 1e9:.3g} GB "
-        f"and {entries * ENTRY_SECONDS / 3600:.3g} hours"
+        f"|H| = |X| = {size:,} is a matrix of {entries:,} entries, about {bytes_text(entries * ENTRY_BYTES)} "
+        f"and {seconds_text(entries * ENTRY_SECONDS)}"
     )
 
 
@@ -366,8 +366,8 @@ def main(args) -> int:
         within_limit("--sizes", args.sizes, size, MAX_SIZE, size_estimate(size), yes=args.yes)
     timeout = DEFAULT_TIMEOUT_S if args.timeout is None else args.timeout
     n = args.n if args.n is not None else DEFAULT_N
-    if not 1 <= n <= MAX_N:
-        raise ValueError(f"--n must be in [1, 2^62 = {MAX_N}] (counts mode counts rounds in int64), got {n}")
+    if not 1 <= n <= MAX_ROUNDS:
+        raise ValueError(f"--n must be in [1, 2^62 = {MAX_ROUNDS}] (counts mode counts rounds in int64), got {n}")
     summary, results = judge_counts(
         args.candidate or DEFAULT_CANDIDATE,
         sizes,
