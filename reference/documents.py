@@ -626,17 +626,24 @@ def write_tape_npy(tape: Tape, directory) -> dict:
     if not isinstance(tape, Tape):
         raise ValueError(f"tape must be a reference.Tape, got {type(tape).__name__}")
     words = tape.coin_words()
-    if None in words:
-        t = words.index(None)
-        raise ValueError(f"tape.u[{t}] = {tape.u[t]} is not a multiple of 2^-64, so the npy form cannot hold it")
-    if max(tape.x) >= 1 << 63:
-        raise ValueError(f"tape.x holds {max(tape.x)}, beyond int64")
+    try:  # fromiter refuses a None word and an x beyond int64 in C, without a Python pass first
+        arrays = {
+            "x": np.fromiter(tape.x, dtype=NPY_FILES["x"][1], count=tape.n),
+            "y": np.frombuffer(bytes(tape.y), dtype=NPY_FILES["y"][1]),
+            "u_words": np.fromiter(words, dtype=NPY_FILES["u_words"][1], count=tape.n),
+        }
+    except (TypeError, OverflowError):
+        if None in words:
+            t = words.index(None)
+            raise ValueError(
+                f"tape.u[{t}] = {tape.u[t]} is not a multiple of 2^-64, so the npy form cannot hold it"
+            ) from None
+        raise ValueError(f"tape.x holds {max(tape.x)}, beyond int64") from None
     folder = Path(directory).resolve()
     folder.mkdir(parents=True, exist_ok=True)
-    values = {"x": tape.x, "y": tape.y, "u_words": words}
     document = {"format": "cral-tape-npy", "version": 1, "n": tape.n}
-    for field, (name, dtype) in NPY_FILES.items():
-        np.save(folder / name, np.asarray(values[field], dtype=dtype), allow_pickle=False)
+    for field, (name, _) in NPY_FILES.items():
+        np.save(folder / name, arrays[field], allow_pickle=False)
         document[field] = str(folder / name)
     document.update(seed=tape.seed, generator=tape.generator)
     return validate(document, "tape-npy", source="write_tape_npy")

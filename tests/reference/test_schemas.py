@@ -848,6 +848,8 @@ def test_npy_tape_round_trips_with_relative_paths_from_the_document_folder(tmp_p
     assert documents.load_tape(tmp_path / "tape.json") == tape
     with pytest.raises(ValueError, match=r"tape\.u\[0\] = 1/3 is not a multiple of 2\^-64"):
         documents.write_tape_npy(reference.Tape([0], [1], [Fraction(1, 3)]), tmp_path / "no")
+    with pytest.raises(ValueError, match=r"tape\.x holds 9223372036854775808, beyond int64"):
+        documents.write_tape_npy(reference.Tape([2**63], [1], [Fraction(1, 2)]), tmp_path / "big")
 
 
 def _spoil_header(path: Path, descr: str, fortran: bool, shape):
