@@ -501,10 +501,27 @@ DRAWN = [
 ]
 
 
-@pytest.mark.parametrize("kind, arithmetic, strategy", DRAWN, ids=[f"{k}-{a}-{i}" for i, (k, a, _) in enumerate(DRAWN)])
-@settings(FUZZ, max_examples=10)  # 24 schemas; from_schema's draws of nested documents are slow
+DRAWN_IDS = [f"{k}-{a}-{i}" for i, (k, a, _) in enumerate(DRAWN)]
+
+
+# from_schema's draws of nested documents are slow: the default run draws a few documents of
+# each of the 24 schemas, the slow run many more of the same
+@pytest.mark.parametrize("kind, arithmetic, strategy", DRAWN, ids=DRAWN_IDS)
+@settings(FUZZ, max_examples=3)
 @given(data=st.data())
 def test_documents_drawn_from_the_schemas_validate_and_load_or_are_refused(kind, arithmetic, strategy, data):
+    _drawn_document_validates_and_loads_or_is_refused(kind, arithmetic, strategy, data)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind, arithmetic, strategy", DRAWN, ids=DRAWN_IDS)
+@settings(FUZZ, max_examples=25)
+@given(data=st.data())
+def test_many_documents_drawn_from_the_schemas_validate_and_load_or_are_refused(kind, arithmetic, strategy, data):
+    _drawn_document_validates_and_loads_or_is_refused(kind, arithmetic, strategy, data)
+
+
+def _drawn_document_validates_and_loads_or_is_refused(kind, arithmetic, strategy, data):
     document = data.draw(strategy(), label=f"{kind} document ({arithmetic})")
     documents.validate(document, kind, arithmetic=arithmetic)
     assert documents.parse_json(json.dumps(document, ensure_ascii=False).encode("utf-8")) == document

@@ -3,10 +3,10 @@
 properties.checks.registry.EXPECTED_FAILURES, each naming its FINDINGS.md entry, and each has its
 finding's counterexample as a known example (KNOWN_EXAMPLES) that runs first.
 
-In the default run (the reference, in-process) each check runs on a recording twin of
-the reference (tests/support/recording.py), and what the check declares it covers is what
-it called on the loaded profile's examples: the registry's claim, on every example the
-main job runs (tests/properties/checks/test_registry.py holds it on a few examples, slow)."""
+In the default run (the reference, in-process) each check runs, in its quick form, on a
+recording twin of the reference (tests/support/recording.py), and what the check declares it
+covers is what it called; `-m slow` holds the same on the loaded profile's examples, every
+example the main job runs."""
 
 import pytest
 
@@ -33,8 +33,23 @@ def _param(name):
 
 @pytest.mark.parametrize("name", [_param(name) for name in CHECKS])
 def test_check(name, impl):
+    # On the built-in reference the full profile's run of every check is the main job
+    # (`python -m properties check`, the first line CI runs): here its quick form (the known
+    # examples, profiles.QUICK_EXAMPLES generated ones, the fixed experiments on fewer seeds)
+    # holds the statuses and the coverage claim, and test_check_on_the_full_profile (slow) runs
+    # the full profile. A candidate named by --impl is judged on the full profile.
+    _check_passes_and_calls_what_it_covers(name, impl, quick=impl.path == DEFAULT_IMPL)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [_param(name) for name in CHECKS])
+def test_check_on_the_full_profile(name, impl):
+    _check_passes_and_calls_what_it_covers(name, impl, quick=False)
+
+
+def _check_passes_and_calls_what_it_covers(name, impl, quick: bool):
     recording = recording_of(impl)
-    result = run_check(CHECKS[name], recording or impl)
+    result = run_check(CHECKS[name], recording or impl, quick=quick)
     if recording is not None:
         covers = set(CHECKS[name].covers)
         assert recording.modes <= covers, f"{name} calls {sorted(recording.modes - covers)}"
