@@ -127,7 +127,11 @@ def _solver(premises, integers, claim=None, rlimit: int = RLIMIT):
     facts = [enc.formula(relation(p, integers)) for p in premises]
     if claim is not None:
         facts.append(z3.Not(enc.formula(relation(claim, integers))))
-    solver = z3.SolverFor("QF_NIRA" if integers else "QF_NRA", ctx=enc.ctx)
+    # nlsat itself, not the QF_NRA logic's default strategy: that strategy is a portfolio whose
+    # branches run under wall-clock limits (try_for), so on a loaded machine a probe near the
+    # rlimit came back "unknown" where an idle one found its model, and a sharp constant's
+    # bisection stopped early (the committed report must be the same on every run)
+    solver = z3.SolverFor("QF_NIRA", ctx=enc.ctx) if integers else z3.Tactic("qfnra-nlsat", ctx=enc.ctx).solver()
     solver.set("rlimit", rlimit)
     solver.add(*facts, *enc.side)
     return enc, solver
