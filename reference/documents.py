@@ -248,6 +248,17 @@ def validate(document, kind: str, *, arithmetic: str = "exact", source: str = "d
     return document
 
 
+def conforms(document, kind: str, *, arithmetic: str = "exact") -> bool:
+    """Whether `document` is valid against the schema of `kind`, as `validate` decides it
+    (the inlined schema's check, reference/schema_check.py), without a message: False also
+    where only validate can tell (it then names what is wrong)."""
+    fast = _fast_validator(kind, arithmetic)
+    try:
+        return fast is not None and fast.is_valid(document)
+    except (RecursionError, ValueError):
+        return False
+
+
 def schema_errors(document, kind: str, *, arithmetic: str = "exact", source: str = "document") -> list[str]:
     """Every way `document` breaks the schema of `kind`, one line each (JSON path, what is
     wrong, the value), in document order; [] for a valid document (the conformance kit,
@@ -348,6 +359,50 @@ def parse_json(data: bytes | str, source: str = "document"):
     if problem is not None:
         parts, what, value = problem
         raise DocumentError(f"{source}: at {json_path(parts)}: {what}" + ("" if value is None else f", got {value}"))
+    return document
+
+
+class _NotPlainJSON(Exception):
+    """Something parse_json refuses or names (or might): parse_plain gives up."""
+
+
+def _unique_pairs(items):
+    obj = dict(items)
+    if len(obj) != len(items):
+        raise _NotPlainJSON
+    return obj
+
+
+def _refused(text_: str):
+    raise _NotPlainJSON
+
+
+def _finite(text_: str) -> float:
+    value = float(text_)
+    if not math.isfinite(value):
+        raise _NotPlainJSON
+    return value
+
+
+def parse_plain(data: bytes):
+    """The document parse_json returns for UTF-8 `data`, when it holds nothing that
+    parse_json refuses; None where it might hold something (parse_json names it). One
+    difference: the depth is not checked, so a caller takes the document only once it has
+    bounded its depth itself (a trace decoded as the reference's types is at most 6 deep).
+    The C parser's own integer reading stands in for parse_json's digit limit (the same
+    limit: int() refuses what parse_json calls too long), and a plain dict per object for
+    its duplicate-key bookkeeping."""
+    if not isinstance(data, bytes) or data.startswith(b"\xef\xbb\xbf"):
+        return None
+    if not (sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0):
+        return None  # no limit in int(): parse_json's own limit decides
+    try:
+        text = data.decode("utf-8")  # strict: a lone surrogate's bytes are refused here already
+        document = json.loads(text, object_pairs_hook=_unique_pairs, parse_constant=_refused, parse_float=_finite)
+    except (ValueError, RecursionError, _NotPlainJSON):  # UnicodeDecodeError, JSONDecodeError: ValueErrors
+        return None
+    if _SURROGATE_ESCAPE.search(text):
+        return None
     return document
 
 
@@ -724,6 +779,7 @@ def load_catoni_root(document, *, arithmetic: str = "exact", source: str | None 
 __all__ = [
     "ARITHMETICS",
     "CLIP",
+    "conforms",
     "DocumentError",
     "KINDS",
     "MAX_DEPTH",
@@ -740,6 +796,7 @@ __all__ = [
     "load_trace",
     "numbers_as_text",
     "parse_json",
+    "parse_plain",
     "read_document",
     "schema",
     "schema_dir",

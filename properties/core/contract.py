@@ -56,14 +56,30 @@ def _malformed(check: str, what: str, error) -> CallFailed:
     return CallFailed(Violation.of(check, f"returned a malformed {what}: {error}"))
 
 
+class DecodedTrace(dict):
+    """A trace document together with the trace the judge decoded from it while reading
+    it (properties/judge/command.py reads a program's exact trace in one pass), so that
+    decode_trace does not decode it again. The judge builds it; a candidate's own result
+    is never one."""
+
+    __slots__ = ("trace",)
+
+    def __init__(self, document: dict, trace):
+        super().__init__(document)
+        self.trace = trace
+
+
 def decode_trace(check: str, plain, mode: str):
     """A trace of `mode`, as the reference's dataclasses. The trace must be of the
     algorithm asked for: a vanilla request answered by the modified rule (or the other
     way round) is a failure, not a trace to judge by its own claim."""
-    try:
-        trace = trace_from_json(plain)
-    except (ValueError, TypeError, AttributeError) as error:
-        raise _malformed(check, f"{mode} trace", error) from None
+    if type(plain) is DecodedTrace:
+        trace = plain.trace
+    else:
+        try:
+            trace = trace_from_json(plain)
+        except (ValueError, TypeError, AttributeError) as error:
+            raise _malformed(check, f"{mode} trace", error) from None
     if not isinstance(trace, TRACE_TYPES[mode]) or trace.algorithm != mode:
         raise CallFailed(
             Violation.of(
@@ -277,6 +293,7 @@ def decode_tape(check: str, plain) -> Tape:
 
 __all__ = [
     "CHECKED_IF_PRESENT",
+    "DecodedTrace",
     "MODES",
     "OPTIONAL",
     "PROTOCOL_ALGORITHMS",

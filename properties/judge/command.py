@@ -26,6 +26,7 @@ properties/judge/processes.py."""
 from __future__ import annotations
 
 import collections
+import dataclasses
 import json
 import os
 import selectors
@@ -35,12 +36,14 @@ import stat
 import subprocess
 import tempfile
 import time
+import types
+import typing
 from fractions import Fraction
 
 from properties.core import candidate as impl
 from properties.core import representations
 from properties.core.candidate import Candidate, CandidateFault
-from properties.core.contract import ARITHMETICS, PROTOCOL_ALGORITHMS, TRACE_MODES, function_of
+from properties.core.contract import ARITHMETICS, PROTOCOL_ALGORITHMS, TRACE_MODES, DecodedTrace, function_of
 from properties.core.plain import NotPlain, to_plain
 from properties.core.violation import clip
 from properties.judge.either_forms import read_either_forms
@@ -61,6 +64,7 @@ from reference import documents
 from reference.exact import fraction_text
 from reference.serialization import to_jsonable
 from reference.tape import Tape
+from reference.trace import TRACE_TYPES, trace_from_json
 
 PROTOCOL_VERSION = 1
 REQUEST_FORMAT = "cral-run-request"
@@ -176,7 +180,7 @@ class CommandCandidate(Candidate):
             )
         inputs = self._inputs(algorithm, args, kwargs)
         document = self._run(algorithm, inputs, timeout)
-        if algorithm in TRACE_MODES and document.get("format") == "cral-trace":
+        if algorithm in TRACE_MODES and document.get("format") == "cral-trace" and type(document) is not DecodedTrace:
             document = self._normalised(document, inputs)
         return self._plain_result(algorithm, name, document)
 
@@ -437,6 +441,10 @@ class CommandCandidate(Candidate):
     ) -> dict:
         """The result document: one JSON document of the expected format (or an error
         document), valid against its schema."""
+        if code == 0 and algorithm in TRACE_MODES and getattr(self, "arithmetic", "exact") == "exact":
+            decoded = self._plain_trace(data)
+            if decoded is not None:
+                return decoded
         if not data.strip():
             if code != 0:
                 self._fail(directory, exit_message, values)
@@ -481,6 +489,34 @@ class CommandCandidate(Candidate):
         if algorithm == "loss_difference_samples" and kind != "error" and isinstance(document.get("results"), list):
             document = _samples_as_text(document)
         return document
+
+    def _plain_trace(self, data: bytes) -> DecodedTrace | None:
+        """An exact program's trace written as the reference writes it, read in one pass
+        over its values after the parse: held to its schema, docs/protocol.md section 6's
+        *either* forms read (as _normalised does), decoded; None for anything else, for
+        the general reading (_read) to judge and name. What this takes, the general
+        reading takes too, to the same trace: the compiled decoder takes no integer for a
+        rational and no unknown field, so representations.accept_document would leave the
+        document as it is, and a document it takes nests no deeper than the trace's types
+        (_TRACE_NESTING), so parse_json's depth check passes."""
+        if not _ONE_PASS:
+            return None
+        document = documents.parse_plain(data)
+        if not (
+            isinstance(document, dict)
+            and document.get("format") == "cral-trace"
+            and documents.conforms(document, "trace")
+        ):
+            return None
+        document, read = read_either_forms(document, None, "exact")  # exact: the request's params are not read
+        try:
+            trace = trace_from_json(document, plain_only=True)
+        except (ValueError, TypeError, AttributeError):
+            return None
+        if trace is None:
+            return None
+        self.normalised.update(read)
+        return DecodedTrace(document, trace)
 
     def _execute(
         self, command: str, payload: bytes, directory: str, timeout: float | None, where: str, extra_env: dict
@@ -701,6 +737,23 @@ class CommandCandidate(Candidate):
                 self._stop_server()
                 continue
             return data, code, stderr_tail
+
+
+def _nesting(tp) -> int:
+    """How many levels of JSON objects and arrays a value of the type `tp` spans."""
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        return max(_nesting(option) for option in typing.get_args(tp))
+    if origin is tuple:
+        return 1 + max((_nesting(a) for a in typing.get_args(tp) if a is not Ellipsis), default=0)
+    if dataclasses.is_dataclass(tp):
+        hints = typing.get_type_hints(tp)
+        return 1 + max(_nesting(hints[f.name]) for f in dataclasses.fields(tp))
+    return 0
+
+
+_TRACE_NESTING = max(_nesting(tp) for tp in TRACE_TYPES.values())
+_ONE_PASS = _TRACE_NESTING <= documents.MAX_DEPTH  # else parse_json's depth check must run (_plain_trace)
 
 
 def _tape_plain(tape: Tape) -> dict:
