@@ -266,12 +266,28 @@ class CommandCandidate(Candidate):
                 shutil.rmtree(directory, ignore_errors=True)
         if document is None:
             document = tape.to_json()
-        self._tapes[key] = (tape, document)
+        # its JSON text too: every request on this tape carries it (_request_bytes)
+        self._tapes[key] = (tape, document, json.dumps(document, separators=(",", ":")).encode())
         while len(self._tapes) > 4:
-            _, (_, old) = self._tapes.popitem(last=False)
+            _, (_, old, _) = self._tapes.popitem(last=False)
             if old.get("format") == "cral-tape-npy":
                 shutil.rmtree(os.path.dirname(old["x"]), ignore_errors=True)
         return document
+
+    def _request_bytes(self, request: dict) -> bytes:
+        """json.dumps(request) in its compact form, a cached tape's part taken as encoded
+        when its tape was (_tape): the same bytes."""
+        tape = request.get("tape")
+        encoded = next((text for _, document, text in self._tapes.values() if document is tape), None)
+        if encoded is None:
+            return json.dumps(request, separators=(",", ":")).encode()
+        parts = (
+            json.dumps(key).encode()
+            + b":"
+            + (encoded if key == "tape" else json.dumps(value, separators=(",", ":")).encode())
+            for key, value in request.items()
+        )
+        return b"{" + b",".join(parts) + b"}"
 
     def accept_result(self, name: str, plain):
         return plain  # read by properties/core/representations.py in _read, before its schema judged it
@@ -379,7 +395,7 @@ class CommandCandidate(Candidate):
             "output": output_path,
             **inputs,
         }
-        payload = json.dumps(request, separators=(",", ":")).encode()
+        payload = self._request_bytes(request)
         with open(request_path, "wb") as handle:
             handle.write(payload)
         command = (
@@ -644,7 +660,7 @@ class CommandCandidate(Candidate):
         for directory in list(getattr(self, "_recent", ())):
             shutil.rmtree(directory, ignore_errors=True)
         self._recent.clear()
-        for _, (_, document) in getattr(self, "_tapes", {}).items():
+        for _, (_, document, _) in getattr(self, "_tapes", {}).items():
             if document.get("format") == "cral-tape-npy":
                 shutil.rmtree(os.path.dirname(document["x"]), ignore_errors=True)
         self._tapes.clear()
@@ -676,10 +692,9 @@ class CommandCandidate(Candidate):
         """One call through the serving process: the request as one line, the result as
         one line; the request file (the reproducer, in the one-shot form) is written only
         when it is kept -- a failing call, the minimal example of a failing check."""
-        line = json.dumps(
-            {"format": REQUEST_FORMAT, "version": PROTOCOL_VERSION, "algorithm": algorithm, **inputs},
-            separators=(",", ":"),
-        ).encode()
+        line = self._request_bytes(
+            {"format": REQUEST_FORMAT, "version": PROTOCOL_VERSION, "algorithm": algorithm, **inputs}
+        )
         directory = self._new_directory(b"")
         # the request file, written if it is kept, is the one-shot form: `CMD request.json` reproduces the call
         self._unwritten[directory] = (

@@ -852,6 +852,17 @@ def test_npy_tape_round_trips_with_relative_paths_from_the_document_folder(tmp_p
         documents.write_tape_npy(reference.Tape([2**63], [1], [Fraction(1, 2)]), tmp_path / "big")
 
 
+@pytest.mark.parametrize("points", [[0, 1, 2], [0, 300, 2**40]])  # below 256 (through bytes) and beyond
+def test_npy_tape_files_are_the_bytes_np_save_writes(tmp_path, points):
+    tape = reference.Tape(points, [1, 0, 1], [Fraction(1, 2), Fraction(0), Fraction(3, 2**64)])
+    document = documents.write_tape_npy(tape, tmp_path / "t")
+    for field, (name, dtype) in documents.NPY_FILES.items():
+        saved = tmp_path / f"saved-{name}"
+        np.save(saved, np.load(document[field]).astype(dtype), allow_pickle=False)
+        assert Path(document[field]).read_bytes() == saved.read_bytes(), field
+    assert documents.load_tape(document) == tape
+
+
 def _spoil_header(path: Path, descr: str, fortran: bool, shape):
     data = np.load(path).tobytes()
     with open(path, "wb") as handle:

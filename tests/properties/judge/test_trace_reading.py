@@ -141,3 +141,26 @@ def test_integers_for_rationals_are_read_the_general_way_to_the_same_trace(candi
     assert candidate._plain_trace(data) is None
     outcome = _same(candidate, data, mode, params, tmp_path, monkeypatch)
     assert outcome[0] == "trace" and outcome[1] == R.trace_from_json(trace)
+
+
+@pytest.mark.parametrize("tape_format", ["json", "npy"])
+def test_a_request_on_a_cached_tape_is_the_bytes_json_writes(tmp_path, tape_format):
+    describe = tmp_path / "describe.json"
+    describe.write_text(
+        json.dumps(
+            {
+                "format": "cral-describe",
+                "version": 1,
+                "implements": list(MODES),
+                "arithmetic": "exact",
+                "tape_formats": ["json", "npy"],
+            }
+        )
+    )
+    instance, params, tape = CASES[1]
+    with CommandCandidate(f"cat {describe} < {{request}}", keep_dir=str(tmp_path), tape_format=tape_format) as made:
+        inputs = made._inputs("calruption", (instance.hypotheses, tape, params), {})
+        assert inputs["tape"]["format"] == ("cral-tape" if tape_format == "json" else "cral-tape-npy")
+        request = {"format": "cral-run-request", "version": 1, "algorithm": "calruption", "output": "o\u00e9", **inputs}
+        assert made._request_bytes(request) == json.dumps(request, separators=(",", ":")).encode()
+        assert made._inputs("passive", (instance.hypotheses, tape, params), {})["tape"] is inputs["tape"]
