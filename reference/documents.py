@@ -592,7 +592,40 @@ def load_tape(document, *, source: str | None = None) -> Tape:
     validate(document, "tape-npy" if npy else "tape", source=source)
     if npy:
         return _load_npy_tape(document, source, folder)
-    return _build(source, document, lambda: Tape.from_json(document))
+    return _plain_inline_tape(document) or _build(source, document, lambda: Tape.from_json(document))
+
+
+def _plain_inline_tape(document: dict) -> Tape | None:
+    """Tape.from_json(document) for a valid inline tape every value of which is as the
+    sampler writes it (integers, "p/q" of decimal digits), built without Tape's checks of
+    each entry (~3x faster), which it makes itself on plain ints; None where anything is
+    otherwise, for Tape.from_json to judge and name."""
+    x, y, u = document.get("x"), document.get("y"), document.get("u")
+    seed, generator = document.get("seed"), document.get("generator")
+    if not (type(x) is list and type(y) is list and type(u) is list and x and len(x) == len(y) == len(u)):
+        return None
+    if set(document) - {"format", "version", "generator", "seed", "x", "y", "u"}:
+        return None
+    if seed is not None and not (type(seed) is int and 0 <= seed < 1 << 64):
+        return None
+    if not (generator is None or type(generator) is str):
+        return None
+    if set(map(type, x)) != {int} or min(x) < 0 or set(map(type, y)) != {int} or not set(y) <= {0, 1}:
+        return None
+    coins = []
+    for text in u:
+        if type(text) is not str:
+            return None
+        numerator, slash, denominator = text.partition("/")
+        if not (numerator.isascii() and numerator.isdigit() and denominator.isascii()):
+            return None
+        if slash and not denominator.isdigit():
+            return None
+        p, q = int(numerator), int(denominator) if slash else 1
+        if not 0 <= p < q:  # u_t in [0, 1), q > 0
+            return None
+        coins.append(Fraction(p, q))
+    return Tape._trusted(tuple(x), tuple(y), tuple(coins), seed, generator)
 
 
 def _shown_path(name) -> str:

@@ -56,25 +56,25 @@ def _malformed(check: str, what: str, error) -> CallFailed:
     return CallFailed(Violation.of(check, f"returned a malformed {what}: {error}"))
 
 
-class DecodedTrace(dict):
-    """A trace document together with the trace the judge decoded from it while reading
-    it (properties/judge/command.py reads a program's exact trace in one pass), so that
-    decode_trace does not decode it again. The judge builds it; a candidate's own result
-    is never one."""
+class Decoded(dict):
+    """A result document together with what the judge decoded from it while reading it
+    (properties/judge/command.py reads a program's exact trace in one pass, and a tape it
+    has built already), so that decode_trace and decode_tape do not decode it again. The
+    judge builds it; a candidate's own result is never one (plain.py makes plain dicts)."""
 
-    __slots__ = ("trace",)
+    __slots__ = ("value",)
 
-    def __init__(self, document: dict, trace):
+    def __init__(self, document: dict, value):
         super().__init__(document)
-        self.trace = trace
+        self.value = value
 
 
 def decode_trace(check: str, plain, mode: str):
     """A trace of `mode`, as the reference's dataclasses. The trace must be of the
     algorithm asked for: a vanilla request answered by the modified rule (or the other
     way round) is a failure, not a trace to judge by its own claim."""
-    if type(plain) is DecodedTrace:
-        trace = plain.trace
+    if type(plain) is Decoded:
+        trace = plain.value
     else:
         try:
             trace = trace_from_json(plain)
@@ -270,6 +270,8 @@ def decode_tape(check: str, plain) -> Tape:
     """sample_tape's tape: fields x, y and either u (rationals in [0, 1)) or u_words
     (64-bit integers w, u = w / 2^64), optionally seed and generator; validated by
     reference.Tape (so a coin outside [0, 1) or a label outside {0, 1} is named)."""
+    if type(plain) is Decoded and isinstance(plain.value, Tape):
+        return plain.value
     if not isinstance(plain, dict):
         raise CallFailed(Violation.of(check, "sample_tape must return a tape object", got=_shape(plain)))
     try:
@@ -293,7 +295,7 @@ def decode_tape(check: str, plain) -> Tape:
 
 __all__ = [
     "CHECKED_IF_PRESENT",
-    "DecodedTrace",
+    "Decoded",
     "MODES",
     "OPTIONAL",
     "PROTOCOL_ALGORITHMS",

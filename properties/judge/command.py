@@ -43,7 +43,7 @@ from fractions import Fraction
 from properties.core import candidate as impl
 from properties.core import representations
 from properties.core.candidate import Candidate, CandidateFault
-from properties.core.contract import ARITHMETICS, PROTOCOL_ALGORITHMS, TRACE_MODES, DecodedTrace, function_of
+from properties.core.contract import ARITHMETICS, PROTOCOL_ALGORITHMS, TRACE_MODES, Decoded, function_of
 from properties.core.plain import NotPlain, to_plain
 from properties.core.violation import clip
 from properties.judge.either_forms import read_either_forms
@@ -103,6 +103,7 @@ class CommandCandidate(Candidate):
         tape_format: str = "auto",
         keep_dir: str | None = None,
         serve: bool | None = None,
+        described: dict | None = None,
     ):
         if not isinstance(command, str) or not command.strip():
             raise ValueError(f"the candidate's command is empty: {command!r}")
@@ -125,7 +126,9 @@ class CommandCandidate(Candidate):
         self.normalised: collections.Counter = collections.Counter()  # representations read as the reference's
         self._tapes: collections.OrderedDict = collections.OrderedDict()
         try:
-            described = self._describe()
+            # `described`: what this program answered to describe when the judge asked it
+            # before (check -j N: the judge's own candidate; properties/run/parallel.py)
+            described = self._describe() if described is None else described
         except (CandidateFault, ValueError) as error:
             self.close()
             shutil.rmtree(self._root, ignore_errors=True)  # a describe request reproduces nothing worth keeping
@@ -180,7 +183,7 @@ class CommandCandidate(Candidate):
             )
         inputs = self._inputs(algorithm, args, kwargs)
         document = self._run(algorithm, inputs, timeout)
-        if algorithm in TRACE_MODES and document.get("format") == "cral-trace" and type(document) is not DecodedTrace:
+        if algorithm in TRACE_MODES and document.get("format") == "cral-trace" and type(document) is not Decoded:
             document = self._normalised(document, inputs)
         return self._plain_result(algorithm, name, document)
 
@@ -316,7 +319,7 @@ class CommandCandidate(Candidate):
                     f"wrote an invalid result document (in sample_tape): {clip(str(error))}",
                     values={"request": self._keep_path(os.path.dirname(self._last_request))},
                 ) from None
-            return _tape_plain(tape)
+            return Decoded(_tape_plain(tape), tape)  # decode_tape would build the same tape again
         raise CandidateFault(f"no result form for {algorithm!r}")
 
     # -- one run of the program ------------------------------------------------------------
@@ -506,7 +509,7 @@ class CommandCandidate(Candidate):
             document = _samples_as_text(document)
         return document
 
-    def _plain_trace(self, data: bytes) -> DecodedTrace | None:
+    def _plain_trace(self, data: bytes) -> Decoded | None:
         """An exact program's trace written as the reference writes it, read in one pass
         over its values after the parse: held to its schema, docs/protocol.md section 6's
         *either* forms read (as _normalised does), decoded; None for anything else, for
@@ -532,7 +535,7 @@ class CommandCandidate(Candidate):
         if trace is None:
             return None
         self.normalised.update(read)
-        return DecodedTrace(document, trace)
+        return Decoded(document, trace)
 
     def _execute(
         self, command: str, payload: bytes, directory: str, timeout: float | None, where: str, extra_env: dict

@@ -948,3 +948,50 @@ def test_a_file_name_with_a_newline_gives_a_one_line_message(tmp_path):
         documents.load_tape({**document, "x": "\n"}, source="req")
     message = str(caught.value)
     assert "\n" not in message and message.startswith("req: at $.x: '\\n': cannot read"), message
+
+
+def _inline_variants(tape) -> list:
+    document = tape.to_json()
+    out = [document]
+    for field, index, value in [
+        ("u", 0, "1/1"),
+        ("u", 0, "-0"),
+        ("u", 0, "0"),
+        ("u", 0, "007/16"),
+        ("u", 0, "3/2"),
+        ("u", 0, "1/0"),
+        ("u", 0, " 1/2"),
+        ("u", 0, "\u0661/2"),
+        ("u", 0, 0),
+        ("x", 0, -1),
+        ("x", 0, True),
+        ("x", 0, 2**70),
+        ("y", 0, 2),
+        ("y", 0, False),
+    ]:
+        changed = json.loads(json.dumps(document))
+        changed[field][index] = value
+        out.append(changed)
+    out.append({**document, "seed": 2**64})
+    out.append({**document, "seed": -1})
+    out.append({**document, "generator": 3})
+    out.append({**document, "u": document["u"][:-1]})
+    out.append({**document, "extra": 1})
+    return out
+
+
+def test_an_inline_tape_loads_as_tape_from_json_takes_it(monkeypatch):
+    """load_tape builds a plain inline tape without Tape's checks of each entry; on
+    anything else Tape.from_json decides: the same tape or the same message."""
+
+    def outcome(document):
+        try:
+            return documents.load_tape(document)
+        except ValueError as error:
+            return str(error)
+
+    variants = _inline_variants(CASES[0].tape)
+    quick = [outcome(v) for v in variants]
+    monkeypatch.setattr(documents, "_plain_inline_tape", lambda document: None)
+    assert quick == [outcome(v) for v in variants]
+    assert isinstance(quick[0], reference.Tape) and sum(isinstance(q, str) for q in quick) >= 12

@@ -18,7 +18,7 @@ import pytest
 
 import reference as R
 from properties.core.candidate import CallFailed, CandidateFault
-from properties.core.contract import DecodedTrace, decode_trace
+from properties.core.contract import Decoded, decode_trace
 from properties.judge import command
 from properties.judge.command import CommandCandidate
 from properties.judge.conformance import _small_case
@@ -67,7 +67,7 @@ def _outcome(candidate, data: bytes, mode: str, params, folder, one_pass: bool, 
     try:
         document = candidate._read(data, "stdout", mode, "", 0, directory, f"in {mode}", {"request": "r"})
         if mode in command.TRACE_MODES and document.get("format") == "cral-trace":
-            if type(document) is not DecodedTrace:
+            if type(document) is not Decoded:
                 document = candidate._normalised(document, {"params": params})
         document = candidate._plain_result(mode, mode, document)
         trace = decode_trace("test", document, mode)
@@ -89,7 +89,7 @@ def _same(candidate, data, mode, params, folder, monkeypatch):
 def test_the_one_pass_reading_agrees_with_the_general_one(candidate, index, tmp_path, monkeypatch):
     mode, trace, params = TRACES[index]
     data = json.dumps(trace, separators=(",", ":")).encode()
-    assert type(candidate._plain_trace(data)) is DecodedTrace  # the reference's own trace: one pass
+    assert type(candidate._plain_trace(data)) is Decoded  # the reference's own trace: one pass
     assert _same(candidate, data, mode, params, tmp_path, monkeypatch)[0] == "trace"
     rng = random.Random(index)
     failures = 0
