@@ -621,7 +621,10 @@ def _plain_inline_tape(document: dict) -> Tape | None:
             return None
         if slash and not denominator.isdigit():
             return None
-        p, q = int(numerator), int(denominator) if slash else 1
+        try:
+            p, q = int(numerator), int(denominator) if slash else 1
+        except ValueError:  # beyond Python's int-to-text limit
+            return None
         if not 0 <= p < q:  # u_t in [0, 1), q > 0
             return None
         coins.append(Fraction(p, q))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 import re
 import types
 import typing
@@ -173,8 +174,10 @@ def _plain_decoder(tp):
         hints = typing.get_type_hints(tp)
         fields = [(f.name, _plain_decoder(hints[f.name])) for f in dataclasses.fields(tp)]
         names = {name for name, _ in fields}
-        # the fields in their order, as the constructor takes them by position
-        positional = all(f.init and not getattr(f, "kw_only", False) for f in dataclasses.fields(tp))
+        # the fields in their order, where the constructor takes them so by position
+        positional = list(inspect.signature(tp).parameters) == [name for name, _ in fields] and all(
+            f.init and not getattr(f, "kw_only", False) for f in dataclasses.fields(tp)
+        )
 
         def record(data):
             if type(data) is not dict or data.keys() != names:

@@ -510,32 +510,14 @@ class CommandCandidate(Candidate):
         return document
 
     def _plain_trace(self, data: bytes) -> Decoded | None:
-        """An exact program's trace written as the reference writes it, read in one pass
-        over its values after the parse: held to its schema, docs/protocol.md section 6's
-        *either* forms read (as _normalised does), decoded; None for anything else, for
-        the general reading (_read) to judge and name. What this takes, the general
-        reading takes too, to the same trace: the compiled decoder takes no integer for a
-        rational and no unknown field, so representations.accept_document would leave the
-        document as it is, and a document it takes nests no deeper than the trace's types
-        (_TRACE_NESTING), so parse_json's depth check passes."""
-        if not _ONE_PASS:
+        """plain_trace's reading of an exact program's trace, its either forms counted in
+        `normalised` (as _normalised counts them); None for the general reading (_read)."""
+        read = plain_trace(data)
+        if read is None:
             return None
-        document = documents.parse_plain(data)
-        if not (
-            isinstance(document, dict)
-            and document.get("format") == "cral-trace"
-            and documents.conforms(document, "trace")
-        ):
-            return None
-        document, read = read_either_forms(document, None, "exact")  # exact: the request's params are not read
-        try:
-            trace = trace_from_json(document, plain_only=True)
-        except (ValueError, TypeError, AttributeError):
-            return None
-        if trace is None:
-            return None
-        self.normalised.update(read)
-        return Decoded(document, trace)
+        decoded, counts = read
+        self.normalised.update(counts)
+        return decoded
 
     def _execute(
         self, command: str, payload: bytes, directory: str, timeout: float | None, where: str, extra_env: dict
@@ -774,6 +756,32 @@ _TRACE_NESTING = max(_nesting(tp) for tp in TRACE_TYPES.values())
 _ONE_PASS = _TRACE_NESTING <= documents.MAX_DEPTH  # else parse_json's depth check must run (_plain_trace)
 
 
+def plain_trace(data: bytes) -> tuple[Decoded, collections.Counter] | None:
+    """An exact program's trace written as the reference writes it, read in one pass over
+    its values after the parse: held to its schema, docs/protocol.md section 6's *either*
+    forms read (read_either_forms, with how often), decoded; None for anything else, for
+    the general reading (CommandCandidate._read) to judge and name. What this takes, the
+    general reading takes too, to the same trace: the compiled decoder takes no integer
+    for a rational and no unknown field, so representations.accept_document would leave
+    the document as it is, and a document it takes nests no deeper than the trace's types
+    (_TRACE_NESTING), so parse_json's depth check passes."""
+    if not _ONE_PASS:
+        return None
+    document = documents.parse_plain(data)
+    if not (
+        isinstance(document, dict) and document.get("format") == "cral-trace" and documents.conforms(document, "trace")
+    ):
+        return None
+    document, read = read_either_forms(document, None, "exact")  # exact: the request's params are not read
+    try:
+        trace = trace_from_json(document, plain_only=True)
+    except (ValueError, TypeError, AttributeError):
+        return None
+    if trace is None:
+        return None
+    return Decoded(document, trace), read
+
+
 def _tape_plain(tape: Tape) -> dict:
     """A tape as the plain data contract.decode_tape takes: its coins as 64-bit words
     u_t * 2^64 where each is a multiple of 2^-64 (a sampled tape's are; ~4x cheaper to
@@ -820,4 +828,4 @@ def _samples_as_text(document: dict) -> dict:
     }
 
 
-__all__ = ["CommandCandidate", "PROTOCOL_VERSION", "TAPE_FORMATS"]
+__all__ = ["CommandCandidate", "PROTOCOL_VERSION", "TAPE_FORMATS", "plain_trace"]

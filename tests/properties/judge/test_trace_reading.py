@@ -1,5 +1,5 @@
 """A program's trace is read in one pass when it is written as the reference writes it
-(properties/judge/command.py: _plain_trace); anything else goes the general way (parse,
+(properties/judge/command.py: plain_trace); anything else goes the general way (parse,
 read for its meaning, schema, decode). The two must agree on every result: the same
 trace, document, notes -- or the same failure, word for word. Held here on the
 reference's traces and on seeded mutations of them (a value of another type, a key
