@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import gc
 import json
 import os
 import selectors
@@ -767,6 +768,19 @@ def plain_trace(data: bytes) -> tuple[Decoded, collections.Counter] | None:
     (_TRACE_NESTING), so parse_json's depth check passes."""
     if not _ONE_PASS:
         return None
+    # the parse and the decoding make tens of thousands of containers and no cycle: the
+    # cyclic collector would only walk them (and, as they live through the call, the
+    # whole heap now and then), so it waits until the trace is read
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _read_plain_trace(data)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _read_plain_trace(data: bytes) -> tuple[Decoded, collections.Counter] | None:
     document = documents.parse_plain(data)
     if not (
         isinstance(document, dict) and document.get("format") == "cral-trace" and documents.conforms(document, "trace")
