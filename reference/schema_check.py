@@ -89,6 +89,9 @@ def _compile(schema):
         return lambda value: False
     if not isinstance(schema, dict):
         raise _Unsupported(f"a schema that is a {type(schema).__name__}")
+    shaped = _shaped(schema)
+    if shaped is not None:
+        return shaped
     checks = []
     for key, argument in schema.items():
         if key in ANNOTATIONS or key in ("then", "else", "additionalProperties"):
@@ -97,6 +100,92 @@ def _compile(schema):
     if "additionalProperties" in schema and "properties" not in schema:
         checks.append(_additional(schema["additionalProperties"], ()))
     return _all(checks)
+
+
+def _types(schema: dict) -> tuple:
+    argument = schema.get("type", ())
+    return (argument,) if isinstance(argument, str) else tuple(argument)
+
+
+def _shaped(schema: dict):
+    """One closure for the shapes a trace is made of (most of its values), where the
+    keyword-by-keyword closures would make several calls per value: a rational (a string
+    of a pattern, maybe null), an integer with a minimum, an array of one item schema, an
+    object of known properties and no others (maybe null). The same answers as the
+    keywords' closures; None for any other schema."""
+    keys = set(schema) - ANNOTATIONS
+    types = _types(schema)
+    nullable = "null" in types
+    if keys == {"type", "pattern"} and set(types) - {"null"} == {"string"}:
+        return _rational_check(schema["pattern"], nullable)
+    if keys == {"type", "minimum"} and types == ("integer",) and _is_number(schema["minimum"]):
+        bound = schema["minimum"]
+        return lambda value: (type(value) is int or _is_integer(value)) and value >= bound
+    if keys == {"type", "items"} and types == ("array",) and isinstance(schema["items"], (dict, bool)):
+        item = _compile(schema["items"])
+        known = getattr(item, "known", None)  # the strings (and null) the item's pattern was seen to take
+
+        def array(value):
+            if not isinstance(value, list):
+                return False
+            if known is not None:
+                try:
+                    if known.issuperset(value):
+                        return True
+                except TypeError:  # an object or array among them: one by one
+                    pass
+            for entry in value:
+                if not item(entry):
+                    return False
+            return True
+
+        return array
+    if (
+        keys == {"type", "properties", "required", "additionalProperties"}
+        and set(types) - {"null"} == {"object"}
+        and schema["additionalProperties"] is False
+        and isinstance(schema["properties"], dict)
+    ):
+        compiled = {name: _compile(sub) for name, sub in schema["properties"].items()}
+        required = tuple(schema["required"])
+        get = compiled.get
+
+        def record(value):
+            if not isinstance(value, dict):
+                return nullable and value is None
+            for name in required:
+                if name not in value:
+                    return False
+            for name, entry in value.items():
+                check = get(name)
+                if check is None or not check(entry):  # a property not named: additionalProperties false
+                    return False
+            return True
+
+        return record
+    return None
+
+
+def _rational_check(argument: str, nullable: bool):
+    """{"type": "string" (or ["string", "null"]), "pattern": argument} as one closure,
+    with the strings seen to match (and null, where it is allowed) in its `known` set."""
+    search = re.compile(argument).search
+    known = {None} if nullable else set()
+
+    def rational(value):
+        try:
+            if value in known:
+                return True
+        except TypeError:  # an unhashable value (an object, an array): not a string
+            return False
+        if not isinstance(value, str) or search(value) is None:
+            return False
+        if len(known) < _MATCHED_MAX:
+            known.add(value)
+        return True
+
+    rational.known = known
+    return rational
 
 
 def _keyword(key: str, argument, schema: dict):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 import re
 import types
 import typing
@@ -39,6 +40,16 @@ def from_jsonable(tp, data, path: str):
         return _plain_decoder(tp)(data)
     except _NotPlain:
         return _decode(tp, data, path)
+
+
+def decode_plain(tp, data):
+    """`data` decoded as `tp` by the compiled decoder alone (see from_jsonable), or None
+    where it gives up -- on anything but what a correct writer writes; a value beyond
+    Python's int-to-text limit still raises its ValueError."""
+    try:
+        return _plain_decoder(tp)(data)
+    except _NotPlain:
+        return None
 
 
 class _NotPlain(Exception):
@@ -75,6 +86,7 @@ def _plain_decoder(tp):
                 known[data] = value
             return value
 
+        fraction.known = known  # for the sequences of rationals below: one look-up per entry, no call
         return fraction
     if tp in (int, str, bool):
 
@@ -118,6 +130,31 @@ def _plain_decoder(tp):
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
             element = _plain_decoder(args[0])
+            rational = _plain_decoder(Fraction)
+            if args[0] is Fraction or args[0] == Fraction | None:
+                known, nullable = rational.known, args[0] is not Fraction
+
+                def rationals(data):
+                    if type(data) is not list:
+                        raise _NotPlain
+                    try:  # each entry a rational decoded before (or null, where allowed)
+                        if nullable:
+                            return tuple([None if v is None else known[v] for v in data])
+                        return tuple([known[v] for v in data])
+                    except (KeyError, TypeError):  # one not seen yet, or not a string: one by one
+                        return tuple([element(v) for v in data])
+
+                return rationals
+            if args[0] is int:
+
+                def integers(data):
+                    if type(data) is not list:
+                        raise _NotPlain
+                    if data and set(map(type, data)) != {int}:
+                        raise _NotPlain
+                    return tuple(data)
+
+                return integers
 
             def sequence(data):
                 if type(data) is not list:
@@ -137,14 +174,24 @@ def _plain_decoder(tp):
         hints = typing.get_type_hints(tp)
         fields = [(f.name, _plain_decoder(hints[f.name])) for f in dataclasses.fields(tp)]
         names = {name for name, _ in fields}
+        # the fields in their order, where the constructor takes them so by position
+        positional = list(inspect.signature(tp).parameters) == [name for name, _ in fields] and all(
+            f.init and not getattr(f, "kw_only", False) for f in dataclasses.fields(tp)
+        )
 
         def record(data):
             if type(data) is not dict or data.keys() != names:
                 raise _NotPlain
-            values = {name: decode(data[name]) for name, decode in fields}
+            if positional:
+                values = [decode(data[name]) for name, decode in fields]
+                try:
+                    return tp(*values)
+                except (ValueError, TypeError):  # its own check: the general decoder says where
+                    raise _NotPlain from None
+            named = {name: decode(data[name]) for name, decode in fields}
             try:
-                return tp(**values)
-            except (ValueError, TypeError):  # its own check: the general decoder says where
+                return tp(**named)
+            except (ValueError, TypeError):
                 raise _NotPlain from None
 
         return record

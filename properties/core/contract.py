@@ -56,14 +56,30 @@ def _malformed(check: str, what: str, error) -> CallFailed:
     return CallFailed(Violation.of(check, f"returned a malformed {what}: {error}"))
 
 
+class Decoded(dict):
+    """A result document together with what the judge decoded from it while reading it
+    (properties/judge/command.py reads a program's exact trace in one pass, and a tape it
+    has built already), so that decode_trace and decode_tape do not decode it again. The
+    judge builds it; a candidate's own result is never one (plain.py makes plain dicts)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, document: dict, value):
+        super().__init__(document)
+        self.value = value
+
+
 def decode_trace(check: str, plain, mode: str):
     """A trace of `mode`, as the reference's dataclasses. The trace must be of the
     algorithm asked for: a vanilla request answered by the modified rule (or the other
     way round) is a failure, not a trace to judge by its own claim."""
-    try:
-        trace = trace_from_json(plain)
-    except (ValueError, TypeError, AttributeError) as error:
-        raise _malformed(check, f"{mode} trace", error) from None
+    if type(plain) is Decoded:
+        trace = plain.value
+    else:
+        try:
+            trace = trace_from_json(plain)
+        except (ValueError, TypeError, AttributeError) as error:
+            raise _malformed(check, f"{mode} trace", error) from None
     if not isinstance(trace, TRACE_TYPES[mode]) or trace.algorithm != mode:
         raise CallFailed(
             Violation.of(
@@ -254,6 +270,8 @@ def decode_tape(check: str, plain) -> Tape:
     """sample_tape's tape: fields x, y and either u (rationals in [0, 1)) or u_words
     (64-bit integers w, u = w / 2^64), optionally seed and generator; validated by
     reference.Tape (so a coin outside [0, 1) or a label outside {0, 1} is named)."""
+    if type(plain) is Decoded and isinstance(plain.value, Tape):
+        return plain.value
     if not isinstance(plain, dict):
         raise CallFailed(Violation.of(check, "sample_tape must return a tape object", got=_shape(plain)))
     try:
@@ -277,6 +295,7 @@ def decode_tape(check: str, plain) -> Tape:
 
 __all__ = [
     "CHECKED_IF_PRESENT",
+    "Decoded",
     "MODES",
     "OPTIONAL",
     "PROTOCOL_ALGORITHMS",

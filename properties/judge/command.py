@@ -26,6 +26,8 @@ properties/judge/processes.py."""
 from __future__ import annotations
 
 import collections
+import dataclasses
+import gc
 import json
 import os
 import selectors
@@ -35,12 +37,14 @@ import stat
 import subprocess
 import tempfile
 import time
+import types
+import typing
 from fractions import Fraction
 
 from properties.core import candidate as impl
 from properties.core import representations
 from properties.core.candidate import Candidate, CandidateFault
-from properties.core.contract import ARITHMETICS, PROTOCOL_ALGORITHMS, TRACE_MODES, function_of
+from properties.core.contract import ARITHMETICS, PROTOCOL_ALGORITHMS, TRACE_MODES, Decoded, function_of
 from properties.core.plain import NotPlain, to_plain
 from properties.core.violation import clip
 from properties.judge.either_forms import read_either_forms
@@ -61,6 +65,7 @@ from reference import documents
 from reference.exact import fraction_text
 from reference.serialization import to_jsonable
 from reference.tape import Tape
+from reference.trace import TRACE_TYPES, trace_from_json
 
 PROTOCOL_VERSION = 1
 REQUEST_FORMAT = "cral-run-request"
@@ -99,6 +104,7 @@ class CommandCandidate(Candidate):
         tape_format: str = "auto",
         keep_dir: str | None = None,
         serve: bool | None = None,
+        described: dict | None = None,
     ):
         if not isinstance(command, str) or not command.strip():
             raise ValueError(f"the candidate's command is empty: {command!r}")
@@ -121,7 +127,9 @@ class CommandCandidate(Candidate):
         self.normalised: collections.Counter = collections.Counter()  # representations read as the reference's
         self._tapes: collections.OrderedDict = collections.OrderedDict()
         try:
-            described = self._describe()
+            # `described`: what this program answered to describe when the judge asked it
+            # before (check -j N: the judge's own candidate; properties/run/parallel.py)
+            described = self._describe() if described is None else described
         except (CandidateFault, ValueError) as error:
             self.close()
             shutil.rmtree(self._root, ignore_errors=True)  # a describe request reproduces nothing worth keeping
@@ -176,7 +184,7 @@ class CommandCandidate(Candidate):
             )
         inputs = self._inputs(algorithm, args, kwargs)
         document = self._run(algorithm, inputs, timeout)
-        if algorithm in TRACE_MODES and document.get("format") == "cral-trace":
+        if algorithm in TRACE_MODES and document.get("format") == "cral-trace" and type(document) is not Decoded:
             document = self._normalised(document, inputs)
         return self._plain_result(algorithm, name, document)
 
@@ -262,12 +270,28 @@ class CommandCandidate(Candidate):
                 shutil.rmtree(directory, ignore_errors=True)
         if document is None:
             document = tape.to_json()
-        self._tapes[key] = (tape, document)
+        # its JSON text too: every request on this tape carries it (_request_bytes)
+        self._tapes[key] = (tape, document, json.dumps(document, separators=(",", ":")).encode())
         while len(self._tapes) > 4:
-            _, (_, old) = self._tapes.popitem(last=False)
+            _, (_, old, _) = self._tapes.popitem(last=False)
             if old.get("format") == "cral-tape-npy":
                 shutil.rmtree(os.path.dirname(old["x"]), ignore_errors=True)
         return document
+
+    def _request_bytes(self, request: dict) -> bytes:
+        """json.dumps(request) in its compact form, a cached tape's part taken as encoded
+        when its tape was (_tape): the same bytes."""
+        tape = request.get("tape")
+        encoded = next((text for _, document, text in self._tapes.values() if document is tape), None)
+        if encoded is None:
+            return json.dumps(request, separators=(",", ":")).encode()
+        parts = (
+            json.dumps(key).encode()
+            + b":"
+            + (encoded if key == "tape" else json.dumps(value, separators=(",", ":")).encode())
+            for key, value in request.items()
+        )
+        return b"{" + b",".join(parts) + b"}"
 
     def accept_result(self, name: str, plain):
         return plain  # read by properties/core/representations.py in _read, before its schema judged it
@@ -296,7 +320,7 @@ class CommandCandidate(Candidate):
                     f"wrote an invalid result document (in sample_tape): {clip(str(error))}",
                     values={"request": self._keep_path(os.path.dirname(self._last_request))},
                 ) from None
-            return _tape_plain(tape)
+            return Decoded(_tape_plain(tape), tape)  # decode_tape would build the same tape again
         raise CandidateFault(f"no result form for {algorithm!r}")
 
     # -- one run of the program ------------------------------------------------------------
@@ -375,7 +399,7 @@ class CommandCandidate(Candidate):
             "output": output_path,
             **inputs,
         }
-        payload = json.dumps(request, separators=(",", ":")).encode()
+        payload = self._request_bytes(request)
         with open(request_path, "wb") as handle:
             handle.write(payload)
         command = (
@@ -437,6 +461,10 @@ class CommandCandidate(Candidate):
     ) -> dict:
         """The result document: one JSON document of the expected format (or an error
         document), valid against its schema."""
+        if code == 0 and algorithm in TRACE_MODES and getattr(self, "arithmetic", "exact") == "exact":
+            decoded = self._plain_trace(data)
+            if decoded is not None:
+                return decoded
         if not data.strip():
             if code != 0:
                 self._fail(directory, exit_message, values)
@@ -481,6 +509,16 @@ class CommandCandidate(Candidate):
         if algorithm == "loss_difference_samples" and kind != "error" and isinstance(document.get("results"), list):
             document = _samples_as_text(document)
         return document
+
+    def _plain_trace(self, data: bytes) -> Decoded | None:
+        """plain_trace's reading of an exact program's trace, its either forms counted in
+        `normalised` (as _normalised counts them); None for the general reading (_read)."""
+        read = plain_trace(data)
+        if read is None:
+            return None
+        decoded, counts = read
+        self.normalised.update(counts)
+        return decoded
 
     def _execute(
         self, command: str, payload: bytes, directory: str, timeout: float | None, where: str, extra_env: dict
@@ -608,7 +646,7 @@ class CommandCandidate(Candidate):
         for directory in list(getattr(self, "_recent", ())):
             shutil.rmtree(directory, ignore_errors=True)
         self._recent.clear()
-        for _, (_, document) in getattr(self, "_tapes", {}).items():
+        for _, (_, document, _) in getattr(self, "_tapes", {}).items():
             if document.get("format") == "cral-tape-npy":
                 shutil.rmtree(os.path.dirname(document["x"]), ignore_errors=True)
         self._tapes.clear()
@@ -640,10 +678,9 @@ class CommandCandidate(Candidate):
         """One call through the serving process: the request as one line, the result as
         one line; the request file (the reproducer, in the one-shot form) is written only
         when it is kept -- a failing call, the minimal example of a failing check."""
-        line = json.dumps(
-            {"format": REQUEST_FORMAT, "version": PROTOCOL_VERSION, "algorithm": algorithm, **inputs},
-            separators=(",", ":"),
-        ).encode()
+        line = self._request_bytes(
+            {"format": REQUEST_FORMAT, "version": PROTOCOL_VERSION, "algorithm": algorithm, **inputs}
+        )
         directory = self._new_directory(b"")
         # the request file, written if it is kept, is the one-shot form: `CMD request.json` reproduces the call
         self._unwritten[directory] = (
@@ -703,6 +740,62 @@ class CommandCandidate(Candidate):
             return data, code, stderr_tail
 
 
+def _nesting(tp) -> int:
+    """How many levels of JSON objects and arrays a value of the type `tp` spans."""
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        return max(_nesting(option) for option in typing.get_args(tp))
+    if origin is tuple:
+        return 1 + max((_nesting(a) for a in typing.get_args(tp) if a is not Ellipsis), default=0)
+    if dataclasses.is_dataclass(tp):
+        hints = typing.get_type_hints(tp)
+        return 1 + max(_nesting(hints[f.name]) for f in dataclasses.fields(tp))
+    return 0
+
+
+_TRACE_NESTING = max(_nesting(tp) for tp in TRACE_TYPES.values())
+_ONE_PASS = _TRACE_NESTING <= documents.MAX_DEPTH  # else parse_json's depth check must run (_plain_trace)
+
+
+def plain_trace(data: bytes) -> tuple[Decoded, collections.Counter] | None:
+    """An exact program's trace written as the reference writes it, read in one pass over
+    its values after the parse: held to its schema, docs/protocol.md section 6's *either*
+    forms read (read_either_forms, with how often), decoded; None for anything else, for
+    the general reading (CommandCandidate._read) to judge and name. What this takes, the
+    general reading takes too, to the same trace: the compiled decoder takes no integer
+    for a rational and no unknown field, so representations.accept_document would leave
+    the document as it is, and a document it takes nests no deeper than the trace's types
+    (_TRACE_NESTING), so parse_json's depth check passes."""
+    if not _ONE_PASS:
+        return None
+    # the parse and the decoding make tens of thousands of containers and no cycle: the
+    # cyclic collector would only walk them (and, as they live through the call, the
+    # whole heap now and then), so it waits until the trace is read
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _read_plain_trace(data)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _read_plain_trace(data: bytes) -> tuple[Decoded, collections.Counter] | None:
+    document = documents.parse_plain(data)
+    if not (
+        isinstance(document, dict) and document.get("format") == "cral-trace" and documents.conforms(document, "trace")
+    ):
+        return None
+    document, read = read_either_forms(document, None, "exact")  # exact: the request's params are not read
+    try:
+        trace = trace_from_json(document, plain_only=True)
+    except (ValueError, TypeError, AttributeError):
+        return None
+    if trace is None:
+        return None
+    return Decoded(document, trace), read
+
+
 def _tape_plain(tape: Tape) -> dict:
     """A tape as the plain data contract.decode_tape takes: its coins as 64-bit words
     u_t * 2^64 where each is a multiple of 2^-64 (a sampled tape's are; ~4x cheaper to
@@ -749,4 +842,4 @@ def _samples_as_text(document: dict) -> dict:
     }
 
 
-__all__ = ["CommandCandidate", "PROTOCOL_VERSION", "TAPE_FORMATS"]
+__all__ = ["CommandCandidate", "PROTOCOL_VERSION", "TAPE_FORMATS", "plain_trace"]

@@ -70,13 +70,15 @@ def load_candidate(
     memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
     tape_format: str = "auto",
     keep_dir: str | None = None,
+    described: dict | None = None,
 ) -> Candidate:
     """The candidate named by an import path (`impl`, see load_impl) or by a command line
     (`cmd`: a program of any language that speaks docs/protocol.md, run once per call);
     with neither, $CRAL_CMD if it is set, else $CRAL_IMPL or the reference.
     Bad input (both given, an empty command, a program that cannot describe itself) is a
-    ValueError. `tape_format` and `keep_dir` (where request files are kept as
-    reproducers; default a temporary folder) concern commands only."""
+    ValueError. `tape_format`, `keep_dir` (where request files are kept as reproducers;
+    default a temporary folder) and `described` (the program's describe answer, when the
+    judge has it already: it is not asked again) concern commands only."""
     if impl is not None and cmd is not None:
         raise ValueError("give the implementation's import path or its command, not both")
     if impl is None and cmd is None and env_cmd() is not None:
@@ -89,7 +91,12 @@ def load_candidate(
         from properties.judge.command import CommandCandidate
 
         return CommandCandidate(
-            cmd, timeout=timeout, memory_limit=memory_limit, tape_format=tape_format, keep_dir=keep_dir
+            cmd,
+            timeout=timeout,
+            memory_limit=memory_limit,
+            tape_format=tape_format,
+            keep_dir=keep_dir,
+            described=described,
         )
     return load_impl(impl, isolate=isolate, timeout=timeout, memory_limit=memory_limit)
 

@@ -53,6 +53,7 @@ def run_on_workers(args, candidate, checks: dict, lists, profile: str, jobs: int
         args.memory_limit,
         args.tape_format,
         args.keep_requests,
+        getattr(candidate, "description", None),
     )
     done = []
 

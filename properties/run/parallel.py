@@ -47,6 +47,9 @@ class CandidateSpec:
     memory_limit: int | None
     tape_format: str = "auto"
     keep_dir: str | None = None
+    # a command's describe answer, as the judge's own candidate got it: each worker's
+    # candidate takes it instead of starting the program once more to ask
+    described: dict | None = None
 
     def load(self):
         from properties.judge.load import load_candidate
@@ -59,6 +62,7 @@ class CandidateSpec:
             memory_limit=self.memory_limit,
             tape_format=self.tape_format,
             keep_dir=self.keep_dir,
+            described=self.described,
         )
 
 

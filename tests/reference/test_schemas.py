@@ -869,6 +869,17 @@ def test_npy_tape_round_trips_with_relative_paths_from_the_document_folder(tmp_p
         documents.write_tape_npy(reference.Tape([2**63], [1], [Fraction(1, 2)]), tmp_path / "big")
 
 
+@pytest.mark.parametrize("points", [[0, 1, 2], [0, 300, 2**40]])  # below 256 (through bytes) and beyond
+def test_npy_tape_files_are_the_bytes_np_save_writes(tmp_path, points):
+    tape = reference.Tape(points, [1, 0, 1], [Fraction(1, 2), Fraction(0), Fraction(3, 2**64)])
+    document = documents.write_tape_npy(tape, tmp_path / "t")
+    for field, (name, dtype) in documents.NPY_FILES.items():
+        saved = tmp_path / f"saved-{name}"
+        np.save(saved, np.load(document[field]).astype(dtype), allow_pickle=False)
+        assert Path(document[field]).read_bytes() == saved.read_bytes(), field
+    assert documents.load_tape(document) == tape
+
+
 def _spoil_header(path: Path, descr: str, fortran: bool, shape):
     data = np.load(path).tobytes()
     with open(path, "wb") as handle:
@@ -954,3 +965,51 @@ def test_a_file_name_with_a_newline_gives_a_one_line_message(tmp_path):
         documents.load_tape({**document, "x": "\n"}, source="req")
     message = str(caught.value)
     assert "\n" not in message and message.startswith("req: at $.x: '\\n': cannot read"), message
+
+
+def _inline_variants(tape) -> list:
+    document = tape.to_json()
+    out = [document]
+    for field, index, value in [
+        ("u", 0, "1/1"),
+        ("u", 0, "-0"),
+        ("u", 0, "0"),
+        ("u", 0, "007/16"),
+        ("u", 0, "3/2"),
+        ("u", 0, "1/0"),
+        ("u", 0, " 1/2"),
+        ("u", 0, "\u0661/2"),
+        ("u", 0, "1/" + "7" * 5000),
+        ("u", 0, 0),
+        ("x", 0, -1),
+        ("x", 0, True),
+        ("x", 0, 2**70),
+        ("y", 0, 2),
+        ("y", 0, False),
+    ]:
+        changed = json.loads(json.dumps(document))
+        changed[field][index] = value
+        out.append(changed)
+    out.append({**document, "seed": 2**64})
+    out.append({**document, "seed": -1})
+    out.append({**document, "generator": 3})
+    out.append({**document, "u": document["u"][:-1]})
+    out.append({**document, "extra": 1})
+    return out
+
+
+def test_an_inline_tape_loads_as_tape_from_json_takes_it(monkeypatch):
+    """load_tape builds a plain inline tape without Tape's checks of each entry; on
+    anything else Tape.from_json decides: the same tape or the same message."""
+
+    def outcome(document):
+        try:
+            return documents.load_tape(document)
+        except ValueError as error:
+            return str(error)
+
+    variants = _inline_variants(CASES[0].tape)
+    quick = [outcome(v) for v in variants]
+    monkeypatch.setattr(documents, "_plain_inline_tape", lambda document: None)
+    assert quick == [outcome(v) for v in variants]
+    assert isinstance(quick[0], reference.Tape) and sum(isinstance(q, str) for q in quick) >= 12

@@ -125,3 +125,13 @@ def test_json_round_trip_is_lossless():
     assert again == tape
     hand = R.Tape([0, 1], [1, 0], ["1/3", F(0)])
     assert R.Tape.from_json(hand.to_json()) == hand and hand.seed is None
+
+
+def test_coins_as_text_from_their_words_are_fraction_text():
+    tape = R.sample_tape(*_golden_setup(), 5)
+    assert tape.__dict__.get("_coin_words") is not None  # the sampler's words: the text comes from them
+    assert tape.to_json()["u"] == [R.exact.fraction_text(u) for u in tape.u]
+    edge = R.Tape._trusted(
+        (0, 0, 0), (0, 1, 0), (F(0), F(1, 2**64), F(2**64 - 1, 2**64)), None, None, (0, 1, 2**64 - 1)
+    )
+    assert edge.to_json()["u"] == ["0/1", f"1/{2**64}", f"{2**64 - 1}/{2**64}"]

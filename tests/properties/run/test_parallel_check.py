@@ -88,3 +88,29 @@ def test_bad_jobs_is_one_line_and_exit_2(value):
     )
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "-j/--jobs" in done.stderr and repr(value) in done.stderr
+
+
+def test_workers_take_the_judges_describe_answer_of_a_command(tmp_path):
+    """check -j 2 through a command: the judge asks the program to describe itself once,
+    the workers take its answer and each starts its own serving process."""
+    log = tmp_path / "starts.log"
+    program = tmp_path / "answer.py"
+    program.write_text(
+        "import runpy, sys\n"
+        f"open({str(log)!r}, 'a').write(('serve' if '--serve' in sys.argv else 'one shot') + '\\n')\n"
+        "sys.argv = ['properties', 'answer', '--impl', 'reference', *sys.argv[1:]]\n"
+        "runpy.run_module('properties', run_name='__main__', alter_sys=True)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "properties", "check", "--profile", "ci", "--seed", "7", "-j", "2", "--json"]
+        + ["--candidate-cmd", f"{sys.executable} {program}"]
+        + ["--only", "check_passive_output_is_erm", "check_catoni_root_certified"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert {c["status"] for c in json.loads(done.stdout)["checks"]} == {"passed"}
+    assert sorted(log.read_text().split("\n")[:-1]) == ["one shot", "serve", "serve"]
