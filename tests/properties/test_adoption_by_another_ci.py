@@ -2,10 +2,10 @@
 skips, strict XPASS, the versioned JSON report, `compare` and JUnit XML from the CLI.
 
 The command-line runs happen in a scratch project outside this repository (tmp_path), as
-tests/properties/test_pytest_plugin.py's do: a package `mycand` with one known deviation (passive learning
-returns the hypothesis of highest empirical risk, so check_passive_output_is_erm fails),
-its xfails file with reasons, and this checkout on PYTHONPATH. Two cheap checks only
-(--only / -k), so the whole file takes seconds."""
+tests/properties/test_pytest_plugin.py's do: a package `mycand` with one known deviation (catoni_root
+answers an enclosure 2 wide, so check_catoni_root_certified fails; its Catoni problems
+shrink cheaply), its xfails file with reasons, and this checkout on PYTHONPATH. Two cheap
+checks only (--only / -k), so the whole file takes seconds."""
 
 from __future__ import annotations
 
@@ -34,16 +34,28 @@ from properties.reports.xfails_file import (
 from tests.support import REPO_ROOT
 
 ROOT = REPO_ROOT
-ERM = "check_passive_output_is_erm"  # Theorem 3.1: fails on the deviation below
-OTHER = "check_passive_empirical_risks_recomputed"  # passes on it
-ONLY = ["--only", ERM, OTHER]
+ERM = "check_passive_output_is_erm"  # Theorem 3.1
+FAILING = "check_catoni_root_certified"  # Appendix D.2's Catoni root: fails on the deviation below
+OTHER = ERM  # passes on it
+ONLY = ["--only", FAILING, OTHER]
 DEVIATION = """
+import reference
+from reference import passive, robust_cal, calruption, calruption_epoch
+from reference.certified import Enclosure
+
+def catoni_root(values, counts, alpha, **options):
+    # the known deviation: the root's enclosure widened by 1 each side, not at most 2^-64 wide
+    root = reference.catoni_root(values, counts, alpha, **options)
+    return Enclosure(root.lo - 1, root.hi + 1)
+"""
+# crosscheck compares the learning algorithms only: its deviation is passive's
+PASSIVE_DEVIATION = """
 import dataclasses
 import reference
 from reference import robust_cal, calruption, calruption_epoch, catoni_root
 
 def passive(hypotheses, tape, params):
-    # the known deviation: the hypothesis of highest empirical risk, an ERM only on ties
+    # the hypothesis of highest empirical risk, an ERM only on ties
     trace = reference.passive(hypotheses, tape, params)
     risks = trace.empirical_risk
     return dataclasses.replace(trace, output=max(range(len(risks)), key=lambda i: (risks[i], i)))
@@ -51,11 +63,11 @@ def passive(hypotheses, tape, params):
 FIXED = "from reference import passive, robust_cal, calruption, calruption_epoch, catoni_root\n"
 XFAILS = f"""# mycand's known deviations
 
-# passive returns the highest-risk hypothesis (mycand bug 7)
-{ERM}
+# catoni_root answers an interval 2 wide (mycand bug 7)
+{FAILING}
 check_calruption_one_epoch_*   # one-epoch mode not written yet
 """
-REASON = "passive returns the highest-risk hypothesis (mycand bug 7)"
+REASON = "catoni_root answers an interval 2 wide (mycand bug 7)"
 
 
 def scratch_project(tmp_path: Path, passive_source: str) -> Path:
@@ -126,12 +138,12 @@ def runs(tmp_path_factory):
 def test_known_deviation_is_red_without_the_xfails_file_and_green_with_it(runs):
     red, green = runs["red"], runs["green"]
     assert red.returncode == 1, red.stderr
-    assert statuses(json.loads(red.stdout)) == {ERM: "failed", OTHER: "passed"}
+    assert statuses(json.loads(red.stdout)) == {FAILING: "failed", OTHER: "passed"}
     assert green.returncode == 0, green.stdout + green.stderr
-    row = next(line for line in green.stdout.splitlines() if line.startswith(ERM))
+    row = next(line for line in green.stdout.splitlines() if line.startswith(FAILING))
     assert YOUR_XFAIL in row
     # the reason (the comment above the line) and the line are printed with the result
-    assert f"{ERM} ({YOUR_XFAIL}: {REASON} (xfails.txt:4))" in green.stdout
+    assert f"{FAILING} ({YOUR_XFAIL}: {REASON} (xfails.txt:4))" in green.stdout
     assert "1 expected failure (yours), 1 passed" in green.stdout
 
 
@@ -154,9 +166,11 @@ def test_a_skipped_check_is_not_run_and_says_why(runs):
 def test_after_the_fix_the_run_reports_xpass_with_its_line_and_strict_fails(runs):
     xpass, strict = runs["xpass"], runs["strict"]
     assert xpass.returncode == 0, xpass.stdout + xpass.stderr
-    assert f"{ERM} ({YOUR_XPASS}: listed as an expected failure but passed: remove line xfails.txt:4" in xpass.stdout
+    assert (
+        f"{FAILING} ({YOUR_XPASS}: listed as an expected failure but passed: remove line xfails.txt:4" in xpass.stdout
+    )
     assert strict.returncode == 1
-    check = next(c for c in json.loads(strict.stdout)["checks"] if c["name"] == ERM)
+    check = next(c for c in json.loads(strict.stdout)["checks"] if c["name"] == FAILING)
     assert check["status"] == YOUR_XPASS and check["failing"] and check["listed"]["line"] == 4
 
 
@@ -169,8 +183,8 @@ def test_every_report_is_valid_against_the_versioned_schema(runs):
         assert report["code_version"]["package"]  # installed in the test environment
         for check in report["checks"]:
             assert check["seconds"] >= 0 and check["examples"] >= 0
-    failed = next(c for c in json.loads(runs["red"].stdout)["checks"] if c["name"] == ERM)
-    assert failed["failing"] and failed["counterexample"].startswith("properties.core.case.Case.from_json(")
+    failed = next(c for c in json.loads(runs["red"].stdout)["checks"] if c["name"] == FAILING)
+    assert failed["failing"] and failed["counterexample"].startswith("properties.strategies.CatoniProblem(")
     bad = json.loads(runs["red"].stdout)
     bad["checks"][0]["status"] = "sort of passed"
     with pytest.raises(ReportError, match=r"at \.checks\[0\]\.status"):
@@ -179,12 +193,12 @@ def test_every_report_is_valid_against_the_versioned_schema(runs):
 
 def test_junit_xml_from_the_command_line(runs):
     cases = {c.get("name"): c for c in ET.parse(runs["project"] / "red.xml").getroot().iter("testcase")}
-    assert set(cases) == {ERM, OTHER}
-    failure = cases[ERM].find("failure")
-    assert failure is not None and "not an empirical risk minimiser" in failure.get("message")
-    assert "reproduce: properties.core.case.Case.from_json(" in failure.text
+    assert set(cases) == {FAILING, OTHER}
+    failure = cases[FAILING].find("failure")
+    assert failure is not None and "catoni_root is wider than 2^-64" in failure.get("message")
+    assert "reproduce: properties.strategies.CatoniProblem(" in failure.text
     assert cases[OTHER].find("failure") is None and cases[OTHER].find("skipped") is None
-    assert cases[ERM].get("classname") == "cral"
+    assert cases[FAILING].get("classname") == "cral"
 
 
 def test_compare_lists_exactly_the_planted_regression_and_nothing_for_identical_runs(runs):
@@ -202,9 +216,9 @@ def test_compare_lists_exactly_the_planted_regression_and_nothing_for_identical_
     }
     regression = cral(project, "compare", "fixed_a.json", "red.json")
     assert regression.returncode == 1
-    assert f"new failures: 1\n  {ERM} (passed -> failed)\nfixed: 0\nstill failing: 0" in regression.stdout
+    assert f"new failures: 1\n  {FAILING} (passed -> failed)\nfixed: 0\nstill failing: 0" in regression.stdout
     fixed = cral(project, "compare", "red.json", "fixed_a.json", "--json")
-    assert fixed.returncode == 0 and json.loads(fixed.stdout)["fixed"] == [ERM]
+    assert fixed.returncode == 0 and json.loads(fixed.stdout)["fixed"] == [FAILING]
 
 
 @pytest.mark.parametrize(
@@ -291,7 +305,7 @@ def test_bad_files_on_the_command_line_exit_2_with_one_line(runs, content, line,
 
 # -- crosscheck, check_implementation, the pytest plugin -----------------------------------
 def test_crosscheck_applies_its_own_ids(tmp_path):
-    project = scratch_project(tmp_path, DEVIATION)
+    project = scratch_project(tmp_path, PASSIVE_DEVIATION)
     (project / "x.txt").write_text("crosscheck_passive   # highest-risk output\n")
     args = ["crosscheck", "--candidate", "mycand", "--algorithms", "passive", "--cases", "3"]
     assert cral(project, *args).returncode == 1
@@ -318,15 +332,17 @@ def _namespace(source: str) -> dict:
 
 def test_check_implementation_takes_the_files(tmp_path):
     (tmp_path / "x.txt").write_text(XFAILS)
-    results = api.check_implementation(_namespace(DEVIATION), checks=[ERM], xfails=tmp_path / "x.txt")
+    results = api.check_implementation(_namespace(DEVIATION), checks=[FAILING], xfails=tmp_path / "x.txt")
     assert [r.status for r in results] == [YOUR_XFAIL] and results[0].listed["line"] == 4
     fixed = _namespace(FIXED)
-    assert [r.status for r in api.check_implementation(fixed, checks=[ERM], xfails=tmp_path / "x.txt")] == [YOUR_XPASS]
+    assert [r.status for r in api.check_implementation(fixed, checks=[FAILING], xfails=tmp_path / "x.txt")] == [
+        YOUR_XPASS
+    ]
     with pytest.raises(api.ImplementationCheckFailed, match="remove line .*x.txt:4"):
-        api.check_implementation(fixed, checks=[ERM], xfails=tmp_path / "x.txt", strict_xfail=True)
+        api.check_implementation(fixed, checks=[FAILING], xfails=tmp_path / "x.txt", strict_xfail=True)
     (tmp_path / "bad.txt").write_text("check_nope\n")
     with pytest.raises(ValueError, match=r"bad\.txt:1: unknown check id"):
-        api.check_implementation(fixed, checks=[ERM], xfails=tmp_path / "bad.txt")
+        api.check_implementation(fixed, checks=[FAILING], xfails=tmp_path / "bad.txt")
 
 
 def test_our_finding_stays_ours_when_the_candidate_also_lists_it(tmp_path):
@@ -341,7 +357,19 @@ def test_our_finding_stays_ours_when_the_candidate_also_lists_it(tmp_path):
 def pytest_run(project: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "CI": "true", "PYTHONPATH": os.pathsep.join([str(ROOT), str(project)])}
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--cral-impl", "mycand", "-k", ERM, "-rxX", *args],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "--cral-impl",
+            "mycand",
+            "-k",
+            FAILING,
+            "-rxX",
+            *args,
+        ],
         cwd=project,
         env=env,
         capture_output=True,
@@ -357,10 +385,10 @@ def test_plugin_xfails_and_xfail_strict(tmp_path):
     (project / "pytest.ini").write_text("[pytest]\n")
     xfailed = pytest_run(project, *LOAD_PLUGIN, "--cral-xfails", "xfails.txt")
     assert xfailed.returncode == 0, xfailed.stdout
-    assert f"XFAIL cral::{ERM} - yours: {REASON} (xfails.txt:4)" in xfailed.stdout
+    assert f"XFAIL cral::{FAILING} - yours: {REASON} (xfails.txt:4)" in xfailed.stdout
     (project / "mycand" / "__init__.py").write_text(FIXED)
     xpassed = pytest_run(project, *LOAD_PLUGIN, "--cral-xfails", "xfails.txt")
-    assert xpassed.returncode == 0 and f"XPASS cral::{ERM} - yours: {REASON} (xfails.txt:4)" in xpassed.stdout
+    assert xpassed.returncode == 0 and f"XPASS cral::{FAILING} - yours: {REASON} (xfails.txt:4)" in xpassed.stdout
     assert pytest_run(project, *LOAD_PLUGIN, "--cral-xfails", "xfails.txt", "--cral-strict-xfail").returncode == 1
     (project / "pytest.ini").write_text("[pytest]\nxfail_strict = true\n")
     strict = pytest_run(project, *LOAD_PLUGIN, "--cral-xfails", "xfails.txt")

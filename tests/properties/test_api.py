@@ -1,12 +1,11 @@
 """properties.check_implementation (properties/api.py): the property suite as one Python
-call. The reference passes a selection; a candidate with one wrong function (passive
-learning returning the hypothesis of highest empirical risk, not an ERM) fails the check
-that holds passive learning to Theorem 3.1, and check_implementation raises, warns or
-collects as asked; bad arguments are ValueErrors naming what is wrong."""
+call. The reference passes a selection; a candidate with one wrong function (catoni_root
+answering an enclosure 2 wide, not at most 2^-64) fails the check that holds it to
+Appendix D.2's Catoni root, and check_implementation raises, warns or collects as asked;
+bad arguments are ValueErrors naming what is wrong."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from properties.api import describe_failure, is_failure
 from properties.checks.registry import EXPECTED_FAILURES, all_checks
 from properties.core.contract import PUBLIC_NAMES
 from properties.run.runner import FAILED, NOT_RUN, PASSED, XFAIL, XPASS, CheckResult
+from reference.certified import Enclosure
 from tests.support import REPO_ROOT
 
 ERM = "check_passive_output_is_erm"  # Theorem 3.1: passive learning outputs an ERM
@@ -27,17 +27,17 @@ CATONI = "check_catoni_root_certified"
 FINDING = "check_passive_learning_lemma_c1"  # an expected failure (FINDINGS F2)
 
 
-def _worst_passive(hypotheses, tape, params):
-    """The reference's passive learning, but it outputs the hypothesis of highest
-    empirical risk (ties towards the highest index): an ERM only when all risks tie."""
-    trace = reference.passive(hypotheses, tape, params)
-    risks = trace.empirical_risk
-    return dataclasses.replace(trace, output=max(range(len(risks)), key=lambda i: (risks[i], i)))
+def _wide_catoni_root(values, counts, alpha, **options):
+    """The reference's Catoni root, widened by 1 on each side: it still encloses the root
+    but is wider than 2^-64 on every problem. Catoni problems are cheap to draw, so the
+    failure shrinks in a fraction of what a failing check on learning cases costs."""
+    root = reference.catoni_root(values, counts, alpha, **options)
+    return Enclosure(root.lo - 1, root.hi + 1)
 
 
 def broken() -> dict:
     functions = {name: getattr(reference, name) for name in PUBLIC_NAMES if callable(getattr(reference, name, None))}
-    return {**functions, "passive": _worst_passive}
+    return {**functions, "catoni_root": _wide_catoni_root}
 
 
 def test_the_api_is_exported_from_the_package():
@@ -113,7 +113,7 @@ def test_a_loaded_candidate_is_used_as_is_and_left_open():
 
 
 def _check_broken(on_fail):
-    return properties.check_implementation(broken(), checks=[ERM, CATONI], on_fail=on_fail)
+    return properties.check_implementation(broken(), checks=[CATONI, ERM], on_fail=on_fail)
 
 
 def test_a_broken_candidate_raises_with_each_failing_check_its_violation_and_reproducer():
@@ -121,17 +121,17 @@ def test_a_broken_candidate_raises_with_each_failing_check_its_violation_and_rep
         _check_broken("raise")
     error = raised.value
     assert isinstance(error, AssertionError)
-    assert [r.name for r in error.results] == [ERM, CATONI]
-    assert [r.name for r in error.failures] == [ERM]
+    assert [r.name for r in error.results] == [CATONI, ERM]
+    assert [r.name for r in error.failures] == [CATONI]
     assert error.results[0].status == FAILED and error.results[1].status == PASSED
     message = str(error)
     assert message.startswith("1 of 2 checks failed on <SimpleNamespace> (in-process, profile ci, seed 0)")
-    assert f"{ERM} (Theorem 3.1) failed after" in message
-    assert "the output is not an empirical risk minimiser" in message
+    assert f"{CATONI} (Appendix D.2" in message and "FINDINGS R12) failed after" in message
+    assert "catoni_root is wider than 2^-64" in message
     assert error.results[0].violations[0] in message
     assert f"reproduce: {error.results[0].counterexample}" in message
-    assert error.results[0].counterexample.startswith("properties.core.case.Case.from_json(")
-    assert CATONI not in message
+    assert error.results[0].counterexample.startswith("properties.strategies.CatoniProblem(")
+    assert ERM not in message
 
 
 def test_a_broken_candidate_warns_once_per_failing_check():
@@ -139,7 +139,7 @@ def test_a_broken_candidate_warns_once_per_failing_check():
         results = _check_broken("warn")
     assert len(caught) == 1
     text = str(caught[0].message)
-    assert ERM in text and "the output is not an empirical risk minimiser" in text and "reproduce: " in text
+    assert CATONI in text and "catoni_root is wider than 2^-64" in text and "reproduce: " in text
     assert caught[0].filename == __file__  # stacklevel: the warning points at the caller
     assert [r.status for r in results] == [FAILED, PASSED]
 

@@ -47,18 +47,18 @@ FINDING = "check_passive_learning_lemma_c1"  # an expected failure (FINDINGS F2)
 SELECTION = "check_robust_cal_checkpoints or check_passive"
 # the reference's public functions, re-exported: a candidate that is the reference under another name
 SAME = "from reference import passive, robust_cal, calruption, calruption_epoch, catoni_root\n"
-# passive learning outputs the hypothesis of highest empirical risk: an ERM only when all
-# risks tie; it prints on every call (the failure must show the candidate's output)
+CATONI = "check_catoni_root_certified"  # Appendix D.2: catoni_root encloses the root, at most 2^-64 wide
+# catoni_root answers the root's enclosure widened by 1 each side (Catoni problems shrink
+# cheaply); it prints on every call (the failure must show the candidate's output)
 BROKEN = """
-import dataclasses
 import reference
-from reference import robust_cal, calruption, calruption_epoch, catoni_root
+from reference import passive, robust_cal, calruption, calruption_epoch
+from reference.certified import Enclosure
 
-def passive(hypotheses, tape, params):
-    print("brokenpkg.passive was called")
-    trace = reference.passive(hypotheses, tape, params)
-    risks = trace.empirical_risk
-    return dataclasses.replace(trace, output=max(range(len(risks)), key=lambda i: (risks[i], i)))
+def catoni_root(values, counts, alpha, **options):
+    print("brokenpkg.catoni_root was called")
+    root = reference.catoni_root(values, counts, alpha, **options)
+    return Enclosure(root.lo - 1, root.hi + 1)
 """
 
 
@@ -169,7 +169,7 @@ def test_a_broken_candidate_fails_with_its_violation_reproducer_and_output(pytes
         "--cral-impl",
         "brokenpkg",
         "-k",
-        f"{ERM} or check_theta_star or check_sample_tape_prefix",
+        f"{CATONI} or check_theta_star or check_sample_tape_prefix",
         "-rs",
         "--junitxml=out.xml",
     )
@@ -178,19 +178,19 @@ def test_a_broken_candidate_fails_with_its_violation_reproducer_and_output(pytes
     result.stdout.fnmatch_lines(
         [
             "cral: implementation under test: brokenpkg (isolated worker process); hypothesis profile *",
-            f"{ERM} (Theorem 3.1; deterministic) failed on brokenpkg after * examples:",
-            f"  {ERM}: the output is not an empirical risk minimiser (output = *",
-            "reproduce: properties.core.case.Case.from_json(*",
+            f"{CATONI} (Appendix D.2, *FINDINGS R12; deterministic) failed on brokenpkg after * examples:",
+            f"  {CATONI}: catoni_root is wider than 2^-64 *",
+            "reproduce: properties.strategies.CatoniProblem(*",
             "candidate stdout, * bytes*:",
-            "  | brokenpkg.passive was called",
+            "  | brokenpkg.catoni_root was called",
             # checks that cannot say anything about this candidate are skipped, with the reason
             "SKIPPED * a statement about the paper: it does not call the implementation*",
             "SKIPPED * the implementation does not provide sample_tape (optional)",
         ]
     )
-    failure = junit_cases(pytester.path / "out.xml")[ERM][2]
-    assert failure.tag == "failure" and "the output is not an empirical risk minimiser" in failure.text
-    assert "brokenpkg.passive was called" in failure.text
+    failure = junit_cases(pytester.path / "out.xml")[CATONI][2]
+    assert failure.tag == "failure" and "catoni_root is wider than 2^-64" in failure.text
+    assert "brokenpkg.catoni_root was called" in failure.text
 
 
 @pytest.mark.parametrize(

@@ -51,6 +51,7 @@ CANDIDATES = {
     "    trace = reference.passive(hypotheses, tape, params)\n"
     "    return dataclasses.replace(trace, output=(trace.output + 1) % len(hypotheses))\n",
     "hang_import_loop": "while True:\n    pass\n",
+    "hang_import_sleep": "import time\ntime.sleep(1000)\n",
     "hang_import_error": "raise RuntimeError('boom at import')\n",
     "hang_import_syntax": "def passive(:\n    pass\n",
     "hang_import_exit": "import sys\nsys.exit(3)\n",
@@ -108,8 +109,12 @@ def _cli(folder: Path, *args, **env) -> Run:
 
 PLANTED_CMD = f"{sys.executable} {ROOT / 'teeth' / 'planted_cmd' / 'misbehave.py'}"
 T = str(TIMEOUT)
+# A worker process is killed on the judge's clock (properties/judge/isolation.py), whatever
+# it does while it hangs, so the worker routes hang asleep (no CPU spent waiting out the
+# timeouts); the in-process routes loop busily, as the SIGALRM limit there must interrupt
+# pure-Python code (properties/core/candidate.py).
 COMMANDS = {
-    "busy": ["check", "--impl", "hang_busy", "--timeout", T, "--json", "--only", *PASSIVE_CHECKS, NO_PASSIVE],
+    "sleepy": ["check", "--impl", "hang_sleepy", "--timeout", T, "--json", "--only", *PASSIVE_CHECKS, NO_PASSIVE],
     "busy in-process": [
         "check",
         "--impl",
@@ -169,9 +174,9 @@ COMMANDS = {
         "passive",
         "--json",
     ],
-    "import loop": ["check", "--impl", "hang_import_loop", "--timeout", T],
+    "import sleep": ["check", "--impl", "hang_import_sleep", "--timeout", T],
     "import loop in-process": ["check", "--impl", "hang_import_loop", "--timeout", T, "--in-process"],
-    "import loop crosscheck": ["crosscheck", "--candidate", "hang_import_loop", "--timeout", T],
+    "import sleep crosscheck": ["crosscheck", "--candidate", "hang_import_sleep", "--timeout", T],
 }
 
 
@@ -189,7 +194,7 @@ def runs(candidates) -> dict[str, Run]:
 
 
 # -- item 1: a hang costs one timeout, and the check says so ---------------------------------
-@pytest.mark.parametrize("name", ["busy", "busy in-process", "command hang"])
+@pytest.mark.parametrize("name", ["sleepy", "busy in-process", "command hang"])
 def test_a_hanging_call_ends_its_check_at_once_and_json_stays_valid(runs, name):
     run = runs[name]
     report = run.json()
@@ -333,10 +338,17 @@ def test_a_missing_folder_for_kept_requests_is_one_line_and_exit_2(candidates, t
 
 
 # -- item 1: the import runs under the same timeout ------------------------------------------
-@pytest.mark.parametrize("name", ["import loop", "import loop in-process", "import loop crosscheck"])
-def test_an_import_that_hangs_is_one_line_and_exit_2(runs, name):
+@pytest.mark.parametrize(
+    "name, module",
+    [
+        ("import sleep", "hang_import_sleep"),
+        ("import loop in-process", "hang_import_loop"),
+        ("import sleep crosscheck", "hang_import_sleep"),
+    ],
+)
+def test_an_import_that_hangs_is_one_line_and_exit_2(runs, name, module):
     run = runs[name]
-    run.one_line_error("hang_import_loop", f"hung after {TIMEOUT} s (importing it)")
+    run.one_line_error(module, f"hung after {TIMEOUT} s (importing it)")
 
 
 # -- item 2: misbehaving outside a call ------------------------------------------------------
@@ -445,5 +457,5 @@ def test_check_implementation_reports_a_hang_in_one_timeout(candidates, monkeypa
     results = properties.check_implementation("hang_sleepy", checks=[PASSIVE_CHECKS[0]], on_fail="collect", timeout=1)
     assert results[0].status == FAILED and results[0].violations[0].endswith("hung after 1 s (in passive)")
     assert results[0].examples == 1, results[0]  # the first hanging call ended the check: one timeout
-    with pytest.raises(ValueError, match=r"hang_import_loop.*hung after 1 s \(importing it\)"):
-        properties.check_implementation("hang_import_loop", checks=[PASSIVE_CHECKS[0]], timeout=1)
+    with pytest.raises(ValueError, match=r"hang_import_sleep.*hung after 1 s \(importing it\)"):
+        properties.check_implementation("hang_import_sleep", checks=[PASSIVE_CHECKS[0]], timeout=1)
