@@ -176,7 +176,7 @@ def test_findings_r14_before_r15_and_no_future_encoding():
             "--json-indent",
             "1",
         ],
-        ["proofs_check", "--only", "passive"],
+        ["proofs_check", "--only", "passive.a1"],  # Lemma A.1: eight lines; the reader stops after one
     ],
 )
 def test_every_cli_under_head_gives_no_traceback(argv):
