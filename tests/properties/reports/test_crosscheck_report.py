@@ -69,6 +69,19 @@ def cral(folder: Path, *args: str) -> subprocess.CompletedProcess:
     )
 
 
+def compare_in_process(folder: Path, monkeypatch, capsys, *args: str) -> subprocess.CompletedProcess:
+    """`python -m properties compare ...` run in this process (properties.cli.main, the
+    command's own entry) in `folder`: compare reads two JSON files, so a start-up of the
+    suite per call would cost more than the comparison."""
+    from properties.cli import main
+
+    monkeypatch.chdir(folder)
+    capsys.readouterr()
+    status = main(["compare", *args])
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["compare", *args], status, out, err)
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("xreport")
@@ -219,17 +232,21 @@ def test_replay_reruns_the_one_case_and_algorithm(runs, route):
     first = again.stdout.splitlines()[0]
     assert first.startswith("crosscheck_passive on ") and first.endswith(", case 1: failed (recorded: failed)")
     assert doc["mismatches"][0]["message"] in again.stdout  # the same mismatch, recomputed
-    fixed = cral(folder, "replay", str(saved[0]), "--candidate", "reference")
+
+
+def test_replay_with_a_correct_candidate_passes_the_recorded_case(runs):
+    saved = sorted((runs["folder"] / "cral-results").glob("crosscheck_passive-case1-*.json"))
+    fixed = cral(runs["folder"], "replay", str(saved[0]), "--candidate", "reference")
     assert fixed.returncode == 0 and fixed.stdout.endswith("case 1: passed (recorded: failed)\n"), fixed.stderr
 
 
-def test_compare_two_crosscheck_reports(runs):
+def test_compare_two_crosscheck_reports(runs, monkeypatch, capsys):
     folder = runs["folder"]
-    regression = cral(folder, "compare", "green.json", "red.json")
+    regression = compare_in_process(folder, monkeypatch, capsys, "green.json", "red.json")
     assert regression.returncode == 1, regression.stderr
     assert "note: candidate: reference -> brk" in regression.stdout
     assert "new failures: 1\n  crosscheck_passive (passed -> failed)\nfixed: 0\nstill failing: 0" in regression.stdout
-    fixed = cral(folder, "compare", "red.json", "green.json", "--json")
+    fixed = compare_in_process(folder, monkeypatch, capsys, "red.json", "green.json", "--json")
     assert fixed.returncode == 0 and json.loads(fixed.stdout)["fixed"] == ["crosscheck_passive"]
     red = load(folder / "red.json", (CROSSCHECK_FORMAT,))
     same = compare(red, red)
@@ -240,17 +257,19 @@ def test_compare_two_crosscheck_reports(runs):
     assert compare(red, moved).changed_reproducers == ["crosscheck_passive"]
 
 
-def test_compare_refuses_a_check_report_against_a_crosscheck_one_and_an_invalid_report(runs, tmp_path):
+def test_compare_refuses_a_check_report_against_a_crosscheck_one_and_an_invalid_report(
+    runs, tmp_path, monkeypatch, capsys
+):
     folder = runs["folder"]
     check = cral(folder, "check", "--impl", "reference", "--only", "check_passive_output_is_erm", "--json")
     (folder / "check.json").write_text(check.stdout)
-    mixed = cral(folder, "compare", "check.json", "red.json")
+    mixed = compare_in_process(folder, monkeypatch, capsys, "check.json", "red.json")
     assert mixed.returncode == 2 and mixed.stdout == "" and len(mixed.stderr.splitlines()) == 1
     assert "check.json is a cral-check-report and red.json a cral-crosscheck-report" in mixed.stderr
     bad = json.loads((folder / "red.json").read_text())
     bad["checks"][0]["status"] = "sort of passed"
     (tmp_path / "bad.json").write_text(json.dumps(bad))
-    refused = cral(folder, "compare", "green.json", str(tmp_path / "bad.json"))
+    refused = compare_in_process(folder, monkeypatch, capsys, "green.json", str(tmp_path / "bad.json"))
     assert refused.returncode == 2 and refused.stdout == "" and len(refused.stderr.splitlines()) == 1
     assert f"{tmp_path / 'bad.json'}: not a cral-crosscheck-report v1 report: at .checks[0].status" in refused.stderr
 
@@ -343,7 +362,9 @@ def test_bad_report_and_results_paths_are_refused_before_the_run(
     assert out == "" and len(err.splitlines()) == 1 and message in err, err
 
 
-def test_compare_refuses_an_unversioned_crosscheck_json_and_duplicate_or_misnamed_entries(runs, tmp_path):
+def test_compare_refuses_an_unversioned_crosscheck_json_and_duplicate_or_misnamed_entries(
+    runs, tmp_path, monkeypatch, capsys
+):
     folder = runs["folder"]
     red = json.loads((folder / "red.json").read_text())
     old = {k: v for k, v in red.items() if k not in ("format", "version", "code_version", "checks", "runs_in")}
@@ -357,7 +378,7 @@ def test_compare_refuses_an_unversioned_crosscheck_json_and_duplicate_or_misname
         ("misnamed", misnamed, "name 'crosscheck_passive' is not crosscheck_calruption"),
     ):
         (tmp_path / f"{name}.json").write_text(json.dumps(doc))
-        refused = cral(folder, "compare", str(tmp_path / f"{name}.json"), "red.json")
+        refused = compare_in_process(folder, monkeypatch, capsys, str(tmp_path / f"{name}.json"), "red.json")
         assert refused.returncode == 2 and refused.stdout == "" and len(refused.stderr.splitlines()) == 1, name
         assert message in refused.stderr, refused.stderr
 
