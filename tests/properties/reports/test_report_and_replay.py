@@ -115,6 +115,11 @@ def test_replay_reproduces_the_verdict(broken_run, route):
     again = properties_cli("replay", saved, *extra, cwd=root, pythonpath=[root])
     assert again.returncode == 1, again.stderr
     assert again.stdout.startswith(f"{CHECK} on ") and ": failed (recorded: failed)" in again.stdout.splitlines()[0]
+
+
+def test_replay_with_a_correct_candidate_passes_the_saved_case(broken_run):
+    root, _ = broken_run
+    saved = next((root / "cral-results").glob(f"{CHECK}-*.json"))
     fixed = properties_cli("replay", saved, "--impl", "reference", cwd=root)
     assert fixed.returncode == 0 and ": passed (recorded: failed)" in fixed.stdout, fixed.stderr
 
