@@ -1,7 +1,9 @@
 """A fuzz campaign saves each failing check's failure as a replay file, as `check` does
 (properties/reports/saved.py): the summary names the file, `replay` re-runs exactly that
 case and still fails, and running the same campaign again (to resume it) writes no second
-copy. A planted broken copy (passive ERM ignoring the labels at x0) is the candidate."""
+copy. A planted broken copy (RobustCAL's modified rule, Algorithm 1 line 10, adding rho^/4
+instead of rho^/2) is the candidate: its check fails it at a fraction of the cost of
+shrinking a passive learner's failing case."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from properties.reports.saved import load_failure
 from teeth.broken.mutants import BY_NAME
 from teeth.reference_copies import build, importable
 
-MUTANT = BY_NAME["passive_ignores_labels_at_x0"]
+MUTANT = BY_NAME["robust_cal_threshold_rho_quarter"]
 
 
 def _fuzz(name: str, tmp_path, *extra: str) -> list[str]:
