@@ -196,7 +196,8 @@ def figure_best(summary, out: Path, spec, delta: float, first_epoch) -> Path:
                     ax.errorbar(
                         [p[0] for p in missed],
                         [p[1] for p in missed],
-                        yerr=[[p[1] - p[2] for p in missed], [p[3] - p[1] for p in missed]],
+                        # max(0, .): the interval's ends, as floats, may sit a rounding error inside the point
+                        yerr=[[max(0.0, p[1] - p[2]) for p in missed], [max(0.0, p[3] - p[1]) for p in missed]],
                         color=colour,
                         linestyle="none",
                         capsize=2,

@@ -242,6 +242,13 @@ def findings(summary, spec, loose, rate_rows, first_epoch, real_rows, adversary,
         out.append(
             f"The adversary search's answer is, in each of its {len(adversary)} settings, at least as strong as the "
             "clean run and the project's shipped adversaries scored on the same seeds (they seed the search); "
-            f"in {len(beaten)} of them a searched adversary beats every baseline."
+            f"in {len(beaten)} of them a searched adversary beats every baseline"
+            + "".join(
+                f"; in the {f['family']} {f['algorithm']} '{f['goal']}' setting the answer is the {f['source']}"
+                + (" (nothing tried does better than no corruption)" if f["source"] == "baseline: clean" else "")
+                for f in adversary
+                if f.get("source", "search") != "search"
+            )
+            + "."
         )
     return out
