@@ -167,3 +167,25 @@ def test_the_figure_has_a_title_its_legend_fits_and_no_epoch_points_are_crosses(
         if line.get_linestyle() == "None" and line.get_marker() == "o" and line.get_markerfacecolor() == "white"
     ]
     assert not hollow, "a no-epoch point drawn as a wrong output"
+
+
+def test_the_summary_text_says_no_epoch_instead_of_a_wrong_output():
+    """A curves summary row of CALruption below its first epoch's length (completes_no_epoch)
+    prints "no epoch" in the h* column and a line saying why, not an h* fraction of 0.00."""
+    from properties.campaign.cli import summary_text
+
+    first = experiments.first_epoch_n(16, "1/10")
+    row = dict(
+        ROW,
+        algorithm="CALruption",
+        n=first - 1,
+        output_is_best_fraction=0.0,
+        every_seed_best=False,
+        labels_ci_method=experiments.LABELS_CI_METHOD,
+        output_is_best_ci_method=experiments.RATE_CI_METHOD,
+        no_epoch=experiments.completes_no_epoch("CALruption", first - 1, 16, "1/10"),
+    )
+    text = summary_text({"experiment": "curves", "finished": 1, "tasks": 1, "errors": [], "rows": [row]})
+    line = next(x for x in text.splitlines() if x.startswith("CALruption"))
+    assert line.rstrip().endswith("no epoch") and "0.00" not in line, line
+    assert "not a wrong output" in text
