@@ -359,7 +359,14 @@ def figure_rates(rate_rows, out: Path, spec) -> Path | None:
                         markeredgecolor=colour,
                         linestyle="none",
                     )
-            _empty(ax, "nothing to fit" if against == "n" else "fewer than two budgets with C_total > 0")
+            _empty(
+                ax,
+                {"labels": "nothing to fit", "excess_risk": "no series with two n of\npositive mean excess risk"}[
+                    quantity
+                ]
+                if against == "n"
+                else "fewer than two budgets with C_total > 0",
+            )
             ax.axhline(0, color="0.6", linewidth=0.6)
             ax.set_xlim(-0.5, (len(budgets) if against == "n" else len(algorithms)) - 0.5)
             if against == "n":
@@ -385,7 +392,8 @@ def figure_rates(rate_rows, out: Path, spec) -> Path | None:
         fig,
         out,
         "_rates.png",
-        "Growth exponents: log-log slope over the upper half of the n grid (filled) against the theorem's bound (hollow)",
+        "Growth exponents, fitted (filled; labels: upper half of the n grid, excess risk: the n where it is > 0) "
+        "against the corrected bound's slope there (hollow)",
         [Line2D([], [], color=c, marker=m, linestyle="none", label=a) for a, (c, m) in styles.items()] + extra,
         ncol=7,
     )
