@@ -48,13 +48,6 @@ QUICK_OUT = _report.RESULTS / "label_curves_quick"
 CAMPAIGNS = _report.RESULTS / "campaigns"
 
 
-def title(spec: dict) -> str:
-    return (
-        f"Labels requested vs n: {spec['hypotheses']} thresholds on {spec['points']} points, "
-        f"delta = {spec['delta']}, paper constants, {spec['replicates']} seeds per point"
-    )
-
-
 def main(argv=None) -> int:
     parser = OneLineParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -108,7 +101,9 @@ def main(argv=None) -> int:
         return 1
     out.parent.mkdir(parents=True, exist_ok=True)  # --out is a prefix: its folder is the bench's to make
     write_csv(summary["rows"], out.with_name(out.name + ".csv"))
-    written = plot_label_curves(summary["rows"], out, titles=experiments.ADVERSARY_TITLES, title=title(spec))
+    written = plot_label_curves(
+        summary["rows"], out, titles=experiments.ADVERSARY_TITLES, title=experiments.curves_title(spec)
+    )
     seconds = time.perf_counter() - started
     _report.write(
         {

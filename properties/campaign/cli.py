@@ -274,7 +274,9 @@ def _cmd_summary(args) -> int:
     if args.plot:
         from properties.campaign.plots import plot_label_curves
 
-        written = plot_label_curves(summary["rows"], args.plot, titles=experiments.ADVERSARY_TITLES)
+        written = plot_label_curves(
+            summary["rows"], args.plot, titles=experiments.ADVERSARY_TITLES, title=experiments.curves_title(spec)
+        )
         print("wrote " + ", ".join(map(str, written)), file=sys.stderr)
     return 0
 
@@ -315,13 +317,18 @@ def summary_text(summary: dict) -> str:
             lines.append(
                 f"{r['algorithm']:<11} {r['adversary']:<13} {r['n']:>14} {r['seeds']:>5} "
                 f"{r['labels_mean']:>15.1f} {'[%.1f, %.1f]' % (r['labels_ci_low'], r['labels_ci_high']):>29} "
-                f"{r['output_is_best_fraction']:>9.2f}"
+                + (f"{'no epoch':>9}" if r.get("no_epoch") else f"{r['output_is_best_fraction']:>9.2f}")
             )
         if summary["rows"]:
             lines.append(
                 f"95% CI of the labels: {summary['rows'][0]['labels_ci_method']} (the range of the seeds' "
                 "means: it cannot leave [0, n], and on few seeds it is narrow, not wide); the h* output "
                 f"fraction's interval ({summary['rows'][0]['output_is_best_ci_method']}) is in --json and --csv"
+            )
+        if any(r.get("no_epoch") for r in summary["rows"]):
+            lines.append(
+                "no epoch: CALruption completed no epoch (n below its first epoch's length |I_1| = ceil(4 beta1), "
+                "Algorithm 2 line 1): its output is hypothesis 0 by construction, not a wrong output"
             )
     elif kind == "coverage":
         worst = max(summary["rows"], key=lambda r: r["frequency"], default=None)

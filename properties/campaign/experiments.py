@@ -307,6 +307,40 @@ def curve_run(algorithm: str, instance, adversary, params, seed) -> tuple[int, i
     return result.labels_requested, result.output
 
 
+def curves_title(spec: dict) -> str:
+    """The label-curves figure's title: what was run, in one line."""
+    return (
+        f"Labels requested vs n: {spec['hypotheses']} thresholds on {spec['points']} points, "
+        f"delta = {spec['delta']}, paper constants, {spec['replicates']} seeds per point"
+    )
+
+
+def completes_no_epoch(algorithm: str, n: int, num_hypotheses: int, delta) -> bool:
+    """Whether a run completes no epoch: CALruption with n below |I_1| = ceil(beta1 4)
+    (Algorithm 2, line 1) never reaches line 6's epoch end and outputs hypothesis 0
+    (V_1^0 = H): its output says nothing about the algorithm's accuracy."""
+    import reference as R
+    from reference.calruption import epoch_length
+
+    return algorithm == "CALruption" and n < epoch_length(R.Params.paper(n, num_hypotheses, delta), 1)
+
+
+def first_epoch_n(num_hypotheses: int, delta) -> int:
+    """The least n at which CALruption completes its first epoch at the paper's constants:
+    the least fixed point of n -> |I_1|(n), since |I_1| = ceil(4 beta1) grows with n only
+    through beta3's log(floor(log2 n)) (Algorithm 2, line 1), so iterating from below
+    reaches the least n with |I_1|(n) <= n."""
+    import reference as R
+    from reference.calruption import epoch_length
+
+    n = 2
+    while True:
+        needed = epoch_length(R.Params.paper(n, num_hypotheses, delta), 1)
+        if needed <= n:
+            return n
+        n = needed
+
+
 def _coverage_experiment(setting: str, seed: int):
     from dataclasses import replace
 
@@ -424,6 +458,7 @@ def summarize(spec: dict, rows: list[dict]) -> dict:
                     "output_is_best_ci_low": best_low,
                     "output_is_best_ci_high": best_high,
                     "output_is_best_ci_method": RATE_CI_METHOD,
+                    "no_epoch": completes_no_epoch(algorithm, n, spec["hypotheses"], spec["delta"]),
                 }
             )
         return {"experiment": "curves", "tasks": expected, "finished": len(done), "errors": errors, "rows": table}

@@ -4,7 +4,9 @@
 A summary row is one (algorithm, adversary, n) with the keys of `FIELDS`. Each algorithm
 is a line through labels_mean with a shaded band over its 95% confidence interval
 (labels_ci_low..labels_ci_high); its marker at each n is filled when every seed output
-h* (every_seed_best) and hollow when some seed did not.
+h* (every_seed_best) and hollow when some seed did not, and a cross where the row says
+no_epoch (optional key: CALruption completed no epoch, so its output, hypothesis 0, is no
+verdict on the algorithm and is not drawn as a wrong one).
 
 matplotlib is imported only when a figure is made, so the rest of the campaign works
 without it. The Figure API is used with the Agg canvas, never pyplot: no global figure
@@ -46,6 +48,8 @@ LINE_WIDTH = 1.8
 BAND_ALPHA = 0.25
 LABEL_FLOOR = 1  # log axes cannot show 0 labels
 WIDTH_IN, HEIGHT_IN, DPI = 12.0, 4.5, 100  # 1200 x 450 px
+LEGEND_COLUMNS = 4  # at most; fewer while the legend is wider than the figure (it would be clipped)
+DEFAULT_TITLE = "Labels requested against n (log-log), one panel per adversary"
 RC = {
     # a figure in the docs should not change with the SVG viewer's fonts, but its text
     # should stay text (searchable, small files); "none" keeps <text> elements
@@ -111,6 +115,8 @@ def _check_row(i: int, row) -> None:
         raise bad("output_is_best_fraction", "must be in [0, 1]")
     if not isinstance(row["every_seed_best"], bool):
         raise bad("every_seed_best", "must be a bool")
+    if "no_epoch" in row and not isinstance(row["no_epoch"], bool):
+        raise bad("no_epoch", "must be a bool")
     # the two say the same thing; disagreeing, one of them is wrong and the markers would lie
     if row["every_seed_best"] != (row["output_is_best_fraction"] == 1):
         raise bad(
@@ -163,7 +169,7 @@ def label_curves_figure(rows: Iterable[Mapping], titles: Mapping[str, str] | Non
     order of first appearance, panel titles from `titles` (default: the adversary name),
     `title` above the legend if given. Label counts below 1 (0 labels, or a confidence
     interval reaching below 1) are drawn at 1, since a log axis cannot show 0, and the
-    legend then says so."""
+    legend then says so. Without `title`, a generic one (a figure is never untitled)."""
     matplotlib, FigureCanvasAgg, Figure, Line2D, Patch = _matplotlib()
     rows = _checked(rows)
     titles = dict(titles or {})
@@ -180,6 +186,7 @@ def label_curves_figure(rows: Iterable[Mapping], titles: Mapping[str, str] | Non
         FigureCanvasAgg(figure)
         axes = figure.subplots(1, len(adversaries), sharex=True, sharey=True, squeeze=False)[0]
         floored = False  # whether a value below LABEL_FLOOR was drawn at it: the legend then says so
+        no_epoch = False  # whether a no-epoch point was drawn: the legend then says what the cross means
         for ax, adversary in zip(axes, adversaries):
             ax.set_xscale("log")
             ax.set_yscale("log")
@@ -204,17 +211,18 @@ def label_curves_figure(rows: Iterable[Mapping], titles: Mapping[str, str] | Non
                 )
                 ax.fill_between(n, low, high, color=color, alpha=BAND_ALPHA, linewidth=0)
                 ax.plot(n, mean, color=color, linewidth=width, label=LABELS.get(algorithm, algorithm))
-                for filled in (True, False):
-                    points = [(x, y) for x, y, r in zip(n, mean, mine) if r["every_seed_best"] is filled]
+                for kind in ("filled", "hollow", "no epoch"):
+                    points = [(x, y) for x, y, r in zip(n, mean, mine) if _marker_kind(r) == kind]
                     if points:
                         ax.plot(
                             *zip(*points),
                             linestyle="none",
-                            marker="o",
-                            markersize=5,
+                            marker="x" if kind == "no epoch" else "o",
+                            markersize=7 if kind == "no epoch" else 5,
                             markeredgecolor=color,
-                            markerfacecolor=color if filled else "white",
+                            markerfacecolor={"filled": color, "hollow": "white"}.get(kind, "none"),
                         )
+                        no_epoch |= kind == "no epoch"
         axes[0].set_ylabel("labels requested")
 
         handles = [
@@ -228,14 +236,36 @@ def label_curves_figure(rows: Iterable[Mapping], titles: Mapping[str, str] | Non
                 [], [], linestyle="none", marker="o", color="0.2", markerfacecolor="white", label="some seed did not"
             ),
         ]
+        if no_epoch:
+            handles.append(
+                Line2D(
+                    [], [], linestyle="none", marker="x", color="0.2", label="no epoch completed (output: hypothesis 0)"
+                )
+            )
         if floored:  # a log axis cannot show 0: never drawn at 1 without saying so
             handles.append(
                 Patch(facecolor="none", edgecolor="none", label=f"values below {LABEL_FLOOR} drawn at {LABEL_FLOOR}")
             )
-        figure.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 7), frameon=False)
-        if title is not None:
-            figure.suptitle(title)
+        _fitted_legend(figure, handles)
+        figure.suptitle(DEFAULT_TITLE if title is None else title)
     return figure
+
+
+def _fitted_legend(figure, handles) -> None:
+    """The legend below the panels with as many columns (up to LEGEND_COLUMNS) as fit the
+    figure's width: a legend wider than the canvas is cut off at both edges."""
+    renderer = figure.canvas.get_renderer()
+    for ncols in range(min(len(handles), LEGEND_COLUMNS), 0, -1):
+        legend = figure.legend(handles=handles, loc="outside lower center", ncols=ncols, frameon=False)
+        if legend.get_window_extent(renderer).width <= figure.bbox.width or ncols == 1:
+            return
+        legend.remove()
+
+
+def _marker_kind(row) -> str:
+    if row.get("no_epoch"):
+        return "no epoch"
+    return "filled" if row["every_seed_best"] else "hollow"
 
 
 def _output_paths(path, formats) -> list[Path]:

@@ -23,7 +23,7 @@ import math
 from fractions import Fraction
 from functools import cache
 
-from .experiments import _mean_interval, wilson
+from .experiments import _mean_interval, completes_no_epoch, wilson
 from .families import FAMILIES
 
 ALGORITHMS = ("passive", "RobustCAL", "RobustCAL-vanilla", "CALruption", "uncertainty")
@@ -258,6 +258,8 @@ def summarize(spec: dict, rows: list[dict]) -> dict:
             "excess_risk_mean": float(sum(gaps) / len(gaps)),
             "excess_risk_max": float(max(gaps)),
             "output_is_best_fraction": best / len(results),
+            # CALruption below |I_1| outputs hypothesis 0 without having run an epoch: not a wrong output
+            "no_epoch": completes_no_epoch(algorithm, n, facts.num_hypotheses, spec["delta"]),
             "output_is_best_ci_low": best_low,
             "output_is_best_ci_high": best_high,
             "delta_min": float(facts.delta_min),

@@ -128,3 +128,64 @@ def test_intervals_of_two_seeds_stay_in_range_and_name_their_method(tmp_path):
     zero = dict(row, labels_ci_low=0.0, labels_min=0)
     legend = [text.get_text() for text in label_curves_figure([zero]).legends[0].get_texts()]
     assert "values below 1 drawn at 1" in legend, legend
+
+
+def test_the_figure_has_a_title_its_legend_fits_and_no_epoch_points_are_crosses():
+    """Five algorithms, the long interval name, values below 1 and no-epoch points: the legend
+    (every entry) stays inside the canvas, the figure is titled, and a no-epoch point is drawn
+    as a cross with its own legend entry, not as a hollow (wrong-output) marker."""
+    pytest.importorskip("matplotlib")
+    from properties.campaign.plots import label_curves_figure
+
+    rows = []
+    for algorithm in ("passive", "RobustCAL", "CALruption", "uncertainty", "RobustCAL-vanilla"):
+        rows.append(
+            dict(
+                ROW,
+                algorithm=algorithm,
+                labels_ci_low=0.0,
+                labels_min=0,
+                labels_ci_method=experiments.LABELS_CI_METHOD,
+                no_epoch=algorithm == "CALruption",
+                output_is_best_fraction=0.0 if algorithm == "CALruption" else 1.0,
+                every_seed_best=algorithm != "CALruption",
+            )
+        )
+    figure = label_curves_figure(rows)
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    box = figure.legends[0].get_window_extent(renderer)
+    assert 0 <= box.x0 and box.x1 <= figure.bbox.width and 0 <= box.y0, (box, figure.bbox)
+    assert figure.get_suptitle()
+    legend = [text.get_text() for text in figure.legends[0].get_texts()]
+    assert any("no epoch completed" in text for text in legend), legend
+    markers = [line.get_marker() for line in figure.axes[0].lines if line.get_linestyle() == "None"]
+    assert "x" in markers, markers
+    hollow = [
+        line
+        for line in figure.axes[0].lines
+        if line.get_linestyle() == "None" and line.get_marker() == "o" and line.get_markerfacecolor() == "white"
+    ]
+    assert not hollow, "a no-epoch point drawn as a wrong output"
+
+
+def test_the_summary_text_says_no_epoch_instead_of_a_wrong_output():
+    """A curves summary row of CALruption below its first epoch's length (completes_no_epoch)
+    prints "no epoch" in the h* column and a line saying why, not an h* fraction of 0.00."""
+    from properties.campaign.cli import summary_text
+
+    first = experiments.first_epoch_n(16, "1/10")
+    row = dict(
+        ROW,
+        algorithm="CALruption",
+        n=first - 1,
+        output_is_best_fraction=0.0,
+        every_seed_best=False,
+        labels_ci_method=experiments.LABELS_CI_METHOD,
+        output_is_best_ci_method=experiments.RATE_CI_METHOD,
+        no_epoch=experiments.completes_no_epoch("CALruption", first - 1, 16, "1/10"),
+    )
+    text = summary_text({"experiment": "curves", "finished": 1, "tasks": 1, "errors": [], "rows": [row]})
+    line = next(x for x in text.splitlines() if x.startswith("CALruption"))
+    assert line.rstrip().endswith("no epoch") and "0.00" not in line, line
+    assert "not a wrong output" in text
