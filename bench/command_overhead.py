@@ -25,7 +25,7 @@ algorithm on a tape pays it; the worker route pickles the tape), and for reading
 schema-validating and decoding the result into the reference's trace (the worker route:
 its JSON reply and the decoding). Serve mode is also measured with the tape encoded
 already (a second algorithm on the same tape), and the judge's handling of the result
-(properties/judge/command.py's plain_trace: parse, schema check, decoding into the trace
+(properties/judge/plain_trace.py: parse, schema check, decoding into the trace
 in one pass, as for every exact trace written as the reference writes it) is timed on
 its own, so the rest is what serving itself costs per call; so is the general reading
 (parse_json, representations, schema, decoder) that any other result gets.
@@ -64,8 +64,9 @@ import reference as R  # noqa: E402
 from properties.core import representations  # noqa: E402
 from properties.core.candidate import run_algorithm  # noqa: E402
 from properties.core.contract import decode_trace  # noqa: E402
-from properties.judge.command import CommandCandidate, plain_trace  # noqa: E402
+from properties.judge.command import CommandCandidate  # noqa: E402
 from properties.judge.load import load_impl  # noqa: E402
+from properties.judge.plain_trace import plain_trace  # noqa: E402
 from reference import documents  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,6 +11,12 @@ import re
 
 CLIP = 200  # characters of a bad value shown in a message
 
+
+class DocumentError(ValueError):
+    """A document that cannot be read, parsed, validated or built: one line naming the
+    source and, where there is one, the JSON path."""
+
+
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TYPE_WORDS = {
     "string": "a string",

@@ -1,5 +1,5 @@
 """A program's trace is read in one pass when it is written as the reference writes it
-(properties/judge/command.py: plain_trace); anything else goes the general way (parse,
+(properties/judge/plain_trace.py); anything else goes the general way (parse,
 read for its meaning, schema, decode). The two must agree on every result: the same
 trace, document, notes -- or the same failure, word for word. Held here on the
 reference's traces and on seeded mutations of them (a value of another type, a key
@@ -19,7 +19,7 @@ import pytest
 import reference as R
 from properties.core.candidate import CallFailed, CandidateFault
 from properties.core.contract import Decoded, decode_trace
-from properties.judge import command
+from properties.judge import command, plain_trace
 from properties.judge.command import CommandCandidate
 from properties.judge.conformance import _small_case
 from properties.strategies import fixed_crosscheck_cases
@@ -60,7 +60,7 @@ def candidate(tmp_path_factory):
 def _outcome(candidate, data: bytes, mode: str, params, folder, one_pass: bool, monkeypatch):
     """What the judge makes of `data` as the answer to a `mode` call: ("trace", trace,
     document, notes) or ("failure", message)."""
-    monkeypatch.setattr(command, "_ONE_PASS", one_pass)
+    monkeypatch.setattr(plain_trace, "_ONE_PASS", one_pass)
     candidate.normalised.clear()
     candidate.ignored_fields = None
     directory = str(folder)
