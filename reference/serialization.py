@@ -173,25 +173,20 @@ def _plain_decoder(tp):
     if dataclasses.is_dataclass(tp):
         hints = typing.get_type_hints(tp)
         fields = [(f.name, _plain_decoder(hints[f.name])) for f in dataclasses.fields(tp)]
-        names = {name for name, _ in fields}
+        names_in_order = [name for name, _ in fields]
+        names = set(names_in_order)
         # the fields in their order, where the constructor takes them so by position
-        positional = list(inspect.signature(tp).parameters) == [name for name, _ in fields] and all(
+        positional = list(inspect.signature(tp).parameters) == names_in_order and all(
             f.init and not getattr(f, "kw_only", False) for f in dataclasses.fields(tp)
         )
 
         def record(data):
             if type(data) is not dict or data.keys() != names:
                 raise _NotPlain
-            if positional:
-                values = [decode(data[name]) for name, decode in fields]
-                try:
-                    return tp(*values)
-                except (ValueError, TypeError):  # its own check: the general decoder says where
-                    raise _NotPlain from None
-            named = {name: decode(data[name]) for name, decode in fields}
+            values = [decode(data[name]) for name, decode in fields]
             try:
-                return tp(**named)
-            except (ValueError, TypeError):
+                return tp(*values) if positional else tp(**dict(zip(names_in_order, values)))
+            except (ValueError, TypeError):  # its own check: the general decoder says where
                 raise _NotPlain from None
 
         return record
