@@ -27,6 +27,7 @@ parameters): a worker on another machine needs only this package."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -268,14 +269,23 @@ def tasks(spec: dict) -> list[Task]:
 
 
 # -- on the worker ------------------------------------------------------------------------
+@functools.lru_cache(maxsize=8)
 def thresholds_instance(points: int, hypotheses: int):
     """h_k(x) = 1[x >= k points/hypotheses], nu uniform, eta 1/10 left of the middle and
-    9/10 from it on (reference.instances.thresholds, every (points/hypotheses)-th hypothesis)."""
+    9/10 from it on (reference.instances.thresholds, every (points/hypotheses)-th hypothesis).
+    Built once per worker process for each size: a curves task of a spec reuses its
+    (immutable) instance instead of paying its exact validation again."""
     import reference as R
 
     base = R.instances.thresholds(points)
     step = points // hypotheses
     return R.Instance(base.nu, base.eta, base.hypotheses[::step][:hypotheses])
+
+
+@functools.lru_cache(maxsize=8)
+def _best_hypothesis(points: int, hypotheses: int) -> int:
+    """h* of thresholds_instance(points, hypotheses), computed once per worker process."""
+    return thresholds_instance(points, hypotheses).best
 
 
 def curve_adversary(name: str, instance, n: int):
@@ -357,12 +367,13 @@ def run_task(spec: dict, params: dict, seed: int) -> dict:
 
     if spec["experiment"] == "curves":
         instance = thresholds_instance(spec["points"], spec["hypotheses"])
+        best = _best_hypothesis(spec["points"], spec["hypotheses"])
         n = params["n"]
         run_params = R.Params.paper(n, spec["hypotheses"], spec["delta"])
         labels, output = curve_run(
             params["algorithm"], instance, curve_adversary(params["adversary"], instance, n), run_params, seed
         )
-        return {"labels": int(labels), "output": int(output), "output_is_best": int(output) == instance.best}
+        return {"labels": int(labels), "output": int(output), "output_is_best": int(output) == best}
     from properties.campaign.worker import candidate_for
     from properties.checks.calruption_events import condition_1_tallies
 
