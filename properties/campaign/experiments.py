@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from fast.counts import MAX_ROUNDS
 from reference.command_line import bytes_text, seconds_text
 
 ALGORITHMS = ("passive", "RobustCAL", "CALruption")
@@ -195,6 +194,10 @@ def validate_spec(spec) -> dict:
             raise ValueError(f"spec.delta must be in (0, 1), got {spec['delta']!r}")
         _names(spec["algorithms"], "spec.algorithms", ALGORITHMS)
         _names(spec["adversaries"], "spec.adversaries", ADVERSARIES)
+        # fast/ is imported only for a curves spec: every command line builds this module's
+        # parser, and the array stack costs a third of a second to import
+        from fast.counts import MAX_ROUNDS
+
         sizes = _int_list(spec["n"], "spec.n", 1)
         too_large = [n for n in sizes if n > MAX_ROUNDS]
         if too_large:
