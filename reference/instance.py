@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 
 from .exact import as_fraction, as_int, as_label, as_probability, fraction_text, shown
@@ -97,13 +98,14 @@ class Instance:
         a, b = self.hypotheses[self._index(h)], self.hypotheses[self._index(h2)]
         return sum((p for p, u, v in zip(self.nu, a, b) if u != v), Fraction(0))
 
-    @property
+    # cached: the instance is immutable, and R* of every hypothesis is |H| exact sums over X
+    @cached_property
     def best(self) -> int:
         """h* = argmin R*, ties broken towards the lowest index."""
         risks = [self.risk(h) for h in range(self.num_hypotheses)]
         return risks.index(min(risks))
 
-    @property
+    @cached_property
     def best_risk(self) -> Fraction:
         """R* = R*(h*)."""
         return self.risk(self.best)
