@@ -4,6 +4,7 @@ with CALruption's epoch schedule): the pieces every case is drawn from."""
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 
 from hypothesis import strategies as st
 
@@ -22,8 +23,31 @@ MAX_DENOMINATOR = 64
 SPECIAL_ETAS = (Fraction(0), Fraction(1, 2), Fraction(1), Fraction(1, 10), Fraction(9, 10))
 
 
+# A strategy is an immutable description of how to draw: the ones a composite draws from
+# again and again are built once per argument and kept (building and validating a fresh one
+# at every draw was most of a draw's cost). The same description makes the same choices,
+# so every drawn example is the one a freshly built strategy gives.
+@cache
 def probabilities(max_denominator: int = MAX_DENOMINATOR):
     return st.one_of(st.sampled_from(SPECIAL_ETAS), st.fractions(0, 1, max_denominator=max_denominator))
+
+
+@cache
+def probability_lists(m: int):
+    """eta (or eta_tilde) over m points."""
+    return st.lists(probabilities(), min_size=m, max_size=m)
+
+
+@cache
+def target_lists(m: int):
+    """An adversary's target over m points: None leaves eta* there."""
+    return st.lists(st.one_of(st.none(), probabilities()), min_size=m, max_size=m)
+
+
+@cache
+def mixing_weights(cap: Fraction):
+    """gamma in [0, cap], denominators up to 32."""
+    return st.fractions(0, cap, max_denominator=32)
 
 
 @st.composite
@@ -78,7 +102,7 @@ def hypothesis_classes(draw, num_points: int):
 def instances(draw, max_points: int = MAX_POINTS):
     m = draw(st.integers(1, max_points), label="num_points")
     nu = draw(distributions(m), label="nu")
-    eta = draw(st.lists(probabilities(), min_size=m, max_size=m), label="eta")
+    eta = draw(probability_lists(m), label="eta")
     H = draw(hypothesis_classes(m), label="hypotheses")
     return Instance(nu, eta, H)
 
@@ -133,8 +157,8 @@ def _piecewise_segments(draw, m: int, first: int, last: int, cap: Fraction) -> l
     bounds = [first - 1, *cuts, last] if last >= first else []
     segments = []
     for a, b in zip(bounds, bounds[1:]):
-        gamma = draw(st.fractions(0, cap, max_denominator=32), label="segment_gamma")
-        target = draw(st.lists(st.one_of(st.none(), probabilities()), min_size=m, max_size=m), label="segment_target")
+        gamma = draw(mixing_weights(cap), label="segment_gamma")
+        target = draw(target_lists(m), label="segment_target")
         segments.append({"start": a + 1, "end": b, "gamma": gamma, "target": target})
     return segments
 
@@ -157,12 +181,12 @@ def adversaries_for(draw, instance: Instance, n: int, kinds=ADVERSARY_KINDS, bet
     if kind == "clean":
         return adversaries.clean(n)
     if kind == "misspecification":
-        gamma = draw(st.fractions(0, Fraction(1, 4), max_denominator=32), label="gamma")
-        eta_tilde = draw(st.lists(probabilities(), min_size=m, max_size=m), label="eta_tilde")
+        gamma = draw(mixing_weights(Fraction(1, 4)), label="gamma")
+        eta_tilde = draw(probability_lists(m), label="eta_tilde")
         return adversaries.misspecification(gamma, eta_tilde, n)
     if kind == "burst":
         tau = draw(st.integers(0, n), label="tau")
-        target = draw(st.lists(st.one_of(st.none(), probabilities()), min_size=m, max_size=m), label="eta_burst")
+        target = draw(target_lists(m), label="eta_burst")
         return adversaries.early_burst(target, tau, n)
     if kind == "theorem41_violated":
         # eta flipped to 1 - eta* where it is furthest from 1/2 makes c_t = max|1 - 2 eta*|;

@@ -32,8 +32,16 @@ CASES = fixed_crosscheck_cases(50)
 
 
 @pytest.fixture(scope="module")
-def fixed_summary(candidate_name):
-    return crosscheck(load_impl(candidate_name), candidate_name, CASES)
+def candidate(candidate_name):
+    """One worker process of the candidate for the module: a pure function of each call's
+    arguments, so the generated cases need not start one each."""
+    with load_impl(candidate_name) as loaded:
+        yield loaded
+
+
+@pytest.fixture(scope="module")
+def fixed_summary(candidate, candidate_name):
+    return crosscheck(candidate, candidate_name, CASES)
 
 
 def test_candidate_agrees_with_the_reference_on_50_fixed_cases(fixed_summary):
@@ -236,11 +244,11 @@ def test_index_sets_must_be_canonical():
 
 
 @given(case=calruption_cases())
-def test_candidate_agrees_on_generated_cases(case, candidate_name):
+def test_candidate_agrees_on_generated_cases(case, candidate):
     """The cross-check on Hypothesis-generated CALruption cases (every adversary kind of
     the suite, n at and around epoch ends): the loaded profile's number of examples, so
     `HYPOTHESIS_PROFILE=fuzz` fuzzes the candidate against the reference for long runs."""
-    reports = crosscheck_case(load_impl(candidate_name), case)
+    reports = crosscheck_case(candidate, case)
     bad = [r for r in reports if r.mismatches]
     assert not bad, f"{bad[0].algorithm}: {bad[0].mismatches[0]}\nreproduce: {bad[0].reproducer}"
 

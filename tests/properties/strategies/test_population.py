@@ -6,11 +6,14 @@ gap lemmas and Theorem 4.1's budget edge."""
 from fractions import Fraction as F
 
 import pytest
-from hypothesis import find, given, settings
+from hypothesis import given, settings
 
 from properties import strategies as S
+from tests.support.sampling import reach
 
-SEARCH = settings(max_examples=3000, database=None, deadline=None)
+# a reach test asks whether some draw has the edge case: the first one found is enough, so
+# the draws are generated from a fixed seed and never shrunk
+SEARCH = 3000
 
 
 @given(case=S.population_cases())
@@ -66,24 +69,24 @@ def _interior(case):
     ],
 )
 def test_population_cases_reach(what, predicate):
-    find(S.population_cases(), predicate, settings=SEARCH)
+    reach(S.population_cases(), predicate, count=SEARCH)
 
 
 @pytest.mark.parametrize("c", S.CORRUPTION_LEVELS)
 def test_aimed_adversaries_reach_each_level_on_interior_instances(c):
     """A whole epoch corrupted at exactly c (the aimed shift has room at every point of
     its region), on an instance with eta* strictly inside (0, 1) and R* > 0."""
-    find(
+    reach(
         S.population_cases(),
         lambda case: _interior(case) and case.instance.best_risk > 0 and c in _epoch_cs(case),
-        settings=SEARCH,
+        count=SEARCH,
     )
 
 
 def test_theorem41_budget_edge_is_reached():
     """C_[0,t] = t/8 exactly at a checkpoint (Lemma C.1's assumption with equality)."""
-    find(
+    reach(
         S.population_cases(),
         lambda case: case.adversary.n >= 2 and case.adversary.total(case.instance, 1, 2) == F(1, 4),
-        settings=SEARCH,
+        count=SEARCH,
     )

@@ -1,5 +1,5 @@
 """Meta-tests of properties/strategies/: the strategies produce what they claim and
-reach their edge cases (Hypothesis's `find` searches for an example of each)."""
+reach their edge cases (`reach` looks for an example of each among fixed-seed draws)."""
 
 import json
 import math
@@ -15,7 +15,9 @@ from properties.checks.registry import KNOWN_EXAMPLES, all_checks, known_example
 from properties.strategies import MAX_HYPOTHESES, MAX_POINTS, SPECIAL_ETAS, adversaries_for, cases, instances
 from tests.support.sampling import reach, sample
 
-SEARCH = settings(max_examples=2000, database=None, deadline=None)
+# a reach test asks whether some draw has the edge case: the first one found is enough, so
+# the draws are generated from a fixed seed and never shrunk
+SEARCH = 2000
 
 
 @given(case=cases(max_rounds=200))
@@ -47,7 +49,7 @@ def test_cases_are_valid_and_bounded(case):
     ],
 )
 def test_instances_reach_edge_cases(what, predicate):
-    find(instances(), predicate, settings=SEARCH)
+    reach(instances(), predicate, count=SEARCH)
 
 
 def _theorem41_holds(inst, adv):
@@ -68,7 +70,7 @@ def test_theorem41_violations_are_reached():
         return not _theorem41_holds(inst, adv)
 
     pairs = instances().flatmap(lambda i: st.tuples(st.just(i), adversaries_for(i, 20, kinds=("theorem41_violated",))))
-    find(pairs, violating, settings=SEARCH)
+    reach(pairs, violating, count=SEARCH)
 
 
 def test_special_etas_include_the_edges():
