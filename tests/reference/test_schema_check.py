@@ -143,7 +143,32 @@ def test_every_published_schema_the_judge_reads_compiles():
             assert type(documents._fast_validator(kind, arithmetic)).__name__ == "CompiledSchema", (kind, arithmetic)
 
 
-@pytest.mark.parametrize("index", range(len(DOCUMENTS)))
+def _shape(node, here=()) -> frozenset:
+    """Every path of `node` (list entries as "*") with the type found there."""
+    out = {(here, type(node).__name__)}
+    if isinstance(node, dict):
+        for key, value in node.items():
+            out |= _shape(value, here + (key,))
+    elif isinstance(node, list):
+        for value in node:
+            out |= _shape(value, here + ("*",))
+    return frozenset(out)
+
+
+def _params():
+    """One param per document; a document with the kind, arithmetic and shape (paths and
+    types) of an earlier one runs under -m slow: the earlier one, its default-run twin,
+    meets the same schema branches and the same mutations (the seeded mutations differ)."""
+    first: dict = {}
+    out = []
+    for index, (kind, arithmetic, document) in enumerate(DOCUMENTS):
+        twin = first.setdefault((kind, arithmetic, _shape(document)), index)
+        marks = [pytest.mark.slow] if twin != index else []
+        out.append(pytest.param(index, marks=marks, id=str(index) if twin == index else f"{index}-twin-of-{twin}"))
+    return out
+
+
+@pytest.mark.parametrize("index", _params())
 def test_the_compiled_check_agrees_with_jsonschema_on_valid_documents_and_their_mutations(index):
     kind, arithmetic, document = DOCUMENTS[index]
     assert _verdicts(kind, arithmetic, document) == (True, True)
