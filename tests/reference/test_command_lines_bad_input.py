@@ -15,16 +15,15 @@ command's refusal, not the process boundary."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
+from tests.reference.in_process import MAINS, main_in_process
 from tests.support import REPO_ROOT
 
 HUGE = 10**12
@@ -178,8 +177,6 @@ SUBPROCESS = {
     "plugin --cral-memory-limit 1K",
     "plugin --cral-html folder",
 }
-# the `main(argv)` each `python -m X` calls (X/__main__.py)
-MAINS = {"properties": "properties.cli", "proofs_check": "proofs_check.cli", "reference": "reference.cli"}
 assert SUBPROCESS <= {row[0] for row in ROWS}
 assert {row[1][1] for row in ROWS if row[0] not in SUBPROCESS} <= set(MAINS)
 assert {row[1][1] for row in ROWS if row[0] in SUBPROCESS} == {*MAINS, "pytest"}
@@ -198,13 +195,7 @@ def _in_subprocess(argv, folder):
 
 def _in_process(argv, folder, monkeypatch, capsys):
     assert argv[0] == "-m", argv
-    main = importlib.import_module(MAINS[argv[1]]).main
-    monkeypatch.chdir(folder)
-    monkeypatch.setenv("CI", "true")
-    capsys.readouterr()
-    status = main(argv[2:])
-    found = capsys.readouterr()
-    return SimpleNamespace(returncode=status, stdout=found.out, stderr=found.err)
+    return main_in_process(argv[1], argv[2:], cwd=folder, env={"CI": "true"}, monkeypatch=monkeypatch, capsys=capsys)
 
 
 @pytest.mark.parametrize(
