@@ -1008,7 +1008,8 @@ def test_an_inline_tape_loads_as_tape_from_json_takes_it(monkeypatch):
         except ValueError as error:
             return str(error)
 
-    variants = _inline_variants(CASES[0].tape)
+    # the shortest tape: the variants change its first entries and its keys, whatever its length
+    variants = _inline_variants(min((case.tape for case in CASES), key=lambda tape: tape.n))
     quick = [outcome(v) for v in variants]
     monkeypatch.setattr(documents, "_plain_inline_tape", lambda document: None)
     assert quick == [outcome(v) for v in variants]
