@@ -43,14 +43,15 @@ def run_here(monkeypatch, capsys):
 
 
 @pytest.mark.parametrize(
-    "module, subcommands",
+    "module, subcommands, as_a_process",
     [
-        ("reference", ["run", "demo", "tape", "show"]),
-        ("properties", ["check", "crosscheck", "replay", "answer", "campaign", "schemas"]),
+        ("reference", ["run", "demo", "tape", "show"], True),
+        # the same usage rule (reference/command_line.py's run) in this process
+        ("properties", ["check", "crosscheck", "replay", "answer", "campaign", "schemas"], False),
     ],
 )
-def test_no_subcommand_prints_usage_with_the_subcommands(module, subcommands):
-    result = run(module)
+def test_no_subcommand_prints_usage_with_the_subcommands(module, subcommands, as_a_process, run_here):
+    result = (run if as_a_process else run_here)(module)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith(f"usage: python -m {module}"), result.stderr
     listed = set(re.findall(r"^    (\w+) ", result.stderr, re.MULTILINE))
