@@ -124,8 +124,9 @@ def random_nested(rng, num_h: int, m: int):
 
 
 # seed 27: |H| = 1, no row; 23: |H| = 3. The default run tries FAST_SEEDS (the shapes
-# above among them); the other seeds of the same fuzz run under -m slow
-FAST_SEEDS = (*range(10), 23, 27)
+# above among them, |H| up to 59 with up to 2026 rows, up to 52 points); the other seeds
+# of the same fuzz (0, 4, 5 and 7 the costliest of the first ten) run under -m slow
+FAST_SEEDS = (1, 2, 3, 6, 8, 9, 23, 27)
 
 
 @pytest.mark.parametrize(

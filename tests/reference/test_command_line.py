@@ -3,6 +3,8 @@
 Good input: each subcommand's output agrees with the library called in-process.
 Bad input: exit status 2, nothing on stdout, and exactly one stderr line that starts
 with "error:" and names the offending option or field (and its value where there is one).
+The bad-input rows marked SUBPROCESS (a parser error and a library ValueError) run as a
+process; the others call the same main(argv) in this process (tests/reference/in_process.py).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import pytest
 import reference
 from reference import adversary as adversaries
 from reference import instances
+from tests.reference.in_process import main_in_process
 from tests.support import REPO_ROOT
 
 REPO = REPO_ROOT
@@ -37,6 +40,12 @@ def cli(*args) -> subprocess.CompletedProcess:
         cwd=REPO,
         timeout=900,
     )
+
+
+@pytest.fixture
+def cli_here(monkeypatch, capsys):
+    """`cli` as main(argv) in this process, same working folder."""
+    return lambda *args: main_in_process("reference", args, cwd=REPO, monkeypatch=monkeypatch, capsys=capsys)
 
 
 def ok(*args) -> str:
@@ -184,8 +193,12 @@ def files(tmp_path_factory):
     return d
 
 
+# rows that also hold the process boundary: argparse's refusal and a library ValueError
+SUBPROCESS = {"unknown-subcommand", "instance-nu-sums-to-2"}
+
+
 def _bad(id_, args, *patterns):
-    return pytest.param(args, patterns, id=id_)
+    return pytest.param(args, patterns, id_ in SUBPROCESS, id=id_)
 
 
 BAD_INPUT = [
@@ -230,9 +243,9 @@ BAD_INPUT = [
 ]
 
 
-@pytest.mark.parametrize("args, patterns", BAD_INPUT)
-def test_bad_input_exits_2_with_one_error_line(args, patterns, files):
-    result = cli(*(a.format(d=files) for a in args))
+@pytest.mark.parametrize("args, patterns, in_subprocess", BAD_INPUT)
+def test_bad_input_exits_2_with_one_error_line(args, patterns, in_subprocess, files, cli_here):
+    result = (cli if in_subprocess else cli_here)(*(a.format(d=files) for a in args))
     report = f"exit {result.returncode}\nstdout: {result.stdout!r}\nstderr: {result.stderr!r}"
     assert result.returncode == 2, report
     assert result.stdout == "", report
@@ -256,15 +269,15 @@ def test_bad_input_exits_2_with_one_error_line(args, patterns, files):
         ),
     ],
 )
-def test_options_that_do_not_apply_are_refused(args, option):
-    result = cli(*args)
+def test_options_that_do_not_apply_are_refused(args, option, cli_here):
+    result = cli_here(*args)
     assert result.returncode == 2 and result.stdout == ""
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and option in lines[0], result.stderr
 
 
-def test_tape_file_refuses_stream_options(tmp_path):
+def test_tape_file_refuses_stream_options(tmp_path, cli_here):
     tape = reference.sample_tape(instances.thresholds(), adversaries.clean(20), 1)
     path = write_json(tmp_path / "tape.json", tape.to_json())
-    result = cli("run", "passive", "--instance", "thresholds", "--tape", path, "--seed", 3)
+    result = cli_here("run", "passive", "--instance", "thresholds", "--tape", path, "--seed", 3)
     assert result.returncode == 2 and "--seed does not apply to --tape" in result.stderr

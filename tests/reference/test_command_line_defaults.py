@@ -1,5 +1,8 @@
 """The reference's command line: defaults that could look like bugs and the smaller
-surprises a newcomer may meet, each run as a newcomer runs it."""
+surprises a newcomer may meet, each run as a newcomer runs it: as a process where the
+process is the point (the usage with no subcommand, a warning on stderr, a closed pipe,
+the files a run leaves), else the same main(argv) in this process
+(tests/reference/in_process.py), which says the same on the same input."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import pytest
 from reference import cli as reference_cli
 from reference.calruption import epoch_length
 from reference.params import Params
+from tests.reference.in_process import main_in_process
 from tests.support import REPO_ROOT
 
 REPO = REPO_ROOT
@@ -32,15 +36,22 @@ def run(module: str, *args, env=None) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.fixture
+def run_here(monkeypatch, capsys):
+    """`run` as main(argv) in this process, same working folder."""
+    return lambda module, *args: main_in_process(module, args, cwd=REPO, monkeypatch=monkeypatch, capsys=capsys)
+
+
 @pytest.mark.parametrize(
-    "module, subcommands",
+    "module, subcommands, as_a_process",
     [
-        ("reference", ["run", "demo", "tape", "show"]),
-        ("properties", ["check", "crosscheck", "replay", "answer", "campaign", "schemas"]),
+        ("reference", ["run", "demo", "tape", "show"], True),
+        # the same usage rule (reference/command_line.py's run) in this process
+        ("properties", ["check", "crosscheck", "replay", "answer", "campaign", "schemas"], False),
     ],
 )
-def test_no_subcommand_prints_usage_with_the_subcommands(module, subcommands):
-    result = run(module)
+def test_no_subcommand_prints_usage_with_the_subcommands(module, subcommands, as_a_process, run_here):
+    result = (run if as_a_process else run_here)(module)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith(f"usage: python -m {module}"), result.stderr
     listed = set(re.findall(r"^    (\w+) ", result.stderr, re.MULTILINE))
@@ -57,23 +68,23 @@ def test_calruption_at_paper_constants_says_the_first_epoch_is_longer_than_the_r
     assert f"(it needs {first})" in result.stdout and "note " in result.stdout
 
 
-def test_calruption_that_completes_an_epoch_gets_no_warning():
-    result = run("reference", "run", "calruption", "--instance", "thresholds", "--params", "scaled", "--n", 400)
+def test_calruption_that_completes_an_epoch_gets_no_warning(run_here):
+    result = run_here("reference", "run", "calruption", "--instance", "thresholds", "--params", "scaled", "--n", 400)
     assert result.returncode == 0 and result.stderr == "", result.stderr
     assert "2 completed" in result.stdout
 
 
-def test_run_without_adversary_says_clean_labels():
-    result = run("reference", "run", "passive", "--n", 64)
+def test_run_without_adversary_says_clean_labels(run_here):
+    result = run_here("reference", "run", "passive", "--n", 64)
     assert result.returncode == 0, result.stderr
     line = next(line for line in result.stdout.splitlines() if line.startswith("adversary"))
     assert line.split(None, 1)[1].startswith("none (clean labels), C_total = 0"), line
 
 
-def test_option_values_starting_with_a_dash():
-    eta = run("reference", "run", "passive", "--adversary", "burst", "--eta", "-,1/2,-", "--n", 64, "--tau", 8)
+def test_option_values_starting_with_a_dash(run_here):
+    eta = run_here("reference", "run", "passive", "--adversary", "burst", "--eta", "-,1/2,-", "--n", 64, "--tau", 8)
     assert eta.returncode == 0, eta.stderr
-    delta = run("reference", "run", "passive", "--delta", "-1/2")
+    delta = run_here("reference", "run", "passive", "--delta", "-1/2")
     assert delta.returncode == 2 and delta.stderr.count("\n") == 1
     assert "params.delta" in delta.stderr and "-1/2" in delta.stderr, delta.stderr
 
@@ -86,8 +97,8 @@ def test_option_values_starting_with_a_dash():
         (["show", "--n", "100"], "--n"),
     ],
 )
-def test_show_refuses_options_it_would_ignore(args, option):
-    result = run("reference", *args)
+def test_show_refuses_options_it_would_ignore(args, option, run_here):
+    result = run_here("reference", *args)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith(f"error: {option} does not apply to show"), result.stderr
 

@@ -5,7 +5,13 @@ nothing but pytest's header) and no file written -- before any work, so each row
 start-up. The shared rules live in reference/command_line.py:
 `output_file` (a folder where a file is wanted, an output file's folder that does not
 exist: never made), `within_limit` (a size above its stated limit, refused with the
-estimate unless --yes) and `run` (one line, exit 2)."""
+estimate unless --yes) and `run` (one line, exit 2).
+
+Each command (`python -m properties`, `-m proofs_check`, `-m reference`, `-m pytest`) has
+rows run as a real process, which also holds its `__main__` and exit status to the rule;
+the other rows call the same `main(argv)` the `__main__` module calls, in this process,
+with the same working folder and environment: what they test is the parser's and the
+command's refusal, not the process boundary."""
 
 from __future__ import annotations
 
@@ -17,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.reference.in_process import MAINS, main_in_process
 from tests.support import REPO_ROOT
 
 HUGE = 10**12
@@ -160,19 +167,50 @@ def _listing(folder: Path) -> set[str]:
     return {str(p.relative_to(folder)) for p in folder.rglob("*") if ".hypothesis" not in p.parts}
 
 
-@pytest.mark.parametrize("argv, option, value, status", [row[1:] for row in ROWS], ids=[row[0] for row in ROWS])
-def test_bad_input_is_one_line_naming_the_option_and_value_and_nothing_written(argv, option, value, status, tmp_path):
-    (tmp_path / "DIR").mkdir()
-    argv = [item(tmp_path) if callable(item) else item for item in argv]
-    before = _listing(tmp_path)
-    found = subprocess.run(
+# the rows run as a real process: one per command at least (each `__main__` module's exit
+# status and stderr), and every row of the plugin (pytest's own start-up reads the options)
+SUBPROCESS = {
+    "summary --csv folder",
+    "proofs_check --errata folder",
+    "tape --n 10^12",
+    "plugin --cral-impl not importable",
+    "plugin --cral-memory-limit 1K",
+    "plugin --cral-html folder",
+}
+assert SUBPROCESS <= {row[0] for row in ROWS}
+assert {row[1][1] for row in ROWS if row[0] not in SUBPROCESS} <= set(MAINS)
+assert {row[1][1] for row in ROWS if row[0] in SUBPROCESS} == {*MAINS, "pytest"}
+
+
+def _in_subprocess(argv, folder):
+    return subprocess.run(
         [sys.executable, *argv],
-        cwd=tmp_path,
+        cwd=folder,
         capture_output=True,
         text=True,
         timeout=300,  # a guard against a hang, not a speed bound
         env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "CI": "true"},
     )
+
+
+def _in_process(argv, folder, monkeypatch, capsys):
+    assert argv[0] == "-m", argv
+    return main_in_process(argv[1], argv[2:], cwd=folder, env={"CI": "true"}, monkeypatch=monkeypatch, capsys=capsys)
+
+
+@pytest.mark.parametrize(
+    "name, argv, option, value, status", [(row[0], *row[1:]) for row in ROWS], ids=[row[0] for row in ROWS]
+)
+def test_bad_input_is_one_line_naming_the_option_and_value_and_nothing_written(
+    name, argv, option, value, status, tmp_path, monkeypatch, capsys
+):
+    (tmp_path / "DIR").mkdir()
+    argv = [item(tmp_path) if callable(item) else item for item in argv]
+    before = _listing(tmp_path)
+    if name in SUBPROCESS:
+        found = _in_subprocess(argv, tmp_path)
+    else:
+        found = _in_process(argv, tmp_path, monkeypatch, capsys)
     shown = (
         f"python {' '.join(argv)} -> {found.returncode}\nstdout: {found.stdout[-1000:]}\nstderr: {found.stderr[-2000:]}"
     )

@@ -9,6 +9,7 @@ the optimum. The oracle shares no code with the solver.
 
 from __future__ import annotations
 
+import functools
 import random
 from fractions import Fraction as F
 from itertools import combinations, product
@@ -42,6 +43,12 @@ def examples(n: int) -> settings:
 
 
 def _inverse(M):
+    # the fits' submatrices repeat (rows from a small pool of patterns): each is inverted once
+    return _inverse_of(tuple(map(tuple, M)))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _inverse_of(M):
     n = len(M)
     a = [[F(v) for v in row] + [F(int(i == j)) for j in range(n)] for i, row in enumerate(M)]
     for k in range(n):
@@ -54,7 +61,7 @@ def _inverse(M):
             if i != k and a[i][k] != 0:
                 f = a[i][k]
                 a[i] = [u - f * v for u, v in zip(a[i], rowk)]
-    return [row[n:] for row in a]
+    return tuple(tuple(row[n:]) for row in a)
 
 
 def vertices(A, b, lower, upper):
@@ -191,20 +198,58 @@ def fit_shape(seed: int, hypotheses: int = 16, points: int = 32):
 # -- solve_lp against the oracle ----------------------------------------------------------
 
 
+# Each drawn LP is solved by solve_lp and by the exact simplex alone (and a fit also by solve_lp's
+# fallback from a wrong active set) against one run of the oracle, which is what costs time.
+
+
+def _solved_by_the_exact_simplex(lp_data, optimum):
+    sol = solve_lp_exact(*lp_data)
+    assert sol.method == METHOD_SIMPLEX
+    assert_certified(lp_data, sol)
+    assert sol.objective == optimum
+
+
+def _solved_from_a_wrong_active_set(lp_data, seed, optimum):
+    """solve_lp's fallback: HiGHS's active set replaced by an arbitrary one (some bases
+    primal feasible, some not) — the warm-started exact simplex still finds the optimum.
+    (Patched by hand: a function-scoped monkeypatch fixture does not reset per example.)"""
+    rng = random.Random(seed)
+    original = lp._FloatLP.orders
+
+    def shuffled_orders(self, res):
+        ids = list(range(self.p.m)) + [self.p.m + j for j in range(4)] + [self.p.m + 5 + j for j in range(4)]
+        for _ in original(self, res):
+            rng.shuffle(ids)
+            yield list(ids)
+
+    lp._FloatLP.orders = shuffled_orders
+    try:
+        sol = solve_lp(*lp_data)
+    finally:
+        lp._FloatLP.orders = original
+    assert_certified(lp_data, sol)
+    assert sol.objective == optimum
+
+
 @examples(30)
 @given(boxed_lps())
 def test_random_boxed_lps_match_vertex_enumeration(lp_data):
+    optimum = brute_force_min(*lp_data)
     sol = solve_lp(*lp_data)
     assert_certified(lp_data, sol)
-    assert sol.objective == brute_force_min(*lp_data)
+    assert sol.objective == optimum
+    _solved_by_the_exact_simplex(lp_data, optimum)
 
 
 @examples(20)
-@given(linf_fits())
-def test_degenerate_linf_fits_certify_and_match_oracle(lp_data):
+@given(linf_fits(), st.integers(0, 2**32))
+def test_degenerate_linf_fits_certify_and_match_oracle(lp_data, seed):
+    optimum = brute_force_min(*lp_data)
     sol = solve_lp(*lp_data)
     assert_certified(lp_data, sol)
-    assert sol.objective == brute_force_min(*lp_data)
+    assert sol.objective == optimum
+    _solved_by_the_exact_simplex(lp_data, optimum)
+    _solved_from_a_wrong_active_set(lp_data, seed, optimum)
 
 
 def test_calruption_fit_shape_240_by_33_certifies():
@@ -301,48 +346,7 @@ def test_check_optimal_rejects_every_suboptimal_vertex(lp_data):
         assert (check_optimal(*lp_data, candidate) == []) == (value == sol.objective)
 
 
-# -- the exact simplex alone -------------------------------------------------------------
-
-
-@examples(20)
-@given(boxed_lps())
-def test_exact_simplex_matches_oracle_on_random_lps(lp_data):
-    sol = solve_lp_exact(*lp_data)
-    assert sol.method == METHOD_SIMPLEX
-    assert_certified(lp_data, sol)
-    assert sol.objective == brute_force_min(*lp_data)
-
-
-@examples(15)
-@given(linf_fits())
-def test_exact_simplex_matches_oracle_on_degenerate_fits(lp_data):
-    sol = solve_lp_exact(*lp_data)
-    assert_certified(lp_data, sol)
-    assert sol.objective == brute_force_min(*lp_data)
-
-
-@examples(10)
-@given(linf_fits(), st.integers(0, 2**32))
-def test_fallback_from_a_wrong_active_set(lp_data, seed):
-    """solve_lp's fallback: HiGHS's active set replaced by an arbitrary one (some bases
-    primal feasible, some not) — the warm-started exact simplex still finds the optimum.
-    (Patched by hand: a function-scoped monkeypatch fixture does not reset per example.)"""
-    rng = random.Random(seed)
-    original = lp._FloatLP.orders
-
-    def shuffled_orders(self, res):
-        ids = list(range(self.p.m)) + [self.p.m + j for j in range(4)] + [self.p.m + 5 + j for j in range(4)]
-        for _ in original(self, res):
-            rng.shuffle(ids)
-            yield list(ids)
-
-    lp._FloatLP.orders = shuffled_orders
-    try:
-        sol = solve_lp(*lp_data)
-    finally:
-        lp._FloatLP.orders = original
-    assert_certified(lp_data, sol)
-    assert sol.objective == brute_force_min(*lp_data)
+# -- solve_lp's fallback to the exact simplex --------------------------------------------
 
 
 def test_fallback_when_highs_gives_nothing(monkeypatch):

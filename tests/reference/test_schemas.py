@@ -521,8 +521,15 @@ def test_many_documents_drawn_from_the_schemas_validate_and_load_or_are_refused(
     _drawn_document_validates_and_loads_or_is_refused(kind, arithmetic, strategy, data)
 
 
+# each schema's strategy is built once (from_schema's work on the schema) and drawn from by
+# every example: the same strategy draws the same documents from the same choices
+_STRATEGIES: dict = {}
+
+
 def _drawn_document_validates_and_loads_or_is_refused(kind, arithmetic, strategy, data):
-    document = data.draw(strategy(), label=f"{kind} document ({arithmetic})")
+    if strategy not in _STRATEGIES:
+        _STRATEGIES[strategy] = strategy()
+    document = data.draw(_STRATEGIES[strategy], label=f"{kind} document ({arithmetic})")
     documents.validate(document, kind, arithmetic=arithmetic)
     assert documents.parse_json(json.dumps(document, ensure_ascii=False).encode("utf-8")) == document
     loader = LOADERS.get(kind)
@@ -1008,7 +1015,8 @@ def test_an_inline_tape_loads_as_tape_from_json_takes_it(monkeypatch):
         except ValueError as error:
             return str(error)
 
-    variants = _inline_variants(CASES[0].tape)
+    # the shortest tape: the variants change its first entries and its keys, whatever its length
+    variants = _inline_variants(min((case.tape for case in CASES), key=lambda tape: tape.n))
     quick = [outcome(v) for v in variants]
     monkeypatch.setattr(documents, "_plain_inline_tape", lambda document: None)
     assert quick == [outcome(v) for v in variants]
