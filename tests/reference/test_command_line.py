@@ -4,7 +4,7 @@ Good input: each subcommand's output agrees with the library called in-process.
 Bad input: exit status 2, nothing on stdout, and exactly one stderr line that starts
 with "error:" and names the offending option or field (and its value where there is one).
 The bad-input rows marked SUBPROCESS (a parser error and a library ValueError) run as a
-process; the others call the same main(argv) in this process (tests/reference/in_process.py).
+process; the others call the same main(argv) in this process (tests/support/in_process.py).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import pytest
 import reference
 from reference import adversary as adversaries
 from reference import instances
-from tests.reference.in_process import main_in_process
 from tests.support import REPO_ROOT
+from tests.support.in_process import main_in_process
 
 REPO = REPO_ROOT
 DELTA = Fraction(1, 20)

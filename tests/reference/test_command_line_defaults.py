@@ -2,7 +2,7 @@
 surprises a newcomer may meet, each run as a newcomer runs it: as a process where the
 process is the point (the usage with no subcommand, a warning on stderr, a closed pipe,
 the files a run leaves), else the same main(argv) in this process
-(tests/reference/in_process.py), which says the same on the same input."""
+(tests/support/in_process.py), which says the same on the same input."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ import pytest
 from reference import cli as reference_cli
 from reference.calruption import epoch_length
 from reference.params import Params
-from tests.reference.in_process import main_in_process
 from tests.support import REPO_ROOT
+from tests.support.in_process import main_in_process
 
 REPO = REPO_ROOT
 

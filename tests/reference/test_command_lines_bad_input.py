@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.reference.in_process import MAINS, main_in_process
 from tests.support import REPO_ROOT
+from tests.support.in_process import MAINS, main_in_process
 
 HUGE = 10**12
 
